@@ -1,0 +1,546 @@
+//! `git-prism shim install | status | uninstall`: the links and the shell start-up blocks.
+//!
+//! Invariants:
+//! - Every name is validated before any is changed: a foreign file or a user's own symlink
+//!   is refused (without `force`), and nothing is touched when anything is refused.
+//! - Install is idempotent: links that already point at this binary are left alone, and the
+//!   start-up block is written once per file, between fixed markers, whatever the number of
+//!   runs.
+//! - Uninstall removes only what install creates: symlinks to a `git-prism` binary (or
+//!   hardlinks of this one) and the marked blocks.
+//! - Nothing here prints or prompts; the CLI asks for consent and reports.
+
+pub mod rc;
+
+use std::ffi::OsString;
+use std::io;
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use crate::shim::resolve::{self, FileId};
+
+/// The names linked to the binary.
+pub const NAMES: [&str; 2] = ["git", "gh"];
+
+/// The error returned by [`install`] and [`uninstall`].
+#[derive(Debug, thiserror::Error)]
+pub enum InstallError {
+    /// Some names are taken by files git-prism does not own.
+    #[error("refusing to replace files git-prism does not own (use --force to replace them):\n{}", .0.join("\n"))]
+    Foreign(Vec<String>),
+    /// A filesystem operation failed.
+    #[error("cannot {action} '{}': {source}", path.display())]
+    Io {
+        /// What was being done.
+        action: &'static str,
+        /// The path involved.
+        path: PathBuf,
+        /// The underlying error.
+        source: io::Error,
+    },
+    /// The home directory is unknown.
+    #[error("cannot find the home directory: set HOME or pass --dir")]
+    NoHome,
+}
+
+fn io_err<'a>(action: &'static str, path: &'a Path) -> impl FnOnce(io::Error) -> InstallError + 'a {
+    move |source| InstallError::Io {
+        action,
+        path: path.to_owned(),
+        source,
+    }
+}
+
+/// Where things live, resolved from flags and the environment.
+#[derive(Clone, Debug)]
+pub struct Layout {
+    /// The directory holding the `git` and `gh` links.
+    pub bin_dir: PathBuf,
+    /// The running git-prism binary (canonical path).
+    pub exe: PathBuf,
+    /// The user's home directory (for start-up files).
+    pub home: PathBuf,
+    /// The login shell (`$SHELL`).
+    pub shell: rc::Shell,
+    /// `$ZDOTDIR`, where zsh reads its start-up files.
+    pub zdotdir: Option<PathBuf>,
+    /// `$XDG_CONFIG_HOME`.
+    pub config_home: Option<PathBuf>,
+    /// The `PATH` to judge "first on PATH" by.
+    pub path_var: Option<OsString>,
+}
+
+impl Layout {
+    /// Resolves the layout from the process environment; `dir` overrides the link directory.
+    pub fn from_env(dir: Option<PathBuf>) -> Result<Layout, InstallError> {
+        let var = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty());
+        let home = var("HOME").map(PathBuf::from).ok_or(InstallError::NoHome)?;
+        let bin_dir = match dir {
+            Some(dir) => absolute(dir)?,
+            None => data_dir(&home, var("GIT_PRISM_HOME"), var("XDG_DATA_HOME")).join("bin"),
+        };
+        let exe = std::env::current_exe()
+            .and_then(|p| p.canonicalize())
+            .map_err(io_err("locate", Path::new("the running binary")))?;
+        Ok(Layout {
+            bin_dir,
+            exe,
+            home,
+            shell: rc::Shell::from_var(var("SHELL").as_deref()),
+            zdotdir: var("ZDOTDIR").map(PathBuf::from),
+            config_home: var("XDG_CONFIG_HOME").map(PathBuf::from),
+            path_var: std::env::var_os("PATH"),
+        })
+    }
+}
+
+fn absolute(dir: PathBuf) -> Result<PathBuf, InstallError> {
+    if dir.is_absolute() {
+        return Ok(dir);
+    }
+    let cwd = std::env::current_dir().map_err(io_err("read", Path::new(".")))?;
+    Ok(cwd.join(dir))
+}
+
+/// Returns git-prism's data directory: `$GIT_PRISM_HOME`, else `$XDG_DATA_HOME/git-prism`,
+/// else `~/.local/share/git-prism`.
+pub fn data_dir(home: &Path, gp_home: Option<OsString>, xdg_data: Option<OsString>) -> PathBuf {
+    if let Some(dir) = gp_home {
+        return PathBuf::from(dir);
+    }
+    match xdg_data.map(PathBuf::from).filter(|p| p.is_absolute()) {
+        Some(xdg) => xdg.join("git-prism"),
+        None => home.join(".local/share/git-prism"),
+    }
+}
+
+/// What occupies one link name.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "state", rename_all = "snake_case")]
+pub enum LinkState {
+    /// A link to this binary.
+    Installed,
+    /// Nothing there.
+    Missing,
+    /// A link to another git-prism binary (an older install): ours to replace.
+    Stale {
+        /// Where it points.
+        target: String,
+    },
+    /// A git-prism link whose target no longer exists.
+    Broken {
+        /// Where it points.
+        target: String,
+    },
+    /// Something git-prism did not create.
+    Foreign {
+        /// What it is.
+        what: String,
+    },
+}
+
+impl LinkState {
+    /// Returns whether git-prism owns what is there (and may replace or remove it).
+    pub fn owned(&self) -> bool {
+        matches!(
+            self,
+            LinkState::Installed | LinkState::Stale { .. } | LinkState::Broken { .. }
+        )
+    }
+}
+
+/// Inspects `path` as a link to `exe`.
+pub fn inspect(path: &Path, exe: &Path) -> LinkState {
+    let Ok(meta) = std::fs::symlink_metadata(path) else {
+        return LinkState::Missing;
+    };
+    if meta.file_type().is_symlink() {
+        let target = std::fs::read_link(path).unwrap_or_default();
+        let shown = target.display().to_string();
+        let names_git_prism = target.file_name().is_some_and(|n| n == "git-prism");
+        return match path.canonicalize() {
+            Ok(real) if real == exe => LinkState::Installed,
+            Ok(real) if same_file(&real, exe) => LinkState::Installed,
+            Ok(_) if names_git_prism => LinkState::Stale { target: shown },
+            Ok(_) => LinkState::Foreign {
+                what: format!("a symlink to {shown}"),
+            },
+            Err(_) if names_git_prism => LinkState::Broken { target: shown },
+            Err(_) => LinkState::Foreign {
+                what: format!("a dangling symlink to {shown}"),
+            },
+        };
+    }
+    if meta.is_file() && same_file(path, exe) {
+        return LinkState::Installed;
+    }
+    let what = if meta.is_dir() {
+        "a directory"
+    } else {
+        "a file"
+    };
+    LinkState::Foreign { what: what.into() }
+}
+
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (FileId::of(a), FileId::of(b)) {
+        (Some(x), Some(y)) => x == y,
+        _ => false,
+    }
+}
+
+/// Where the link directory stands on PATH.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PathPosition {
+    /// No directory before it provides `git` or `gh`: the shim is what runs.
+    First,
+    /// On PATH, but a directory before it provides `git` or `gh`.
+    Shadowed,
+    /// Not on PATH.
+    Absent,
+}
+
+/// Returns where `dir` stands on `path_var`.
+pub fn path_position(dir: &Path, path_var: Option<&std::ffi::OsStr>) -> PathPosition {
+    let Some(path_var) = path_var else {
+        return PathPosition::Absent;
+    };
+    let dir_id = FileId::of(dir);
+    let mut shadowed = false;
+    for entry in std::env::split_paths(path_var) {
+        if entry.as_os_str().is_empty() || !entry.is_absolute() {
+            continue;
+        }
+        if entry == dir || (dir_id.is_some() && FileId::of(&entry) == dir_id) {
+            return if shadowed {
+                PathPosition::Shadowed
+            } else {
+                PathPosition::First
+            };
+        }
+        if NAMES.iter().any(|n| entry.join(n).is_file()) {
+            shadowed = true;
+        }
+    }
+    PathPosition::Absent
+}
+
+/// What [`install`] did.
+#[derive(Debug, Serialize)]
+pub struct InstallReport {
+    /// The link directory.
+    pub bin_dir: PathBuf,
+    /// Names that were created or replaced.
+    pub linked: Vec<String>,
+    /// Names that already pointed at this binary.
+    pub unchanged: Vec<String>,
+    /// Where the directory stands on the current PATH.
+    pub path_position: PathPosition,
+}
+
+/// Links `git` and `gh` in the layout's directory to the running binary.
+pub fn install(layout: &Layout, force: bool) -> Result<InstallReport, InstallError> {
+    let states: Vec<(&str, LinkState)> = NAMES
+        .iter()
+        .map(|n| (*n, inspect(&layout.bin_dir.join(n), &layout.exe)))
+        .collect();
+    let refused: Vec<String> = states
+        .iter()
+        .filter_map(|(name, state)| match state {
+            LinkState::Foreign { what } if !force => Some(format!(
+                "  {}: {what}",
+                layout.bin_dir.join(name).display()
+            )),
+            _ => None,
+        })
+        .collect();
+    if !refused.is_empty() {
+        return Err(InstallError::Foreign(refused));
+    }
+    std::fs::create_dir_all(&layout.bin_dir).map_err(io_err("create", &layout.bin_dir))?;
+    let mut report = InstallReport {
+        bin_dir: layout.bin_dir.clone(),
+        linked: Vec::new(),
+        unchanged: Vec::new(),
+        path_position: PathPosition::Absent,
+    };
+    for (name, state) in states {
+        if state == LinkState::Installed {
+            report.unchanged.push(name.to_owned());
+            continue;
+        }
+        let link = layout.bin_dir.join(name);
+        if state == (LinkState::Foreign { what: "a directory".into() }) {
+            std::fs::remove_dir_all(&link).map_err(io_err("remove", &link))?;
+        }
+        replace_with_symlink(&layout.exe, &link)?;
+        report.linked.push(name.to_owned());
+    }
+    report.path_position = path_position(&layout.bin_dir, layout.path_var.as_deref());
+    Ok(report)
+}
+
+/// Creates `link -> target`, replacing whatever is at `link` atomically.
+fn replace_with_symlink(target: &Path, link: &Path) -> Result<(), InstallError> {
+    let mut tmp_name = link.as_os_str().to_owned();
+    tmp_name.push(format!(".git-prism-tmp-{}", std::process::id()));
+    let tmp = PathBuf::from(tmp_name);
+    let _ = std::fs::remove_file(&tmp);
+    std::os::unix::fs::symlink(target, &tmp).map_err(io_err("create", &tmp))?;
+    std::fs::rename(&tmp, link).map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        io_err("replace", link)(e)
+    })
+}
+
+/// The state of an installation, for `status`.
+#[derive(Debug, Serialize)]
+pub struct Status {
+    /// The link directory.
+    pub bin_dir: PathBuf,
+    /// Each name and its state.
+    pub links: Vec<(String, LinkState)>,
+    /// Where the real git resolves (skipping git-prism), or why it does not.
+    pub real_git: Result<PathBuf, String>,
+    /// Where the real gh resolves, or why it does not (gh is optional).
+    pub real_gh: Result<PathBuf, String>,
+    /// Where the directory stands on PATH.
+    pub path_position: PathPosition,
+    /// Start-up files that carry git-prism's block.
+    pub rc_files: Vec<PathBuf>,
+}
+
+impl Status {
+    /// Returns the problems that keep the shim from working; empty means healthy.
+    pub fn problems(&self) -> Vec<String> {
+        let mut problems = Vec::new();
+        for (name, state) in &self.links {
+            match state {
+                LinkState::Installed => {}
+                LinkState::Missing => problems.push(format!("`{name}` is not linked")),
+                LinkState::Stale { target } => {
+                    problems.push(format!("`{name}` links to another git-prism ({target})"));
+                }
+                LinkState::Broken { target } => {
+                    problems.push(format!("`{name}` is a broken link to {target}"));
+                }
+                LinkState::Foreign { what } => {
+                    problems.push(format!("`{name}` is {what}, not git-prism"));
+                }
+            }
+        }
+        if let Err(e) = &self.real_git {
+            problems.push(e.clone());
+        }
+        match self.path_position {
+            PathPosition::First => {}
+            PathPosition::Shadowed => problems.push(format!(
+                "{} is on PATH after another directory with git or gh",
+                self.bin_dir.display()
+            )),
+            PathPosition::Absent => problems.push(format!(
+                "{} is not on PATH (restart the shell or agent after install)",
+                self.bin_dir.display()
+            )),
+        }
+        problems
+    }
+}
+
+/// Inspects the installation described by `layout`.
+pub fn status(layout: &Layout) -> Status {
+    let links = NAMES
+        .iter()
+        .map(|n| (n.to_string(), inspect(&layout.bin_dir.join(n), &layout.exe)))
+        .collect();
+    let self_id = FileId::of(&layout.exe);
+    let real = |tool: &str| {
+        resolve::resolve(resolve::Inputs {
+            tool,
+            path_var: layout.path_var.as_deref(),
+            pinned: None,
+            self_id,
+        })
+        .map_err(|e| e.to_string())
+    };
+    Status {
+        bin_dir: layout.bin_dir.clone(),
+        links,
+        real_git: real("git"),
+        real_gh: real("gh"),
+        path_position: path_position(&layout.bin_dir, layout.path_var.as_deref()),
+        rc_files: rc::all_files(layout)
+            .into_iter()
+            .filter(|f| rc::has_block(f))
+            .collect(),
+    }
+}
+
+/// What [`uninstall`] did.
+#[derive(Debug, Serialize)]
+pub struct UninstallReport {
+    /// Links removed.
+    pub removed: Vec<PathBuf>,
+    /// Names left alone because git-prism does not own them.
+    pub kept: Vec<PathBuf>,
+    /// Start-up files whose block was removed.
+    pub rc_cleaned: Vec<PathBuf>,
+}
+
+/// Removes the links git-prism owns and its start-up blocks.
+pub fn uninstall(layout: &Layout) -> Result<UninstallReport, InstallError> {
+    let mut report = UninstallReport {
+        removed: Vec::new(),
+        kept: Vec::new(),
+        rc_cleaned: Vec::new(),
+    };
+    for name in NAMES {
+        let link = layout.bin_dir.join(name);
+        match inspect(&link, &layout.exe) {
+            LinkState::Missing => {}
+            state if state.owned() => {
+                std::fs::remove_file(&link).map_err(io_err("remove", &link))?;
+                report.removed.push(link);
+            }
+            _ => report.kept.push(link),
+        }
+    }
+    // Leave the directory only if something else lives there.
+    let _ = std::fs::remove_dir(&layout.bin_dir);
+    for file in rc::all_files(layout) {
+        if rc::remove_block(&file)? {
+            report.rc_cleaned.push(file);
+        }
+    }
+    Ok(report)
+}
+
+/// Adds the PATH block to the start-up files of the layout's shell; returns the files changed.
+pub fn add_to_path(layout: &Layout) -> Result<Vec<PathBuf>, InstallError> {
+    let mut changed = Vec::new();
+    for file in rc::files_for(layout) {
+        if rc::add_block(&file, &layout.bin_dir, rc::Shell::for_file(&file))? {
+            changed.push(file);
+        }
+    }
+    Ok(changed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn layout(tmp: &Path) -> Layout {
+        let exe = tmp.join("opt/git-prism");
+        std::fs::create_dir_all(exe.parent().unwrap()).unwrap();
+        std::fs::write(&exe, "binary").unwrap();
+        Layout {
+            bin_dir: tmp.join("bin"),
+            exe: exe.canonicalize().unwrap(),
+            home: tmp.join("home"),
+            shell: rc::Shell::Bash,
+            zdotdir: None,
+            config_home: None,
+            path_var: Some(tmp.join("bin").into_os_string()),
+        }
+    }
+
+    #[test]
+    fn install_is_idempotent_and_uninstall_reverses_it() {
+        let tmp = tempfile::tempdir().unwrap();
+        let l = layout(tmp.path());
+        let r = install(&l, false).unwrap();
+        assert_eq!(r.linked, ["git", "gh"]);
+        assert_eq!(r.path_position, PathPosition::First);
+        let r = install(&l, false).unwrap();
+        assert!(r.linked.is_empty());
+        assert_eq!(r.unchanged, ["git", "gh"]);
+        assert_eq!(inspect(&l.bin_dir.join("git"), &l.exe), LinkState::Installed);
+        let u = uninstall(&l).unwrap();
+        assert_eq!(u.removed.len(), 2);
+        assert!(!l.bin_dir.exists());
+    }
+
+    #[test]
+    fn foreign_files_are_refused_before_anything_changes() {
+        let tmp = tempfile::tempdir().unwrap();
+        let l = layout(tmp.path());
+        std::fs::create_dir_all(&l.bin_dir).unwrap();
+        std::fs::write(l.bin_dir.join("gh"), "#!/bin/sh\n").unwrap();
+        let err = install(&l, false).unwrap_err();
+        assert!(matches!(err, InstallError::Foreign(ref v) if v.len() == 1), "{err}");
+        assert_eq!(inspect(&l.bin_dir.join("git"), &l.exe), LinkState::Missing);
+        // With force, it is replaced.
+        install(&l, true).unwrap();
+        assert_eq!(inspect(&l.bin_dir.join("gh"), &l.exe), LinkState::Installed);
+    }
+
+    #[test]
+    fn user_symlinks_are_foreign_and_kept_by_uninstall() {
+        let tmp = tempfile::tempdir().unwrap();
+        let l = layout(tmp.path());
+        std::fs::create_dir_all(&l.bin_dir).unwrap();
+        std::os::unix::fs::symlink("/usr/bin/git", l.bin_dir.join("git")).unwrap();
+        assert!(matches!(
+            inspect(&l.bin_dir.join("git"), &l.exe),
+            LinkState::Foreign { .. }
+        ));
+        assert!(install(&l, false).is_err());
+        let u = uninstall(&l).unwrap();
+        assert_eq!(u.kept, [l.bin_dir.join("git")]);
+        assert!(l.bin_dir.join("git").symlink_metadata().is_ok());
+    }
+
+    #[test]
+    fn links_to_a_moved_binary_are_broken_and_repaired() {
+        let tmp = tempfile::tempdir().unwrap();
+        let l = layout(tmp.path());
+        std::fs::create_dir_all(&l.bin_dir).unwrap();
+        std::os::unix::fs::symlink(tmp.path().join("gone/git-prism"), l.bin_dir.join("git"))
+            .unwrap();
+        assert!(matches!(
+            inspect(&l.bin_dir.join("git"), &l.exe),
+            LinkState::Broken { .. }
+        ));
+        let r = install(&l, false).unwrap();
+        assert_eq!(r.linked, ["git", "gh"]);
+    }
+
+    #[test]
+    fn path_positions() {
+        let tmp = tempfile::tempdir().unwrap();
+        let ours = tmp.path().join("ours");
+        let other = tmp.path().join("other");
+        std::fs::create_dir_all(&ours).unwrap();
+        std::fs::create_dir_all(&other).unwrap();
+        std::fs::write(other.join("git"), "").unwrap();
+        let p = |dirs: &[&Path]| Some(resolve::join_path(dirs.iter()));
+        assert_eq!(path_position(&ours, p(&[&ours, &other]).as_deref()), PathPosition::First);
+        assert_eq!(
+            path_position(&ours, p(&[&other, &ours]).as_deref()),
+            PathPosition::Shadowed
+        );
+        assert_eq!(path_position(&ours, p(&[&other]).as_deref()), PathPosition::Absent);
+        assert_eq!(path_position(&ours, None), PathPosition::Absent);
+    }
+
+    #[test]
+    fn data_dir_precedence() {
+        let home = Path::new("/h");
+        assert_eq!(data_dir(home, None, None), Path::new("/h/.local/share/git-prism"));
+        assert_eq!(
+            data_dir(home, None, Some("/x".into())),
+            Path::new("/x/git-prism")
+        );
+        assert_eq!(
+            data_dir(home, Some("/gp".into()), Some("/x".into())),
+            Path::new("/gp")
+        );
+        assert_eq!(
+            data_dir(home, None, Some("rel".into())),
+            Path::new("/h/.local/share/git-prism")
+        );
+    }
+}

@@ -1,0 +1,87 @@
+//! git-prism: structured git change data for AI coding agents.
+//!
+//! One binary, three personalities chosen by the stem of `argv[0]`:
+//! - `git`: the PATH shim ([`shim`]), which answers an agent's `git diff`/`log`/`show`/`blame`
+//!   with structured JSON or `exec`s the real git untouched;
+//! - `gh`: the same for `gh pr diff`;
+//! - anything else: the `git-prism` command-line interface ([`cli`]).
+//!
+//! Library modules never print; the shim and the CLI are the only edges that touch the
+//! process's standard streams.
+
+pub mod cli;
+pub mod exit_codes;
+pub mod install;
+pub mod shim;
+
+use std::ffi::{OsStr, OsString};
+use std::path::Path;
+
+/// Which program the binary acts as, decided by the stem of `argv[0]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Personality {
+    /// Invoked as `git`: the git shim.
+    Git,
+    /// Invoked as `gh`: the GitHub CLI shim.
+    Gh,
+    /// Invoked under any other name: the `git-prism` CLI.
+    Cli,
+}
+
+impl Personality {
+    /// Returns the personality for an `argv[0]` (absolute path, symlink, hardlink, copy, or
+    /// `git.exe` all work: only the file stem counts).
+    pub fn from_argv0(argv0: &OsStr) -> Personality {
+        let path = Path::new(argv0);
+        let name = match path.extension() {
+            Some(ext) if ext.eq_ignore_ascii_case("exe") => path.file_stem(),
+            _ => path.file_name(),
+        };
+        match name.map(OsStr::as_encoded_bytes) {
+            Some(b"git") => Personality::Git,
+            Some(b"gh") => Personality::Gh,
+            _ => Personality::Cli,
+        }
+    }
+}
+
+/// Runs the binary with its full argument vector (including `argv[0]`) and returns the
+/// process exit status.
+pub fn run(mut args: Vec<OsString>) -> i32 {
+    let argv0 = if args.is_empty() {
+        OsString::from("git-prism")
+    } else {
+        args.remove(0)
+    };
+    match Personality::from_argv0(&argv0) {
+        Personality::Git => shim::run(shim::Tool::Git, argv0, args),
+        Personality::Gh => shim::run(shim::Tool::Gh, argv0, args),
+        Personality::Cli => cli::run(argv0, args),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn personality_comes_from_the_file_stem() {
+        let cases = [
+            ("git", Personality::Git),
+            ("/usr/local/bin/git", Personality::Git),
+            ("./bin/git", Personality::Git),
+            ("git.exe", Personality::Git),
+            ("GIT.EXE", Personality::Cli),
+            ("gh", Personality::Gh),
+            ("/x/gh.exe", Personality::Gh),
+            ("git-prism", Personality::Cli),
+            ("/opt/git-prism", Personality::Cli),
+            ("git2", Personality::Cli),
+            ("gitk", Personality::Cli),
+            ("", Personality::Cli),
+        ];
+        for (argv0, want) in cases {
+            assert_eq!(Personality::from_argv0(OsStr::new(argv0)), want, "{argv0}");
+        }
+    }
+}

@@ -1,0 +1,932 @@
+//! The classifier: a pure, typed parse of git's command line.
+//!
+//! [`classify`] turns the arguments of a `git` call into a [`Decision`]: pass the call through
+//! to the real git (with a [`Reason`]), or answer it with structure (a [`Request`]). Nothing runs
+//! while parsing: no file is read, no repository is opened, no environment is consulted.
+//!
+//! The grammar follows git's own: global options before the subcommand (`-C <dir>`,
+//! `-c k=v`, `--git-dir`, ...), then the subcommand, its options (knowing which take a separate
+//! value: `-n 5`, `-S term`, `-L 1,5`, `--author x`), positional revisions-or-paths, and paths
+//! after `--`.
+//!
+//! Invariants:
+//! - Anything the grammar does not fully understand passes through: an unknown global option,
+//!   subcommand or option, a bundle of short options, an abbreviated long option.
+//! - Anything that asks git for its own output format (`--stat`, `-p`, `--format`, `-z`,
+//!   `--porcelain`, ...) passes through: somebody wants git's bytes.
+//! - Arguments are never re-encoded: a [`Request`] carries the original `OsString`s, and the
+//!   options it forwards are the caller's tokens, verbatim and in order.
+//! - Positional arguments before `--` are kept as written; whether each one is a revision or a
+//!   path is git's question to answer against the repository (see [`Diff::positional`]). After
+//!   `--` everything is a path, so `git log -- x..y` never becomes a range.
+
+use std::ffi::{OsStr, OsString};
+use std::fmt;
+use std::os::unix::ffi::OsStrExt;
+
+/// What the shim does with a `git` call.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Decision {
+    /// Exec the real git untouched.
+    Passthrough(Reason),
+    /// Answer with structured data (or, if that fails, exec the real git).
+    Structured(Request),
+}
+
+/// Why a call passes through to the real git.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Reason {
+    /// No subcommand was given (`git`, `git -C dir`).
+    NoSubcommand,
+    /// The call asks git about itself (`--version`, `--help`, `-h`, `--exec-path`).
+    Informational(String),
+    /// A global option the structured path does not honour.
+    GlobalOption(String),
+    /// The subcommand is not on the watch list (or is an alias).
+    NotWatched(String),
+    /// An option asks for git's own output format.
+    MachineFormat(String),
+    /// An option the grammar does not know.
+    UnknownOption(String),
+    /// An option that needs a value was given none; git itself reports the error.
+    MissingValue(String),
+    /// A form the grammar understands but has no structured answer for.
+    Unsupported(String),
+}
+
+impl fmt::Display for Reason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Reason::NoSubcommand => write!(f, "no subcommand"),
+            Reason::Informational(o) => write!(f, "`{o}` asks git about itself"),
+            Reason::GlobalOption(o) => {
+                write!(f, "global option `{o}` is not supported on the structured path")
+            }
+            Reason::NotWatched(c) => write!(f, "`{c}` is not on the watch list"),
+            Reason::MachineFormat(o) => write!(f, "`{o}` asks for git's own output format"),
+            Reason::UnknownOption(o) => write!(f, "option `{o}` is not understood"),
+            Reason::MissingValue(o) => write!(f, "option `{o}` is missing its value"),
+            Reason::Unsupported(s) => f.write_str(s),
+        }
+    }
+}
+
+/// A call the shim can answer with structure.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Request {
+    /// Global options given before the subcommand.
+    pub globals: Globals,
+    /// The subcommand and what it asks for.
+    pub command: Command,
+    /// The subcommand and its arguments exactly as given (for messages and the `raw` hint).
+    pub argv: Vec<OsString>,
+}
+
+impl fmt::Display for Request {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, arg) in self.argv.iter().enumerate() {
+            if i > 0 {
+                f.write_str(" ")?;
+            }
+            write!(f, "{}", arg.to_string_lossy())?;
+        }
+        Ok(())
+    }
+}
+
+/// Global options (those before the subcommand) of a structured request.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Globals {
+    /// Every global option token, verbatim and in order, to forward to git subprocesses.
+    pub args: Vec<OsString>,
+    /// `-C <dir>` arguments in order (each relative to the previous one).
+    pub chdir: Vec<OsString>,
+    /// `--git-dir`.
+    pub git_dir: Option<OsString>,
+    /// `--work-tree`.
+    pub work_tree: Option<OsString>,
+    /// `--bare`.
+    pub bare: bool,
+}
+
+/// A watched subcommand.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    /// `git diff`.
+    Diff(Diff),
+    /// `git log`, including the pickaxe (`-S`/`-G`).
+    Log(Log),
+    /// `git show <commit>`.
+    Show(Show),
+    /// `git blame`.
+    Blame(Blame),
+}
+
+/// `git diff [<options>] [<revisions-or-paths>...] [-- <paths>...]`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Diff {
+    /// `--cached` / `--staged`.
+    pub cached: bool,
+    /// `--merge-base`.
+    pub merge_base: bool,
+    /// Positional arguments before `--`: revisions, or paths when no `--` is given. Which is
+    /// which is decided against the repository, as git does.
+    pub positional: Vec<OsString>,
+    /// Paths after `--`.
+    pub paths: Vec<OsString>,
+    /// Whether `--` was given.
+    pub separator: bool,
+    /// Options that change the facts (`-M`, `-w`, `-R`, `--diff-filter`...), verbatim.
+    pub options: Vec<OsString>,
+}
+
+/// `git log [<options>] [<revision-range>] [[--] <paths>...]`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Log {
+    /// Selection options and revisions, verbatim and in order (`--not` applies to what
+    /// follows it), to forward to git's own revision walk.
+    pub args: Vec<OsString>,
+    /// Paths after `--`.
+    pub paths: Vec<OsString>,
+    /// Whether `--` was given.
+    pub separator: bool,
+    /// `-S <term>` or `-G <regex>`.
+    pub pickaxe: Option<Pickaxe>,
+}
+
+/// The pickaxe of `git log -S` / `-G`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pickaxe {
+    /// `-S` (occurrence count changes) or `-G` (added/removed lines match).
+    pub kind: PickaxeKind,
+    /// The term or regular expression.
+    pub term: OsString,
+}
+
+/// The two pickaxe flavours.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PickaxeKind {
+    /// `-S <string>`: commits that change the number of occurrences.
+    Occurrences,
+    /// `-G <regex>`: commits whose added or removed lines match.
+    Regex,
+}
+
+/// `git show [<options>] [<commit>]`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Show {
+    /// The object to show (`HEAD` when absent). Whether it is a commit is checked against the
+    /// repository; trees, blobs and tags of non-commits pass through.
+    pub rev: Option<OsString>,
+    /// Options that change the facts, verbatim.
+    pub options: Vec<OsString>,
+}
+
+/// `git blame [<options>] [<rev>] [--] <path>`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Blame {
+    /// Options that change the result (`-L`, `-w`, `-M`, `-C`, ...), verbatim.
+    pub options: Vec<OsString>,
+    /// `-L` values in order.
+    pub line_ranges: Vec<OsString>,
+    /// The revision, if one was given.
+    pub rev: Option<OsString>,
+    /// The file to blame.
+    pub path: OsString,
+}
+
+/// Classifies the arguments of a `git` call (without `argv[0]`).
+pub fn classify(args: &[OsString]) -> Decision {
+    match classify_inner(args) {
+        Ok(request) => Decision::Structured(request),
+        Err(reason) => Decision::Passthrough(reason),
+    }
+}
+
+fn classify_inner(args: &[OsString]) -> Result<Request, Reason> {
+    let (globals, rest) = parse_globals(args)?;
+    let Some((sub, sub_args)) = rest.split_first() else {
+        return Err(Reason::NoSubcommand);
+    };
+    let command = match sub.as_bytes() {
+        b"diff" => Command::Diff(parse_diff(sub_args)?),
+        b"log" => Command::Log(parse_log(sub_args)?),
+        b"show" => Command::Show(parse_show(sub_args)?),
+        b"blame" => Command::Blame(parse_blame(sub_args)?),
+        _ => return Err(Reason::NotWatched(lossy(sub))),
+    };
+    Ok(Request {
+        globals,
+        command,
+        argv: rest.to_vec(),
+    })
+}
+
+fn lossy(s: &OsStr) -> String {
+    s.to_string_lossy().into_owned()
+}
+
+fn parse_globals(args: &[OsString]) -> Result<(Globals, &[OsString]), Reason> {
+    let mut g = Globals::default();
+    let mut i = 0;
+    while let Some(arg) = args.get(i) {
+        let bytes = arg.as_bytes();
+        if !bytes.starts_with(b"-") {
+            break;
+        }
+        let (name, inline) = split_long(bytes);
+        // Options that take their value as the next argument or after `=`.
+        let value = |i: &mut usize| -> Result<OsString, Reason> {
+            if let Some(v) = inline {
+                *i += 1;
+                return Ok(OsStr::from_bytes(v).to_owned());
+            }
+            let v = args
+                .get(*i + 1)
+                .ok_or_else(|| Reason::MissingValue(lossy(arg)))?
+                .clone();
+            *i += 2;
+            Ok(v)
+        };
+        let start = i;
+        match name {
+            b"-C" if inline.is_none() => {
+                let dir = value(&mut i)?;
+                g.chdir.push(dir);
+            }
+            b"-c" if inline.is_none() => {
+                if value(&mut i)?.is_empty() {
+                    return Err(Reason::MissingValue(lossy(arg)));
+                }
+            }
+            b"--git-dir" => g.git_dir = Some(value(&mut i)?),
+            b"--work-tree" => g.work_tree = Some(value(&mut i)?),
+            b"--bare" if inline.is_none() => {
+                g.bare = true;
+                i += 1;
+            }
+            b"-p" | b"--paginate" | b"-P" | b"--no-pager" | b"--no-advice"
+            | b"--no-lazy-fetch" | b"--literal-pathspecs" | b"--glob-pathspecs"
+            | b"--noglob-pathspecs" | b"--icase-pathspecs"
+                if inline.is_none() =>
+            {
+                i += 1;
+            }
+            b"--config-env" | b"--attr-source" => {
+                value(&mut i)?;
+            }
+            b"-v" | b"--version" | b"-h" | b"--help" | b"--exec-path" | b"--html-path"
+            | b"--man-path" | b"--info-path" | b"--list-cmds" => {
+                return Err(Reason::Informational(lossy(arg)));
+            }
+            _ => return Err(Reason::GlobalOption(lossy(arg))),
+        }
+        g.args.extend_from_slice(&args[start..i]);
+    }
+    Ok((g, &args[i..]))
+}
+
+/// Splits `--name=value` into (`--name`, `value`); anything else is returned whole.
+fn split_long(bytes: &[u8]) -> (&[u8], Option<&[u8]>) {
+    if bytes.starts_with(b"--") {
+        if let Some(eq) = bytes.iter().position(|b| *b == b'=') {
+            return (&bytes[..eq], Some(&bytes[eq + 1..]));
+        }
+    }
+    (bytes, None)
+}
+
+/// How an option takes its value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Arity {
+    /// No value.
+    Flag,
+    /// A required value: `--opt=v`, `--opt v`, `-Xv`, `-X v`.
+    Value,
+    /// An optional value that can only be attached: `--opt[=v]`, `-X[v]`.
+    Attached,
+}
+
+/// What an option means for the structured answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Role {
+    /// Changes the facts: forwarded verbatim to the git subprocess that computes them.
+    Forward,
+    /// Presentation only: no effect on a structured answer.
+    Ignore,
+    /// Asks for git's own output format: pass through.
+    Machine,
+    /// Understood, but without a structured answer: pass through.
+    Unsupported,
+    /// `--cached` / `--staged`.
+    Cached,
+    /// `--merge-base`.
+    MergeBase,
+    /// `-S` / `-G`.
+    Pickaxe(PickaxeKind),
+    /// `blame -L`.
+    LineRange,
+    /// `-h`.
+    Help,
+}
+
+/// One option of a subcommand's grammar.
+struct Opt {
+    name: &'static str,
+    arity: Arity,
+    role: Role,
+}
+
+const fn o(name: &'static str, arity: Arity, role: Role) -> Opt {
+    Opt { name, arity, role }
+}
+
+use Arity::{Attached, Flag, Value};
+use Role::{Forward, Ignore, Machine, Unsupported};
+
+/// Options of git's diff machinery that change which files or lines count as changed.
+const DIFF_FACTS: &[Opt] = &[
+    o("-M", Attached, Forward),
+    o("--find-renames", Attached, Forward),
+    o("-C", Attached, Forward),
+    o("--find-copies", Attached, Forward),
+    o("--find-copies-harder", Flag, Forward),
+    o("--no-renames", Flag, Forward),
+    o("-B", Attached, Forward),
+    o("--break-rewrites", Attached, Forward),
+    o("-l", Attached, Forward),
+    o("--rename-empty", Flag, Forward),
+    o("--no-rename-empty", Flag, Forward),
+    o("-w", Flag, Forward),
+    o("--ignore-all-space", Flag, Forward),
+    o("-b", Flag, Forward),
+    o("--ignore-space-change", Flag, Forward),
+    o("--ignore-space-at-eol", Flag, Forward),
+    o("--ignore-cr-at-eol", Flag, Forward),
+    o("--ignore-blank-lines", Flag, Forward),
+    o("-I", Value, Forward),
+    o("--ignore-matching-lines", Value, Forward),
+    o("--diff-algorithm", Value, Forward),
+    o("--histogram", Flag, Forward),
+    o("--patience", Flag, Forward),
+    o("--minimal", Flag, Forward),
+    o("--anchored", Value, Forward),
+    o("--indent-heuristic", Flag, Forward),
+    o("--no-indent-heuristic", Flag, Forward),
+    o("-R", Flag, Forward),
+    o("--diff-filter", Value, Forward),
+    o("--relative", Attached, Forward),
+    o("--no-relative", Flag, Forward),
+    o("--ignore-submodules", Attached, Forward),
+    o("-a", Flag, Forward),
+    o("--text", Flag, Forward),
+    o("--ita-invisible-in-index", Flag, Forward),
+    o("--ita-visible-in-index", Flag, Forward),
+    // The structured path never runs external diff programs or textconv filters anyway.
+    o("--no-ext-diff", Flag, Ignore),
+    o("--no-textconv", Flag, Ignore),
+    o("--ext-diff", Flag, Machine),
+    o("--textconv", Flag, Unsupported),
+    o("--find-object", Value, Unsupported),
+];
+
+/// Options that only change how git's own output looks.
+const DIFF_PRESENTATION: &[Opt] = &[
+    o("--color", Attached, Ignore),
+    o("--no-color", Flag, Ignore),
+    o("--color-moved", Attached, Ignore),
+    o("--no-color-moved", Flag, Ignore),
+    o("--color-moved-ws", Value, Ignore),
+    o("--no-color-moved-ws", Flag, Ignore),
+    o("--submodule", Attached, Ignore),
+    o("-W", Flag, Ignore),
+    o("--function-context", Flag, Ignore),
+    o("--no-function-context", Flag, Ignore),
+    o("--inter-hunk-context", Value, Ignore),
+    o("--ws-error-highlight", Value, Ignore),
+];
+
+/// Options that ask for git's own (machine or patch) output.
+const DIFF_MACHINE: &[Opt] = &[
+    o("-p", Flag, Machine),
+    o("-u", Flag, Machine),
+    o("--patch", Flag, Machine),
+    o("-U", Attached, Machine),
+    o("--unified", Value, Machine),
+    o("--raw", Flag, Machine),
+    o("--patch-with-raw", Flag, Machine),
+    o("--patch-with-stat", Flag, Machine),
+    o("--numstat", Flag, Machine),
+    o("--shortstat", Flag, Machine),
+    o("--stat", Attached, Machine),
+    o("--compact-summary", Flag, Machine),
+    o("--dirstat", Attached, Machine),
+    o("-X", Attached, Machine),
+    o("--cumulative", Flag, Machine),
+    o("--dirstat-by-file", Attached, Machine),
+    o("--summary", Flag, Machine),
+    o("--name-only", Flag, Machine),
+    o("--name-status", Flag, Machine),
+    o("-z", Flag, Machine),
+    o("--output", Value, Machine),
+    o("--binary", Flag, Machine),
+    o("--check", Flag, Machine),
+    o("--quiet", Flag, Machine),
+    o("--exit-code", Flag, Machine),
+    o("--word-diff", Attached, Machine),
+    o("--word-diff-regex", Value, Machine),
+    o("--color-words", Attached, Machine),
+    o("-s", Flag, Machine),
+    o("--no-patch", Flag, Machine),
+    o("--full-index", Flag, Machine),
+    o("--abbrev", Attached, Machine),
+    o("--no-prefix", Flag, Machine),
+    o("--default-prefix", Flag, Machine),
+    o("--src-prefix", Value, Machine),
+    o("--dst-prefix", Value, Machine),
+    o("--line-prefix", Value, Machine),
+    o("--output-indicator-new", Value, Machine),
+    o("--output-indicator-old", Value, Machine),
+    o("--output-indicator-context", Value, Machine),
+    o("--stat-width", Value, Machine),
+    o("--stat-name-width", Value, Machine),
+    o("--stat-graph-width", Value, Machine),
+    o("--stat-count", Value, Machine),
+    o("--skip-to", Value, Machine),
+    o("--rotate-to", Value, Machine),
+    o("-h", Flag, Role::Help),
+];
+
+/// Options only `git diff` has.
+const DIFF_ONLY: &[Opt] = &[
+    o("--cached", Flag, Role::Cached),
+    o("--staged", Flag, Role::Cached),
+    o("--merge-base", Flag, Role::MergeBase),
+    o("--no-index", Flag, Unsupported),
+    o("-0", Flag, Unsupported),
+    o("-1", Flag, Unsupported),
+    o("-2", Flag, Unsupported),
+    o("-3", Flag, Unsupported),
+    o("--base", Flag, Unsupported),
+    o("--ours", Flag, Unsupported),
+    o("--theirs", Flag, Unsupported),
+];
+
+/// Commit-selection options of git's revision walk (`log`).
+const LOG_SELECTION: &[Opt] = &[
+    o("-n", Value, Forward),
+    o("--max-count", Value, Forward),
+    o("--skip", Value, Forward),
+    o("--since", Value, Forward),
+    o("--after", Value, Forward),
+    o("--until", Value, Forward),
+    o("--before", Value, Forward),
+    o("--since-as-filter", Value, Forward),
+    o("--author", Value, Forward),
+    o("--committer", Value, Forward),
+    o("--grep", Value, Forward),
+    o("--all-match", Flag, Forward),
+    o("--invert-grep", Flag, Forward),
+    o("-i", Flag, Forward),
+    o("--regexp-ignore-case", Flag, Forward),
+    o("--basic-regexp", Flag, Forward),
+    o("-E", Flag, Forward),
+    o("--extended-regexp", Flag, Forward),
+    o("-F", Flag, Forward),
+    o("--fixed-strings", Flag, Forward),
+    o("-P", Flag, Forward),
+    o("--perl-regexp", Flag, Forward),
+    o("--merges", Flag, Forward),
+    o("--no-merges", Flag, Forward),
+    o("--min-parents", Value, Forward),
+    o("--max-parents", Value, Forward),
+    o("--no-min-parents", Flag, Forward),
+    o("--no-max-parents", Flag, Forward),
+    o("--first-parent", Flag, Forward),
+    o("--exclude-first-parent-only", Flag, Forward),
+    o("--not", Flag, Forward),
+    o("--all", Flag, Forward),
+    o("--branches", Attached, Forward),
+    o("--tags", Attached, Forward),
+    o("--remotes", Attached, Forward),
+    o("--glob", Value, Forward),
+    o("--exclude", Value, Forward),
+    o("--ancestry-path", Attached, Forward),
+    o("--simplify-by-decoration", Flag, Forward),
+    o("--full-history", Flag, Forward),
+    o("--dense", Flag, Forward),
+    o("--sparse", Flag, Forward),
+    o("--simplify-merges", Flag, Forward),
+    o("--show-pulls", Flag, Forward),
+    o("--topo-order", Flag, Forward),
+    o("--date-order", Flag, Forward),
+    o("--author-date-order", Flag, Forward),
+    o("--reverse", Flag, Forward),
+    o("--follow", Flag, Forward),
+    o("--cherry-pick", Flag, Forward),
+    o("--left-only", Flag, Forward),
+    o("--right-only", Flag, Forward),
+    o("--remove-empty", Flag, Forward),
+    o("--pickaxe-regex", Flag, Forward),
+    o("--pickaxe-all", Flag, Forward),
+    o("-S", Value, Role::Pickaxe(PickaxeKind::Occurrences)),
+    o("-G", Value, Role::Pickaxe(PickaxeKind::Regex)),
+];
+
+/// How `log` and `show` print commits: ignorable, machine, or without a structured answer.
+const LOG_PRESENTATION: &[Opt] = &[
+    o("--decorate", Attached, Ignore),
+    o("--no-decorate", Flag, Ignore),
+    o("--decorate-refs", Value, Ignore),
+    o("--decorate-refs-exclude", Value, Ignore),
+    o("--clear-decorations", Flag, Ignore),
+    o("--abbrev-commit", Flag, Ignore),
+    o("--no-abbrev-commit", Flag, Ignore),
+    o("--date", Value, Ignore),
+    o("--mailmap", Flag, Ignore),
+    o("--use-mailmap", Flag, Ignore),
+    o("--no-mailmap", Flag, Ignore),
+    o("--no-use-mailmap", Flag, Ignore),
+    o("--no-notes", Flag, Ignore),
+    o("--oneline", Flag, Machine),
+    o("--format", Value, Machine),
+    o("--pretty", Attached, Machine),
+    o("--graph", Flag, Machine),
+    o("--log-size", Flag, Machine),
+    o("--parents", Flag, Machine),
+    o("--children", Flag, Machine),
+    o("--left-right", Flag, Machine),
+    o("--boundary", Flag, Machine),
+    o("--source", Flag, Machine),
+    o("--show-signature", Flag, Machine),
+    o("--notes", Attached, Machine),
+    o("--show-notes", Attached, Machine),
+    o("--cherry-mark", Flag, Machine),
+    o("--cherry", Flag, Machine),
+    o("--show-linear-break", Attached, Machine),
+    o("-m", Flag, Machine),
+    o("-c", Flag, Machine),
+    o("--cc", Flag, Machine),
+    o("--dd", Flag, Machine),
+    o("--diff-merges", Value, Machine),
+    o("--remerge-diff", Flag, Machine),
+    o("--count", Flag, Machine),
+    o("-L", Value, Unsupported),
+    o("-g", Flag, Unsupported),
+    o("--walk-reflogs", Flag, Unsupported),
+    o("--bisect", Flag, Unsupported),
+    o("--no-walk", Attached, Unsupported),
+    o("--stdin", Flag, Unsupported),
+    o("--merge", Flag, Unsupported),
+];
+
+/// `git blame`'s options.
+const BLAME: &[Opt] = &[
+    o("-L", Value, Role::LineRange),
+    o("-w", Flag, Forward),
+    o("-M", Attached, Forward),
+    o("-C", Attached, Forward),
+    o("--first-parent", Flag, Forward),
+    o("--ignore-rev", Value, Forward),
+    o("--ignore-revs-file", Value, Forward),
+    o("--minimal", Flag, Forward),
+    o("--diff-algorithm", Value, Forward),
+    o("--since", Value, Forward),
+    o("--contents", Value, Forward),
+    o("-c", Flag, Ignore),
+    o("-l", Flag, Ignore),
+    o("-t", Flag, Ignore),
+    o("-s", Flag, Ignore),
+    o("-e", Flag, Ignore),
+    o("--show-email", Flag, Ignore),
+    o("-f", Flag, Ignore),
+    o("--show-name", Flag, Ignore),
+    o("-n", Flag, Ignore),
+    o("--show-number", Flag, Ignore),
+    o("-b", Flag, Ignore),
+    o("--root", Flag, Ignore),
+    o("--date", Value, Ignore),
+    o("--abbrev", Attached, Ignore),
+    o("--color-lines", Flag, Ignore),
+    o("--color-by-age", Flag, Ignore),
+    o("--progress", Flag, Ignore),
+    o("--no-progress", Flag, Ignore),
+    o("-p", Flag, Machine),
+    o("--porcelain", Flag, Machine),
+    o("--line-porcelain", Flag, Machine),
+    o("--incremental", Flag, Machine),
+    o("--score-debug", Flag, Machine),
+    o("--show-stats", Flag, Machine),
+    o("--encoding", Value, Machine),
+    o("--reverse", Value, Unsupported),
+    o("-S", Value, Unsupported),
+    o("-h", Flag, Role::Help),
+];
+
+/// One argument of a subcommand's command line, as the scanner sees it.
+enum Token<'a> {
+    /// A known option, its value, and the tokens it spans (verbatim).
+    Option {
+        opt: &'static Opt,
+        value: Option<&'a OsStr>,
+        tokens: &'a [OsString],
+    },
+    /// A positional argument (revision or path, before `--`).
+    Positional(&'a OsString),
+    /// `--`: everything after it is a path.
+    Separator(&'a [OsString]),
+    /// `-<n>`: `log`'s short form of `--max-count`.
+    Count(&'a OsString),
+}
+
+/// Walks a subcommand's arguments with a grammar made of option tables.
+struct Scanner<'a> {
+    args: &'a [OsString],
+    pos: usize,
+    tables: &'static [&'static [Opt]],
+    end_of_options: bool,
+    counts: bool,
+}
+
+impl<'a> Scanner<'a> {
+    fn new(args: &'a [OsString], tables: &'static [&'static [Opt]]) -> Self {
+        Scanner {
+            args,
+            pos: 0,
+            tables,
+            end_of_options: false,
+            counts: false,
+        }
+    }
+
+    fn lookup(&self, name: &[u8]) -> Option<&'static Opt> {
+        self.tables
+            .iter()
+            .flat_map(|t| t.iter())
+            .find(|opt| opt.name.as_bytes() == name)
+    }
+
+    fn next_token(&mut self) -> Option<Result<Token<'a>, Reason>> {
+        let arg = self.args.get(self.pos)?;
+        let bytes = arg.as_bytes();
+        if bytes == b"--" {
+            let rest = &self.args[self.pos + 1..];
+            self.pos = self.args.len();
+            return Some(Ok(Token::Separator(rest)));
+        }
+        if self.end_of_options || !bytes.starts_with(b"-") || bytes == b"-" {
+            self.pos += 1;
+            return Some(Ok(Token::Positional(arg)));
+        }
+        if bytes == b"--end-of-options" {
+            self.end_of_options = true;
+            self.pos += 1;
+            return self.next_token();
+        }
+        if self.counts && bytes.len() > 1 && bytes[1..].iter().all(u8::is_ascii_digit) {
+            self.pos += 1;
+            return Some(Ok(Token::Count(arg)));
+        }
+        Some(self.option(arg, bytes))
+    }
+
+    fn option(&mut self, arg: &'a OsString, bytes: &'a [u8]) -> Result<Token<'a>, Reason> {
+        let start = self.pos;
+        let unknown = || Reason::UnknownOption(lossy(arg));
+        let (opt, value): (&'static Opt, Option<&'a [u8]>) = if bytes.starts_with(b"--") {
+            let (name, inline) = split_long(bytes);
+            let opt = self.lookup(name).ok_or_else(unknown)?;
+            match (opt.arity, inline) {
+                (Flag, Some(_)) => return Err(unknown()),
+                (Value, None) => {
+                    let next = self
+                        .args
+                        .get(start + 1)
+                        .ok_or_else(|| Reason::MissingValue(lossy(arg)))?;
+                    self.pos += 1;
+                    (opt, Some(next.as_bytes()))
+                }
+                (_, inline) => (opt, inline),
+            }
+        } else {
+            let opt = self.lookup(&bytes[..2]).ok_or_else(unknown)?;
+            let attached = &bytes[2..];
+            match opt.arity {
+                // A bundle of short flags (`-wb`) is outside the grammar.
+                Flag if !attached.is_empty() => return Err(unknown()),
+                Flag => (opt, None),
+                Value if attached.is_empty() => {
+                    let next = self
+                        .args
+                        .get(start + 1)
+                        .ok_or_else(|| Reason::MissingValue(lossy(arg)))?;
+                    self.pos += 1;
+                    (opt, Some(next.as_bytes()))
+                }
+                Value | Attached => (opt, Some(attached).filter(|a| !a.is_empty())),
+            }
+        };
+        self.pos += 1;
+        Ok(Token::Option {
+            opt,
+            value: value.map(OsStr::from_bytes),
+            tokens: &self.args[start..self.pos],
+        })
+    }
+}
+
+/// Handles the roles every subcommand treats alike; returns `Ok(true)` when the option's tokens
+/// should be forwarded.
+fn common_role(opt: &Opt) -> Result<bool, Reason> {
+    match opt.role {
+        Forward => Ok(true),
+        Ignore => Ok(false),
+        Machine => Err(Reason::MachineFormat(opt.name.to_owned())),
+        Unsupported => Err(Reason::Unsupported(format!(
+            "`{}` has no structured answer",
+            opt.name
+        ))),
+        Role::Help => Err(Reason::Informational(opt.name.to_owned())),
+        Role::Cached | Role::MergeBase | Role::Pickaxe(_) | Role::LineRange => Err(
+            Reason::UnknownOption(opt.name.to_owned()),
+        ),
+    }
+}
+
+fn parse_diff(args: &[OsString]) -> Result<Diff, Reason> {
+    const TABLES: &[&[Opt]] = &[DIFF_ONLY, DIFF_FACTS, DIFF_PRESENTATION, DIFF_MACHINE];
+    let mut diff = Diff::default();
+    let mut scanner = Scanner::new(args, TABLES);
+    while let Some(token) = scanner.next_token() {
+        match token? {
+            Token::Option { opt, tokens, .. } => match opt.role {
+                Role::Cached => diff.cached = true,
+                Role::MergeBase => diff.merge_base = true,
+                _ => {
+                    if common_role(opt)? {
+                        diff.options.extend_from_slice(tokens);
+                    }
+                }
+            },
+            Token::Positional(arg) => diff.positional.push(arg.clone()),
+            Token::Separator(rest) => {
+                diff.separator = true;
+                diff.paths = rest.to_vec();
+            }
+            Token::Count(arg) => return Err(Reason::UnknownOption(lossy(arg))),
+        }
+    }
+    let revs = diff.positional.len();
+    if diff.cached && revs > 1 && diff.separator {
+        return Err(Reason::Unsupported(
+            "`diff --cached` takes at most one revision".to_owned(),
+        ));
+    }
+    if diff.separator && revs > 2 && !diff.merge_base {
+        return Err(Reason::Unsupported(
+            "a combined diff of more than two revisions has no structured answer".to_owned(),
+        ));
+    }
+    Ok(diff)
+}
+
+fn parse_log(args: &[OsString]) -> Result<Log, Reason> {
+    const TABLES: &[&[Opt]] = &[
+        LOG_SELECTION,
+        DIFF_FACTS,
+        LOG_PRESENTATION,
+        DIFF_PRESENTATION,
+        DIFF_MACHINE,
+    ];
+    let mut log = Log::default();
+    let mut scanner = Scanner::new(args, TABLES);
+    scanner.counts = true;
+    while let Some(token) = scanner.next_token() {
+        match token? {
+            Token::Option { opt, value, tokens } => match opt.role {
+                Role::Pickaxe(kind) => {
+                    if log.pickaxe.is_some() {
+                        return Err(Reason::Unsupported(
+                            "more than one pickaxe (-S/-G) has no structured answer".to_owned(),
+                        ));
+                    }
+                    let term = value.ok_or_else(|| Reason::MissingValue(opt.name.to_owned()))?;
+                    log.pickaxe = Some(Pickaxe {
+                        kind,
+                        term: term.to_owned(),
+                    });
+                    log.args.extend_from_slice(tokens);
+                }
+                _ => {
+                    if common_role(opt)? {
+                        log.args.extend_from_slice(tokens);
+                    }
+                }
+            },
+            Token::Positional(arg) | Token::Count(arg) => log.args.push(arg.clone()),
+            Token::Separator(rest) => {
+                log.separator = true;
+                log.paths = rest.to_vec();
+            }
+        }
+    }
+    Ok(log)
+}
+
+fn parse_show(args: &[OsString]) -> Result<Show, Reason> {
+    const TABLES: &[&[Opt]] = &[
+        DIFF_FACTS,
+        LOG_PRESENTATION,
+        DIFF_PRESENTATION,
+        DIFF_MACHINE,
+    ];
+    let mut show = Show::default();
+    let mut scanner = Scanner::new(args, TABLES);
+    while let Some(token) = scanner.next_token() {
+        match token? {
+            Token::Option { opt, tokens, .. } => {
+                if common_role(opt)? {
+                    show.options.extend_from_slice(tokens);
+                }
+            }
+            Token::Positional(arg) => {
+                if show.rev.is_some() {
+                    return Err(Reason::Unsupported(
+                        "`show` of several objects has no structured answer".to_owned(),
+                    ));
+                }
+                let bytes = arg.as_bytes();
+                if bytes.contains(&b':') {
+                    return Err(Reason::Unsupported(format!(
+                        "`show {}` prints a file, not a commit",
+                        lossy(arg)
+                    )));
+                }
+                if contains(bytes, b"..") || bytes.starts_with(b"^") || bytes.ends_with(b"^!") {
+                    return Err(Reason::Unsupported(format!(
+                        "`show {}` shows a range of commits",
+                        lossy(arg)
+                    )));
+                }
+                show.rev = Some(arg.clone());
+            }
+            Token::Separator(rest) => {
+                if !rest.is_empty() {
+                    return Err(Reason::Unsupported(
+                        "`show` limited to paths has no structured answer".to_owned(),
+                    ));
+                }
+            }
+            Token::Count(arg) => return Err(Reason::UnknownOption(lossy(arg))),
+        }
+    }
+    Ok(show)
+}
+
+fn parse_blame(args: &[OsString]) -> Result<Blame, Reason> {
+    const TABLES: &[&[Opt]] = &[BLAME];
+    let mut blame = Blame::default();
+    let mut positional = Vec::new();
+    let mut after = None;
+    let mut scanner = Scanner::new(args, TABLES);
+    while let Some(token) = scanner.next_token() {
+        match token? {
+            Token::Option { opt, value, tokens } => {
+                if opt.role == Role::LineRange {
+                    let range = value.ok_or_else(|| Reason::MissingValue(opt.name.to_owned()))?;
+                    blame.line_ranges.push(range.to_owned());
+                    blame.options.extend_from_slice(tokens);
+                } else if common_role(opt)? {
+                    blame.options.extend_from_slice(tokens);
+                }
+            }
+            Token::Positional(arg) => positional.push(arg.clone()),
+            Token::Separator(rest) => after = Some(rest),
+            Token::Count(arg) => return Err(Reason::UnknownOption(lossy(arg))),
+        }
+    }
+    let (rev, path) = match (after, positional.as_slice()) {
+        (Some([path]), []) => (None, path.clone()),
+        (Some([path]), [rev]) => (Some(rev.clone()), path.clone()),
+        (None, [path]) => (None, path.clone()),
+        (None, [rev, path]) => (Some(rev.clone()), path.clone()),
+        (None, []) | (Some([]), _) => {
+            return Err(Reason::Unsupported("`blame` needs a file".to_owned()));
+        }
+        _ => {
+            return Err(Reason::Unsupported(
+                "`blame` takes one revision and one file".to_owned(),
+            ));
+        }
+    };
+    blame.rev = rev;
+    blame.path = path;
+    Ok(blame)
+}
+
+fn contains(haystack: &[u8], needle: &[u8]) -> bool {
+    haystack.windows(needle.len()).any(|w| w == needle)
+}
+
+#[cfg(test)]
+mod tests;

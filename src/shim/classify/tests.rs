@@ -1,0 +1,404 @@
+//! Table-driven tests of the classifier: argv in, decision out.
+
+use super::*;
+use std::os::unix::ffi::OsStringExt;
+
+fn argv(line: &str) -> Vec<OsString> {
+    line.split_whitespace().map(OsString::from).collect()
+}
+
+/// A one-line summary of a decision: `S <command>` or `P <reason kind>`.
+fn summary(d: &Decision) -> String {
+    match d {
+        Decision::Structured(r) => match &r.command {
+            Command::Diff(_) => "S diff".into(),
+            Command::Log(l) if l.pickaxe.is_some() => "S pickaxe".into(),
+            Command::Log(_) => "S log".into(),
+            Command::Show(_) => "S show".into(),
+            Command::Blame(_) => "S blame".into(),
+        },
+        Decision::Passthrough(reason) => match reason {
+            Reason::NoSubcommand => "P none".into(),
+            Reason::Informational(_) => "P info".into(),
+            Reason::GlobalOption(_) => "P global".into(),
+            Reason::NotWatched(_) => "P unwatched".into(),
+            Reason::MachineFormat(_) => "P machine".into(),
+            Reason::UnknownOption(_) => "P unknown".into(),
+            Reason::MissingValue(_) => "P missing".into(),
+            Reason::Unsupported(_) => "P unsupported".into(),
+        },
+    }
+}
+
+#[test]
+fn decisions() {
+    let table = [
+        // No subcommand, informational, unwatched.
+        ("", "P none"),
+        ("-C sub", "P none"),
+        ("--version", "P info"),
+        ("-v", "P info"),
+        ("--help", "P info"),
+        ("-h", "P info"),
+        ("--exec-path", "P info"),
+        ("--exec-path=/x", "P info"),
+        ("--list-cmds=main", "P info"),
+        ("status", "P unwatched"),
+        ("status --short", "P unwatched"),
+        ("rev-parse HEAD", "P unwatched"),
+        ("commit -m x", "P unwatched"),
+        ("apply x.patch", "P unwatched"),
+        ("diff-tree -r HEAD", "P unwatched"),
+        ("-c alias.d=diff d A..B", "P unwatched"),
+        ("--namespace=foo diff", "P global"),
+        ("--no-replace-objects diff", "P global"),
+        ("--frobnicate diff", "P global"),
+        ("-c", "P missing"),
+        ("-C", "P missing"),
+        ("--git-dir", "P missing"),
+        // Diff: every range form.
+        ("diff", "S diff"),
+        ("diff A..B", "S diff"),
+        ("diff A...B", "S diff"),
+        ("diff A B", "S diff"),
+        ("diff A^!", "S diff"),
+        ("diff A", "S diff"),
+        ("diff --cached", "S diff"),
+        ("diff --staged", "S diff"),
+        ("diff --cached A", "S diff"),
+        ("diff --merge-base A", "S diff"),
+        ("diff ^A B", "S diff"),
+        ("diff HEAD -- ../a.txt", "S diff"),
+        ("diff main..HEAD -- src lib", "S diff"),
+        ("diff --end-of-options -weird..B", "S diff"),
+        // Diff: global options.
+        ("-C sub diff A..B", "S diff"),
+        ("-C a -C b diff", "S diff"),
+        ("-c color.ui=never diff A..B", "S diff"),
+        ("--no-pager diff A..B", "S diff"),
+        ("-p diff A..B", "S diff"),
+        ("-P diff", "S diff"),
+        ("--paginate diff", "S diff"),
+        ("--git-dir=.git diff A..B", "S diff"),
+        ("--git-dir .git --work-tree . diff A..B", "S diff"),
+        ("--work-tree=/x diff", "S diff"),
+        ("--bare diff A B", "S diff"),
+        ("--literal-pathspecs diff A..B", "S diff"),
+        ("--no-lazy-fetch --no-advice diff", "S diff"),
+        // Diff: fact options are understood.
+        ("diff -M A..B", "S diff"),
+        ("diff -M50% A..B", "S diff"),
+        ("diff --find-renames=40 A..B", "S diff"),
+        ("diff -C A..B", "S diff"),
+        ("diff --no-renames A..B", "S diff"),
+        ("diff -w A..B", "S diff"),
+        ("diff --ignore-all-space A..B", "S diff"),
+        ("diff -R A..B", "S diff"),
+        ("diff --diff-filter=AM A..B", "S diff"),
+        ("diff --diff-filter AM A..B", "S diff"),
+        ("diff --histogram A..B", "S diff"),
+        ("diff --diff-algorithm=patience A..B", "S diff"),
+        ("diff --diff-algorithm patience A..B", "S diff"),
+        ("diff -I ^# A..B", "S diff"),
+        ("diff --color A..B", "S diff"),
+        ("diff --color=always A..B", "S diff"),
+        ("diff --no-color A..B", "S diff"),
+        ("diff --no-ext-diff A..B", "S diff"),
+        ("diff --relative A..B", "S diff"),
+        ("diff --relative=sub A..B", "S diff"),
+        // Diff: machine formats pass through.
+        ("diff --name-only A..B", "P machine"),
+        ("diff --name-status A..B", "P machine"),
+        ("diff --numstat A..B", "P machine"),
+        ("diff --shortstat A..B", "P machine"),
+        ("diff --stat A..B", "P machine"),
+        ("diff --stat=100 A..B", "P machine"),
+        ("diff --raw A..B", "P machine"),
+        ("diff -p A..B", "P machine"),
+        ("diff --patch A..B", "P machine"),
+        ("diff -U5 A..B", "P machine"),
+        ("diff -U A..B", "P machine"),
+        ("diff --unified=1 A..B", "P machine"),
+        ("diff -z A..B", "P machine"),
+        ("diff --quiet A..B", "P machine"),
+        ("diff --exit-code A..B", "P machine"),
+        ("diff --check", "P machine"),
+        ("diff --output=x.patch A..B", "P machine"),
+        ("diff --binary A..B", "P machine"),
+        ("diff --word-diff A..B", "P machine"),
+        ("diff --color-words A..B", "P machine"),
+        ("diff --no-prefix A..B", "P machine"),
+        ("diff --ext-diff A..B", "P machine"),
+        ("diff -s A..B", "P machine"),
+        ("diff A..B --stat", "P machine"),
+        ("-c core.pager=cat diff --name-only", "P machine"),
+        // Diff: outside the grammar.
+        ("diff --no-index a b", "P unsupported"),
+        ("diff --textconv A..B", "P unsupported"),
+        ("diff --theirs", "P unsupported"),
+        ("diff -wb A..B", "P unknown"),
+        ("diff --cach A..B", "P unknown"),
+        ("diff --frob A..B", "P unknown"),
+        ("diff --cached=yes", "P unknown"),
+        ("diff -5", "P unknown"),
+        ("diff --diff-filter", "P missing"),
+        ("diff -h", "P info"),
+        ("diff A B C --", "P unsupported"),
+        // Log.
+        ("log", "S log"),
+        ("log A..B", "S log"),
+        ("log ^A B", "S log"),
+        ("log B --not A", "S log"),
+        ("log -n 5", "S log"),
+        ("log -n5", "S log"),
+        ("log -5", "S log"),
+        ("log --max-count=5 main", "S log"),
+        ("log --max-count 5 main", "S log"),
+        ("log --author x", "S log"),
+        ("log --author=x --since=2.weeks", "S log"),
+        ("log --since 2024-01-01 --until 2024-02-01", "S log"),
+        ("log --all --no-merges", "S log"),
+        ("log --first-parent main", "S log"),
+        ("log -- x..y", "S log"),
+        ("log main -- src", "S log"),
+        ("log --follow -- a.txt", "S log"),
+        ("log --decorate --abbrev-commit", "S log"),
+        ("log -M --stat", "P machine"),
+        ("log --oneline", "P machine"),
+        ("log --oneline -5", "P machine"),
+        ("log --format=%H", "P machine"),
+        ("log --pretty=oneline", "P machine"),
+        ("log --pretty", "P machine"),
+        ("log -p", "P machine"),
+        ("log --patch -3", "P machine"),
+        ("log --graph", "P machine"),
+        ("log --name-only", "P machine"),
+        ("log --name-status", "P machine"),
+        ("log --numstat", "P machine"),
+        ("log -z", "P machine"),
+        ("log --raw", "P machine"),
+        ("log --parents", "P machine"),
+        ("log -m", "P machine"),
+        ("log --cc", "P machine"),
+        ("log -L 1,5:a.rs", "P unsupported"),
+        ("log -g", "P unsupported"),
+        ("log --walk-reflogs", "P unsupported"),
+        ("log -n", "P missing"),
+        ("log --author", "P missing"),
+        ("log --frob", "P unknown"),
+        // Pickaxe.
+        ("log -S term", "S pickaxe"),
+        ("log -Sterm", "S pickaxe"),
+        ("log -G regex", "S pickaxe"),
+        ("log -Gfn\\s+main", "S pickaxe"),
+        ("log -S term A..B", "S pickaxe"),
+        ("log -S term --pickaxe-all", "S pickaxe"),
+        ("log -G x --pickaxe-regex main -- src", "S pickaxe"),
+        ("log -S a -G b", "P unsupported"),
+        ("log -S", "P missing"),
+        ("log -S term -p", "P machine"),
+        ("log -S term --oneline", "P machine"),
+        // Show.
+        ("show", "S show"),
+        ("show HEAD", "S show"),
+        ("show abc123", "S show"),
+        ("show v1.0", "S show"),
+        ("show HEAD~2", "S show"),
+        ("show --color HEAD", "S show"),
+        ("show -M HEAD", "S show"),
+        ("show HEAD:README.md", "P unsupported"),
+        ("show :README.md", "P unsupported"),
+        ("show A..B", "P unsupported"),
+        ("show A B", "P unsupported"),
+        ("show A^!", "P unsupported"),
+        ("show HEAD -- src", "P unsupported"),
+        ("show --stat", "P machine"),
+        ("show --name-only HEAD", "P machine"),
+        ("show --format=%H -s", "P machine"),
+        ("show --oneline", "P machine"),
+        ("show -s", "P machine"),
+        ("show -p HEAD", "P machine"),
+        // Blame.
+        ("blame a.rs", "S blame"),
+        ("blame -- a.rs", "S blame"),
+        ("blame HEAD a.rs", "S blame"),
+        ("blame HEAD -- a.rs", "S blame"),
+        ("blame -L 1,5 a.rs", "S blame"),
+        ("blame -L1,5 -L 10,12 HEAD -- a.rs", "S blame"),
+        ("blame -L :main src/main.rs", "S blame"),
+        ("blame -w -M -C a.rs", "S blame"),
+        ("blame -C -C a.rs", "S blame"),
+        ("blame -e -s a.rs", "S blame"),
+        ("blame --porcelain a.rs", "P machine"),
+        ("blame -p a.rs", "P machine"),
+        ("blame --line-porcelain a.rs", "P machine"),
+        ("blame --incremental a.rs", "P machine"),
+        ("blame", "P unsupported"),
+        ("blame a b c", "P unsupported"),
+        ("blame --reverse A..B a.rs", "P unsupported"),
+        ("blame -L", "P missing"),
+        ("blame -L 1,5", "P unsupported"),
+    ];
+    let mut failures = Vec::new();
+    for (line, want) in table {
+        let got = summary(&classify(&argv(line)));
+        if got != want {
+            failures.push(format!("git {line:?}: want {want}, got {got}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+fn structured(line: &str) -> Request {
+    match classify(&argv(line)) {
+        Decision::Structured(r) => r,
+        Decision::Passthrough(r) => panic!("{line}: passthrough: {r}"),
+    }
+}
+
+fn os(v: &[&str]) -> Vec<OsString> {
+    v.iter().map(OsString::from).collect()
+}
+
+#[test]
+fn diff_keeps_positionals_paths_and_forwarded_options() {
+    let r = structured("-C sub -c a.b=c diff -M --color -w main..HEAD -- src ../x..y");
+    assert_eq!(r.globals.chdir, os(&["sub"]));
+    assert_eq!(r.globals.args, os(&["-C", "sub", "-c", "a.b=c"]));
+    let Command::Diff(d) = &r.command else {
+        panic!("not a diff")
+    };
+    assert_eq!(d.positional, os(&["main..HEAD"]));
+    assert_eq!(d.paths, os(&["src", "../x..y"]));
+    assert!(d.separator);
+    assert_eq!(d.options, os(&["-M", "-w"]), "presentation options are dropped");
+    assert_eq!(r.argv[0], "diff");
+    assert_eq!(
+        r.to_string(),
+        "diff -M --color -w main..HEAD -- src ../x..y"
+    );
+}
+
+#[test]
+fn diff_cached_and_merge_base() {
+    let Command::Diff(d) = structured("diff --staged HEAD~1").command else {
+        panic!()
+    };
+    assert!(d.cached && !d.merge_base);
+    assert_eq!(d.positional, os(&["HEAD~1"]));
+    let Command::Diff(d) = structured("diff --merge-base main").command else {
+        panic!()
+    };
+    assert!(d.merge_base);
+}
+
+#[test]
+fn values_are_taken_from_the_next_argument_only_where_git_does() {
+    // `--diff-filter AM` takes `AM` as its value; `-M` never takes a separate one.
+    let Command::Diff(d) = structured("diff --diff-filter AM -M HEAD").command else {
+        panic!()
+    };
+    assert_eq!(d.options, os(&["--diff-filter", "AM", "-M"]));
+    assert_eq!(d.positional, os(&["HEAD"]));
+    let Command::Diff(d) = structured("diff -M 50 HEAD").command else {
+        panic!()
+    };
+    assert_eq!(d.positional, os(&["50", "HEAD"]));
+}
+
+#[test]
+fn log_forwards_selection_in_order() {
+    let Command::Log(l) = structured("log -n 5 B --not A --author x -- p..q").command else {
+        panic!()
+    };
+    assert_eq!(
+        l.args,
+        os(&["-n", "5", "B", "--not", "A", "--author", "x"])
+    );
+    assert_eq!(l.paths, os(&["p..q"]));
+    assert!(l.pickaxe.is_none());
+}
+
+#[test]
+fn pickaxe_term_is_kept() {
+    for (line, kind, term) in [
+        ("log -S needle", PickaxeKind::Occurrences, "needle"),
+        ("log -Sneedle main", PickaxeKind::Occurrences, "needle"),
+        ("log -G ^fn main..HEAD", PickaxeKind::Regex, "^fn"),
+    ] {
+        let Command::Log(l) = structured(line).command else {
+            panic!()
+        };
+        let p = l.pickaxe.expect("pickaxe");
+        assert_eq!((p.kind, p.term.to_str().unwrap()), (kind, term), "{line}");
+    }
+    // `-S` takes the next argument even when it looks like an option.
+    let Command::Log(l) = structured("log -S --frob").command else {
+        panic!()
+    };
+    assert_eq!(l.pickaxe.unwrap().term, "--frob");
+}
+
+#[test]
+fn blame_splits_rev_and_path() {
+    let cases = [
+        ("blame a.rs", None, "a.rs", vec![]),
+        ("blame HEAD a.rs", Some("HEAD"), "a.rs", vec![]),
+        ("blame -L 1,5 HEAD -- a.rs", Some("HEAD"), "a.rs", vec!["1,5"]),
+        ("blame -L1,5 -L 8,9 -- a.rs", None, "a.rs", vec!["1,5", "8,9"]),
+    ];
+    for (line, rev, path, ranges) in cases {
+        let Command::Blame(b) = structured(line).command else {
+            panic!()
+        };
+        assert_eq!(b.rev.as_deref(), rev.map(OsStr::new), "{line}");
+        assert_eq!(b.path, path, "{line}");
+        assert_eq!(b.line_ranges, os(&ranges), "{line}");
+    }
+}
+
+#[test]
+fn show_takes_one_commit() {
+    let Command::Show(s) = structured("show --decorate HEAD~1").command else {
+        panic!()
+    };
+    assert_eq!(s.rev.as_deref(), Some(OsStr::new("HEAD~1")));
+    let Command::Show(s) = structured("show").command else {
+        panic!()
+    };
+    assert_eq!(s.rev, None);
+}
+
+#[test]
+fn non_utf8_arguments_are_carried_byte_for_byte() {
+    let weird = OsString::from_vec(b"\xff.txt".to_vec());
+    let args = vec![OsString::from("diff"), OsString::from("--"), weird.clone()];
+    let Command::Diff(d) = structured_args(&args).command else {
+        panic!()
+    };
+    assert_eq!(d.paths, vec![weird.clone()]);
+    let args = vec![OsString::from("status"), weird];
+    assert_eq!(summary(&classify(&args)), "P unwatched");
+}
+
+fn structured_args(args: &[OsString]) -> Request {
+    match classify(args) {
+        Decision::Structured(r) => r,
+        Decision::Passthrough(r) => panic!("passthrough: {r}"),
+    }
+}
+
+#[test]
+fn reasons_read_well() {
+    let reason = |line: &str| match classify(&argv(line)) {
+        Decision::Passthrough(r) => r.to_string(),
+        Decision::Structured(_) => String::new(),
+    };
+    assert_eq!(reason("status"), "`status` is not on the watch list");
+    assert_eq!(
+        reason("diff --stat"),
+        "`--stat` asks for git's own output format"
+    );
+    assert_eq!(reason("diff --frob"), "option `--frob` is not understood");
+    assert_eq!(reason(""), "no subcommand");
+}

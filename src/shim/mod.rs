@@ -1,0 +1,234 @@
+//! The PATH shim: decide per call whether to answer with structure or exec the real program.
+//!
+//! The decision, in order (see DESIGN.md):
+//! 1. opt-outs (`GIT_PRISM_PASSTHROUGH`, `GIT_PRISM_DISABLE`, `GIT_PRISM_INSIDE_SHIM`);
+//! 2. agent detection from the environment ([`detect`]);
+//! 3. the pure classifier ([`classify`], [`gh`]);
+//! 4. the fidelity contract ([`reader`]): is stdout the harness's own stream?
+//! 5. the answer, built fully in memory; on any error, the real program runs instead.
+//!
+//! Invariants: until step 5 succeeds nothing is written to stdout. The passthrough path reads
+//! a few environment variables, walks PATH once ([`resolve`]) and calls `execve` ([`exec`]):
+//! no repository is opened, no configuration file is read, no thread or runtime is started.
+//! This module is an edge of the program: it writes the answer to stdout and, when
+//! `GIT_PRISM_DEBUG=1`, one line to stderr saying what it decided and why.
+
+pub mod classify;
+pub mod detect;
+pub mod exec;
+pub mod gh;
+pub mod reader;
+pub mod resolve;
+
+use std::ffi::{OsStr, OsString};
+use std::fmt;
+use std::io::{self, Write};
+
+use crate::exit_codes;
+
+/// Which program the shim stands in for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tool {
+    /// `git`.
+    Git,
+    /// The GitHub CLI, `gh`.
+    Gh,
+}
+
+impl Tool {
+    /// Returns the program name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Tool::Git => "git",
+            Tool::Gh => "gh",
+        }
+    }
+}
+
+/// The most nested shim hops before resolution is declared a loop: a wrapper on PATH that runs
+/// `git` again comes back to the shim every time.
+pub const MAX_HOPS: u32 = 20;
+
+/// Why the shim passed a call through (for `GIT_PRISM_DEBUG`).
+#[derive(Debug)]
+pub enum Passthrough {
+    /// An opt-out variable is set.
+    OptOut(&'static str),
+    /// The environment names no agent.
+    NotAnAgent,
+    /// The classifier's reason.
+    Classified(classify::Reason),
+    /// The fidelity contract refused.
+    Fidelity(reader::Refusal),
+    /// The structured answer failed; git answers instead.
+    AnswerFailed(String),
+}
+
+impl fmt::Display for Passthrough {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Passthrough::OptOut(var) => write!(f, "{var} is set"),
+            Passthrough::NotAnAgent => f.write_str("not an agent"),
+            Passthrough::Classified(r) => r.fmt(f),
+            Passthrough::Fidelity(r) => r.fmt(f),
+            Passthrough::AnswerFailed(e) => write!(f, "no structured answer: {e}"),
+        }
+    }
+}
+
+/// A call the shim will try to answer.
+#[derive(Debug)]
+pub enum Structured {
+    /// A `git` call.
+    Git(classify::Request),
+    /// `gh pr diff`.
+    Gh(gh::PrDiff),
+}
+
+impl fmt::Display for Structured {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Structured::Git(r) => r.fmt(f),
+            Structured::Gh(p) => match &p.selector {
+                Some(s) => write!(f, "gh pr diff {}", s.to_string_lossy()),
+                None => f.write_str("gh pr diff"),
+            },
+        }
+    }
+}
+
+/// Runs the shim for `tool` and returns the exit status (when it does not exec).
+pub fn run(tool: Tool, argv0: OsString, args: Vec<OsString>) -> i32 {
+    let debug = truthy_var("GIT_PRISM_DEBUG");
+    match decide(tool, &args) {
+        Err(reason) => {
+            if debug {
+                note(format_args!("passthrough: {reason}"));
+            }
+        }
+        Ok(structured) => match answer(&structured) {
+            Ok(bytes) => {
+                if debug {
+                    note(format_args!("structured: {structured}"));
+                }
+                return write_answer(&bytes);
+            }
+            Err(Unanswered::NotBuilt) => {
+                if debug {
+                    note(format_args!("structured: {structured}"));
+                }
+            }
+        },
+    }
+    passthrough(tool, &argv0, &args)
+}
+
+/// Decides, without side effects beyond reading the environment and (for watched calls by an
+/// agent) `/proc`, whether a call gets a structured answer.
+pub fn decide(tool: Tool, args: &[OsString]) -> Result<Structured, Passthrough> {
+    for var in ["GIT_PRISM_PASSTHROUGH", "GIT_PRISM_DISABLE"] {
+        if truthy_var(var) {
+            return Err(Passthrough::OptOut(var));
+        }
+    }
+    if std::env::var_os(exec::INSIDE_SHIM).is_some() {
+        return Err(Passthrough::OptOut(exec::INSIDE_SHIM));
+    }
+    let agent = detect::detect(|name| std::env::var_os(name)).ok_or(Passthrough::NotAnAgent)?;
+    let structured = match tool {
+        Tool::Git => match classify::classify(args) {
+            classify::Decision::Structured(request) => Structured::Git(request),
+            classify::Decision::Passthrough(reason) => {
+                return Err(Passthrough::Classified(reason));
+            }
+        },
+        Tool::Gh => Structured::Gh(gh::classify(args).map_err(Passthrough::Classified)?),
+    };
+    reader::check(agent.signal).map_err(Passthrough::Fidelity)?;
+    Ok(structured)
+}
+
+/// Why a structured call was not answered with structure.
+enum Unanswered {
+    /// The engine for this answer is not part of this build; the real program answers.
+    NotBuilt,
+}
+
+/// Builds the structured answer fully in memory.
+///
+/// The structured answers are not built yet: every structured call is answered by the real
+/// program, after the decision line (`GIT_PRISM_DEBUG=1`) has said it would be structured.
+fn answer(_structured: &Structured) -> Result<Vec<u8>, Unanswered> {
+    Err(Unanswered::NotBuilt)
+}
+
+/// Writes a complete answer to stdout in one go.
+fn write_answer(bytes: &[u8]) -> i32 {
+    let mut out = io::stdout().lock();
+    match out.write_all(bytes).and_then(|()| out.flush()) {
+        Ok(()) => exit_codes::SUCCESS,
+        // The reader went away: exit the way git would have, quietly.
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => exit_codes::SUCCESS,
+        Err(e) => {
+            note(format_args!("cannot write the answer: {e}"));
+            exit_codes::FAILURE
+        }
+    }
+}
+
+/// Execs the real program with the caller's arguments; returns only on failure.
+fn passthrough(tool: Tool, argv0: &OsStr, args: &[OsString]) -> i32 {
+    let hop = exec::next_hop(std::env::var_os(exec::INSIDE_SHIM).as_deref());
+    let pin = resolve::pin_variable(tool.name());
+    let pinned = std::env::var_os(pin);
+    if hop > MAX_HOPS {
+        note(format_args!(
+            "`{}` keeps coming back to git-prism after {MAX_HOPS} hops (last tried: {}); a wrapper on PATH probably runs `{}` again: set {pin} to the real binary's absolute path",
+            tool.name(),
+            pinned.as_deref().map_or_else(|| "PATH".into(), OsStr::to_string_lossy),
+            tool.name(),
+        ));
+        return exit_codes::NOT_FOUND;
+    }
+    let path_var = std::env::var_os("PATH");
+    let resolved = resolve::resolve(resolve::Inputs {
+        tool: tool.name(),
+        path_var: path_var.as_deref(),
+        pinned: pinned.as_deref(),
+        self_id: resolve::FileId::current_exe(),
+    });
+    let program = match resolved {
+        Ok(program) => program,
+        Err(err) => {
+            note(format_args!("{err}"));
+            return match err {
+                resolve::ResolveError::NotFound { .. } => exit_codes::NOT_FOUND,
+                resolve::ResolveError::NotExecutable { .. } => exit_codes::NOT_EXECUTABLE,
+            };
+        }
+    };
+    if truthy_var("GIT_PRISM_DEBUG_RESOLVER") {
+        note(format_args!("resolved {}: {}", tool.name(), program.display()));
+    }
+    let hop = exec::hop_value(hop);
+    let err = exec::exec(
+        &program,
+        argv0,
+        args,
+        &[(exec::INSIDE_SHIM, &hop), (pin, program.as_os_str())],
+    );
+    note(format_args!("cannot run '{}': {err}", program.display()));
+    match err.raw_os_error() {
+        Some(libc::ENOENT) | Some(libc::ENOTDIR) => exit_codes::NOT_FOUND,
+        _ => exit_codes::NOT_EXECUTABLE,
+    }
+}
+
+fn truthy_var(name: &str) -> bool {
+    std::env::var_os(name).is_some_and(|v| detect::is_truthy(&v))
+}
+
+/// Writes one `git-prism: ...` line to stderr.
+fn note(message: fmt::Arguments<'_>) {
+    let _ = writeln!(io::stderr().lock(), "git-prism: {message}");
+}
