@@ -50,7 +50,12 @@ enum Action {
 
 pub fn run(args: Args, out: &mut Out<'_>) -> anyhow::Result<i32> {
     match args.action {
-        Action::Install { dir, force, yes, no } => {
+        Action::Install {
+            dir,
+            force,
+            yes,
+            no,
+        } => {
             let layout = Layout::from_env(dir)?;
             let report = install::install(&layout, force)?;
             for name in &report.linked {
@@ -62,7 +67,11 @@ pub fn run(args: Args, out: &mut Out<'_>) -> anyhow::Result<i32> {
                 )?;
             }
             for name in &report.unchanged {
-                writeln!(out.stdout, "already linked: {}", report.bin_dir.join(name).display())?;
+                writeln!(
+                    out.stdout,
+                    "already linked: {}",
+                    report.bin_dir.join(name).display()
+                )?;
             }
             if report.path_position == PathPosition::First {
                 writeln!(out.stdout, "{} is first on PATH", report.bin_dir.display())?;
@@ -79,7 +88,11 @@ pub fn run(args: Args, out: &mut Out<'_>) -> anyhow::Result<i32> {
             if consent {
                 let changed = install::add_to_path(&layout)?;
                 for file in &files {
-                    let verb = if changed.contains(file) { "added PATH block to" } else { "PATH block already in" };
+                    let verb = if changed.contains(file) {
+                        "added PATH block to"
+                    } else {
+                        "PATH block already in"
+                    };
                     writeln!(out.stdout, "{verb} {}", file.display())?;
                 }
                 writeln!(
@@ -149,7 +162,11 @@ pub fn run(args: Args, out: &mut Out<'_>) -> anyhow::Result<i32> {
                     }
                 }
             }
-            Ok(if problems.is_empty() { exit_codes::SUCCESS } else { exit_codes::FAILURE })
+            Ok(if problems.is_empty() {
+                exit_codes::SUCCESS
+            } else {
+                exit_codes::FAILURE
+            })
         }
         Action::Uninstall { dir } => {
             let layout = Layout::from_env(dir)?;
@@ -158,7 +175,11 @@ pub fn run(args: Args, out: &mut Out<'_>) -> anyhow::Result<i32> {
                 writeln!(out.stdout, "removed {}", p.display())?;
             }
             for p in &report.kept {
-                writeln!(out.stdout, "kept {} (not created by git-prism)", p.display())?;
+                writeln!(
+                    out.stdout,
+                    "kept {} (not created by git-prism)",
+                    p.display()
+                )?;
             }
             for p in &report.rc_cleaned {
                 writeln!(out.stdout, "removed PATH block from {}", p.display())?;

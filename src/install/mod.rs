@@ -249,10 +249,9 @@ pub fn install(layout: &Layout, force: bool) -> Result<InstallReport, InstallErr
     let refused: Vec<String> = states
         .iter()
         .filter_map(|(name, state)| match state {
-            LinkState::Foreign { what } if !force => Some(format!(
-                "  {}: {what}",
-                layout.bin_dir.join(name).display()
-            )),
+            LinkState::Foreign { what } if !force => {
+                Some(format!("  {}: {what}", layout.bin_dir.join(name).display()))
+            }
             _ => None,
         })
         .collect();
@@ -272,7 +271,11 @@ pub fn install(layout: &Layout, force: bool) -> Result<InstallReport, InstallErr
             continue;
         }
         let link = layout.bin_dir.join(name);
-        if state == (LinkState::Foreign { what: "a directory".into() }) {
+        if state
+            == (LinkState::Foreign {
+                what: "a directory".into(),
+            })
+        {
             std::fs::remove_dir_all(&link).map_err(io_err("remove", &link))?;
         }
         replace_with_symlink(&layout.exe, &link)?;
@@ -457,7 +460,10 @@ mod tests {
         let r = install(&l, false).unwrap();
         assert!(r.linked.is_empty());
         assert_eq!(r.unchanged, ["git", "gh"]);
-        assert_eq!(inspect(&l.bin_dir.join("git"), &l.exe), LinkState::Installed);
+        assert_eq!(
+            inspect(&l.bin_dir.join("git"), &l.exe),
+            LinkState::Installed
+        );
         let u = uninstall(&l).unwrap();
         assert_eq!(u.removed.len(), 2);
         assert!(!l.bin_dir.exists());
@@ -470,7 +476,10 @@ mod tests {
         std::fs::create_dir_all(&l.bin_dir).unwrap();
         std::fs::write(l.bin_dir.join("gh"), "#!/bin/sh\n").unwrap();
         let err = install(&l, false).unwrap_err();
-        assert!(matches!(err, InstallError::Foreign(ref v) if v.len() == 1), "{err}");
+        assert!(
+            matches!(err, InstallError::Foreign(ref v) if v.len() == 1),
+            "{err}"
+        );
         assert_eq!(inspect(&l.bin_dir.join("git"), &l.exe), LinkState::Missing);
         // With force, it is replaced.
         install(&l, true).unwrap();
@@ -517,19 +526,28 @@ mod tests {
         std::fs::create_dir_all(&other).unwrap();
         std::fs::write(other.join("git"), "").unwrap();
         let p = |dirs: &[&Path]| Some(resolve::join_path(dirs.iter()));
-        assert_eq!(path_position(&ours, p(&[&ours, &other]).as_deref()), PathPosition::First);
+        assert_eq!(
+            path_position(&ours, p(&[&ours, &other]).as_deref()),
+            PathPosition::First
+        );
         assert_eq!(
             path_position(&ours, p(&[&other, &ours]).as_deref()),
             PathPosition::Shadowed
         );
-        assert_eq!(path_position(&ours, p(&[&other]).as_deref()), PathPosition::Absent);
+        assert_eq!(
+            path_position(&ours, p(&[&other]).as_deref()),
+            PathPosition::Absent
+        );
         assert_eq!(path_position(&ours, None), PathPosition::Absent);
     }
 
     #[test]
     fn data_dir_precedence() {
         let home = Path::new("/h");
-        assert_eq!(data_dir(home, None, None), Path::new("/h/.local/share/git-prism"));
+        assert_eq!(
+            data_dir(home, None, None),
+            Path::new("/h/.local/share/git-prism")
+        );
         assert_eq!(
             data_dir(home, None, Some("/x".into())),
             Path::new("/x/git-prism")

@@ -93,7 +93,10 @@ pub fn all_files(layout: &Layout) -> Vec<PathBuf> {
 }
 
 fn zdotdir(layout: &Layout) -> PathBuf {
-    layout.zdotdir.clone().unwrap_or_else(|| layout.home.clone())
+    layout
+        .zdotdir
+        .clone()
+        .unwrap_or_else(|| layout.home.clone())
 }
 
 fn fish_file(layout: &Layout) -> PathBuf {
@@ -294,7 +297,11 @@ mod tests {
             .arg(&script)
             .output()
             .unwrap();
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         String::from_utf8(out.stdout).unwrap()
     }
 
@@ -302,8 +309,14 @@ mod tests {
     fn the_posix_block_puts_the_directory_first_exactly_once() {
         for shell in ["/bin/sh", "bash"] {
             let d = "/x y/bin";
-            assert_eq!(path_after(shell, d, "/usr/bin:/bin", 1), "/x y/bin:/usr/bin:/bin");
-            assert_eq!(path_after(shell, d, "/usr/bin:/bin", 3), "/x y/bin:/usr/bin:/bin");
+            assert_eq!(
+                path_after(shell, d, "/usr/bin:/bin", 1),
+                "/x y/bin:/usr/bin:/bin"
+            );
+            assert_eq!(
+                path_after(shell, d, "/usr/bin:/bin", 3),
+                "/x y/bin:/usr/bin:/bin"
+            );
             assert_eq!(
                 path_after(shell, d, "/usr/bin:/x y/bin:/bin:/x y/bin", 1),
                 "/x y/bin:/usr/bin:/bin"
@@ -313,7 +326,10 @@ mod tests {
             // Other entries, even empty ones, are kept as they were.
             assert_eq!(path_after(shell, d, "/a::/b", 1), "/x y/bin:/a::/b");
             // A glob character in the directory is matched literally.
-            assert_eq!(path_after(shell, "/b*", "/bin:/b*:/usr", 1), "/b*:/bin:/usr");
+            assert_eq!(
+                path_after(shell, "/b*", "/bin:/b*:/usr", 1),
+                "/b*:/bin:/usr"
+            );
         }
     }
 }

@@ -60,7 +60,10 @@ impl fmt::Display for Reason {
             Reason::NoSubcommand => write!(f, "no subcommand"),
             Reason::Informational(o) => write!(f, "`{o}` asks git about itself"),
             Reason::GlobalOption(o) => {
-                write!(f, "global option `{o}` is not supported on the structured path")
+                write!(
+                    f,
+                    "global option `{o}` is not supported on the structured path"
+                )
             }
             Reason::NotWatched(c) => write!(f, "`{c}` is not on the watch list"),
             Reason::MachineFormat(o) => write!(f, "`{o}` asks for git's own output format"),
@@ -265,9 +268,16 @@ fn parse_globals(args: &[OsString]) -> Result<(Globals, &[OsString]), Reason> {
                 g.bare = true;
                 i += 1;
             }
-            b"-p" | b"--paginate" | b"-P" | b"--no-pager" | b"--no-advice"
-            | b"--no-lazy-fetch" | b"--literal-pathspecs" | b"--glob-pathspecs"
-            | b"--noglob-pathspecs" | b"--icase-pathspecs"
+            b"-p"
+            | b"--paginate"
+            | b"-P"
+            | b"--no-pager"
+            | b"--no-advice"
+            | b"--no-lazy-fetch"
+            | b"--literal-pathspecs"
+            | b"--glob-pathspecs"
+            | b"--noglob-pathspecs"
+            | b"--icase-pathspecs"
                 if inline.is_none() =>
             {
                 i += 1;
@@ -747,9 +757,9 @@ fn common_role(opt: &Opt) -> Result<bool, Reason> {
             opt.name
         ))),
         Role::Help => Err(Reason::Informational(opt.name.to_owned())),
-        Role::Cached | Role::MergeBase | Role::Pickaxe(_) | Role::LineRange => Err(
-            Reason::UnknownOption(opt.name.to_owned()),
-        ),
+        Role::Cached | Role::MergeBase | Role::Pickaxe(_) | Role::LineRange => {
+            Err(Reason::UnknownOption(opt.name.to_owned()))
+        }
     }
 }
 

@@ -109,21 +109,38 @@ mod tests {
         .map(|a| (a.name, a.signal))
     }
 
+    type Case = (
+        &'static [(&'static str, &'static str)],
+        Option<(String, &'static str)>,
+    );
+
     #[test]
     fn table() {
         let some = |n: &str, s: &'static str| Some((n.to_owned(), s));
-        let cases: &[(&[(&str, &str)], Option<(String, &'static str)>)] = &[
+        let cases: &[Case] = &[
             (&[], None),
             (&[("CLAUDECODE", "1")], some("claude-code", "CLAUDECODE")),
             (&[("CLAUDECODE", "")], None),
             (&[("CURSOR_AGENT", "1")], some("cursor", "CURSOR_AGENT")),
             (&[("GEMINI_CLI", "1")], some("gemini-cli", "GEMINI_CLI")),
-            (&[("CODEX_SANDBOX", "seatbelt")], some("codex", "CODEX_SANDBOX")),
-            (&[("CODEX_THREAD_ID", "abc")], some("codex", "CODEX_THREAD_ID")),
+            (
+                &[("CODEX_SANDBOX", "seatbelt")],
+                some("codex", "CODEX_SANDBOX"),
+            ),
+            (
+                &[("CODEX_THREAD_ID", "abc")],
+                some("codex", "CODEX_THREAD_ID"),
+            ),
             (&[("CLINE_ACTIVE", "true")], some("cline", "CLINE_ACTIVE")),
             (&[("AUGMENT_AGENT", "1")], some("augment", "AUGMENT_AGENT")),
-            (&[("OPENCODE_CLIENT", "cli")], some("opencode", "OPENCODE_CLIENT")),
-            (&[("TRAE_AI_SHELL_ID", "7")], some("trae", "TRAE_AI_SHELL_ID")),
+            (
+                &[("OPENCODE_CLIENT", "cli")],
+                some("opencode", "OPENCODE_CLIENT"),
+            ),
+            (
+                &[("TRAE_AI_SHELL_ID", "7")],
+                some("trae", "TRAE_AI_SHELL_ID"),
+            ),
             (&[("AI_AGENT", "my-bot")], some("my-bot", "AI_AGENT")),
             (&[("AI_AGENT", "")], None),
             (&[("AGENT", "goose")], some("goose", "AGENT")),
@@ -135,9 +152,15 @@ mod tests {
             // CI overrides everything.
             (&[("CI", "true"), ("CLAUDECODE", "1")], None),
             (&[("CI", "1"), ("AI_AGENT", "x")], None),
-            (&[("CI", ""), ("CLAUDECODE", "1")], some("claude-code", "CLAUDECODE")),
+            (
+                &[("CI", ""), ("CLAUDECODE", "1")],
+                some("claude-code", "CLAUDECODE"),
+            ),
             // AI_AGENT is the explicit, tool-neutral signal and wins over markers.
-            (&[("AI_AGENT", "a"), ("CLAUDECODE", "1")], some("a", "AI_AGENT")),
+            (
+                &[("AI_AGENT", "a"), ("CLAUDECODE", "1")],
+                some("a", "AI_AGENT"),
+            ),
         ];
         for (vars, want) in cases {
             assert_eq!(&detect_in(vars), want, "{vars:?}");

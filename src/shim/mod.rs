@@ -185,7 +185,9 @@ fn passthrough(tool: Tool, argv0: &OsStr, args: &[OsString]) -> i32 {
         note(format_args!(
             "`{}` keeps coming back to git-prism after {MAX_HOPS} hops (last tried: {}); a wrapper on PATH probably runs `{}` again: set {pin} to the real binary's absolute path",
             tool.name(),
-            pinned.as_deref().map_or_else(|| "PATH".into(), OsStr::to_string_lossy),
+            pinned
+                .as_deref()
+                .map_or_else(|| "PATH".into(), OsStr::to_string_lossy),
             tool.name(),
         ));
         return exit_codes::NOT_FOUND;
@@ -208,7 +210,11 @@ fn passthrough(tool: Tool, argv0: &OsStr, args: &[OsString]) -> i32 {
         }
     };
     if truthy_var("GIT_PRISM_DEBUG_RESOLVER") {
-        note(format_args!("resolved {}: {}", tool.name(), program.display()));
+        note(format_args!(
+            "resolved {}: {}",
+            tool.name(),
+            program.display()
+        ));
     }
     let hop = exec::hop_value(hop);
     let err = exec::exec(

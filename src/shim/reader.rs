@@ -116,7 +116,10 @@ mod imp {
         }
         // SAFETY: initialised by the successful `fstat` above.
         let st = unsafe { st.assume_init() };
-        #[allow(clippy::unnecessary_cast, reason = "the field types differ between targets")]
+        #[allow(
+            clippy::unnecessary_cast,
+            reason = "the field types differ between targets"
+        )]
         Ok((st.st_dev as u64, st.st_ino as u64))
     }
 

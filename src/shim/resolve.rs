@@ -46,7 +46,9 @@ impl FileId {
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum ResolveError {
     /// No candidate exists on PATH (other than git-prism itself).
-    #[error("no real `{tool}` found on PATH (git-prism skips itself and empty or relative PATH entries)")]
+    #[error(
+        "no real `{tool}` found on PATH (git-prism skips itself and empty or relative PATH entries)"
+    )]
     NotFound {
         /// `git` or `gh`.
         tool: String,
@@ -91,9 +93,7 @@ pub fn resolve(inputs: Inputs<'_>) -> Result<PathBuf, ResolveError> {
         }
     }
 
-    let path_var = inputs
-        .path_var
-        .map_or(DEFAULT_PATH, |p| p.as_bytes());
+    let path_var = inputs.path_var.map_or(DEFAULT_PATH, |p| p.as_bytes());
     let mut first: Option<PathBuf> = None;
     let mut after_last_self: Option<PathBuf> = None;
     let mut not_executable: Option<PathBuf> = None;
@@ -214,7 +214,11 @@ mod tests {
         }
     }
 
-    fn run(path: &OsStr, pinned: Option<&OsStr>, self_id: Option<FileId>) -> Result<PathBuf, ResolveError> {
+    fn run(
+        path: &OsStr,
+        pinned: Option<&OsStr>,
+        self_id: Option<FileId>,
+    ) -> Result<PathBuf, ResolveError> {
         resolve(Inputs {
             tool: "git",
             path_var: Some(path),
@@ -249,7 +253,10 @@ mod tests {
         assert!(got.is_absolute());
         assert_eq!(got, real);
         let path = OsString::from("::.:bin:");
-        assert!(matches!(run(&path, None, None), Err(ResolveError::NotFound { .. })));
+        assert!(matches!(
+            run(&path, None, None),
+            Err(ResolveError::NotFound { .. })
+        ));
     }
 
     #[test]
@@ -289,7 +296,10 @@ mod tests {
         // Relative or missing pins are ignored.
         let first = f.dir("first").join("git");
         assert_eq!(run(&path, Some(OsStr::new("git")), None), Ok(first.clone()));
-        assert_eq!(run(&path, Some(OsStr::new("/nonexistent/git")), None), Ok(first));
+        assert_eq!(
+            run(&path, Some(OsStr::new("/nonexistent/git")), None),
+            Ok(first)
+        );
     }
 
     #[test]
@@ -334,7 +344,10 @@ mod tests {
         // A directory named `git` is not a candidate.
         std::fs::create_dir_all(f.dir("d").join("git")).unwrap();
         let path = join_path([f.dir("d")]);
-        assert!(matches!(run(&path, None, None), Err(ResolveError::NotFound { .. })));
+        assert!(matches!(
+            run(&path, None, None),
+            Err(ResolveError::NotFound { .. })
+        ));
     }
 
     #[test]

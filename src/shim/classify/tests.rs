@@ -271,7 +271,11 @@ fn diff_keeps_positionals_paths_and_forwarded_options() {
     assert_eq!(d.positional, os(&["main..HEAD"]));
     assert_eq!(d.paths, os(&["src", "../x..y"]));
     assert!(d.separator);
-    assert_eq!(d.options, os(&["-M", "-w"]), "presentation options are dropped");
+    assert_eq!(
+        d.options,
+        os(&["-M", "-w"]),
+        "presentation options are dropped"
+    );
     assert_eq!(r.argv[0], "diff");
     assert_eq!(
         r.to_string(),
@@ -311,10 +315,7 @@ fn log_forwards_selection_in_order() {
     let Command::Log(l) = structured("log -n 5 B --not A --author x -- p..q").command else {
         panic!()
     };
-    assert_eq!(
-        l.args,
-        os(&["-n", "5", "B", "--not", "A", "--author", "x"])
-    );
+    assert_eq!(l.args, os(&["-n", "5", "B", "--not", "A", "--author", "x"]));
     assert_eq!(l.paths, os(&["p..q"]));
     assert!(l.pickaxe.is_none());
 }
@@ -344,8 +345,18 @@ fn blame_splits_rev_and_path() {
     let cases = [
         ("blame a.rs", None, "a.rs", vec![]),
         ("blame HEAD a.rs", Some("HEAD"), "a.rs", vec![]),
-        ("blame -L 1,5 HEAD -- a.rs", Some("HEAD"), "a.rs", vec!["1,5"]),
-        ("blame -L1,5 -L 8,9 -- a.rs", None, "a.rs", vec!["1,5", "8,9"]),
+        (
+            "blame -L 1,5 HEAD -- a.rs",
+            Some("HEAD"),
+            "a.rs",
+            vec!["1,5"],
+        ),
+        (
+            "blame -L1,5 -L 8,9 -- a.rs",
+            None,
+            "a.rs",
+            vec!["1,5", "8,9"],
+        ),
     ];
     for (line, rev, path, ranges) in cases {
         let Command::Blame(b) = structured(line).command else {

@@ -1,0 +1,67 @@
+//! `make bench`: git-prism measured side by side with git on a real history.
+//!
+//! Every figure is a ratio of two things measured in the same run, interleaved, as medians of
+//! many runs, so machine noise hits both sides alike. Results are printed and appended to
+//! `bench/RESULTS.md` with the machine, date and commit. Nothing here runs in CI.
+
+mod passthrough;
+mod report;
+mod timing;
+
+use std::path::PathBuf;
+
+use anyhow::{Context, Result, bail};
+
+/// Command-line options (`bench --help` is deliberately minimal: the Makefile drives it).
+struct Options {
+    /// The release git-prism binary.
+    binary: PathBuf,
+    /// The real git.
+    git: PathBuf,
+    /// The corpus repository.
+    corpus: PathBuf,
+    /// Where the floor program and scratch files go.
+    work: PathBuf,
+    /// Runs per measurement.
+    runs: usize,
+    /// Where to append results (none: print only).
+    results: Option<PathBuf>,
+}
+
+fn parse_args() -> Result<Options> {
+    let mut args = std::env::args_os().skip(1);
+    let mut binary = None;
+    let mut git = None;
+    let mut corpus = None;
+    let mut work = None;
+    let mut runs = 200;
+    let mut results = None;
+    while let Some(arg) = args.next() {
+        let mut value = || args.next().context("option needs a value");
+        match arg.to_str() {
+            Some("--binary") => binary = Some(PathBuf::from(value()?)),
+            Some("--git") => git = Some(PathBuf::from(value()?)),
+            Some("--corpus") => corpus = Some(PathBuf::from(value()?)),
+            Some("--work") => work = Some(PathBuf::from(value()?)),
+            Some("--runs") => runs = value()?.to_string_lossy().parse()?,
+            Some("--results") => results = Some(PathBuf::from(value()?)),
+            _ => bail!("unknown argument {arg:?}"),
+        }
+    }
+    Ok(Options {
+        binary: binary.context("--binary is required")?,
+        git: git.context("--git is required")?,
+        corpus: corpus.context("--corpus is required")?,
+        work: work.context("--work is required")?,
+        runs,
+        results,
+    })
+}
+
+fn main() -> Result<()> {
+    let options = parse_args()?;
+    std::fs::create_dir_all(&options.work)?;
+    let mut report = report::Report::new(&options)?;
+    passthrough::run(&options, &mut report)?;
+    report.finish(options.results.as_deref())
+}

@@ -1,0 +1,105 @@
+Feature: Installing the shim
+  `git-prism shim install` links git and gh to the binary in a directory of its own, puts that
+  directory first on PATH with consent, and can be inspected and undone.
+
+  Background:
+    Given the environment variable GIT_PRISM_HOME is "{tmp}/gp"
+
+  Scenario: Install links git and gh and asks nothing without a terminal
+    When I run "git-prism shim install"
+    Then it succeeds
+    And "{tmp}/gp/bin/git" is a symlink to git-prism
+    And "{tmp}/gp/bin/gh" is a symlink to git-prism
+    And stdout contains "PATH not changed"
+    And the file "{home}/.bashrc" does not exist
+
+  Scenario: Install is idempotent
+    When I run "git-prism shim install --no"
+    And I run "git-prism shim install --no"
+    Then it succeeds
+    And stdout contains "already linked: {tmp}/gp/bin/git"
+
+  Scenario: --dir chooses the directory
+    When I run "git-prism shim install --dir {tmp}/elsewhere --no"
+    Then it succeeds
+    And "{tmp}/elsewhere/git" is a symlink to git-prism
+
+  Scenario: A foreign file is refused and nothing changes
+    Given the file "{tmp}/gp/bin/gh" contains
+      """
+      #!/bin/sh
+      echo mine
+      """
+    When I run "git-prism shim install --no"
+    Then the exit status is 1
+    And stderr contains "refusing to replace files git-prism does not own"
+    And the file "{tmp}/gp/bin/git" does not exist
+
+  Scenario: --force replaces a foreign file
+    Given the file "{tmp}/gp/bin/gh" contains
+      """
+      #!/bin/sh
+      """
+    When I run "git-prism shim install --no --force"
+    Then it succeeds
+    And "{tmp}/gp/bin/gh" is a symlink to git-prism
+
+  Scenario: With consent, bash start-up files put the directory first exactly once
+    When I run "git-prism shim install --yes"
+    And I run "git-prism shim install --yes"
+    Then it succeeds
+    And stdout contains "restart your shell and your agent"
+    And the file "{home}/.bashrc" contains ">>> git-prism shim >>>" 1 time
+    And the file "{home}/.bash_profile" contains ">>> git-prism shim >>>" 1 time
+    And a login bash sees "{tmp}/gp/bin" first on PATH exactly once
+
+  Scenario: An existing .profile is used instead of creating .bash_profile
+    Given the file "{home}/.profile" contains
+      """
+      export EDITOR=vi
+      """
+    When I run "git-prism shim install --yes"
+    Then it succeeds
+    And the file "{home}/.profile" contains ">>> git-prism shim >>>" 1 time
+    And the file "{home}/.bash_profile" does not exist
+
+  Scenario: zsh and fish get their own files
+    Given the environment variable SHELL is "/usr/bin/zsh"
+    When I run "git-prism shim install --yes"
+    Then the file "{home}/.zshenv" contains ">>> git-prism shim >>>" 1 time
+    Given the environment variable SHELL is "/usr/bin/fish"
+    When I run "git-prism shim install --yes"
+    Then the file "{home}/.config/fish/conf.d/git-prism.fish" contains "set -gx PATH" 1 time
+
+  Scenario: Status reports a healthy install
+    Given the directory "{tmp}/gp/bin" is first on PATH
+    When I run "git-prism shim install --no"
+    And I run "git-prism shim status"
+    Then it succeeds
+    And stdout contains "git: installed"
+    And stdout contains "on PATH: first"
+    And stdout contains "status: ok"
+
+  Scenario: Status exits non-zero for a broken install
+    When I run "git-prism shim install --no"
+    And I run "git-prism shim status"
+    Then the exit status is 1
+    And stdout contains "is not on PATH"
+
+  Scenario: Status reports a broken link
+    Given the directory "{tmp}/gp/bin" is first on PATH
+    And the file "{tmp}/gp/bin/gh" contains
+      """
+      foreign
+      """
+    When I run "git-prism shim status --json"
+    Then the exit status is 1
+    And stdout contains ""state":"foreign""
+    And stdout contains ""ok":false"
+
+  Scenario: Uninstall removes only what install created
+    When I run "git-prism shim install --yes"
+    And I run "git-prism shim uninstall"
+    Then it succeeds
+    And the file "{tmp}/gp/bin/git" does not exist
+    And the file "{home}/.bashrc" contains ">>> git-prism shim >>>" 0 times

@@ -1,0 +1,15 @@
+//! Integration tests: build real repositories in temp dirs and run the real binary.
+//!
+//! One test binary with a module per area keeps link time low.
+
+#![allow(
+    clippy::unwrap_used,
+    clippy::panic,
+    clippy::print_stderr,
+    reason = "test helpers fail loudly by design"
+)]
+
+mod cli;
+mod common;
+mod passthrough;
+mod resolver;
