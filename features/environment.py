@@ -44,7 +44,7 @@ def before_scenario(context, scenario):
     context.home.mkdir()
     context.shim_dir = context.tmp / "shim"
     context.shim_dir.mkdir()
-    for name in ("git", "gh"):
+    for name in ("git", "gh", "git-prism"):
         (context.shim_dir / name).symlink_to(context.binary)
     context.extra_path = []
     context.base_env = {

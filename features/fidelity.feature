@@ -66,3 +66,8 @@ Feature: The fidelity contract
     When the agent runs "git commit -q --allow-empty -m check"
     Then it succeeds
     And the file "hook.out" holds exactly what git prints for "diff feature~1..feature"
+
+  Scenario: explain shows the decision the shim would take here
+    When the agent runs "git-prism explain -- diff main~1..main"
+    Then stdout contains ""decision":"structured""
+    And stdout contains ""request":"diff main~1..main""

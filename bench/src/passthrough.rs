@@ -90,10 +90,11 @@ pub fn run(options: &Options, report: &mut Report) -> Result<()> {
             format!("{ratio:.2}"),
         ]);
     }
+    let decide_us = decision_cost(options)?;
     report.section(
         "Passthrough overhead",
         &format!(
-            "Median wall time of {} runs per variant, interleaved. Budget: shim-added / floor-added <= {BUDGET}. Worst ratio: {worst:.2} ({}).",
+            "Median wall time of {} runs per variant, interleaved. Budget: shim-added / floor-added <= {BUDGET}. Worst ratio: {worst:.2} ({}). The whole decision for an agent's `git diff HEAD~1..HEAD` (detection, classifier, /proc fidelity check) takes {decide_us} µs (median of 2000, `git-prism explain --repeat`).",
             options.runs,
             if worst <= BUDGET { "within budget" } else { "OVER BUDGET" }
         ),
@@ -101,6 +102,27 @@ pub fn run(options: &Options, report: &mut Report) -> Result<()> {
         &rows,
     );
     Ok(())
+}
+
+/// Returns the median time of one shim decision for an agent's watched call, in microseconds.
+fn decision_cost(options: &Options) -> Result<String> {
+    let out = Command::new("bash")
+        .arg("-c")
+        .arg(r#""$0" explain --repeat 2000 -- diff HEAD~1..HEAD"#)
+        .arg(&options.binary)
+        .env("CLAUDECODE", "1")
+        .current_dir(&options.corpus)
+        .output()?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    let value = text
+        .split("\"decide_us\":")
+        .nth(1)
+        .and_then(|rest| rest.split([',', '}']).next())
+        .context("explain printed no decide_us")?;
+    if !text.contains("\"structured\"") {
+        bail!("explain did not decide `structured`: {text}");
+    }
+    Ok(value.to_owned())
 }
 
 /// The directories that put each variant first on PATH.

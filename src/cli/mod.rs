@@ -5,6 +5,7 @@
 //! command writes to the `Out` it is given, so tests and the other edges share the code path.
 
 mod agent_detect;
+mod explain;
 mod shim;
 
 use std::ffi::OsString;
@@ -32,6 +33,8 @@ enum Command {
     Shim(shim::Args),
     /// Print which AI agent the environment identifies, as JSON
     AgentDetect(agent_detect::Args),
+    /// Print what the shim would decide for a git (or gh) command line here, and why
+    Explain(explain::Args),
 }
 
 /// Output streams handed to commands.
@@ -67,6 +70,7 @@ pub fn run(argv0: OsString, args: Vec<OsString>) -> i32 {
     let result = match cli.command {
         Command::Shim(args) => shim::run(args, &mut out),
         Command::AgentDetect(args) => agent_detect::run(args, &mut out),
+        Command::Explain(args) => explain::run(args, &mut out),
     };
     let code = match result {
         Ok(code) => code,
