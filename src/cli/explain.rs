@@ -17,7 +17,11 @@ pub struct Args {
     #[arg(long, value_name = "N", default_value_t = 1)]
     repeat: u32,
     /// The arguments after `git` (or `gh`), e.g. `-- diff main..HEAD`
-    #[arg(trailing_var_arg = true, allow_hyphen_values = true, value_name = "ARGS")]
+    #[arg(
+        trailing_var_arg = true,
+        allow_hyphen_values = true,
+        value_name = "ARGS"
+    )]
     args: Vec<OsString>,
 }
 
