@@ -394,6 +394,7 @@ def fetch_archives(releases: list[Release], downloads: Path, max_failures: int) 
                 f"are not cached in {downloads}"
             ) from None
         failures[missing[0]] = str(err)
+        log(f"warning: skipping {missing[0].tag}: {err}")
 
     done = 1
     with concurrent.futures.ThreadPoolExecutor(DOWNLOAD_THREADS) as pool:
@@ -569,7 +570,8 @@ def read_tree(path: Path) -> tuple[Tree, collections.Counter]:
         else:
             entries = read_tar(path, skipped)
     except (tarfile.TarError, zipfile.BadZipFile, EOFError, OSError, ValueError) as err:
-        raise ValueError(f"unreadable archive {path.name}: {err}") from None
+        reason = " ".join(str(err).split())  # some tarfile errors span several lines
+        raise ValueError(f"unreadable archive {path.name}: {reason}") from None
     return build_tree(entries, skipped), skipped
 
 
@@ -669,7 +671,8 @@ def write_commit(stream, release: Release, tree: Tree, mark: int) -> None:
     stream.write(b"D %s\n" % quote_path(release.pkgdir))
     for path in sorted(tree):
         mode, data = tree[path]
-        stream.write(b"M %s inline %s\ndata %d\n" % (mode.encode(), quote_path(f"{release.pkgdir}/{path}"), len(data)))
+        quoted = quote_path(f"{release.pkgdir}/{path}")
+        stream.write(b"M %s inline %s\ndata %d\n" % (mode.encode(), quoted, len(data)))
         stream.write(data)
         stream.write(b"\n")
     stream.write(b"\nreset refs/tags/%s\nfrom :%d\n\n" % (release.tag.encode(), mark))
@@ -722,7 +725,7 @@ def build_repository(
     started = time.monotonic()
     committed = import_history(git, releases, downloads, max_failures, failed)
     log(f"fast-import done in {time.monotonic() - started:.0f}s; checking out and packing")
-    git.run("reset", "-q", "--hard", "main")
+    git.run("checkout", "-q", "-f", "main")  # populate the index and work tree
     # fast-import deltas each blob only against the previous blob it received,
     # and a plain gc reuses those deltas: force one full delta search (a few
     # seconds, ~6x smaller pack), then gc for packed refs and the commit-graph.
@@ -810,10 +813,17 @@ def install(build: Path, out: Path, digest: str, info: dict) -> Path:
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--out", type=Path, help="output directory (default: $CARGO_TARGET_DIR/bench-corpus or target/bench-corpus)")
-    parser.add_argument("--max-per-package", type=int, metavar="N", help="keep only the N most recent releases of each package")
-    parser.add_argument("--until", default=DEFAULT_UNTIL, help=f"include releases published before this ISO date (default {DEFAULT_UNTIL})")
-    parser.add_argument("--refresh-metadata", action="store_true", help="re-fetch registry metadata even if cached")
+    parser.add_argument(
+        "--out", type=Path,
+        help="output directory (default: $CARGO_TARGET_DIR/bench-corpus, else target/bench-corpus)")
+    parser.add_argument(
+        "--max-per-package", type=int, metavar="N",
+        help="keep only the N most recent releases of each package (quick tests)")
+    parser.add_argument(
+        "--until", default=DEFAULT_UNTIL,
+        help=f"include releases published before this ISO date (default {DEFAULT_UNTIL})")
+    parser.add_argument(
+        "--refresh-metadata", action="store_true", help="re-fetch registry metadata even if cached")
     parser.add_argument("--force", action="store_true", help="rebuild even if the stamp matches")
     return parser.parse_args(argv)
 
