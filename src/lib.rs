@@ -10,8 +10,11 @@
 //! process's standard streams.
 
 pub mod cli;
+pub mod deps;
 pub mod exit_codes;
+pub mod git;
 pub mod install;
+pub mod manifest;
 pub mod shim;
 
 use std::ffi::{OsStr, OsString};

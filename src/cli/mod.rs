@@ -6,7 +6,11 @@
 
 mod agent_detect;
 mod explain;
+mod history;
+mod manifest;
+mod schema;
 mod shim;
+mod snapshot;
 
 use std::ffi::OsString;
 use std::io::{self, Write};
@@ -33,6 +37,14 @@ enum Command {
     Shim(shim::Args),
     /// Print which AI agent the environment identifies, as JSON
     AgentDetect(agent_detect::Args),
+    /// Print the change manifest of a range as JSON (files, line counts, dependencies)
+    Manifest(manifest::Args),
+    /// Print per-commit manifests of every commit in a range as JSON
+    History(history::Args),
+    /// Print file contents before and after a range as JSON
+    Snapshot(snapshot::Args),
+    /// Print the JSON Schema of the manifest
+    Schema(schema::Args),
     /// Print what the shim would decide for a git (or gh) command line here, and why
     Explain(explain::Args),
 }
@@ -71,6 +83,10 @@ pub fn run(argv0: OsString, args: Vec<OsString>) -> i32 {
         Command::Shim(args) => shim::run(args, &mut out),
         Command::AgentDetect(args) => agent_detect::run(args, &mut out),
         Command::Explain(args) => explain::run(args, &mut out),
+        Command::Manifest(args) => manifest::run(args, &mut out),
+        Command::Schema(args) => schema::run(args, &mut out),
+        Command::History(args) => history::run(args, &mut out),
+        Command::Snapshot(args) => snapshot::run(args, &mut out),
     };
     let code = match result {
         Ok(code) => code,
@@ -104,5 +120,33 @@ mod tests {
     #[test]
     fn clap_definition_is_consistent() {
         Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn git_diff_arguments_reach_the_range() {
+        let parse = |line: &str| {
+            let argv = std::iter::once("git-prism").chain(line.split_whitespace());
+            match Cli::try_parse_from(argv).map(|c| c.command) {
+                Ok(Command::Manifest(m)) => Ok((m.range, m.pretty, m.repo)),
+                Ok(_) => Err("other command".to_owned()),
+                Err(e) => Err(e.to_string()),
+            }
+        };
+        let os = |v: &[&str]| v.iter().map(OsString::from).collect::<Vec<_>>();
+        assert_eq!(parse("manifest --cached").unwrap().0, os(&["--cached"]));
+        assert_eq!(
+            parse("manifest main..HEAD -- src").unwrap().0,
+            os(&["main..HEAD", "--", "src"])
+        );
+        assert_eq!(
+            parse("manifest -M50% main HEAD").unwrap().0,
+            os(&["-M50%", "main", "HEAD"])
+        );
+        let (range, pretty, repo) = parse("manifest --pretty --repo /x main").unwrap();
+        assert_eq!(
+            (range, pretty, repo),
+            (os(&["main"]), true, Some("/x".into()))
+        );
+        assert_eq!(parse("manifest").unwrap().0, os(&[]));
     }
 }

@@ -191,6 +191,13 @@ impl Repo<'_> {
         self
     }
 
+    /// Writes a file whose name is raw bytes (not necessarily UTF-8).
+    pub fn write_bytes_path(&self, path: &[u8], content: impl AsRef<[u8]>) -> &Self {
+        use std::os::unix::ffi::OsStrExt;
+        std::fs::write(self.dir.join(OsStr::from_bytes(path)), content).unwrap();
+        self
+    }
+
     pub fn remove(&self, path: &str) -> &Self {
         std::fs::remove_file(self.dir.join(path)).unwrap();
         self

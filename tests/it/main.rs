@@ -11,5 +11,8 @@
 
 mod cli;
 mod common;
+mod manifest;
+mod oracle;
 mod passthrough;
+mod real_history;
 mod resolver;

@@ -1,0 +1,85 @@
+//! `git-prism snapshot`: file contents before and after a range.
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+
+use bstr::BString;
+
+use super::Out;
+use super::manifest::{open_repo, parse_range};
+use crate::exit_codes;
+use crate::manifest::{self, snapshot};
+
+/// Arguments of `snapshot`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Repository to inspect (default: the one containing the current directory)
+    #[arg(long, value_name = "PATH")]
+    pub repo: Option<PathBuf>,
+    /// Pretty-print the JSON for people
+    #[arg(long)]
+    pub pretty: bool,
+    /// Files to read, relative to the top of the working tree (at most 20)
+    #[arg(long = "paths", alias = "path", value_name = "PATH", num_args = 1.., required = true)]
+    pub paths: Vec<OsString>,
+    /// Only these lines, 1-based and inclusive: START:END
+    #[arg(long, value_name = "START:END", value_parser = parse_range_arg)]
+    pub line_range: Option<(usize, usize)>,
+    /// Give no content for files larger than this many bytes
+    #[arg(long, value_name = "BYTES", default_value_t = 256 * 1024)]
+    pub max_file_size: u64,
+    /// Only the content before the range
+    #[arg(long, conflicts_with = "after_only")]
+    pub before_only: bool,
+    /// Only the content after the range
+    #[arg(long)]
+    pub after_only: bool,
+    /// Compare the index instead of the working tree
+    #[arg(long, alias = "staged")]
+    pub cached: bool,
+    /// The range, as for `git diff` (`A..B`, `A`, nothing...)
+    #[arg(value_name = "RANGE")]
+    pub range: Vec<OsString>,
+}
+
+fn parse_range_arg(text: &str) -> Result<(usize, usize), String> {
+    snapshot::parse_line_range(text)
+        .ok_or_else(|| format!("expected START:END with 1 <= START <= END, got '{text}'"))
+}
+
+pub fn run(args: Args, out: &mut Out<'_>) -> anyhow::Result<i32> {
+    if args.paths.len() > snapshot::MAX_PATHS {
+        anyhow::bail!(
+            "at most {} paths per snapshot (got {})",
+            snapshot::MAX_PATHS,
+            args.paths.len()
+        );
+    }
+    let mut range = args.range.clone();
+    if args.cached {
+        range.insert(0, "--cached".into());
+    }
+    let diff = parse_range(&range)?;
+    let repo = open_repo(args.repo.as_deref())?;
+    let built = manifest::build(&repo, &diff, &manifest::Options::default())?;
+    let request = snapshot::Request {
+        paths: args
+            .paths
+            .iter()
+            .map(|p| BString::from(p.as_encoded_bytes()))
+            .collect(),
+        line_range: args.line_range,
+        max_file_size: args.max_file_size,
+        before: !args.after_only,
+        after: !args.before_only,
+    };
+    let files = snapshot::snapshots(&repo, &built, &request)?;
+    let doc = snapshot::SnapshotDoc::new(&built, files, manifest::now_rfc3339());
+    let json = if args.pretty {
+        serde_json::to_string_pretty(&doc)?
+    } else {
+        serde_json::to_string(&doc)?
+    };
+    writeln!(out.stdout, "{json}")?;
+    Ok(exit_codes::SUCCESS)
+}

@@ -1,0 +1,100 @@
+//! The error type of the git boundary.
+
+use std::path::PathBuf;
+
+/// The error returned by repository access and by the real git.
+#[derive(Debug, thiserror::Error)]
+pub enum GitError {
+    /// No repository at or above the directory.
+    #[error("not a git repository: '{}' ({reason})", path.display())]
+    NotARepository {
+        /// Where the search started.
+        path: PathBuf,
+        /// What gix reported.
+        reason: String,
+    },
+    /// The working directory no longer exists.
+    #[error("cannot read the current directory: {0}")]
+    NoCurrentDir(std::io::Error),
+    /// A revision does not resolve.
+    #[error("bad revision '{0}'")]
+    BadRevision(String),
+    /// A revision resolves to an object of the wrong kind.
+    #[error("'{spec}' is a {kind}, not a commit")]
+    NotACommit {
+        /// The revision as given.
+        spec: String,
+        /// What it names.
+        kind: String,
+    },
+    /// An argument is both a revision and a file, as git reports it.
+    #[error("ambiguous argument '{0}': both revision and filename (use '--' to separate them)")]
+    Ambiguous(String),
+    /// An argument is neither a revision nor a path in the working tree.
+    #[error("ambiguous argument '{0}': unknown revision or path not in the working tree")]
+    UnknownArgument(String),
+    /// The range form has no structured answer (combined diffs, blob diffs).
+    #[error("unsupported range: {0}")]
+    UnsupportedRange(String),
+    /// Two commits share no history.
+    #[error("no merge base between '{0}' and '{1}'")]
+    NoMergeBase(String, String),
+    /// The operation needs a working tree and the repository has none.
+    #[error("this operation needs a working tree, and '{}' is bare", .0.display())]
+    Bare(PathBuf),
+    /// An object could not be read.
+    #[error("cannot read object {id}: {reason}")]
+    Object {
+        /// The object id.
+        id: String,
+        /// What gix reported.
+        reason: String,
+    },
+    /// Reading a file of the working tree failed.
+    #[error("cannot read '{}': {source}", path.display())]
+    Worktree {
+        /// The file.
+        path: PathBuf,
+        /// The underlying error.
+        source: std::io::Error,
+    },
+    /// The real git could not be found or started.
+    #[error("cannot run git: {0}")]
+    Spawn(String),
+    /// The real git failed.
+    #[error("git {command} failed: {stderr}")]
+    Command {
+        /// The subcommand.
+        command: String,
+        /// Its standard error, trimmed.
+        stderr: String,
+        /// Its exit code, if it exited.
+        code: Option<i32>,
+    },
+    /// The real git printed something this parser does not understand.
+    #[error("unexpected output from git {command}: {detail}")]
+    Parse {
+        /// The subcommand.
+        command: String,
+        /// What was wrong.
+        detail: String,
+    },
+    /// Any other failure reported by gix.
+    #[error("{context}: {reason}")]
+    Gix {
+        /// What was being done.
+        context: &'static str,
+        /// What gix reported.
+        reason: String,
+    },
+}
+
+impl GitError {
+    /// Wraps a gix error with what was being done.
+    pub(crate) fn gix(context: &'static str) -> impl FnOnce(gix::Error) -> GitError {
+        move |err| GitError::Gix {
+            context,
+            reason: err.to_string(),
+        }
+    }
+}

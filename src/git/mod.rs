@@ -1,0 +1,21 @@
+//! Repository access: the one boundary between git-prism and git.
+//!
+//! Two sources of truth, each used for what it is exact at:
+//! - **gix** opens the repository in-process (no `git` spawned, nothing in the repository
+//!   executed) to resolve revisions, compute merge bases, read objects and attributes;
+//! - **the real git** (resolved like the shim resolves it, never git-prism itself) computes what
+//!   git defines: which files changed, renames and copies, and line counts, so per-file facts
+//!   equal `git diff --numstat -M` by construction (see `docs/adr/0004-per-file-facts-from-git.md`).
+//!   It runs with fsmonitor, hooks, external diff, textconv and (on the working tree) filter
+//!   drivers switched off, and with optional locks off so it never writes the index.
+//!
+//! gix's errors are wrapped here, in [`GitError`], and nowhere else.
+
+mod error;
+pub mod raw;
+pub mod real;
+pub mod repo;
+pub mod revs;
+
+pub use error::GitError;
+pub use repo::{Location, Repo};

@@ -1,0 +1,210 @@
+//! Opening the repository a command refers to, as git would find it.
+//!
+//! Discovery follows git: start from the working directory after every `-C`, honour
+//! `--git-dir` / `GIT_DIR`, `--work-tree` / `GIT_WORK_TREE`, `--bare`,
+//! `GIT_CEILING_DIRECTORIES`, linked worktrees and bare repositories. Opening never runs `git`
+//! (gix's default permissions do not read the git installation's configuration through the
+//! binary) and never executes anything from the repository.
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+
+use bstr::ByteSlice;
+
+use super::GitError;
+use super::real::Invocation;
+
+/// Where a command looks for its repository.
+#[derive(Clone, Debug, Default)]
+pub struct Location {
+    /// The process's working directory.
+    pub cwd: PathBuf,
+    /// `-C` arguments in order.
+    pub chdir: Vec<OsString>,
+    /// `--git-dir`.
+    pub git_dir: Option<OsString>,
+    /// `--work-tree`.
+    pub work_tree: Option<OsString>,
+    /// `--bare`.
+    pub bare: bool,
+    /// The global options to give the real git, verbatim.
+    pub globals: Vec<OsString>,
+}
+
+impl Location {
+    /// The current directory with no global options.
+    pub fn current() -> Result<Location, GitError> {
+        Ok(Location {
+            cwd: std::env::current_dir().map_err(GitError::NoCurrentDir)?,
+            ..Location::default()
+        })
+    }
+
+    /// A repository at or above `path` (like `git -C <path>`).
+    pub fn at(path: &Path) -> Result<Location, GitError> {
+        let mut loc = Location::current()?;
+        loc.chdir.push(path.as_os_str().to_owned());
+        loc.globals.push("-C".into());
+        loc.globals.push(path.as_os_str().to_owned());
+        Ok(loc)
+    }
+
+    /// Returns the directory git would be in after every `-C`.
+    pub fn effective_dir(&self) -> PathBuf {
+        let mut dir = self.cwd.clone();
+        for c in &self.chdir {
+            if !c.is_empty() {
+                dir = dir.join(c);
+            }
+        }
+        dir
+    }
+}
+
+/// An open repository and the means to ask the real git about it.
+pub struct Repo {
+    inner: gix::ThreadSafeRepository,
+    /// How to run the real git against this repository.
+    pub git: Invocation,
+    /// The directory the caller's relative paths are relative to.
+    pub dir: PathBuf,
+}
+
+impl Repo {
+    /// Opens the repository described by `location`.
+    pub fn open(location: &Location) -> Result<Repo, GitError> {
+        let dir = location.effective_dir();
+        if !dir.is_dir() {
+            return Err(GitError::NotARepository {
+                path: dir,
+                reason: "no such directory".into(),
+            });
+        }
+        let env_dir = |var: &str| std::env::var_os(var).filter(|v| !v.is_empty());
+        let git_dir = location
+            .git_dir
+            .clone()
+            .or_else(|| env_dir("GIT_DIR"))
+            .or_else(|| location.bare.then(|| ".".into()));
+        let work_tree = location
+            .work_tree
+            .clone()
+            .or_else(|| env_dir("GIT_WORK_TREE"));
+        let not_a_repo = |reason: String| GitError::NotARepository {
+            path: dir.clone(),
+            reason,
+        };
+        let inner = match git_dir {
+            Some(git_dir) => {
+                let git_dir = dir.join(git_dir);
+                let mut overrides = Vec::new();
+                if let Some(tree) = &work_tree {
+                    let tree = dir.join(tree);
+                    let mut value = bstr::BString::from("core.worktree=");
+                    value.extend_from_slice(tree.as_os_str().as_encoded_bytes());
+                    overrides.push(value);
+                }
+                if location.bare {
+                    overrides.push("core.bare=true".into());
+                }
+                let options = gix::open::Options::default().cli_overrides(overrides);
+                gix::open_opts(git_dir, options)
+                    .map(gix::Repository::into_sync)
+                    .map_err(|e| not_a_repo(e.to_string()))?
+            }
+            None => gix::ThreadSafeRepository::discover_opts(
+                &dir,
+                gix::discover::upwards::Options::default().apply_environment(),
+                Default::default(),
+            )
+            .map_err(|e| not_a_repo(e.to_string()))?,
+        };
+        let mut git = Invocation::locate(location.cwd.clone(), location.globals.clone())?;
+        git.disable_filters(filter_drivers(&inner.to_thread_local()));
+        Ok(Repo { inner, git, dir })
+    }
+
+    /// Returns a handle for the calling thread.
+    pub fn local(&self) -> gix::Repository {
+        self.inner.to_thread_local()
+    }
+
+    /// Returns the working tree, if the repository has one.
+    pub fn workdir(&self) -> Option<&Path> {
+        self.inner.work_dir()
+    }
+
+    /// Returns the `.git` directory.
+    pub fn git_dir(&self) -> &Path {
+        self.inner.git_dir()
+    }
+
+    /// Returns the path to show for the repository: its working tree, or its git dir if bare.
+    pub fn display_path(&self) -> &Path {
+        self.workdir().unwrap_or_else(|| self.git_dir())
+    }
+}
+
+/// Returns the names of the filter drivers configured for the repository (`filter.<name>.*`).
+fn filter_drivers(repo: &gix::Repository) -> Vec<String> {
+    let config = repo.config_snapshot();
+    let mut names: Vec<String> = config
+        .plumbing()
+        .sections_by_name("filter")
+        .into_iter()
+        .flatten()
+        .filter_map(|section| {
+            section
+                .header()
+                .subsection_name()
+                .and_then(|n| n.to_str().ok())
+                .map(str::to_owned)
+        })
+        .collect();
+    names.sort();
+    names.dedup();
+    names
+}
+
+/// Reads objects of a repository handle.
+pub struct Objects<'r> {
+    repo: &'r gix::Repository,
+}
+
+impl<'r> Objects<'r> {
+    /// Wraps a thread-local repository handle.
+    pub fn new(repo: &'r gix::Repository) -> Self {
+        Objects { repo }
+    }
+
+    fn id(hex: &str) -> Result<gix::ObjectId, GitError> {
+        gix::ObjectId::from_hex(hex.as_bytes()).map_err(|e| GitError::Object {
+            id: hex.to_owned(),
+            reason: e.to_string(),
+        })
+    }
+
+    /// Returns the size of the object `hex` without reading its content.
+    pub fn size(&self, hex: &str) -> Result<u64, GitError> {
+        let id = Self::id(hex)?;
+        self.repo
+            .find_header(id)
+            .map(|h| h.size())
+            .map_err(|e| GitError::Object {
+                id: hex.to_owned(),
+                reason: e.to_string(),
+            })
+    }
+
+    /// Returns the content of the blob `hex`.
+    pub fn blob(&self, hex: &str) -> Result<Vec<u8>, GitError> {
+        let id = Self::id(hex)?;
+        self.repo
+            .find_blob(id)
+            .map(|mut b| b.take_data())
+            .map_err(|e| GitError::Object {
+                id: hex.to_owned(),
+                reason: e.to_string(),
+            })
+    }
+}

@@ -1,0 +1,449 @@
+//! Per-commit manifests: every commit git would list for a `git log` command line, newest
+//! first (or as the options order them), each with its files against its first parent.
+//!
+//! Two calls to the real git: `git log` lists the commits (so every selection option, pathspec
+//! and ordering git knows applies exactly), and one `git diff-tree --stdin` computes every
+//! commit's per-file facts against its first parent (root commits: against the empty tree).
+
+use std::ffi::OsString;
+use std::io::Write;
+use std::process::Stdio;
+
+use bstr::ByteSlice;
+
+use super::build::{ManifestError, commit_files, dependency_report};
+use super::model::FileChange;
+use crate::deps;
+use crate::git::raw;
+use crate::git::{GitError, Repo};
+use crate::shim::classify::Log;
+
+/// One commit as `git log` describes it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CommitInfo {
+    /// Full id.
+    pub sha: String,
+    /// Parent ids, first parent first.
+    pub parents: Vec<String>,
+    /// Author name (mailmap applied, as `git log` shows it).
+    pub author_name: String,
+    /// Author email.
+    pub author_email: String,
+    /// Author date, strict ISO 8601.
+    pub author_date: String,
+    /// Committer date, strict ISO 8601.
+    pub committer_date: String,
+    /// The subject line (the first paragraph, joined like git's `%s`).
+    pub subject: String,
+    /// The rest of the message.
+    pub body: String,
+}
+
+impl CommitInfo {
+    /// Returns whether the commit is a merge.
+    pub fn is_merge(&self) -> bool {
+        self.parents.len() > 1
+    }
+}
+
+/// One commit and what it changed against its first parent.
+#[derive(Clone, Debug)]
+pub struct CommitChange {
+    /// The commit.
+    pub info: CommitInfo,
+    /// Its files.
+    pub files: Vec<FileChange>,
+    /// Its dependency changes.
+    pub dependencies: deps::Report,
+}
+
+/// The `--format` that makes `git log` output parseable: fields separated by US (0x1f), the
+/// raw message last so a stray separator in it cannot shift the other fields.
+const FORMAT: &str = "--format=%H%x1f%P%x1f%aN%x1f%aE%x1f%aI%x1f%cI%x1f%B";
+
+/// Lists the commits of a `git log` command line.
+pub fn commits(repo: &Repo, log: &Log) -> Result<Vec<CommitInfo>, GitError> {
+    let mut args: Vec<OsString> = vec![
+        "log".into(),
+        "-z".into(),
+        "--no-color".into(),
+        FORMAT.into(),
+    ];
+    args.extend(log.args.iter().cloned());
+    args.push("--".into());
+    args.extend(log.paths.iter().cloned());
+    let out = repo.git.output(&args)?;
+    out.split(|b| *b == 0)
+        .filter(|r| !r.is_empty())
+        .map(parse_record)
+        .collect()
+}
+
+fn parse_record(record: &[u8]) -> Result<CommitInfo, GitError> {
+    let bad = || GitError::Parse {
+        command: "log".into(),
+        detail: format!("bad record {:?}", record.as_bstr()),
+    };
+    let mut fields = record.splitn(7, |b| *b == 0x1f);
+    let mut next = || {
+        fields
+            .next()
+            .map(|f| f.to_str_lossy().into_owned())
+            .ok_or_else(bad)
+    };
+    let sha = next()?;
+    let parents = next()?;
+    let author_name = next()?;
+    let author_email = next()?;
+    let author_date = next()?;
+    let committer_date = next()?;
+    let message = next()?;
+    let (subject, body) = split_message(&message);
+    Ok(CommitInfo {
+        sha,
+        parents: parents.split_whitespace().map(str::to_owned).collect(),
+        author_name,
+        author_email,
+        author_date,
+        committer_date,
+        subject,
+        body,
+    })
+}
+
+/// Splits a commit message like git: the subject is the first paragraph with its lines
+/// joined by spaces, the body is what follows the blank line(s).
+pub fn split_message(message: &str) -> (String, String) {
+    let message = message.trim_start_matches('\n');
+    let (first, rest) = match message.find("\n\n") {
+        Some(i) => (&message[..i], &message[i + 2..]),
+        None => (message, ""),
+    };
+    let subject = first.lines().map(str::trim).collect::<Vec<_>>().join(" ");
+    (subject, rest.trim_matches('\n').to_owned())
+}
+
+/// Computes every listed commit's files against its first parent, in one `git diff-tree`.
+pub fn changes(
+    repo: &Repo,
+    commits: Vec<CommitInfo>,
+    paths: &[OsString],
+) -> Result<Vec<CommitChange>, ManifestError> {
+    if commits.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut args: Vec<OsString> = [
+        "diff-tree",
+        "--stdin",
+        "--always",
+        "--root",
+        "-r",
+        "-z",
+        "--raw",
+        "--numstat",
+        "--no-abbrev",
+        "--no-ext-diff",
+        "--no-textconv",
+        "-M",
+    ]
+    .iter()
+    .map(OsString::from)
+    .collect();
+    args.push("--".into());
+    args.extend(paths.iter().cloned());
+    let mut input = String::new();
+    for c in &commits {
+        match c.parents.first() {
+            Some(parent) => input.push_str(&format!("{} {}\n", c.sha, parent)),
+            None => input.push_str(&format!("{}\n", c.sha)),
+        }
+    }
+    let mut child = repo
+        .git
+        .command(&args)
+        .stdin(Stdio::piped())
+        .spawn()
+        .map_err(|e| GitError::Spawn(e.to_string()))?;
+    let mut stdin = child
+        .stdin
+        .take()
+        .ok_or_else(|| GitError::Spawn("no stdin".into()))?;
+    // Feed the list from a thread: git starts writing before it has read everything.
+    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
+    let out = child
+        .wait_with_output()
+        .map_err(|e| GitError::Spawn(e.to_string()))?;
+    let _ = writer.join();
+    if !out.status.success() {
+        return Err(GitError::Command {
+            command: "diff-tree".into(),
+            stderr: String::from_utf8_lossy(&out.stderr).trim().to_owned(),
+            code: out.status.code(),
+        }
+        .into());
+    }
+    let per_commit = raw::parse_per_commit(&out.stdout).map_err(|e| GitError::Parse {
+        command: "diff-tree".into(),
+        detail: e.0,
+    })?;
+    if per_commit.len() != commits.len() {
+        return Err(GitError::Parse {
+            command: "diff-tree".into(),
+            detail: format!("{} commits in, {} out", commits.len(), per_commit.len()),
+        }
+        .into());
+    }
+    Ok(commits
+        .into_iter()
+        .zip(per_commit)
+        .map(|(info, (_, entries))| {
+            let files = commit_files(repo, entries);
+            let dependencies = if files.iter().any(|f| deps::Format::of(&f.path).is_some()) {
+                dependency_report(repo, &files, None)
+            } else {
+                deps::Report::default()
+            };
+            CommitChange {
+                info,
+                files,
+                dependencies,
+            }
+        })
+        .collect())
+}
+
+/// Lists the commits of a `git log` command line with their changes.
+pub fn history(repo: &Repo, log: &Log) -> Result<Vec<CommitChange>, ManifestError> {
+    let listed = commits(repo, log)?;
+    changes(repo, listed, &log.paths)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_split_like_git() {
+        assert_eq!(
+            split_message("subject\n"),
+            ("subject".into(), String::new())
+        );
+        assert_eq!(
+            split_message("subject\n\nbody line 1\nline 2\n"),
+            ("subject".into(), "body line 1\nline 2".into())
+        );
+        assert_eq!(
+            split_message("wrapped\nsubject\n\n\nbody\n"),
+            ("wrapped subject".into(), "body".into())
+        );
+        assert_eq!(split_message(""), (String::new(), String::new()));
+    }
+
+    #[test]
+    fn records_parse() {
+        let rec = "abc\x1fp1 p2\x1fA U\x1fa@x\x1f2024-01-01T00:00:00Z\x1f2024-01-02T00:00:00Z\x1fsubj\x1fwith sep\n\nbody\n";
+        let c = parse_record(rec.as_bytes()).unwrap();
+        assert_eq!(c.parents, ["p1", "p2"]);
+        assert!(c.is_merge());
+        assert_eq!(c.subject, "subj\x1fwith sep");
+        assert_eq!(c.body, "body");
+        assert!(parse_record(b"abc\x1fonly").is_err());
+    }
+}
+
+/// Renders a history as JSON within the paging and budget constraints (pages split commits).
+pub fn render(
+    repo_path: &str,
+    range: &str,
+    commits: &[CommitChange],
+    paging: &super::page::Paging,
+    generated_at: &str,
+    next_page: &dyn Fn(&str) -> String,
+) -> Result<String, super::page::PageError> {
+    use super::page::{PageError, decode_cursor, encode_cursor};
+    let fp = fingerprint(commits);
+    let total = commits.len();
+    let offset = match &paging.cursor {
+        Some(c) => decode_cursor(c, fp)?,
+        None => 0,
+    };
+    if offset > total {
+        return Err(PageError::Invalid(
+            paging.cursor.clone().unwrap_or_default(),
+        ));
+    }
+    let end = paging
+        .page_size
+        .map_or(total, |n| offset.saturating_add(n.max(1)).min(total));
+    let summary = history_summary(commits);
+    let mut view = HistoryView {
+        offset,
+        end,
+        bodies: true,
+        files_per_commit: usize::MAX,
+        cuts: Vec::new(),
+    };
+    let serialize = |view: &HistoryView| -> String {
+        let next_cursor = (view.end < total).then(|| encode_cursor(fp, view.end));
+        let doc = super::schema::HistoryDoc {
+            metadata: super::schema::HistoryMetadata {
+                schema_version: super::schema::SCHEMA_VERSION,
+                tool: "git-prism",
+                version: env!("CARGO_PKG_VERSION"),
+                repo_path: repo_path.to_owned(),
+                range: range.to_owned(),
+                generated_at: generated_at.to_owned(),
+            },
+            summary: super::schema::HistorySummary {
+                commits: summary.0,
+                merges: summary.1,
+                file_changes: summary.2,
+                lines_added: summary.3,
+                lines_removed: summary.4,
+                authors: summary.5.clone(),
+            },
+            commits: commits[view.offset..view.end]
+                .iter()
+                .map(|c| commit_doc(c, view))
+                .collect(),
+            pagination: (view.offset > 0 || view.end < total).then(|| {
+                super::schema::HistoryPagination {
+                    offset: view.offset,
+                    returned: view.end - view.offset,
+                    total_commits: total,
+                    next_cursor: next_cursor.clone(),
+                }
+            }),
+            truncated: (!view.cuts.is_empty()).then(|| super::schema::HistoryTruncation {
+                cut: view.cuts.clone(),
+                commits_not_shown: total - (view.end - view.offset),
+                next_page: next_cursor.as_deref().map(next_page),
+            }),
+        };
+        let out = if paging.pretty {
+            serde_json::to_string_pretty(&doc)
+        } else {
+            serde_json::to_string(&doc)
+        };
+        out.unwrap_or_default()
+    };
+    let Some(max) = paging.max_bytes else {
+        return Ok(serialize(&view));
+    };
+    let fits = |view: &HistoryView| serialize(view).len() <= max;
+    if fits(&view) {
+        return Ok(serialize(&view));
+    }
+    view.bodies = false;
+    view.cuts.push("commit message bodies".into());
+    if fits(&view) {
+        return Ok(serialize(&view));
+    }
+    for cap in [10, 3, 0] {
+        view.files_per_commit = cap;
+        view.cuts.retain(|c| !c.starts_with("files beyond"));
+        view.cuts.push(format!(
+            "files beyond the first {cap} of each commit (counts kept)"
+        ));
+        if fits(&view) {
+            return Ok(serialize(&view));
+        }
+    }
+    // Move commits to the next page: the largest prefix of this page that fits.
+    let (mut lo, mut hi) = (offset + 1, view.end);
+    while lo < hi {
+        let mid = lo + (hi - lo).div_ceil(2);
+        view.end = mid;
+        if fits(&view) {
+            lo = mid;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    view.end = lo;
+    view.cuts.push(format!(
+        "commits moved to the next page to fit {max} bytes ({} shown)",
+        lo - offset
+    ));
+    Ok(serialize(&view))
+}
+
+/// What one rendering of a history shows.
+struct HistoryView {
+    offset: usize,
+    end: usize,
+    bodies: bool,
+    files_per_commit: usize,
+    cuts: Vec<String>,
+}
+
+fn fingerprint(commits: &[CommitChange]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for c in commits {
+        for b in c
+            .info
+            .sha
+            .bytes()
+            .chain((c.files.len() as u64).to_le_bytes())
+        {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    h
+}
+
+type Totals = (usize, usize, usize, u64, u64, Vec<String>);
+
+fn history_summary(commits: &[CommitChange]) -> Totals {
+    let mut authors: Vec<String> = Vec::new();
+    let (mut merges, mut files, mut added, mut removed) = (0, 0, 0, 0);
+    for c in commits {
+        let author = format!("{} <{}>", c.info.author_name, c.info.author_email);
+        if !authors.contains(&author) {
+            authors.push(author);
+        }
+        merges += usize::from(c.info.is_merge());
+        files += c.files.len();
+        for f in &c.files {
+            if let Some((a, r)) = f.lines {
+                added += a;
+                removed += r;
+            }
+        }
+    }
+    (commits.len(), merges, files, added, removed, authors)
+}
+
+fn commit_doc(c: &CommitChange, view: &HistoryView) -> super::schema::CommitDoc {
+    let (added, removed) = c
+        .files
+        .iter()
+        .filter_map(|f| f.lines)
+        .fold((0, 0), |acc, (a, r)| (acc.0 + a, acc.1 + r));
+    let shown = c.files.len().min(view.files_per_commit);
+    super::schema::CommitDoc {
+        sha: c.info.sha.clone(),
+        parents: c.info.parents.clone(),
+        author: format!("{} <{}>", c.info.author_name, c.info.author_email),
+        date: c.info.author_date.clone(),
+        subject: c.info.subject.clone(),
+        body: if view.bodies {
+            c.info.body.clone()
+        } else {
+            String::new()
+        },
+        is_merge: c.info.is_merge(),
+        files_changed: c.files.len(),
+        lines_added: added,
+        lines_removed: removed,
+        files: c.files[..shown].iter().map(super::page::file_doc).collect(),
+        files_not_shown: c.files.len() - shown,
+        dependency_changes: c
+            .dependencies
+            .changes
+            .iter()
+            .map(super::page::dependency_doc)
+            .collect(),
+    }
+}

@@ -1,0 +1,93 @@
+//! The internal model of a change manifest (the wire format is [`super::schema`]).
+
+use std::path::PathBuf;
+
+use bstr::BString;
+
+use super::generated;
+use crate::deps;
+use crate::git::raw::Status;
+use crate::git::revs::Target;
+
+/// What kind of entry a path is, from its git mode.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// A regular (possibly executable) file.
+    File,
+    /// A symbolic link.
+    Symlink,
+    /// A submodule (gitlink).
+    Submodule,
+}
+
+impl Kind {
+    /// Returns the kind of a git mode (`0` means absent and yields `None`).
+    pub fn of_mode(mode: u32) -> Option<Kind> {
+        match mode & 0o170000 {
+            0 => None,
+            0o120000 => Some(Kind::Symlink),
+            0o160000 => Some(Kind::Submodule),
+            _ => Some(Kind::File),
+        }
+    }
+}
+
+/// One changed file with git's facts and what git-prism adds to them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FileChange {
+    /// The path (the destination of a rename or copy), as bytes.
+    pub path: BString,
+    /// The source of a rename or copy.
+    pub old_path: Option<BString>,
+    /// git's status.
+    pub status: Status,
+    /// Similarity of a rename or copy (0-100).
+    pub similarity: Option<u8>,
+    /// Mode before (`0`: absent).
+    pub mode_before: u32,
+    /// Mode after (`0`: absent).
+    pub mode_after: u32,
+    /// Object id before.
+    pub oid_before: Option<String>,
+    /// Object id after (`None` for unhashed working-tree content).
+    pub oid_after: Option<String>,
+    /// Lines added and removed, as `git diff --numstat` counts them; `None` for binary files
+    /// and unmerged paths.
+    pub lines: Option<(u64, u64)>,
+    /// Whether git treats the file as binary.
+    pub binary: bool,
+    /// Size in bytes before.
+    pub size_before: Option<u64>,
+    /// Size in bytes after.
+    pub size_after: Option<u64>,
+    /// Language label.
+    pub language: Option<&'static str>,
+    /// Why the file counts as generated, if it does.
+    pub generated: Option<generated::Reason>,
+    /// Whether the file is untracked (working-tree targets only).
+    pub untracked: bool,
+}
+
+impl FileChange {
+    /// Returns the kind of the entry (after the change, or before it for deletions).
+    pub fn kind(&self) -> Kind {
+        Kind::of_mode(self.mode_after)
+            .or_else(|| Kind::of_mode(self.mode_before))
+            .unwrap_or(Kind::File)
+    }
+}
+
+/// A change manifest: the two sides, every changed file, and the dependency changes.
+#[derive(Clone, Debug)]
+pub struct Manifest {
+    /// The repository's working tree (or git dir, if bare).
+    pub repo_path: PathBuf,
+    /// The two sides compared.
+    pub target: Target,
+    /// The pathspecs the diff was limited to.
+    pub pathspecs: Vec<String>,
+    /// Every changed file, in git's order.
+    pub files: Vec<FileChange>,
+    /// Dependency changes.
+    pub dependencies: deps::Report,
+}

@@ -1,0 +1,459 @@
+//! Turning a manifest into bytes: pages, cursors, and the output budget.
+//!
+//! Invariants:
+//! - The summary always covers the whole range; pages only split `files`.
+//! - A cursor is bound to a fingerprint of the resolved range (commits and every file's
+//!   facts): a cursor from before the branch moved or the working tree changed is refused.
+//! - Fitting a budget cuts detail in a stated order (lockfile notables, then files moved to the
+//!   next page) and says what it cut; a file is never dropped, only moved to a later page.
+
+use bstr::ByteSlice;
+
+use super::model::{FileChange, Kind, Manifest};
+use super::schema::{self, ManifestDoc};
+use crate::git::raw::Status;
+use crate::git::revs::Head;
+
+/// The error returned for a cursor that cannot be used.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum PageError {
+    /// Not a cursor git-prism produced.
+    #[error("invalid cursor '{0}'")]
+    Invalid(String),
+    /// The range changed since the cursor was produced.
+    #[error(
+        "stale cursor '{0}': the range has changed since it was produced (a branch moved or the working tree changed); start again without --cursor"
+    )]
+    Stale(String),
+}
+
+/// How to page and bound the output.
+#[derive(Clone, Debug, Default)]
+pub struct Paging {
+    /// Where to start (from a previous page's `next_cursor`).
+    pub cursor: Option<String>,
+    /// Files per page.
+    pub page_size: Option<usize>,
+    /// The most bytes the JSON may take.
+    pub max_bytes: Option<usize>,
+    /// Pretty-print.
+    pub pretty: bool,
+}
+
+/// Returns a fingerprint of the manifest's resolved range: stable across runs and versions
+/// (FNV-1a, not the standard library's unspecified hasher).
+pub fn fingerprint(m: &Manifest) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut eat = |bytes: &[u8]| {
+        for b in bytes.iter().chain(std::iter::once(&0xff)) {
+            h ^= u64::from(*b);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+    };
+    eat(m.target.base_sha.as_deref().unwrap_or("").as_bytes());
+    eat(m.target.head_sha.as_deref().unwrap_or("").as_bytes());
+    eat(head_label(m.target.head).as_bytes());
+    for p in &m.pathspecs {
+        eat(p.as_bytes());
+    }
+    for f in &m.files {
+        eat(&f.path);
+        eat(&[f.status.letter() as u8]);
+        eat(f.oid_before.as_deref().unwrap_or("").as_bytes());
+        eat(f.oid_after.as_deref().unwrap_or("").as_bytes());
+        let (a, r) = f.lines.unwrap_or((u64::MAX, u64::MAX));
+        eat(&a.to_le_bytes());
+        eat(&r.to_le_bytes());
+        eat(&f.size_after.unwrap_or(u64::MAX).to_le_bytes());
+    }
+    h
+}
+
+/// Encodes a cursor.
+pub fn encode_cursor(fingerprint: u64, offset: usize) -> String {
+    format!("gp1-{fingerprint:016x}-{offset}")
+}
+
+/// Decodes a cursor, checking it belongs to `fingerprint`; returns the offset.
+pub fn decode_cursor(cursor: &str, fingerprint: u64) -> Result<usize, PageError> {
+    let invalid = || PageError::Invalid(cursor.to_owned());
+    let rest = cursor.strip_prefix("gp1-").ok_or_else(invalid)?;
+    let (fp, offset) = rest.split_once('-').ok_or_else(invalid)?;
+    let fp = u64::from_str_radix(fp, 16).map_err(|_| invalid())?;
+    let offset: usize = offset.parse().map_err(|_| invalid())?;
+    if fp != fingerprint {
+        return Err(PageError::Stale(cursor.to_owned()));
+    }
+    Ok(offset)
+}
+
+fn head_label(head: Head) -> &'static str {
+    match head {
+        Head::Object => "commit",
+        Head::Index => "index",
+        Head::Worktree => "worktree",
+    }
+}
+
+/// Renders the manifest as JSON within the paging and budget constraints.
+///
+/// `next_page` turns a cursor into the command that fetches the next page.
+pub fn render(
+    m: &Manifest,
+    paging: &Paging,
+    generated_at: &str,
+    next_page: &dyn Fn(&str) -> String,
+) -> Result<String, PageError> {
+    let fp = fingerprint(m);
+    let total = m.files.len();
+    let offset = match &paging.cursor {
+        Some(c) => decode_cursor(c, fp)?,
+        None => 0,
+    };
+    if offset > total {
+        return Err(PageError::Invalid(
+            paging.cursor.clone().unwrap_or_default(),
+        ));
+    }
+    let mut end = paging
+        .page_size
+        .map_or(total, |n| offset.saturating_add(n.max(1)).min(total));
+    let mut view = View {
+        offset,
+        end,
+        lockfile_notable: true,
+        cuts: Vec::new(),
+    };
+    let serialize = |view: &View| -> String {
+        let doc = to_doc(m, view, fp, generated_at, next_page);
+        let out = if paging.pretty {
+            serde_json::to_string_pretty(&doc)
+        } else {
+            serde_json::to_string(&doc)
+        };
+        out.unwrap_or_default()
+    };
+    let Some(max) = paging.max_bytes else {
+        return Ok(serialize(&view));
+    };
+    let json = serialize(&view);
+    if json.len() <= max {
+        return Ok(json);
+    }
+    if m.dependencies
+        .lockfiles
+        .iter()
+        .any(|l| !l.notable.is_empty())
+        && offset == 0
+    {
+        view.lockfile_notable = false;
+        view.cuts
+            .push("lockfile notable changes (counts kept)".into());
+        let json = serialize(&view);
+        if json.len() <= max {
+            return Ok(json);
+        }
+    }
+    // Move files to the next page: the largest prefix of this page that fits.
+    let (mut lo, mut hi) = (offset + 1, end);
+    let cut_note = |view: &mut View, shown: usize| {
+        view.cuts.retain(|c| !c.starts_with("files moved"));
+        view.cuts.push(format!(
+            "files moved to the next page to fit {max} bytes ({shown} shown)"
+        ));
+    };
+    while lo < hi {
+        let mid = lo + (hi - lo).div_ceil(2);
+        view.end = mid;
+        cut_note(&mut view, mid - offset);
+        if serialize(&view).len() <= max {
+            lo = mid;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    end = lo;
+    view.end = end;
+    cut_note(&mut view, end - offset);
+    Ok(serialize(&view))
+}
+
+/// What one rendering shows.
+struct View {
+    offset: usize,
+    end: usize,
+    lockfile_notable: bool,
+    cuts: Vec<String>,
+}
+
+fn to_doc(
+    m: &Manifest,
+    view: &View,
+    fp: u64,
+    generated_at: &str,
+    next_page: &dyn Fn(&str) -> String,
+) -> ManifestDoc {
+    let total = m.files.len();
+    let next_cursor = (view.end < total).then(|| encode_cursor(fp, view.end));
+    let first_page = view.offset == 0;
+    let deps = &m.dependencies;
+    ManifestDoc {
+        metadata: schema::Metadata {
+            schema_version: schema::SCHEMA_VERSION,
+            tool: "git-prism",
+            version: env!("CARGO_PKG_VERSION"),
+            repo_path: m.repo_path.display().to_string(),
+            base_ref: m.target.base_ref.clone(),
+            head_ref: m.target.head_ref.clone(),
+            base_sha: m.target.base_sha.clone(),
+            head_sha: m.target.head_sha.clone(),
+            head: head_label(m.target.head),
+            pathspecs: m.pathspecs.clone(),
+            generated_at: generated_at.to_owned(),
+        },
+        summary: summary(&m.files),
+        files: m.files[view.offset..view.end]
+            .iter()
+            .map(file_doc)
+            .collect(),
+        dependency_changes: if first_page {
+            deps.changes.iter().map(dependency_doc).collect()
+        } else {
+            Vec::new()
+        },
+        lockfile_changes: if first_page {
+            deps.lockfiles
+                .iter()
+                .map(|l| schema::LockfileChange {
+                    file: l.file.clone(),
+                    updated: l.updated,
+                    added: l.added,
+                    removed: l.removed,
+                    direct: l.direct,
+                    notable: if view.lockfile_notable {
+                        l.notable
+                            .iter()
+                            .map(|c| schema::LockedChange {
+                                name: c.name.clone(),
+                                old_version: c.old_version.clone(),
+                                new_version: c.new_version.clone(),
+                                bump: c.bump.map(|b| b.label()),
+                            })
+                            .collect()
+                    } else {
+                        Vec::new()
+                    },
+                    omitted: if view.lockfile_notable {
+                        l.omitted
+                    } else {
+                        l.omitted + l.notable.len()
+                    },
+                })
+                .collect()
+        } else {
+            Vec::new()
+        },
+        dependency_errors: if first_page {
+            deps.errors
+                .iter()
+                .map(|(file, error)| schema::DependencyError {
+                    file: file.clone(),
+                    error: error.clone(),
+                })
+                .collect()
+        } else {
+            Vec::new()
+        },
+        pagination: (view.offset > 0 || view.end < total).then(|| schema::Pagination {
+            offset: view.offset,
+            returned: view.end - view.offset,
+            total_files: total,
+            next_cursor: next_cursor.clone(),
+        }),
+        truncated: (!view.cuts.is_empty()).then(|| schema::Truncation {
+            cut: view.cuts.clone(),
+            files_not_shown: total - (view.end - view.offset),
+            next_page: next_cursor.as_deref().map(next_page),
+        }),
+    }
+}
+
+/// Converts one dependency change to its wire form.
+pub fn dependency_doc(c: &crate::deps::Change) -> schema::DependencyChange {
+    schema::DependencyChange {
+        file: c.file.clone(),
+        name: c.name.clone(),
+        kind: c.kind,
+        scope: c.scope.clone(),
+        old_version: c.old_version.clone(),
+        new_version: c.new_version.clone(),
+        bump: c.bump.map(|b| b.label()),
+        locked_old: c.locked.as_ref().and_then(|l| l.0.clone()),
+        locked_new: c.locked.as_ref().and_then(|l| l.1.clone()),
+    }
+}
+
+/// Computes the totals over every file.
+pub fn summary(files: &[FileChange]) -> schema::Summary {
+    let mut s = schema::Summary {
+        files_changed: files.len(),
+        ..schema::Summary::default()
+    };
+    let mut languages = std::collections::BTreeSet::new();
+    for f in files {
+        match f.status {
+            Status::Added => s.added += 1,
+            Status::Modified => s.modified += 1,
+            Status::Deleted => s.deleted += 1,
+            Status::Renamed => s.renamed += 1,
+            Status::Copied => s.copied += 1,
+            Status::TypeChanged => s.type_changed += 1,
+            Status::Unmerged => s.unmerged += 1,
+            Status::Unknown => {}
+        }
+        if f.untracked {
+            s.untracked += 1;
+        }
+        if let Some((a, r)) = f.lines {
+            s.lines_added += a;
+            s.lines_removed += r;
+        }
+        if let Some(l) = f.language {
+            languages.insert(l);
+        }
+        if f.generated.is_some() {
+            s.generated_files += 1;
+        }
+        if f.binary {
+            s.binary_files += 1;
+        }
+        if f.kind() == Kind::Submodule {
+            s.submodules += 1;
+        }
+    }
+    s.languages_affected = languages.into_iter().collect();
+    s
+}
+
+fn change_type(status: Status) -> schema::ChangeType {
+    match status {
+        Status::Added => schema::ChangeType::Added,
+        Status::Modified => schema::ChangeType::Modified,
+        Status::Deleted => schema::ChangeType::Deleted,
+        Status::Renamed => schema::ChangeType::Renamed,
+        Status::Copied => schema::ChangeType::Copied,
+        Status::TypeChanged => schema::ChangeType::TypeChanged,
+        Status::Unmerged => schema::ChangeType::Unmerged,
+        Status::Unknown => schema::ChangeType::Unknown,
+    }
+}
+
+/// Returns `(lossy, quoted)`: the path as a string, and git's C-quoted form when the string is
+/// lossy.
+pub fn path_strings(path: &[u8]) -> (String, Option<String>) {
+    match std::str::from_utf8(path) {
+        Ok(s) => (s.to_owned(), None),
+        Err(_) => (path.to_str_lossy().into_owned(), Some(c_quote(path))),
+    }
+}
+
+/// Quotes a path the way git does with `core.quotePath` on.
+pub fn c_quote(path: &[u8]) -> String {
+    let mut out = String::from("\"");
+    for &b in path {
+        match b {
+            b'"' => out.push_str("\\\""),
+            b'\\' => out.push_str("\\\\"),
+            b'\t' => out.push_str("\\t"),
+            b'\n' => out.push_str("\\n"),
+            b'\r' => out.push_str("\\r"),
+            0x07 => out.push_str("\\a"),
+            0x08 => out.push_str("\\b"),
+            0x0b => out.push_str("\\v"),
+            0x0c => out.push_str("\\f"),
+            0x20..=0x7e => out.push(b as char),
+            _ => out.push_str(&format!("\\{b:03o}")),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// Converts one file change to its wire form.
+pub fn file_doc(f: &FileChange) -> schema::File {
+    let (path, path_quoted) = path_strings(&f.path);
+    let (old_path, old_path_quoted) = match &f.old_path {
+        Some(p) => {
+            let (s, q) = path_strings(p);
+            (Some(s), q)
+        }
+        None => (None, None),
+    };
+    let mode_changed = f.mode_before != 0 && f.mode_after != 0 && f.mode_before != f.mode_after;
+    let kind = f.kind();
+    schema::File {
+        path,
+        path_quoted,
+        old_path,
+        old_path_quoted,
+        change_type: change_type(f.status),
+        similarity: f
+            .similarity
+            .filter(|_| matches!(f.status, Status::Renamed | Status::Copied)),
+        dissimilarity: f
+            .similarity
+            .filter(|_| !matches!(f.status, Status::Renamed | Status::Copied)),
+        lines_added: f.lines.map(|l| l.0),
+        lines_removed: f.lines.map(|l| l.1),
+        is_binary: f.binary,
+        is_generated: f.generated.is_some(),
+        generated_reason: f.generated.map(|g| g.label()),
+        language: f.language,
+        size_before: f.size_before,
+        size_after: f.size_after,
+        mode_before: mode_changed.then(|| format!("{:06o}", f.mode_before)),
+        mode_after: mode_changed.then(|| format!("{:06o}", f.mode_after)),
+        kind: match kind {
+            Kind::File => None,
+            Kind::Symlink => Some("symlink"),
+            Kind::Submodule => Some("submodule"),
+        },
+        submodule: (kind == Kind::Submodule).then(|| schema::Submodule {
+            old_commit: (f.mode_before == 0o160000)
+                .then(|| f.oid_before.clone())
+                .flatten(),
+            new_commit: (f.mode_after == 0o160000)
+                .then(|| f.oid_after.clone())
+                .flatten(),
+        }),
+        untracked: f.untracked,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cursors_round_trip_and_go_stale() {
+        let c = encode_cursor(0xabc, 40);
+        assert_eq!(decode_cursor(&c, 0xabc), Ok(40));
+        assert_eq!(decode_cursor(&c, 0xabd), Err(PageError::Stale(c.clone())));
+        assert!(matches!(
+            decode_cursor("nope", 1),
+            Err(PageError::Invalid(_))
+        ));
+        assert!(matches!(
+            decode_cursor("gp1-zz-1", 1),
+            Err(PageError::Invalid(_))
+        ));
+    }
+
+    #[test]
+    fn quoting_matches_git() {
+        assert_eq!(c_quote(b"\xff.txt"), "\"\\377.txt\"");
+        assert_eq!(c_quote(b"a\"b\\c\td"), "\"a\\\"b\\\\c\\td\"");
+        assert_eq!(path_strings(b"plain.rs"), ("plain.rs".into(), None));
+        assert_eq!(path_strings(b"\xffx").1.as_deref(), Some("\"\\377x\""));
+    }
+}

@@ -1,0 +1,383 @@
+//! File snapshots: the content of files before and after a range, bounded.
+//!
+//! Each requested path (relative to the top of the working tree) is looked up in the range's
+//! manifest first, so a renamed file's "before" is its old path's content; files the range did
+//! not touch are read from both sides as they are. Content is never returned for binary files,
+//! submodules or files over the size cap (the reason says which), and can be limited to a line
+//! range.
+
+use std::path::Path;
+
+use bstr::{BStr, BString, ByteSlice};
+use schemars::JsonSchema;
+use serde::Serialize;
+
+use super::build::ManifestError;
+use super::model::Manifest;
+use crate::git::repo::Objects;
+use crate::git::revs::Head;
+use crate::git::{GitError, Repo};
+
+/// What to read.
+#[derive(Clone, Debug)]
+pub struct Request {
+    /// Paths relative to the top of the working tree.
+    pub paths: Vec<BString>,
+    /// 1-based inclusive line range to return.
+    pub line_range: Option<(usize, usize)>,
+    /// Larger files get no content.
+    pub max_file_size: u64,
+    /// Return the "before" side.
+    pub before: bool,
+    /// Return the "after" side.
+    pub after: bool,
+}
+
+/// Most paths one request may ask for.
+pub const MAX_PATHS: usize = 20;
+
+/// One side of one file.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct Side {
+    /// Whether the file exists on this side.
+    pub exists: bool,
+    /// The path on this side (differs from the requested one for a renamed file's "before").
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    /// Size in bytes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub size: Option<u64>,
+    /// The content (or the requested lines of it); absent when `reason` says why.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub content: Option<String>,
+    /// Why there is no content: `binary`, `too large`, `submodule`, `not found`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// Whether invalid UTF-8 was replaced with U+FFFD.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub lossy: bool,
+    /// Lines in the whole file.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub total_lines: Option<usize>,
+    /// The first line returned (with a line range).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub first_line: Option<usize>,
+    /// The last line returned (with a line range).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub last_line: Option<usize>,
+}
+
+/// One file's snapshot.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct FileSnapshot {
+    /// The path as requested.
+    pub path: String,
+    /// The change type if the range changed the file.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub change_type: Option<super::schema::ChangeType>,
+    /// Before the range.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub before: Option<Side>,
+    /// After the range.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub after: Option<Side>,
+}
+
+/// The snapshots of a range.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct SnapshotDoc {
+    /// Where the data comes from (the manifest's metadata fields).
+    pub metadata: SnapshotMetadata,
+    /// One entry per requested path, in the order requested.
+    pub files: Vec<FileSnapshot>,
+}
+
+/// Where snapshots come from.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct SnapshotMetadata {
+    /// The version of this format.
+    pub schema_version: &'static str,
+    /// Always `git-prism`.
+    pub tool: &'static str,
+    /// The git-prism version.
+    pub version: &'static str,
+    /// The repository's working tree (or git directory, if bare).
+    pub repo_path: String,
+    /// The base as named.
+    pub base_ref: String,
+    /// The head as named.
+    pub head_ref: String,
+    /// The base commit or tree.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub base_sha: Option<String>,
+    /// The head commit or tree.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub head_sha: Option<String>,
+    /// When this was generated (UTC, RFC 3339).
+    pub generated_at: String,
+}
+
+impl SnapshotDoc {
+    /// Wraps snapshots with the metadata of their manifest.
+    pub fn new(manifest: &Manifest, files: Vec<FileSnapshot>, generated_at: String) -> SnapshotDoc {
+        SnapshotDoc {
+            metadata: SnapshotMetadata {
+                schema_version: super::schema::SCHEMA_VERSION,
+                tool: "git-prism",
+                version: env!("CARGO_PKG_VERSION"),
+                repo_path: manifest.repo_path.display().to_string(),
+                base_ref: manifest.target.base_ref.clone(),
+                head_ref: manifest.target.head_ref.clone(),
+                base_sha: manifest.target.base_sha.clone(),
+                head_sha: manifest.target.head_sha.clone(),
+                generated_at,
+            },
+            files,
+        }
+    }
+}
+
+/// Where the bytes of one side come from.
+enum Source {
+    Blob(String, u32),
+    Worktree(BString),
+    Missing,
+}
+
+/// Reads the snapshots of `request.paths` for the range of `manifest`.
+pub fn snapshots(
+    repo: &Repo,
+    manifest: &Manifest,
+    request: &Request,
+) -> Result<Vec<FileSnapshot>, ManifestError> {
+    let local = repo.local();
+    let objects = Objects::new(&local);
+    let base_tree = match &manifest.target.base_sha {
+        Some(sha) => Some(tree_of(&local, sha)?),
+        None => None,
+    };
+    let head_tree = match &manifest.target.head_sha {
+        Some(sha) => Some(tree_of(&local, sha)?),
+        None => None,
+    };
+    let index = local
+        .index_or_empty()
+        .map_err(GitError::gix("reading the index"))?;
+    let base_is_index = manifest.target.base_sha.is_none() && manifest.target.base_ref == "INDEX";
+    let mut out = Vec::with_capacity(request.paths.len());
+    for path in &request.paths {
+        let changed = manifest
+            .files
+            .iter()
+            .find(|f| f.path == *path || f.old_path.as_ref() == Some(path));
+        let (before, after, change_type) = match changed {
+            Some(f) => {
+                let before_path = f.old_path.clone().unwrap_or_else(|| f.path.clone());
+                let before = match (&f.oid_before, f.mode_before) {
+                    (_, 0) => (before_path, Source::Missing),
+                    (Some(oid), mode) => (before_path, Source::Blob(oid.clone(), mode)),
+                    (None, _) => (before_path, Source::Missing),
+                };
+                let after = match (&f.oid_after, f.mode_after) {
+                    (_, 0) => (f.path.clone(), Source::Missing),
+                    (Some(oid), mode) => (f.path.clone(), Source::Blob(oid.clone(), mode)),
+                    (None, _) if manifest.target.head == Head::Worktree => {
+                        (f.path.clone(), Source::Worktree(f.path.clone()))
+                    }
+                    (None, _) => (f.path.clone(), Source::Missing),
+                };
+                (before, after, Some(super::page::file_doc(f).change_type))
+            }
+            None => {
+                let lookup = |tree: &Option<gix::ObjectId>| -> Result<Source, GitError> {
+                    match tree {
+                        Some(tree) => tree_entry(&local, *tree, path.as_bstr()),
+                        None => Ok(Source::Missing),
+                    }
+                };
+                let in_index = || match index.entry_by_path(path.as_bstr()) {
+                    Some(e) => Source::Blob(e.id.to_string(), e.mode.bits()),
+                    None => Source::Missing,
+                };
+                let before = if base_is_index {
+                    in_index()
+                } else {
+                    lookup(&base_tree)?
+                };
+                let after = match manifest.target.head {
+                    Head::Object => lookup(&head_tree)?,
+                    Head::Index => in_index(),
+                    Head::Worktree => Source::Worktree(path.clone()),
+                };
+                ((path.clone(), before), (path.clone(), after), None)
+            }
+        };
+        let read = |(side_path, source): (BString, Source)| {
+            read_side(
+                &objects,
+                repo.workdir(),
+                side_path.as_bstr(),
+                path.as_bstr(),
+                source,
+                request,
+            )
+        };
+        out.push(FileSnapshot {
+            path: path.to_str_lossy().into_owned(),
+            change_type,
+            before: request.before.then(|| read(before)),
+            after: request.after.then(|| read(after)),
+        });
+    }
+    Ok(out)
+}
+
+fn tree_of(repo: &gix::Repository, sha: &str) -> Result<gix::ObjectId, GitError> {
+    let id = gix::ObjectId::from_hex(sha.as_bytes())
+        .map_err(|_| GitError::BadRevision(sha.to_owned()))?;
+    let tree = repo
+        .find_object(id)
+        .and_then(|o| o.peel_to_tree())
+        .map_err(GitError::gix("reading a tree"))?;
+    Ok(tree.id)
+}
+
+fn tree_entry(
+    repo: &gix::Repository,
+    tree: gix::ObjectId,
+    path: &BStr,
+) -> Result<Source, GitError> {
+    let tree = repo
+        .find_object(tree)
+        .and_then(|o| o.peel_to_tree())
+        .map_err(GitError::gix("reading a tree"))?;
+    let entry = tree
+        .lookup_entry_by_path(path.to_path_lossy())
+        .map_err(GitError::gix("looking a path up in a tree"))?;
+    Ok(match entry {
+        Some(e) => Source::Blob(e.object_id().to_string(), e.mode().value().into()),
+        None => Source::Missing,
+    })
+}
+
+fn read_side(
+    objects: &Objects<'_>,
+    workdir: Option<&Path>,
+    side_path: &BStr,
+    requested: &BStr,
+    source: Source,
+    request: &Request,
+) -> Side {
+    let mut side = Side {
+        exists: true,
+        path: (side_path != requested).then(|| side_path.to_str_lossy().into_owned()),
+        size: None,
+        content: None,
+        reason: None,
+        lossy: false,
+        total_lines: None,
+        first_line: None,
+        last_line: None,
+    };
+    let bytes: Result<Vec<u8>, String> = match source {
+        Source::Missing => {
+            side.exists = false;
+            return side;
+        }
+        Source::Blob(_, mode) if mode & 0o170000 == 0o160000 => Err("submodule".into()),
+        Source::Blob(oid, _) => match objects.size(&oid) {
+            Ok(size) if size > request.max_file_size => {
+                side.size = Some(size);
+                Err(format!(
+                    "too large ({size} bytes, cap {})",
+                    request.max_file_size
+                ))
+            }
+            Ok(_) => objects.blob(&oid).map_err(|e| e.to_string()),
+            Err(e) => Err(e.to_string()),
+        },
+        Source::Worktree(path) => {
+            let Some(workdir) = workdir else {
+                side.exists = false;
+                return side;
+            };
+            let full = workdir.join(path.to_path_lossy());
+            match std::fs::symlink_metadata(&full) {
+                Err(_) => {
+                    side.exists = false;
+                    return side;
+                }
+                Ok(meta) if meta.file_type().is_symlink() => std::fs::read_link(&full)
+                    .map(|t| t.as_os_str().as_encoded_bytes().to_vec())
+                    .map_err(|e| e.to_string()),
+                Ok(meta) if meta.is_dir() => Err("submodule".into()),
+                Ok(meta) if meta.len() > request.max_file_size => {
+                    side.size = Some(meta.len());
+                    Err(format!(
+                        "too large ({} bytes, cap {})",
+                        meta.len(),
+                        request.max_file_size
+                    ))
+                }
+                Ok(_) => std::fs::read(&full).map_err(|e| e.to_string()),
+            }
+        }
+    };
+    let bytes = match bytes {
+        Ok(b) => b,
+        Err(reason) => {
+            side.reason = Some(reason);
+            return side;
+        }
+    };
+    side.size = Some(bytes.len() as u64);
+    if bytes[..bytes.len().min(8000)].contains(&0) {
+        side.reason = Some("binary".into());
+        return side;
+    }
+    let text = bytes.to_str_lossy();
+    side.lossy = std::str::from_utf8(&bytes).is_err();
+    let total = text.lines().count();
+    side.total_lines = Some(total);
+    match request.line_range {
+        Some((first, last)) => {
+            let first = first.max(1);
+            let last = last.min(total);
+            if first > last {
+                side.content = Some(String::new());
+            } else {
+                let content: String = text
+                    .split_inclusive('\n')
+                    .skip(first - 1)
+                    .take(last + 1 - first)
+                    .collect();
+                side.content = Some(content);
+            }
+            side.first_line = Some(first);
+            side.last_line = Some(last.max(first.saturating_sub(1)));
+        }
+        None => side.content = Some(text.into_owned()),
+    }
+    side
+}
+
+/// Parses `START:END` (or `START-END`, 1-based, inclusive).
+pub fn parse_line_range(text: &str) -> Option<(usize, usize)> {
+    let (a, b) = text.split_once(':').or_else(|| text.split_once('-'))?;
+    let (a, b) = (a.trim().parse().ok()?, b.trim().parse().ok()?);
+    (a >= 1 && b >= a).then_some((a, b))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_ranges() {
+        assert_eq!(parse_line_range("3:7"), Some((3, 7)));
+        assert_eq!(parse_line_range("3-7"), Some((3, 7)));
+        assert_eq!(parse_line_range("7:3"), None);
+        assert_eq!(parse_line_range("0:3"), None);
+        assert_eq!(parse_line_range("x"), None);
+    }
+}
