@@ -86,9 +86,15 @@ pub fn extract_own_flags(range: &mut Vec<OsString>) -> anyhow::Result<OwnFlags> 
     let mut it = std::mem::take(range).into_iter();
     while let Some(arg) = it.next() {
         let text = arg.to_string_lossy().into_owned();
-        if text == "--" {
-            kept.push(arg);
-            kept.extend(it.by_ref());
+        if text == "--" || text == super::SEPARATOR {
+            kept.push("--".into());
+            kept.extend(it.by_ref().map(|a| {
+                if a == super::SEPARATOR {
+                    "--".into()
+                } else {
+                    a
+                }
+            }));
             break;
         }
         let (name, inline) = match text.split_once('=') {

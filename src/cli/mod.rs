@@ -59,7 +59,7 @@ pub struct Out<'a> {
 
 /// Runs the CLI with `args` (without `argv[0]`) and returns the exit status.
 pub fn run(argv0: OsString, args: Vec<OsString>) -> i32 {
-    let cli = match Cli::try_parse_from(std::iter::once(argv0).chain(args)) {
+    let cli = match parse(argv0, args) {
         Ok(cli) => cli,
         Err(err) => {
             let _ = err.print();
@@ -105,6 +105,29 @@ pub fn run(argv0: OsString, args: Vec<OsString>) -> i32 {
     }
 }
 
+/// Stands in for `--` in the git-style arguments of `manifest` and `history` while clap parses
+/// them (clap would swallow a leading `--`, which for git separates paths from revisions).
+pub(crate) const SEPARATOR: &str = "--git-prism-paths";
+
+/// Parses the command line (without running anything).
+fn parse(argv0: OsString, mut args: Vec<OsString>) -> Result<Cli, clap::Error> {
+    protect_separator(&mut args);
+    Cli::try_parse_from(std::iter::once(argv0).chain(args))
+}
+
+fn protect_separator(args: &mut [OsString]) {
+    if matches!(
+        args.first().and_then(|a| a.to_str()),
+        Some("manifest" | "history")
+    ) {
+        for arg in args.iter_mut().skip(1) {
+            if arg == "--" {
+                *arg = SEPARATOR.into();
+            }
+        }
+    }
+}
+
 fn is_broken_pipe(err: &anyhow::Error) -> bool {
     err.chain().any(|e| {
         e.downcast_ref::<io::Error>()
@@ -124,29 +147,48 @@ mod tests {
 
     #[test]
     fn git_diff_arguments_reach_the_range() {
-        let parse = |line: &str| {
-            let argv = std::iter::once("git-prism").chain(line.split_whitespace());
-            match Cli::try_parse_from(argv).map(|c| c.command) {
-                Ok(Command::Manifest(m)) => Ok((m.range, m.pretty, m.repo)),
+        let parse_line = |line: &str| {
+            let args = line.split_whitespace().map(OsString::from).collect();
+            match parse("git-prism".into(), args).map(|c| c.command) {
+                Ok(Command::Manifest(mut m)) => {
+                    let own =
+                        manifest::extract_own_flags(&mut m.range).map_err(|e| e.to_string())?;
+                    Ok((m.range, m.pretty || own.pretty, m.repo.or(own.repo)))
+                }
+                Ok(Command::History(mut h)) => {
+                    let own =
+                        manifest::extract_own_flags(&mut h.range).map_err(|e| e.to_string())?;
+                    Ok((h.range, h.pretty || own.pretty, h.repo.or(own.repo)))
+                }
                 Ok(_) => Err("other command".to_owned()),
                 Err(e) => Err(e.to_string()),
             }
         };
         let os = |v: &[&str]| v.iter().map(OsString::from).collect::<Vec<_>>();
-        assert_eq!(parse("manifest --cached").unwrap().0, os(&["--cached"]));
         assert_eq!(
-            parse("manifest main..HEAD -- src").unwrap().0,
+            parse_line("manifest --cached").unwrap().0,
+            os(&["--cached"])
+        );
+        assert_eq!(
+            parse_line("manifest main..HEAD -- src").unwrap().0,
             os(&["main..HEAD", "--", "src"])
         );
+        assert_eq!(parse_line("manifest -- src").unwrap().0, os(&["--", "src"]));
         assert_eq!(
-            parse("manifest -M50% main HEAD").unwrap().0,
+            parse_line("history -- a.txt").unwrap().0,
+            os(&["--", "a.txt"])
+        );
+        assert_eq!(
+            parse_line("manifest -M50% main HEAD").unwrap().0,
             os(&["-M50%", "main", "HEAD"])
         );
-        let (range, pretty, repo) = parse("manifest --pretty --repo /x main").unwrap();
+        let (range, pretty, repo) = parse_line("manifest --pretty --repo /x main").unwrap();
         assert_eq!(
             (range, pretty, repo),
             (os(&["main"]), true, Some("/x".into()))
         );
-        assert_eq!(parse("manifest").unwrap().0, os(&[]));
+        let (range, pretty, _) = parse_line("history -n 3 --pretty -- --pretty").unwrap();
+        assert_eq!((range, pretty), (os(&["-n", "3", "--", "--pretty"]), true));
+        assert_eq!(parse_line("manifest").unwrap().0, os(&[]));
     }
 }

@@ -122,9 +122,12 @@ pub struct Change {
     pub locked: Option<(Option<String>, Option<String>)>,
 }
 
+/// A dependency's identity within a file: name, kind and scope.
+type Key = (String, &'static str, Option<String>);
+
 /// Compares declarations before and after; `file` names the file in the result.
 pub fn diff(file: &str, before: &[Declaration], after: &[Declaration]) -> Vec<Change> {
-    let index = |list: &'_ [Declaration]| -> BTreeMap<(String, &'static str, Option<String>), BTreeSet<Option<String>>> {
+    let index = |list: &'_ [Declaration]| -> BTreeMap<Key, BTreeSet<Option<String>>> {
         let mut map = BTreeMap::new();
         for d in list {
             map.entry((d.name.clone(), d.kind, d.scope.clone()))
@@ -369,7 +372,8 @@ mod tests {
             decl("x", "dev", "1"),
         ];
         let changes = diff("Cargo.toml", &before, &after);
-        let summary: Vec<(String, Option<String>, Option<String>, Option<Bump>)> = changes
+        type Row = (String, Option<String>, Option<String>, Option<Bump>);
+        let summary: Vec<Row> = changes
             .into_iter()
             .map(|c| (c.name, c.old_version, c.new_version, c.bump))
             .collect();

@@ -19,8 +19,8 @@ pub fn requirement(line: &str) -> Option<(String, Option<String>)> {
     if rest.starts_with('[') {
         rest = rest.find(']').map_or("", |i| &rest[i + 1..]).trim_start();
     }
-    if rest.starts_with('@') {
-        let url = rest[1..].trim();
+    if let Some(url) = rest.strip_prefix('@') {
+        let url = url.trim();
         return Some((name.to_owned(), Some(format!("url:{url}"))));
     }
     let spec = rest.trim_start_matches('(').trim_end_matches(')').trim();

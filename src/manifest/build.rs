@@ -479,7 +479,8 @@ pub(crate) fn dependency_report(
             None => None,
         }
     };
-    let mut contents: Vec<(String, deps::Format, Option<Vec<u8>>, Option<Vec<u8>>)> = Vec::new();
+    type Contents = (String, deps::Format, Option<Vec<u8>>, Option<Vec<u8>>);
+    let mut contents: Vec<Contents> = Vec::new();
     for f in files {
         let Some(format) = deps::Format::of(&f.path) else {
             continue;

@@ -218,39 +218,6 @@ pub fn history(repo: &Repo, log: &Log) -> Result<Vec<CommitChange>, ManifestErro
     changes(repo, listed, &log.paths)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn messages_split_like_git() {
-        assert_eq!(
-            split_message("subject\n"),
-            ("subject".into(), String::new())
-        );
-        assert_eq!(
-            split_message("subject\n\nbody line 1\nline 2\n"),
-            ("subject".into(), "body line 1\nline 2".into())
-        );
-        assert_eq!(
-            split_message("wrapped\nsubject\n\n\nbody\n"),
-            ("wrapped subject".into(), "body".into())
-        );
-        assert_eq!(split_message(""), (String::new(), String::new()));
-    }
-
-    #[test]
-    fn records_parse() {
-        let rec = "abc\x1fp1 p2\x1fA U\x1fa@x\x1f2024-01-01T00:00:00Z\x1f2024-01-02T00:00:00Z\x1fsubj\x1fwith sep\n\nbody\n";
-        let c = parse_record(rec.as_bytes()).unwrap();
-        assert_eq!(c.parents, ["p1", "p2"]);
-        assert!(c.is_merge());
-        assert_eq!(c.subject, "subj\x1fwith sep");
-        assert_eq!(c.body, "body");
-        assert!(parse_record(b"abc\x1fonly").is_err());
-    }
-}
-
 /// Renders a history as JSON within the paging and budget constraints (pages split commits).
 pub fn render(
     repo_path: &str,
@@ -445,5 +412,38 @@ fn commit_doc(c: &CommitChange, view: &HistoryView) -> super::schema::CommitDoc 
             .iter()
             .map(super::page::dependency_doc)
             .collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_split_like_git() {
+        assert_eq!(
+            split_message("subject\n"),
+            ("subject".into(), String::new())
+        );
+        assert_eq!(
+            split_message("subject\n\nbody line 1\nline 2\n"),
+            ("subject".into(), "body line 1\nline 2".into())
+        );
+        assert_eq!(
+            split_message("wrapped\nsubject\n\n\nbody\n"),
+            ("wrapped subject".into(), "body".into())
+        );
+        assert_eq!(split_message(""), (String::new(), String::new()));
+    }
+
+    #[test]
+    fn records_parse() {
+        let rec = "abc\x1fp1 p2\x1fA U\x1fa@x\x1f2024-01-01T00:00:00Z\x1f2024-01-02T00:00:00Z\x1fsubj\x1fwith sep\n\nbody\n";
+        let c = parse_record(rec.as_bytes()).unwrap();
+        assert_eq!(c.parents, ["p1", "p2"]);
+        assert!(c.is_merge());
+        assert_eq!(c.subject, "subj\x1fwith sep");
+        assert_eq!(c.body, "body");
+        assert!(parse_record(b"abc\x1fonly").is_err());
     }
 }

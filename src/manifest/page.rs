@@ -175,7 +175,14 @@ pub fn render(
     end = lo;
     view.end = end;
     cut_note(&mut view, end - offset);
-    Ok(serialize(&view))
+    let json = serialize(&view);
+    if json.len() > max {
+        view.cuts.push(format!(
+            "still over {max} bytes: a page holds at least one file"
+        ));
+        return Ok(serialize(&view));
+    }
+    Ok(json)
 }
 
 /// What one rendering shows.

@@ -11,8 +11,10 @@
 
 mod cli;
 mod common;
+mod history;
 mod manifest;
 mod oracle;
 mod passthrough;
 mod real_history;
 mod resolver;
+mod snapshot;

@@ -1,0 +1,163 @@
+//! `git-prism history`: every commit `git log` lists, each against its first parent.
+
+use serde_json::Value;
+
+use crate::common::{Repo, TestEnv, bin};
+use crate::oracle::{git_facts, manifest_facts};
+
+fn history(env: &TestEnv, repo: &Repo<'_>, args: &[&str]) -> Value {
+    let out = env
+        .command(bin(), &env.plain_path())
+        .arg("history")
+        .args(args)
+        .current_dir(&repo.dir)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "history {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+fn branchy(env: &TestEnv) -> Repo<'_> {
+    let repo = env.repo("repo");
+    repo.write("a.txt", "a\n").write("lib.rs", "fn a() {}\n");
+    repo.commit("root");
+    repo.git(&["checkout", "-q", "-b", "side"]);
+    repo.write("side.txt", "side 1\n");
+    repo.commit("side one\n\nwith a body\nof two lines");
+    repo.write("side.txt", "side 2\n");
+    repo.commit("side two");
+    repo.git(&["checkout", "-q", "main"]);
+    repo.write("a.txt", "a\nb\n");
+    repo.commit("main edit");
+    repo.git(&["merge", "-q", "--no-ff", "-m", "merge side", "side"]);
+    repo.write("lib.rs", "fn a() {}\nfn b() {}\n");
+    let out = repo
+        .git_cmd(&["commit", "-q", "-am", "by someone else"])
+        .env("GIT_AUTHOR_NAME", "Other Person")
+        .env("GIT_AUTHOR_EMAIL", "other@example.com")
+        .status()
+        .unwrap();
+    assert!(out.success());
+    repo
+}
+
+fn shas(doc: &Value) -> Vec<String> {
+    doc["commits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["sha"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+fn rev_list(repo: &Repo<'_>, args: &[&str]) -> Vec<String> {
+    let mut full = vec!["log", "--format=%H"];
+    full.extend_from_slice(args);
+    repo.git(&full).lines().map(str::to_owned).collect()
+}
+
+#[test]
+fn every_listed_commit_with_git_facts_against_its_first_parent() {
+    let env = TestEnv::new();
+    let repo = branchy(&env);
+    let doc = history(&env, &repo, &["main"]);
+    assert_eq!(
+        shas(&doc),
+        rev_list(&repo, &["main"]),
+        "merges and side branches included, newest first"
+    );
+    assert_eq!(doc["summary"]["commits"], 6);
+    assert_eq!(doc["summary"]["merges"], 1);
+    for commit in doc["commits"].as_array().unwrap() {
+        let sha = commit["sha"].as_str().unwrap();
+        let parents: Vec<&str> = commit["parents"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p.as_str().unwrap())
+            .collect();
+        let base = parents
+            .first()
+            .copied()
+            .unwrap_or("4b825dc642cb6eb9a060e54bf8d69288fbee4904");
+        let want = git_facts(&repo, &repo.dir, &[base, sha]);
+        assert_eq!(manifest_facts(commit), want, "commit {sha}");
+        assert_eq!(
+            commit["is_merge"].as_bool().unwrap_or(false),
+            parents.len() > 1
+        );
+        assert_eq!(
+            commit["files_changed"].as_u64().unwrap() as usize,
+            want.len()
+        );
+    }
+    let side_one = doc["commits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["subject"] == "side one")
+        .unwrap();
+    assert_eq!(side_one["body"], "with a body\nof two lines");
+    assert_eq!(side_one["author"], "A U Thor <author@example.com>");
+    assert!(
+        side_one["date"]
+            .as_str()
+            .unwrap()
+            .starts_with("2024-01-01T00:")
+    );
+    assert_eq!(doc["summary"]["authors"].as_array().unwrap().len(), 2);
+}
+
+#[test]
+fn selection_options_are_git_s() {
+    let env = TestEnv::new();
+    let repo = branchy(&env);
+    for args in [
+        &["-n", "2"][..],
+        &["-3"],
+        &["main~2..main"],
+        &["^side", "main"],
+        &["main", "--not", "side"],
+        &["--author", "Other"],
+        &["--first-parent", "main"],
+        &["--no-merges"],
+        &["--", "side.txt"],
+        &["--reverse", "-n", "3"],
+        &["--since", "2024-01-01T00:00:02Z"],
+    ] {
+        let doc = history(&env, &repo, args);
+        assert_eq!(shas(&doc), rev_list(&repo, args), "{args:?}");
+    }
+    // A pathspec limits the files shown too.
+    let doc = history(&env, &repo, &["--", "side.txt"]);
+    for commit in doc["commits"].as_array().unwrap() {
+        for f in commit["files"].as_array().unwrap() {
+            assert_eq!(f["path"], "side.txt");
+        }
+    }
+}
+
+#[test]
+fn history_pages_and_budgets() {
+    let env = TestEnv::new();
+    let repo = branchy(&env);
+    let first = history(&env, &repo, &["--page-size", "4", "main"]);
+    assert_eq!(first["commits"].as_array().unwrap().len(), 4);
+    let cursor = first["pagination"]["next_cursor"].as_str().unwrap();
+    let second = history(
+        &env,
+        &repo,
+        &["--page-size", "4", "--cursor", cursor, "main"],
+    );
+    let mut all = shas(&first);
+    all.extend(shas(&second));
+    assert_eq!(all, rev_list(&repo, &["main"]));
+    let small = history(&env, &repo, &["--max-tokens", "600", "main"]);
+    assert!(serde_json::to_string(&small).unwrap().len() <= 1800);
+    assert!(small["commits"].as_array().unwrap().len() < 6);
+    assert!(small["truncated"]["cut"].as_array().unwrap().len() >= 2);
+}
