@@ -4,6 +4,7 @@
 //! many runs, so machine noise hits both sides alike. Results are printed and appended to
 //! `bench/RESULTS.md` with the machine, date and commit. Nothing here runs in CI.
 
+mod manifest;
 mod passthrough;
 mod report;
 mod timing;
@@ -61,7 +62,21 @@ fn parse_args() -> Result<Options> {
 fn main() -> Result<()> {
     let options = parse_args()?;
     std::fs::create_dir_all(&options.work)?;
+    manifest::check_corpus(&options.corpus)?;
     let mut report = report::Report::new(&options)?;
-    passthrough::run(&options, &mut report)?;
+    let figures = std::env::var("BENCH_FIGURES").unwrap_or_else(|_| "all".into());
+    let wants = |name: &str| figures == "all" || figures.split(',').any(|f| f == name);
+    if wants("passthrough") {
+        passthrough::run(&options, &mut report)?;
+    }
+    if wants("manifest") {
+        manifest::speed(&options, &mut report, &[("manifest", &[])])?;
+    }
+    if wants("fidelity") {
+        manifest::fidelity(&options, &mut report)?;
+    }
+    if wants("imara") {
+        manifest::imara_agreement(&options, &mut report)?;
+    }
     report.finish(options.results.as_deref())
 }

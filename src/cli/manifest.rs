@@ -159,11 +159,20 @@ pub fn run(mut args: Args, out: &mut Out<'_>) -> anyhow::Result<i32> {
     args.cursor = args.cursor.or(own.cursor);
     args.max_tokens = args.max_tokens.or(own.max_tokens);
     let diff = parse_range(&args.range)?;
+    let started = std::time::Instant::now();
     let repo = open_repo(args.repo.as_deref())?;
+    let opened = started.elapsed();
     let options = manifest::Options {
         untracked: !args.no_untracked,
     };
     let built = manifest::build(&repo, &diff, &options)?;
+    if std::env::var_os("GIT_PRISM_TRACE").is_some() {
+        let phases: Vec<String> = std::iter::once(("open", opened))
+            .chain(built.timings.iter().copied())
+            .map(|(name, d)| format!("{name} {:.2}ms", d.as_secs_f64() * 1e3))
+            .collect();
+        writeln!(out.stderr, "git-prism: trace: {}", phases.join(", "))?;
+    }
     let paging = page::Paging {
         cursor: args.cursor.clone(),
         page_size: args.page_size,

@@ -18,7 +18,7 @@ use std::collections::{BTreeMap, BTreeSet};
 pub use version::Bump;
 
 /// The dependency file formats understood.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Format {
     /// `Cargo.toml`.
     CargoToml,
@@ -69,7 +69,7 @@ impl Format {
 }
 
 /// The error returned when a dependency file cannot be parsed.
-#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+#[derive(Clone, Debug, thiserror::Error, PartialEq, Eq)]
 #[error("{0}")]
 pub struct ParseError(pub String);
 
@@ -197,16 +197,37 @@ pub fn diff(file: &str, before: &[Declaration], after: &[Declaration]) -> Vec<Ch
     changes
 }
 
-/// A dependency file that changed, with its content before and after (`None` when absent).
-pub struct ChangedFile<'a> {
+/// One side of a changed dependency file: absent, or its parsed declarations (or why it could
+/// not be parsed).
+pub type Parsed = Option<Result<Vec<Declaration>, ParseError>>;
+
+/// A dependency file that changed, parsed before and after.
+pub struct ChangedFile {
     /// Its path.
     pub path: String,
     /// Its format.
     pub format: Format,
-    /// Content before.
-    pub before: Option<&'a [u8]>,
-    /// Content after.
-    pub after: Option<&'a [u8]>,
+    /// Declarations before (`None`: the file did not exist).
+    pub before: Parsed,
+    /// Declarations after (`None`: the file no longer exists).
+    pub after: Parsed,
+}
+
+impl ChangedFile {
+    /// Parses both sides from their content.
+    pub fn from_content(
+        path: String,
+        format: Format,
+        before: Option<&[u8]>,
+        after: Option<&[u8]>,
+    ) -> ChangedFile {
+        ChangedFile {
+            path,
+            format,
+            before: before.map(|c| parse(format, c)),
+            after: after.map(|c| parse(format, c)),
+        }
+    }
 }
 
 /// The churn of one lockfile.
@@ -243,14 +264,17 @@ pub struct Report {
 }
 
 /// Builds the report for the dependency files changed in a range.
-pub fn report(files: &[ChangedFile<'_>]) -> Report {
+pub fn report(files: &[ChangedFile]) -> Report {
     let mut report = Report::default();
     let mut lock_changes: Vec<(String, &'static str, Vec<Change>)> = Vec::new();
     for file in files {
-        let side = |content: Option<&[u8]>| -> Result<Vec<Declaration>, ParseError> {
-            content.map_or(Ok(Vec::new()), |c| parse(file.format, c))
+        let side = |parsed: &Parsed| -> Result<Vec<Declaration>, ParseError> {
+            match parsed {
+                None => Ok(Vec::new()),
+                Some(result) => result.clone(),
+            }
         };
-        let (before, after) = match (side(file.before), side(file.after)) {
+        let (before, after) = match (side(&file.before), side(&file.after)) {
             (Ok(b), Ok(a)) => (b, a),
             (Err(e), _) | (_, Err(e)) => {
                 report.errors.push((file.path.clone(), e.0));
@@ -415,18 +439,18 @@ mod tests {
             &[("itoa", "2.0.0"), ("ryu", "1.0.5"), ("fresh", "0.3.0")],
         );
         let files = [
-            ChangedFile {
-                path: "Cargo.toml".into(),
-                format: Format::CargoToml,
-                before: Some(toml_before),
-                after: Some(toml_after),
-            },
-            ChangedFile {
-                path: "Cargo.lock".into(),
-                format: Format::CargoLock,
-                before: Some(lock_before.as_bytes()),
-                after: Some(lock_after.as_bytes()),
-            },
+            ChangedFile::from_content(
+                "Cargo.toml".into(),
+                Format::CargoToml,
+                Some(toml_before),
+                Some(toml_after),
+            ),
+            ChangedFile::from_content(
+                "Cargo.lock".into(),
+                Format::CargoLock,
+                Some(lock_before.as_bytes()),
+                Some(lock_after.as_bytes()),
+            ),
         ];
         let r = report(&files);
         assert_eq!(r.changes.len(), 1);
@@ -446,12 +470,12 @@ mod tests {
 
     #[test]
     fn unparsable_files_are_reported_not_dropped() {
-        let files = [ChangedFile {
-            path: "package.json".into(),
-            format: Format::PackageJson,
-            before: Some(b"{"),
-            after: Some(b"{}"),
-        }];
+        let files = [ChangedFile::from_content(
+            "package.json".into(),
+            Format::PackageJson,
+            Some(b"{"),
+            Some(b"{}"),
+        )];
         let r = report(&files);
         assert_eq!(r.errors.len(), 1);
         assert_eq!(r.errors[0].0, "package.json");

@@ -30,6 +30,31 @@ pub struct Invocation {
     overrides: Vec<OsString>,
 }
 
+/// A git process started by [`Invocation::spawn`].
+pub struct Running {
+    child: std::process::Child,
+    name: String,
+}
+
+impl Running {
+    /// Waits for git and returns its standard output; a non-zero exit is an error carrying
+    /// git's standard error.
+    pub fn finish(self) -> Result<Vec<u8>, GitError> {
+        let out = self
+            .child
+            .wait_with_output()
+            .map_err(|e| GitError::Spawn(e.to_string()))?;
+        if !out.status.success() {
+            return Err(GitError::Command {
+                command: self.name,
+                stderr: String::from_utf8_lossy(&out.stderr).trim().to_owned(),
+                code: out.status.code(),
+            });
+        }
+        Ok(out.stdout)
+    }
+}
+
 /// The configuration overrides every call gets.
 const SAFE_OVERRIDES: &[&str] = &[
     "core.fsmonitor=false",
@@ -106,23 +131,25 @@ impl Invocation {
         I: IntoIterator<Item = S>,
         S: AsRef<OsStr>,
     {
+        self.spawn(args)?.finish()
+    }
+
+    /// Starts git with `args`; [`Running::finish`] collects its output.
+    pub fn spawn<I, S>(&self, args: I) -> Result<Running, GitError>
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<OsStr>,
+    {
         let args: Vec<OsString> = args.into_iter().map(|a| a.as_ref().to_owned()).collect();
         let name = args
             .first()
             .map(|a| a.to_string_lossy().into_owned())
             .unwrap_or_default();
-        let out = self
+        let child = self
             .command(&args)
-            .output()
+            .spawn()
             .map_err(|e| GitError::Spawn(format!("{}: {e}", self.program.display())))?;
-        if !out.status.success() {
-            return Err(GitError::Command {
-                command: name,
-                stderr: String::from_utf8_lossy(&out.stderr).trim().to_owned(),
-                code: out.status.code(),
-            });
-        }
-        Ok(out.stdout)
+        Ok(Running { child, name })
     }
 
     /// Returns the real git's path.

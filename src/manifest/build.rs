@@ -21,6 +21,7 @@ use rayon::prelude::*;
 use super::generated::{self, Attribute};
 use super::language;
 use super::model::{FileChange, Kind, Manifest};
+use super::prefetch::{self, Prefetched};
 use crate::deps;
 use crate::git::raw::{self, Status};
 use crate::git::repo::Objects;
@@ -56,27 +57,101 @@ impl Default for Options {
 
 /// Builds the manifest of a `git diff` command line.
 pub fn build(repo: &Repo, diff: &Diff, options: &Options) -> Result<Manifest, ManifestError> {
+    let mut timings = Vec::new();
+    let mut clock = std::time::Instant::now();
+    let mut lap = |name: &'static str, timings: &mut Vec<(&'static str, std::time::Duration)>| {
+        timings.push((name, clock.elapsed()));
+        clock = std::time::Instant::now();
+    };
     let (target, paths) = repo.diff_target(diff)?;
+    lap("resolve", &mut timings);
     let relative = diff
         .options
         .iter()
         .any(|o| o.as_bytes().starts_with(b"--relative"));
-    let entries = diff_entries(repo, &target, &diff.options, &paths)?;
-    let mut untracked = Vec::new();
-    if options.untracked && target.head == Head::Worktree && !relative && repo.workdir().is_some() {
-        untracked = untracked_paths(repo, &paths)?;
-    }
+    // git computes the facts while this process prepares what enrichment needs.
+    let diffing = repo.git.spawn(diff_args(&target, &diff.options, &paths))?;
+    let wants_untracked =
+        options.untracked && target.head == Head::Worktree && !relative && repo.workdir().is_some();
+    let listing = if wants_untracked {
+        Some(repo.git.spawn(untracked_args(&paths))?)
+    } else {
+        None
+    };
+    let local = repo.local();
+    let index = local.index_or_empty().ok();
+    let (finished, prefetched, git_time, ahead_time) = std::thread::scope(|scope| {
+        let ahead = scope.spawn(|| {
+            let start = std::time::Instant::now();
+            (
+                prefetch::run(repo, &target, !paths.is_empty()),
+                start.elapsed(),
+            )
+        });
+        let start = std::time::Instant::now();
+        let finished = diffing.finish();
+        let git_time = start.elapsed();
+        let (prefetched, ahead_time) = ahead.join().unwrap_or_default();
+        (finished, prefetched, git_time, ahead_time)
+    });
+    timings.push(("  git (parallel)", git_time));
+    timings.push(("  read-ahead (parallel)", ahead_time));
+    let entries = raw::parse(&finished?).map_err(|e| GitError::Parse {
+        command: "diff".into(),
+        detail: e.0,
+    })?;
+    let untracked = match listing {
+        Some(running) => untracked_paths(&running.finish()?),
+        None => Vec::new(),
+    };
+    lap("git diff", &mut timings);
     let base = worktree_base(repo, relative);
+    let sources: Vec<DepSource> = entries
+        .iter()
+        .map(DepSource::from_entry)
+        .chain(untracked.iter().map(DepSource::untracked))
+        .filter(|s| s.format.is_some())
+        .collect();
     let untracked_refs: Vec<&bstr::BStr> = untracked.iter().map(|p| p.as_bstr()).collect();
-    let (mut files, untracked_attrs) =
-        enrich_entries(repo, entries, &untracked_refs, target.head, base.as_deref());
+    let (attrs, untracked_attrs) = attributes(
+        &local,
+        index.as_ref().map(|i| &***i),
+        &entries,
+        &untracked_refs,
+    );
+    lap("attributes", &mut timings);
+    let (((mut files, untracked_attrs), enrich_time), (dependencies, deps_time)) = rayon::join(
+        || {
+            let start = std::time::Instant::now();
+            let out = enrich_entries(
+                repo,
+                entries,
+                attrs,
+                target.head,
+                base.as_deref(),
+                untracked_attrs,
+                &prefetched,
+            );
+            (out, start.elapsed())
+        },
+        || {
+            let start = std::time::Instant::now();
+            let out = dependency_report(repo, &sources, base.as_deref(), &prefetched);
+            (out, start.elapsed())
+        },
+    );
+    timings.push(("  files (parallel)", enrich_time));
+    timings.push(("  dependencies (parallel)", deps_time));
     let untracked_files: Vec<FileChange> = untracked
+        .iter()
+        .cloned()
+        .zip(untracked_attrs)
+        .collect::<Vec<_>>()
         .into_par_iter()
-        .zip(untracked_attrs.into_par_iter())
         .filter_map(|(path, attr)| base.as_deref().and_then(|b| untracked_file(b, path, attr)))
         .collect();
     files.extend(untracked_files);
-    let dependencies = dependency_report(repo, &files, base.as_deref());
+    lap("enrich", &mut timings);
     Ok(Manifest {
         repo_path: repo.display_path().to_owned(),
         target,
@@ -86,26 +161,28 @@ pub fn build(repo: &Repo, diff: &Diff, options: &Options) -> Result<Manifest, Ma
             .collect(),
         files,
         dependencies,
+        timings,
     })
 }
 
-/// Turns git's entries into file changes (in parallel), and returns the attributes of the
-/// `untracked` paths looked up along the way.
+/// Turns git's entries into file changes, in parallel; `untracked_attrs` are passed through.
 fn enrich_entries(
     repo: &Repo,
     entries: Vec<raw::Entry>,
-    untracked: &[&bstr::BStr],
+    attrs: Vec<Attrs>,
     head: Head,
     base: Option<&Path>,
+    untracked_attrs: Vec<Attrs>,
+    prefetched: &Prefetched,
 ) -> (Vec<FileChange>, Vec<Attrs>) {
-    let tracked_paths: Vec<&bstr::BStr> = entries.iter().map(|e| e.path.as_bstr()).collect();
-    let (tracked_attrs, untracked_attrs) = attributes(repo, &tracked_paths, untracked);
     let files = entries
         .into_par_iter()
-        .zip(tracked_attrs.into_par_iter())
+        .zip(attrs.into_par_iter())
         .map_init(
             || repo.local(),
-            |local, (entry, attr)| enrich(&Objects::new(local), entry, attr, head, base),
+            |local, (entry, attr)| {
+                enrich(&Objects::new(local), entry, attr, head, base, prefetched)
+            },
         )
         .collect();
     (files, untracked_attrs)
@@ -113,16 +190,23 @@ fn enrich_entries(
 
 /// Turns the entries of a commit-to-commit comparison into file changes.
 pub fn commit_files(repo: &Repo, entries: Vec<raw::Entry>) -> Vec<FileChange> {
-    enrich_entries(repo, entries, &[], Head::Object, None).0
+    let local = repo.local();
+    let index = local.index_or_empty().ok();
+    let (attrs, _) = attributes(&local, index.as_ref().map(|i| &***i), &entries, &[]);
+    enrich_entries(
+        repo,
+        entries,
+        attrs,
+        Head::Object,
+        None,
+        Vec::new(),
+        &Prefetched::default(),
+    )
+    .0
 }
 
-/// Runs `git diff --raw --numstat -z -M` for the target and parses it.
-fn diff_entries(
-    repo: &Repo,
-    target: &Target,
-    user_options: &[OsString],
-    paths: &[OsString],
-) -> Result<Vec<raw::Entry>, GitError> {
+/// Returns the arguments of `git diff --raw --numstat -z -M` for the target.
+fn diff_args(target: &Target, user_options: &[OsString], paths: &[OsString]) -> Vec<OsString> {
     let mut args: Vec<OsString> = [
         "diff",
         "--raw",
@@ -159,15 +243,12 @@ fn diff_entries(
     args.extend(target.diff_args.iter().cloned());
     args.push("--".into());
     args.extend(paths.iter().cloned());
-    let out = repo.git.output(&args)?;
-    raw::parse(&out).map_err(|e| GitError::Parse {
-        command: "diff".into(),
-        detail: e.0,
-    })
+    args
 }
 
-/// Lists untracked files that are not ignored, relative to the top of the working tree.
-fn untracked_paths(repo: &Repo, paths: &[OsString]) -> Result<Vec<BString>, GitError> {
+/// Returns the arguments of `git ls-files` listing untracked files that are not ignored,
+/// relative to the top of the working tree.
+fn untracked_args(paths: &[OsString]) -> Vec<OsString> {
     let mut args: Vec<OsString> = [
         "ls-files",
         "--others",
@@ -180,13 +261,16 @@ fn untracked_paths(repo: &Repo, paths: &[OsString]) -> Result<Vec<BString>, GitE
     .map(OsString::from)
     .collect();
     args.extend(paths.iter().cloned());
-    let out = repo.git.output(&args)?;
-    Ok(out
-        .split(|b| *b == 0)
+    args
+}
+
+/// Parses `git ls-files -z` output.
+fn untracked_paths(out: &[u8]) -> Vec<BString> {
+    out.split(|b| *b == 0)
         // A nested repository is listed as a directory: never a file entry.
         .filter(|p| !p.is_empty() && !p.ends_with(b"/"))
         .map(BString::from)
-        .collect())
+        .collect()
 }
 
 /// Where working-tree paths of the diff are relative to.
@@ -207,19 +291,20 @@ struct Attrs {
 
 /// Looks up the attributes of `tracked` and `untracked` paths (returned in the same order).
 fn attributes(
-    repo: &Repo,
-    tracked: &[&bstr::BStr],
+    local: &gix::Repository,
+    index: Option<&gix::index::File>,
+    entries: &[raw::Entry],
     untracked: &[&bstr::BStr],
 ) -> (Vec<Attrs>, Vec<Attrs>) {
-    let local = repo.local();
+    let tracked: Vec<&bstr::BStr> = entries.iter().map(|e| e.path.as_bstr()).collect();
     let lookup = || -> Option<(Vec<Attrs>, Vec<Attrs>)> {
-        let index = local.index_or_empty().ok()?;
+        let index = index?;
         let source = if local.workdir().is_some() {
             gix::worktree::stack::state::attributes::Source::WorktreeThenIdMapping
         } else {
             gix::worktree::stack::state::attributes::Source::IdMapping
         };
-        let mut stack = local.attributes_only(&index, source).ok()?;
+        let mut stack = local.attributes_only(index, source).ok()?;
         let mut outcome = stack.selected_attribute_matches([
             "linguist-generated",
             "linguist-vendored",
@@ -283,6 +368,7 @@ fn enrich(
     attr: Attrs,
     head: Head,
     base: Option<&Path>,
+    prefetched: &Prefetched,
 ) -> FileChange {
     let binary = entry.lines.is_none() && entry.status != Status::Unmerged;
     let kind_after = Kind::of_mode(entry.mode_after);
@@ -325,7 +411,10 @@ fn enrich(
         match (oid, kind_ok, size) {
             (_, false, _) => None,
             (_, _, Some(s)) if s > HEAD_READ_LIMIT => None,
-            (Some(oid), _, _) => objects.blob(oid).ok(),
+            (Some(oid), _, _) => match prefetched.head(oid) {
+                Some(head) => Some(head.to_vec()),
+                None => objects.blob(oid).ok(),
+            },
             (None, _, _) if after_is_worktree => {
                 base.and_then(|b| read_head(&b.join(entry.path.to_path_lossy())))
             }
@@ -456,55 +545,114 @@ fn count_lines(path: &Path) -> Option<u64> {
     Some(newlines + u64::from(last.is_some_and(|b| b != b'\n')))
 }
 
-/// Parses the dependency files among the changes.
+/// A dependency file among the changes: where its two versions are.
+pub(crate) struct DepSource {
+    path: BString,
+    old_path: Option<BString>,
+    format: Option<deps::Format>,
+    oid_before: Option<String>,
+    oid_after: Option<String>,
+    before: bool,
+    after: bool,
+    regular: bool,
+}
+
+impl DepSource {
+    /// From one of git's entries.
+    fn from_entry(e: &raw::Entry) -> DepSource {
+        DepSource {
+            path: e.path.clone(),
+            old_path: e.old_path.clone(),
+            format: deps::Format::of(&e.path),
+            oid_before: e.oid_before.clone(),
+            oid_after: e.oid_after.clone(),
+            before: e.mode_before != 0,
+            after: e.mode_after != 0,
+            regular: entry_kind(e) == Kind::File,
+        }
+    }
+
+    /// From an untracked file.
+    fn untracked(path: &BString) -> DepSource {
+        DepSource {
+            path: path.clone(),
+            old_path: None,
+            format: deps::Format::of(path),
+            oid_before: None,
+            oid_after: None,
+            before: false,
+            after: true,
+            regular: true,
+        }
+    }
+
+    /// From a file change.
+    pub(crate) fn from_change(f: &FileChange) -> DepSource {
+        DepSource {
+            path: f.path.clone(),
+            old_path: f.old_path.clone(),
+            format: deps::Format::of(&f.path),
+            oid_before: f.oid_before.clone(),
+            oid_after: f.oid_after.clone(),
+            before: f.mode_before != 0,
+            after: f.mode_after != 0,
+            regular: f.kind() == Kind::File,
+        }
+    }
+}
+
+/// Parses the dependency files among the changes, before and after.
 pub(crate) fn dependency_report(
     repo: &Repo,
-    files: &[FileChange],
+    sources: &[DepSource],
     base: Option<&Path>,
+    prefetched: &Prefetched,
 ) -> deps::Report {
-    let local = repo.local();
-    let objects = Objects::new(&local);
     const LIMIT: u64 = 16 * 1024 * 1024;
-    let read = |oid: &Option<String>,
-                size: Option<u64>,
-                path: &BString,
-                worktree: bool|
-     -> Option<Vec<u8>> {
-        if size.is_some_and(|s| s > LIMIT) {
-            return None;
-        }
+    let read = |objects: &Objects<'_>, oid: Option<&str>, path: &BString| -> Option<Vec<u8>> {
         match oid {
-            Some(oid) => objects.blob(oid).ok(),
-            None if worktree => base.and_then(|b| std::fs::read(b.join(path.to_path_lossy())).ok()),
-            None => None,
+            Some(oid) if objects.size(oid).ok()? <= LIMIT => objects.blob(oid).ok(),
+            Some(_) => None,
+            None => {
+                let full = base?.join(path.to_path_lossy());
+                let size = std::fs::metadata(&full).ok()?.len();
+                (size <= LIMIT).then(|| std::fs::read(full).ok()).flatten()
+            }
         }
     };
-    type Contents = (String, deps::Format, Option<Vec<u8>>, Option<Vec<u8>>);
-    let mut contents: Vec<Contents> = Vec::new();
-    for f in files {
-        let Some(format) = deps::Format::of(&f.path) else {
-            continue;
-        };
-        if f.kind() != Kind::File {
-            continue;
-        }
-        let old_path = f.old_path.as_ref().unwrap_or(&f.path);
-        let before = (f.mode_before != 0)
-            .then(|| read(&f.oid_before, f.size_before, old_path, false))
-            .flatten();
-        let after = (f.mode_after != 0)
-            .then(|| read(&f.oid_after, f.size_after, &f.path, f.oid_after.is_none()))
-            .flatten();
-        contents.push((f.path.to_str_lossy().into_owned(), format, before, after));
-    }
-    let changed: Vec<deps::ChangedFile<'_>> = contents
-        .iter()
-        .map(|(path, format, before, after)| deps::ChangedFile {
-            path: path.clone(),
-            format: *format,
-            before: before.as_deref(),
-            after: after.as_deref(),
-        })
+    // Lockfiles are big and often deep in delta chains: read them in parallel.
+    let changed: Vec<deps::ChangedFile> = sources
+        .par_iter()
+        .filter(|s| s.regular)
+        .filter_map(|s| s.format.map(|format| (s, format)))
+        .map_init(
+            || repo.local(),
+            |local, (s, format)| {
+                let objects = Objects::new(local);
+                let side = |oid: Option<&str>, path: &BString| -> deps::Parsed {
+                    if let Some(parsed) = oid.and_then(|o| prefetched.declarations(o, format)) {
+                        return Some(parsed.clone());
+                    }
+                    read(&objects, oid, path).map(|content| deps::parse(format, &content))
+                };
+                let before = s
+                    .oid_before
+                    .as_deref()
+                    .filter(|_| s.before)
+                    .and_then(|oid| side(Some(oid), s.old_path.as_ref().unwrap_or(&s.path)));
+                let after = if s.after {
+                    side(s.oid_after.as_deref(), &s.path)
+                } else {
+                    None
+                };
+                deps::ChangedFile {
+                    path: s.path.to_str_lossy().into_owned(),
+                    format,
+                    before,
+                    after,
+                }
+            },
+        )
         .collect();
     deps::report(&changed)
 }

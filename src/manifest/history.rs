@@ -11,7 +11,7 @@ use std::process::Stdio;
 
 use bstr::ByteSlice;
 
-use super::build::{ManifestError, commit_files, dependency_report};
+use super::build::{DepSource, ManifestError, commit_files, dependency_report};
 use super::model::FileChange;
 use crate::deps;
 use crate::git::raw;
@@ -198,11 +198,12 @@ pub fn changes(
         .zip(per_commit)
         .map(|(info, (_, entries))| {
             let files = commit_files(repo, entries);
-            let dependencies = if files.iter().any(|f| deps::Format::of(&f.path).is_some()) {
-                dependency_report(repo, &files, None)
-            } else {
-                deps::Report::default()
-            };
+            let sources: Vec<DepSource> = files
+                .iter()
+                .filter(|f| deps::Format::of(&f.path).is_some())
+                .map(DepSource::from_change)
+                .collect();
+            let dependencies = dependency_report(repo, &sources, None, &Default::default());
             CommitChange {
                 info,
                 files,

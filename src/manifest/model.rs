@@ -90,4 +90,6 @@ pub struct Manifest {
     pub files: Vec<FileChange>,
     /// Dependency changes.
     pub dependencies: deps::Report,
+    /// How long each phase of building took (for `GIT_PRISM_TRACE=1`).
+    pub timings: Vec<(&'static str, std::time::Duration)>,
 }
