@@ -29,7 +29,7 @@ const SIZE_LIMIT: u64 = 2 * 1024 * 1024;
 #[derive(Debug, Default)]
 pub struct Prefetched {
     heads: HashMap<String, Vec<u8>>,
-    declarations: HashMap<(String, deps::Format), Result<Vec<deps::Declaration>, deps::ParseError>>,
+    declarations: HashMap<(String, deps::Format), Declarations>,
 }
 
 impl Prefetched {
@@ -47,6 +47,16 @@ impl Prefetched {
         self.declarations.get(&(oid.to_owned(), format))
     }
 }
+
+/// A dependency file's parsed declarations.
+type Declarations = Result<Vec<deps::Declaration>, deps::ParseError>;
+
+/// What was read for one blob: its id, its first bytes, its declarations.
+type Read = (
+    String,
+    Option<Vec<u8>>,
+    Option<(deps::Format, Declarations)>,
+);
 
 /// One side of a changed blob found by the quick tree diff.
 struct Blob {
@@ -68,14 +78,7 @@ pub fn run(repo: &Repo, target: &Target, limited: bool) -> Prefetched {
     };
     // One thread: git is using the other core.
     let local = repo.local();
-    let read: Vec<(
-        String,
-        Option<Vec<u8>>,
-        Option<(
-            deps::Format,
-            Result<Vec<deps::Declaration>, deps::ParseError>,
-        )>,
-    )> = blobs
+    let read: Vec<Read> = blobs
         .iter()
         .map(|blob| {
             let objects = Objects::new(&local);
