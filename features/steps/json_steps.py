@@ -1,0 +1,82 @@
+"""Steps that read JSON answers: manifests, histories, snapshots."""
+
+import codecs
+import json
+
+from behave import then
+
+
+def doc(context):
+    if not hasattr(context, "_json_for") or context._json_for is not context.result:
+        context.json = json.loads(context.result.stdout)
+        context._json_for = context.result
+    return context.json
+
+
+def file_entry(context, path):
+    for f in doc(context)["files"]:
+        if f["path"] == path:
+            return f
+    raise AssertionError(f"{path} not in {[f['path'] for f in doc(context)['files']]}")
+
+
+@then("stdout is JSON")
+def step_is_json(context):
+    doc(context)
+
+
+@then('the manifest lists {count:d} file(s)')
+@then('the manifest lists {count:d} files')
+@then('the manifest lists {count:d} file')
+def step_file_count(context, count):
+    files = doc(context)["files"]
+    assert len(files) == count, [f["path"] for f in files]
+
+
+@then('the file "{path}" is {change_type} with {added:d} added and {removed:d} removed')
+def step_file_facts(context, path, change_type, added, removed):
+    f = file_entry(context, path)
+    assert f["change_type"] == change_type, f
+    assert (f.get("lines_added"), f.get("lines_removed")) == (added, removed), f
+
+
+@then('the file "{path}" has "{field}" = "{value}"')
+def step_file_field(context, path, field, value):
+    f = file_entry(context, path)
+    assert str(f.get(field)).lower() == value.lower(), f
+
+
+@then('the JSON field "{dotted}" is "{value}"')
+def step_json_field(context, dotted, value):
+    node = doc(context)
+    for part in dotted.split("."):
+        node = node[int(part)] if part.isdigit() else node[part]
+    value = codecs.decode(value, "unicode_escape")
+    assert str(node).lower() == value.lower(), f"{dotted} = {node!r}, want {value!r}"
+
+
+@then('the JSON has no field "{dotted}"')
+def step_json_no_field(context, dotted):
+    node = doc(context)
+    parts = dotted.split(".")
+    for part in parts[:-1]:
+        node = node[int(part)] if part.isdigit() else node[part]
+    assert parts[-1] not in node, node
+
+
+@then('the dependency change of "{name}" goes from "{old}" to "{new}" as a {bump} bump')
+def step_dependency(context, name, old, new, bump):
+    for c in doc(context)["dependency_changes"]:
+        if c["name"] == name:
+            assert (c.get("old_version"), c.get("new_version"), c.get("bump")) == (old, new, bump), c
+            return
+    raise AssertionError(f"no dependency change for {name}: {doc(context)['dependency_changes']}")
+
+
+@then("the history lists the commits git log lists")
+def step_history_matches(context):
+    from world import git_ok
+
+    want = git_ok(context, "log", "--format=%H").split()
+    got = [c["sha"] for c in doc(context)["commits"]]
+    assert got == want, (got, want)
