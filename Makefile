@@ -8,8 +8,9 @@ CARGO ?= cargo
 PYTHON ?= python3
 TARGET_DIR := $(abspath $(or $(CARGO_TARGET_DIR),target))
 HOST := $(shell rustc -vV | sed -n 's/^host: //p')
-# The release binary is linked statically: it is exec'd on every git call on the machine, and
-# a static binary skips the dynamic loader (see docs/adr/0001-own-entry-point-and-static-binary.md).
+# The release binary is linked statically and without position independence: it is exec'd on
+# every git call on the machine, and such a binary starts without a dynamic loader and without
+# relocating itself (see docs/adr/0001-own-entry-point-and-static-binary.md).
 RELEASE_FLAGS := --release --locked --target $(HOST)
 RELEASE_BIN := $(TARGET_DIR)/$(HOST)/release/git-prism
 DEBUG_BIN := $(TARGET_DIR)/debug/git-prism
@@ -19,7 +20,7 @@ PREFIX ?= $(HOME)/.local
 .PHONY: build test fmt-check clippy unit bdd venv bench corpus demo install clean
 
 build:
-	RUSTFLAGS="$${RUSTFLAGS:-} -C target-feature=+crt-static" $(CARGO) build $(RELEASE_FLAGS)
+	RUSTFLAGS="$${RUSTFLAGS:-} -C target-feature=+crt-static -C relocation-model=static" $(CARGO) build $(RELEASE_FLAGS)
 
 test: fmt-check clippy unit bdd
 
