@@ -12,6 +12,8 @@ HOST := $(shell rustc -vV | sed -n 's/^host: //p')
 # every git call on the machine, and such a binary starts without a dynamic loader and without
 # relocating itself (see docs/adr/0001-own-entry-point-and-static-binary.md).
 RELEASE_FLAGS := --release --locked --target $(HOST)
+# `make build RELOCATION_MODEL=pie` trades some start-up latency for ASLR of the executable.
+RELOCATION_MODEL ?= static
 RELEASE_BIN := $(TARGET_DIR)/$(HOST)/release/git-prism
 DEBUG_BIN := $(TARGET_DIR)/debug/git-prism
 VENV := $(TARGET_DIR)/venv
@@ -20,7 +22,7 @@ PREFIX ?= $(HOME)/.local
 .PHONY: build test fmt-check clippy unit bdd venv bench corpus demo install clean
 
 build:
-	RUSTFLAGS="$${RUSTFLAGS:-} -C target-feature=+crt-static -C relocation-model=static" $(CARGO) build $(RELEASE_FLAGS)
+	RUSTFLAGS="$${RUSTFLAGS:-} -C target-feature=+crt-static -C relocation-model=$(RELOCATION_MODEL)" $(CARGO) build $(RELEASE_FLAGS)
 
 test: fmt-check clippy unit bdd
 
