@@ -14,6 +14,7 @@ pub mod deps;
 pub mod exit_codes;
 pub mod git;
 pub mod install;
+pub mod lang;
 pub mod manifest;
 pub mod shim;
 

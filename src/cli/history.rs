@@ -29,6 +29,9 @@ pub struct Args {
     /// Keep the output under about this many tokens, cutting detail in a stated order
     #[arg(long, value_name = "N")]
     pub max_tokens: Option<usize>,
+    /// Skip function and import analysis (faster)
+    #[arg(long)]
+    pub no_functions: bool,
     /// The commits, as for `git log`: `A..B`, `^A B`, `B --not A`, `-n N`, `--author X`,
     /// `--since D`, `--first-parent`, `-- <paths>`...
     #[arg(
@@ -46,6 +49,7 @@ pub fn run(mut args: Args, out: &mut Out<'_>) -> anyhow::Result<i32> {
     args.page_size = args.page_size.or(own.page_size);
     args.cursor = args.cursor.or(own.cursor);
     args.max_tokens = args.max_tokens.or(own.max_tokens);
+    args.no_functions |= own.no_functions;
     let mut argv = vec![OsString::from("log")];
     argv.extend(args.range.iter().cloned());
     let log = match classify::classify(&argv) {
@@ -56,7 +60,7 @@ pub fn run(mut args: Args, out: &mut Out<'_>) -> anyhow::Result<i32> {
         Decision::Passthrough(reason) => anyhow::bail!("unsupported range arguments: {reason}"),
     };
     let repo = open_repo(args.repo.as_deref())?;
-    let commits = history::history(&repo, &log)?;
+    let commits = history::history(&repo, &log, !args.no_functions)?;
     let range: Vec<String> = args.range.iter().map(|a| shell_quote(a)).collect();
     let paging = page::Paging {
         cursor: args.cursor.clone(),
@@ -74,6 +78,9 @@ pub fn run(mut args: Args, out: &mut Out<'_>) -> anyhow::Result<i32> {
         }
         if let Some(n) = args.max_tokens {
             cmd.push_str(&format!(" --max-tokens {n}"));
+        }
+        if args.no_functions {
+            cmd.push_str(" --no-functions");
         }
         cmd.push_str(&format!(" --cursor {cursor}"));
         for a in &range {

@@ -32,6 +32,9 @@ pub struct Args {
     /// Leave untracked files out of working-tree manifests
     #[arg(long)]
     pub no_untracked: bool,
+    /// Skip function and import analysis (faster)
+    #[arg(long)]
+    pub no_functions: bool,
     /// The range, as for `git diff`: `A..B`, `A...B`, `A B`, `A^!`, `A` (against the working
     /// tree), nothing (index against working tree), `--cached [A]`, `--merge-base`, diff
     /// options such as `-M50%` or `--no-renames`, and `-- <paths>`
@@ -67,6 +70,8 @@ pub struct OwnFlags {
     pub pretty: bool,
     /// `--no-untracked`.
     pub no_untracked: bool,
+    /// `--no-functions`.
+    pub no_functions: bool,
     /// `--repo`.
     pub repo: Option<PathBuf>,
     /// `--page-size`.
@@ -113,6 +118,7 @@ pub fn extract_own_flags(range: &mut Vec<OsString>) -> anyhow::Result<OwnFlags> 
         match name.as_str() {
             "--pretty" if inline.is_none() => flags.pretty = true,
             "--no-untracked" if inline.is_none() => flags.no_untracked = true,
+            "--no-functions" if inline.is_none() => flags.no_functions = true,
             "--repo" => flags.repo = Some(PathBuf::from(value(&mut it)?)),
             "--page-size" => {
                 flags.page_size = Some(value(&mut it)?.parse().context("--page-size")?)
@@ -154,6 +160,7 @@ pub fn run(mut args: Args, out: &mut Out<'_>) -> anyhow::Result<i32> {
     let own = extract_own_flags(&mut args.range)?;
     args.pretty |= own.pretty;
     args.no_untracked |= own.no_untracked;
+    args.no_functions |= own.no_functions;
     args.repo = args.repo.or(own.repo);
     args.page_size = args.page_size.or(own.page_size);
     args.cursor = args.cursor.or(own.cursor);
@@ -164,6 +171,7 @@ pub fn run(mut args: Args, out: &mut Out<'_>) -> anyhow::Result<i32> {
     let opened = started.elapsed();
     let options = manifest::Options {
         untracked: !args.no_untracked,
+        functions: !args.no_functions,
     };
     let built = manifest::build(&repo, &diff, &options)?;
     if std::env::var_os("GIT_PRISM_TRACE").is_some() {
@@ -189,6 +197,12 @@ pub fn run(mut args: Args, out: &mut Out<'_>) -> anyhow::Result<i32> {
         }
         if let Some(n) = args.max_tokens {
             cmd.push_str(&format!(" --max-tokens {n}"));
+        }
+        if args.no_functions {
+            cmd.push_str(" --no-functions");
+        }
+        if args.no_untracked {
+            cmd.push_str(" --no-untracked");
         }
         cmd.push_str(&format!(" --cursor {cursor}"));
         for a in &args.range {

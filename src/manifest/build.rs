@@ -20,8 +20,8 @@ use rayon::prelude::*;
 
 use super::generated::{self, Attribute};
 use super::language;
-use super::model::{FileChange, Kind, Manifest};
-use super::prefetch::{self, Prefetched};
+use super::model::{FileChange, Functions, Kind, Manifest};
+use super::prefetch::{Prefetched, ReadAhead};
 use crate::deps;
 use crate::git::raw::{self, Status};
 use crate::git::repo::Objects;
@@ -47,11 +47,16 @@ const BINARY_SNIFF: usize = 8000;
 pub struct Options {
     /// Add untracked, not ignored files to working-tree targets.
     pub untracked: bool,
+    /// Analyse functions and imports of files in supported languages.
+    pub functions: bool,
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { untracked: true }
+        Options {
+            untracked: true,
+            functions: true,
+        }
     }
 }
 
@@ -81,21 +86,21 @@ pub fn build(repo: &Repo, diff: &Diff, options: &Options) -> Result<Manifest, Ma
     let local = repo.local();
     let index = local.index_or_empty().ok();
     let (finished, prefetched, git_time, ahead_time) = std::thread::scope(|scope| {
-        let ahead = scope.spawn(|| {
-            let start = std::time::Instant::now();
-            (
-                prefetch::run(repo, &target, !paths.is_empty()),
-                start.elapsed(),
-            )
-        });
+        let ahead = ReadAhead::start(scope, repo, &target, !paths.is_empty(), options.functions);
         let start = std::time::Instant::now();
         let finished = diffing.finish();
         let git_time = start.elapsed();
-        let (prefetched, ahead_time) = ahead.join().unwrap_or_default();
-        (finished, prefetched, git_time, ahead_time)
+        let start = std::time::Instant::now();
+        let prefetched = if finished.is_ok() {
+            ahead.finish(repo)
+        } else {
+            ahead.cancel();
+            Prefetched::default()
+        };
+        (finished, prefetched, git_time, start.elapsed())
     });
     timings.push(("  git (parallel)", git_time));
-    timings.push(("  read-ahead (parallel)", ahead_time));
+    timings.push(("  read-ahead after git", ahead_time));
     let entries = raw::parse(&finished?).map_err(|e| GitError::Parse {
         command: "diff".into(),
         detail: e.0,
@@ -152,6 +157,10 @@ pub fn build(repo: &Repo, diff: &Diff, options: &Options) -> Result<Manifest, Ma
         .collect();
     files.extend(untracked_files);
     lap("enrich", &mut timings);
+    if options.functions {
+        analyze_functions(repo, &mut files, base.as_deref(), &prefetched);
+        lap("functions", &mut timings);
+    }
     Ok(Manifest {
         repo_path: repo.display_path().to_owned(),
         target,
@@ -189,20 +198,150 @@ fn enrich_entries(
 }
 
 /// Turns the entries of a commit-to-commit comparison into file changes.
-pub fn commit_files(repo: &Repo, entries: Vec<raw::Entry>) -> Vec<FileChange> {
+pub fn commit_files(repo: &Repo, entries: Vec<raw::Entry>, functions: bool) -> Vec<FileChange> {
     let local = repo.local();
     let index = local.index_or_empty().ok();
     let (attrs, _) = attributes(&local, index.as_ref().map(|i| &***i), &entries, &[]);
-    enrich_entries(
+    let prefetched = Prefetched::default();
+    let mut files = enrich_entries(
         repo,
         entries,
         attrs,
         Head::Object,
         None,
         Vec::new(),
-        &Prefetched::default(),
+        &prefetched,
     )
-    .0
+    .0;
+    if functions {
+        analyze_functions(repo, &mut files, None, &prefetched);
+    }
+    files
+}
+
+/// Analyses the functions and imports of every file in a supported language, both sides in
+/// parallel, then resolves functions that moved between files.
+pub(crate) fn analyze_functions(
+    repo: &Repo,
+    files: &mut [FileChange],
+    base: Option<&Path>,
+    prefetched: &Prefetched,
+) {
+    let jobs: Vec<(usize, &'static str)> = files
+        .iter()
+        .enumerate()
+        .filter_map(|(i, f)| {
+            let label = f.language?;
+            let analyzable = crate::lang::for_label(label).is_some()
+                && !f.binary
+                && f.kind() == Kind::File
+                && Kind::of_mode(f.mode_before) != Some(Kind::Symlink)
+                && Kind::of_mode(f.mode_before) != Some(Kind::Submodule);
+            analyzable.then_some((i, label))
+        })
+        .collect();
+    let pending: Vec<(usize, String, crate::lang::compare::Pending)> = jobs
+        .par_iter()
+        .map_init(
+            || repo.local(),
+            |local, &(i, label)| {
+                let objects = Objects::new(local);
+                let f = &files[i];
+                if let Some(reason) = f.generated {
+                    // Generated code is regenerated, not reviewed: its functions are noise.
+                    let skipped =
+                        crate::lang::Analysis::skipped(format!("generated ({})", reason.label()));
+                    let pending = crate::lang::compare::compare(Some(&skipped), None);
+                    return (i, f.path.to_str_lossy().into_owned(), pending);
+                }
+                let before_path = f.old_path.as_ref().unwrap_or(&f.path);
+                let ahead =
+                    |oid: Option<&str>| oid.and_then(|o| prefetched.analysis(o, label)).cloned();
+                let (mut before, mut after) = (
+                    ahead(f.oid_before.as_deref()),
+                    ahead(f.oid_after.as_deref()),
+                );
+                if f.mode_before != 0 && f.mode_after != 0 && before.is_none() && after.is_none() {
+                    // Both versions to do: parse the second incrementally from the first.
+                    let old = content_of(&objects, f.oid_before.as_deref(), before_path, base);
+                    let new = content_of(&objects, f.oid_after.as_deref(), &f.path, base);
+                    if let (Ok(old), Ok(new)) = (&old, &new) {
+                        if let Some((a, b)) = crate::lang::analyze_pair(label, old, new) {
+                            before = Some(a);
+                            after = Some(b);
+                        }
+                    }
+                }
+                if before.is_none() && f.mode_before != 0 {
+                    before =
+                        analysis_of(&objects, label, f.oid_before.as_deref(), before_path, base);
+                }
+                if after.is_none() && f.mode_after != 0 {
+                    after = analysis_of(&objects, label, f.oid_after.as_deref(), &f.path, base);
+                }
+                let pending = crate::lang::compare::compare(before.as_ref(), after.as_ref());
+                (i, f.path.to_str_lossy().into_owned(), pending)
+            },
+        )
+        .collect();
+    let indices: Vec<usize> = pending.iter().map(|(i, _, _)| *i).collect();
+    let results =
+        crate::lang::compare::finish(pending.into_iter().map(|(_, path, p)| (path, p)).collect());
+    for f in files.iter_mut() {
+        f.functions = Functions::Unsupported;
+    }
+    for (i, result) in indices.into_iter().zip(results) {
+        files[i].functions = Functions::Analysed(result);
+    }
+}
+
+/// Reads one side of a file for analysis: a blob, or the working-tree file; a side over the
+/// analysis size limit is `Err` with the reason.
+fn content_of(
+    objects: &Objects<'_>,
+    oid: Option<&str>,
+    path: &BString,
+    base: Option<&Path>,
+) -> Result<Vec<u8>, Option<String>> {
+    let too_large = |size: u64| {
+        Err(Some(format!(
+            "file too large ({size} bytes, limit {})",
+            crate::lang::MAX_FILE_BYTES
+        )))
+    };
+    match oid {
+        Some(oid) => {
+            let size = objects.size(oid).map_err(|_| None)?;
+            if size > crate::lang::MAX_FILE_BYTES as u64 {
+                return too_large(size);
+            }
+            objects.blob(oid).map_err(|_| None)
+        }
+        None => {
+            let full = base.ok_or(None)?.join(path.to_path_lossy());
+            let size = std::fs::metadata(&full).map_err(|_| None)?.len();
+            if size > crate::lang::MAX_FILE_BYTES as u64 {
+                return too_large(size);
+            }
+            std::fs::read(full).map_err(|_| None)
+        }
+    }
+}
+
+/// Analyses one side of a file now. A side that cannot be read is `None` (as if absent); a
+/// side too large is skipped with a reason.
+fn analysis_of(
+    objects: &Objects<'_>,
+    label: &'static str,
+    oid: Option<&str>,
+    path: &BString,
+    base: Option<&Path>,
+) -> Option<crate::lang::Analysis> {
+    match content_of(objects, oid, path, base) {
+        Ok(content) => crate::lang::analyze(label, &content),
+        Err(Some(reason)) => Some(crate::lang::Analysis::skipped(reason)),
+        Err(None) => None,
+    }
 }
 
 /// Returns the arguments of `git diff --raw --numstat -z -M` for the target.
@@ -445,6 +584,7 @@ fn enrich(
         language,
         generated,
         untracked: false,
+        functions: Functions::Off,
     }
 }
 
@@ -514,6 +654,7 @@ fn untracked_file(base: &Path, path: BString, attr: Attrs) -> Option<FileChange>
         language,
         generated,
         untracked: true,
+        functions: Functions::Off,
         path,
     })
 }

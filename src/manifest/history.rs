@@ -128,6 +128,7 @@ pub fn changes(
     repo: &Repo,
     commits: Vec<CommitInfo>,
     paths: &[OsString],
+    functions: bool,
 ) -> Result<Vec<CommitChange>, ManifestError> {
     if commits.is_empty() {
         return Ok(Vec::new());
@@ -197,7 +198,7 @@ pub fn changes(
         .into_iter()
         .zip(per_commit)
         .map(|(info, (_, entries))| {
-            let files = commit_files(repo, entries);
+            let files = commit_files(repo, entries, functions);
             let sources: Vec<DepSource> = files
                 .iter()
                 .filter(|f| deps::Format::of(&f.path).is_some())
@@ -214,9 +215,13 @@ pub fn changes(
 }
 
 /// Lists the commits of a `git log` command line with their changes.
-pub fn history(repo: &Repo, log: &Log) -> Result<Vec<CommitChange>, ManifestError> {
+pub fn history(
+    repo: &Repo,
+    log: &Log,
+    functions: bool,
+) -> Result<Vec<CommitChange>, ManifestError> {
     let listed = commits(repo, log)?;
-    changes(repo, listed, &log.paths)
+    changes(repo, listed, &log.paths, functions)
 }
 
 /// Renders a history as JSON within the paging and budget constraints (pages split commits).
@@ -405,7 +410,10 @@ fn commit_doc(c: &CommitChange, view: &HistoryView) -> super::schema::CommitDoc 
         files_changed: c.files.len(),
         lines_added: added,
         lines_removed: removed,
-        files: c.files[..shown].iter().map(super::page::file_doc).collect(),
+        files: c.files[..shown]
+            .iter()
+            .map(|f| super::page::file_doc(f, super::page::Detail::Full))
+            .collect(),
         files_not_shown: c.files.len() - shown,
         dependency_changes: c
             .dependencies

@@ -32,6 +32,18 @@ impl Kind {
     }
 }
 
+/// What function analysis says about a file.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Functions {
+    /// Analysis was not requested.
+    #[default]
+    Off,
+    /// No analyzer for the file's language (or not a text file): not analysed.
+    Unsupported,
+    /// Analysed (possibly skipped for a stated reason).
+    Analysed(crate::lang::FileFunctions),
+}
+
 /// One changed file with git's facts and what git-prism adds to them.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FileChange {
@@ -66,6 +78,8 @@ pub struct FileChange {
     pub generated: Option<generated::Reason>,
     /// Whether the file is untracked (working-tree targets only).
     pub untracked: bool,
+    /// Function-level changes.
+    pub functions: Functions,
 }
 
 impl FileChange {

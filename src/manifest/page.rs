@@ -9,10 +9,11 @@
 
 use bstr::ByteSlice;
 
-use super::model::{FileChange, Kind, Manifest};
+use super::model::{FileChange, Functions, Kind, Manifest};
 use super::schema::{self, ManifestDoc};
 use crate::git::raw::Status;
 use crate::git::revs::Head;
+use crate::lang::{ChangeType, FunctionChange};
 
 /// The error returned for a cursor that cannot be used.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
@@ -122,6 +123,7 @@ pub fn render(
         offset,
         end,
         lockfile_notable: true,
+        detail: Detail::Full,
         cuts: Vec::new(),
     };
     let serialize = |view: &View| -> String {
@@ -190,7 +192,19 @@ struct View {
     offset: usize,
     end: usize,
     lockfile_notable: bool,
+    detail: Detail,
     cuts: Vec<String>,
+}
+
+/// How much of each file's function analysis a rendering shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Detail {
+    /// Everything.
+    Full,
+    /// Names and change types only (no signatures, no line numbers).
+    Brief,
+    /// Brief, and at most this many functions per file.
+    Capped(usize),
 }
 
 fn to_doc(
@@ -221,7 +235,7 @@ fn to_doc(
         summary: summary(&m.files),
         files: m.files[view.offset..view.end]
             .iter()
-            .map(file_doc)
+            .map(|f| file_doc(f, view.detail))
             .collect(),
         dependency_changes: if first_page {
             deps.changes.iter().map(dependency_doc).collect()
@@ -339,10 +353,33 @@ pub fn summary(files: &[FileChange]) -> schema::Summary {
         }
     }
     s.languages_affected = languages.into_iter().collect();
+    if files.iter().any(|f| f.functions != Functions::Off) {
+        let mut fs = schema::FunctionSummary::default();
+        for f in files {
+            if let Functions::Analysed(a) = &f.functions {
+                if a.skipped.is_none() {
+                    fs.files_analyzed += 1;
+                }
+                fs.formatting_only += a.formatting_only.len();
+                for c in &a.changed {
+                    match c.change_type {
+                        ChangeType::Added => fs.added += 1,
+                        ChangeType::Deleted => fs.deleted += 1,
+                        ChangeType::Modified => fs.modified += 1,
+                        ChangeType::SignatureChanged => fs.signature_changed += 1,
+                        ChangeType::Renamed => fs.renamed += 1,
+                        ChangeType::Moved => fs.moved += 1,
+                    }
+                }
+            }
+        }
+        s.functions = Some(fs);
+    }
     s
 }
 
-fn change_type(status: Status) -> schema::ChangeType {
+/// Returns the wire change type of a git status.
+pub fn change_type(status: Status) -> schema::ChangeType {
     match status {
         Status::Added => schema::ChangeType::Added,
         Status::Modified => schema::ChangeType::Modified,
@@ -387,7 +424,7 @@ pub fn c_quote(path: &[u8]) -> String {
 }
 
 /// Converts one file change to its wire form.
-pub fn file_doc(f: &FileChange) -> schema::File {
+pub fn file_doc(f: &FileChange, detail: Detail) -> schema::File {
     let (path, path_quoted) = path_strings(&f.path);
     let (old_path, old_path_quoted) = match &f.old_path {
         Some(p) => {
@@ -434,7 +471,58 @@ pub fn file_doc(f: &FileChange) -> schema::File {
                 .flatten(),
         }),
         untracked: f.untracked,
+        functions_changed: match &f.functions {
+            Functions::Off => None,
+            Functions::Unsupported => Some(None),
+            Functions::Analysed(a) if a.skipped.is_some() => Some(None),
+            Functions::Analysed(a) => Some(Some(function_docs(&a.changed, detail))),
+        },
+        functions_not_shown: match (&f.functions, detail) {
+            (Functions::Analysed(a), Detail::Capped(n)) => a.changed.len().saturating_sub(n),
+            _ => 0,
+        },
+        imports_changed: match &f.functions {
+            Functions::Off => None,
+            Functions::Unsupported => Some(None),
+            Functions::Analysed(a) if a.skipped.is_some() => Some(None),
+            Functions::Analysed(a) => Some(Some(schema::ImportsChanged {
+                added: a.imports_added.clone(),
+                removed: a.imports_removed.clone(),
+            })),
+        },
+        formatting_only: match &f.functions {
+            Functions::Analysed(a) => a.formatting_only.clone(),
+            _ => Vec::new(),
+        },
+        parse_errors: matches!(&f.functions, Functions::Analysed(a) if a.parse_errors),
+        analysis_skipped: match &f.functions {
+            Functions::Analysed(a) => a.skipped.clone(),
+            _ => None,
+        },
     }
+}
+
+fn function_docs(changes: &[FunctionChange], detail: Detail) -> Vec<schema::FunctionChangeDoc> {
+    let limit = match detail {
+        Detail::Capped(n) => n,
+        _ => usize::MAX,
+    };
+    let full = detail == Detail::Full;
+    changes
+        .iter()
+        .take(limit)
+        .map(|c| schema::FunctionChangeDoc {
+            name: c.name.clone(),
+            old_name: c.old_name.clone(),
+            kind: c.kind,
+            change_type: c.change_type.label(),
+            start_line: full.then_some(c.start_line),
+            end_line: full.then_some(c.end_line),
+            signature: full.then(|| c.signature.clone()),
+            old_path: c.old_path.clone(),
+            edited: c.edited,
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -1,35 +1,50 @@
 //! Work done while the real git computes the facts.
 //!
-//! `git diff --numstat` spends most of its time diffing blobs. Meanwhile this process has a
-//! core to spare, so for commit-to-commit targets it runs its own quick tree diff (no rename
-//! detection: renames only change how git pairs the same blobs) and reads, by object id, what
-//! enrichment will ask for: the first bytes of every changed text blob, and the parsed
-//! declarations of every changed dependency file. Results are keyed by object id, so git's
-//! pairing, which arrives later and is authoritative, decides how they are used; an id the
-//! quick diff did not see is simply read on demand.
+//! `git diff --numstat` spends most of its time diffing blobs. Meanwhile this process has
+//! cores to spare, so for commit-to-commit targets it runs its own quick tree diff (no rename
+//! detection: renames only change how git pairs the same blobs) and works, by object id, on what
+//! enrichment will ask for: the first bytes of every changed blob, the parsed declarations of
+//! every changed dependency file, and the function analysis of every changed file in a supported
+//! language. Results are keyed by object id, so git's pairing, which arrives later and is
+//! authoritative, decides how they are used; an id the quick diff did not see is simply worked
+//! on later.
 //!
-//! Bounds: at most [`MAX_BLOBS`] blobs, only their first [`super::generated::MARKER_WINDOW`]
-//! bytes are kept, and nothing is prefetched for pathspec-limited or working-tree targets.
+//! Scheduling: [`ReadAhead::start`] puts all but one core to work while git runs;
+//! [`ReadAhead::finish`] adds the calling thread once git is done and collects the results.
+//!
+//! Bounds: at most [`MAX_BLOBS`] blobs, only the first [`KEEP_BYTES`] of each are kept, and
+//! nothing is read ahead for pathspec-limited or working-tree targets.
 
 use std::collections::HashMap;
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::thread::ScopedJoinHandle;
 
-use super::generated;
+use super::{generated, language};
 use crate::deps;
 use crate::git::Repo;
 use crate::git::repo::Objects;
 use crate::git::revs::{Head, Target};
+use crate::lang::{self, Analysis};
 
-/// At most this many changed blobs are prefetched.
+/// At most this many changed blobs are read ahead.
 pub const MAX_BLOBS: usize = 20_000;
 
-/// Blobs larger than this are not read ahead.
+/// How many bytes of each blob are kept (markers, shebangs, binary sniffing).
+pub const KEEP_BYTES: usize = 8000;
+
+/// Blobs larger than this are not read ahead (unless they are dependency files).
 const SIZE_LIMIT: u64 = 2 * 1024 * 1024;
 
-/// What was read ahead, by object id.
+/// A dependency file's parsed declarations.
+type Declarations = Result<Vec<deps::Declaration>, deps::ParseError>;
+
+/// What was worked out ahead, by object id.
 #[derive(Debug, Default)]
 pub struct Prefetched {
     heads: HashMap<String, Vec<u8>>,
     declarations: HashMap<(String, deps::Format), Declarations>,
+    analyses: HashMap<(String, &'static str), Analysis>,
 }
 
 impl Prefetched {
@@ -39,81 +54,216 @@ impl Prefetched {
     }
 
     /// Returns a dependency file's parsed declarations, if read ahead.
-    pub fn declarations(
-        &self,
-        oid: &str,
-        format: deps::Format,
-    ) -> Option<&Result<Vec<deps::Declaration>, deps::ParseError>> {
+    pub fn declarations(&self, oid: &str, format: deps::Format) -> Option<&Declarations> {
         self.declarations.get(&(oid.to_owned(), format))
     }
+
+    /// Returns a blob's function analysis for a language, if done ahead.
+    pub fn analysis(&self, oid: &str, label: &'static str) -> Option<&Analysis> {
+        self.analyses.get(&(oid.to_owned(), label))
+    }
 }
 
-/// A dependency file's parsed declarations.
-type Declarations = Result<Vec<deps::Declaration>, deps::ParseError>;
-
-/// What was read for one blob: its id, its first bytes, its declarations.
-type Read = (
-    String,
-    Option<Vec<u8>>,
-    Option<(deps::Format, Declarations)>,
-);
-
-/// One side of a changed blob found by the quick tree diff.
-struct Blob {
-    oid: gix::ObjectId,
+/// One changed path found by the quick tree diff: its blob before and after, and what to do
+/// with them.
+struct Job {
+    old: Option<gix::ObjectId>,
+    new: Option<gix::ObjectId>,
     dependency: Option<deps::Format>,
+    analyzer: Option<&'static str>,
+    generated_path: bool,
 }
 
-/// Reads ahead for `target`; returns nothing to read for targets it does not cover.
-pub fn run(repo: &Repo, target: &Target, limited: bool) -> Prefetched {
-    if target.head != Head::Object || limited {
-        return Prefetched::default();
+/// What was done for one blob.
+#[derive(Default)]
+struct Side {
+    head: Option<Vec<u8>>,
+    declarations: Option<(deps::Format, Declarations)>,
+    analysis: Option<(&'static str, Analysis)>,
+}
+
+/// What was done for one job: a side per blob id.
+type Done = Vec<(gix::ObjectId, Side)>;
+
+/// The jobs and their results, shared by the worker threads.
+pub struct Queue {
+    jobs: Vec<Job>,
+    next: AtomicUsize,
+    done: Vec<OnceLock<Done>>,
+}
+
+impl Queue {
+    fn work(&self, repo: &Repo) {
+        let local = repo.local();
+        let objects = Objects::new(&local);
+        loop {
+            let i = self.next.fetch_add(1, Ordering::Relaxed);
+            let Some(job) = self.jobs.get(i) else { break };
+            let _ = self.done[i].set(run_job(&objects, job));
+        }
     }
-    let (Some(base), Some(head)) = (&target.base_sha, &target.head_sha) else {
-        return Prefetched::default();
-    };
-    let blobs = match changed_blobs(repo, base, head) {
-        Some(b) if b.len() <= MAX_BLOBS => b,
-        _ => return Prefetched::default(),
-    };
-    // One thread: git is using the other core.
-    let local = repo.local();
-    let read: Vec<Read> = blobs
-        .iter()
-        .map(|blob| {
-            let objects = Objects::new(&local);
-            let hex = blob.oid.to_string();
-            let content = match objects.size(&hex) {
-                Ok(size) if size <= SIZE_LIMIT || blob.dependency.is_some() => {
-                    objects.blob(&hex).ok()
+}
+
+/// Read-ahead in progress.
+pub struct ReadAhead<'scope> {
+    queue: Option<std::sync::Arc<Queue>>,
+    workers: Vec<ScopedJoinHandle<'scope, ()>>,
+}
+
+impl<'scope> ReadAhead<'scope> {
+    /// Starts reading ahead for `target` on all cores but one.
+    pub fn start<'env>(
+        scope: &'scope std::thread::Scope<'scope, 'env>,
+        repo: &'env Repo,
+        target: &Target,
+        limited: bool,
+        functions: bool,
+    ) -> ReadAhead<'scope> {
+        let none = ReadAhead {
+            queue: None,
+            workers: Vec::new(),
+        };
+        if target.head != Head::Object || limited {
+            return none;
+        }
+        let (Some(base), Some(head)) = (&target.base_sha, &target.head_sha) else {
+            return none;
+        };
+        let jobs = match changed_blobs(repo, base, head, functions) {
+            Some(jobs) if jobs.len() <= MAX_BLOBS && !jobs.is_empty() => jobs,
+            _ => return none,
+        };
+        let queue = std::sync::Arc::new(Queue {
+            done: (0..jobs.len()).map(|_| OnceLock::new()).collect(),
+            jobs,
+            next: AtomicUsize::new(0),
+        });
+        let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+        let workers = (0..cores.saturating_sub(1).max(1))
+            .map(|_| {
+                let queue = std::sync::Arc::clone(&queue);
+                scope.spawn(move || queue.work(repo))
+            })
+            .collect();
+        ReadAhead {
+            queue: Some(queue),
+            workers,
+        }
+    }
+
+    /// Stops the workers (git failed: nothing will be used) and waits for them.
+    pub fn cancel(self) {
+        if let Some(queue) = &self.queue {
+            queue.next.store(usize::MAX / 2, Ordering::Relaxed);
+        }
+        for worker in self.workers {
+            let _ = worker.join();
+        }
+    }
+
+    /// Helps with what is left (git is done), waits for the workers, and collects.
+    pub fn finish(self, repo: &Repo) -> Prefetched {
+        let Some(queue) = self.queue else {
+            return Prefetched::default();
+        };
+        queue.work(repo);
+        for worker in self.workers {
+            let _ = worker.join();
+        }
+        let mut out = Prefetched::default();
+        // Every worker has been joined, so this is the last handle on the queue.
+        let Ok(queue) = std::sync::Arc::try_unwrap(queue) else {
+            return out;
+        };
+        for done in queue.done.into_iter().filter_map(OnceLock::into_inner) {
+            for (oid, side) in done {
+                let hex = oid.to_string();
+                if let Some((format, parsed)) = side.declarations {
+                    out.declarations.insert((hex.clone(), format), parsed);
                 }
-                _ => None,
-            };
-            let Some(content) = content else {
-                return (hex, None, None);
-            };
-            let parsed = blob
-                .dependency
-                .map(|format| (format, deps::parse(format, &content)));
-            let mut head = content;
-            head.truncate(generated::MARKER_WINDOW.max(8000));
-            (hex, Some(head), parsed)
-        })
-        .collect();
-    let mut out = Prefetched::default();
-    for (hex, head, parsed) in read {
-        if let Some((format, result)) = parsed {
-            out.declarations.insert((hex.clone(), format), result);
+                if let Some((label, analysis)) = side.analysis {
+                    out.analyses.insert((hex.clone(), label), analysis);
+                }
+                if let Some(head) = side.head {
+                    out.heads.insert(hex, head);
+                }
+            }
         }
-        if let Some(head) = head {
-            out.heads.insert(hex, head);
+        out
+    }
+}
+
+fn run_job(objects: &Objects<'_>, job: &Job) -> Done {
+    let read = |oid: Option<gix::ObjectId>| -> Option<(gix::ObjectId, u64, Option<Vec<u8>>)> {
+        let oid = oid?;
+        let hex = oid.to_string();
+        let size = objects.size(&hex).ok()?;
+        let keep = size <= SIZE_LIMIT || job.dependency.is_some();
+        Some((oid, size, keep.then(|| objects.blob(&hex).ok()).flatten()))
+    };
+    let (old, new) = (read(job.old), read(job.new));
+    let mut sides: Vec<(gix::ObjectId, Side)> = Vec::new();
+    let mut analyses: Vec<Option<Analysis>> = vec![None, None];
+    if let Some(label) = job.analyzer {
+        let generated = job.generated_path
+            || [&old, &new].iter().any(|s| {
+                s.as_ref()
+                    .and_then(|(_, _, c)| c.as_deref())
+                    .is_some_and(generated::has_marker)
+            });
+        let too_large = |size: u64| {
+            Analysis::skipped(format!(
+                "file too large ({size} bytes, limit {})",
+                lang::MAX_FILE_BYTES
+            ))
+        };
+        // Generated files are not analysed (the manifest skips them): do not parse them.
+        if !generated {
+            match (&old, &new) {
+                (Some((_, _, Some(a))), Some((_, _, Some(b))))
+                    if a.len() <= lang::MAX_FILE_BYTES && b.len() <= lang::MAX_FILE_BYTES =>
+                {
+                    if let Some((x, y)) = lang::analyze_pair(label, a, b) {
+                        analyses = vec![Some(x), Some(y)];
+                    }
+                }
+                _ => {
+                    for (i, side) in [&old, &new].into_iter().enumerate() {
+                        analyses[i] = match side {
+                            Some((_, size, _)) if *size > lang::MAX_FILE_BYTES as u64 => {
+                                Some(too_large(*size))
+                            }
+                            Some((_, _, Some(content))) => lang::analyze(label, content),
+                            _ => None,
+                        };
+                    }
+                }
+            }
         }
     }
-    out
+    for (i, side) in [old, new].into_iter().enumerate() {
+        let Some((oid, _, content)) = side else {
+            continue;
+        };
+        let mut out = Side {
+            analysis: job.analyzer.zip(analyses[i].take()),
+            ..Side::default()
+        };
+        if let Some(content) = content {
+            if let Some(format) = job.dependency {
+                out.declarations = Some((format, deps::parse(format, &content)));
+            }
+            let mut head = content;
+            head.truncate(KEEP_BYTES.max(generated::MARKER_WINDOW));
+            out.head = Some(head);
+        }
+        sides.push((oid, out));
+    }
+    sides
 }
 
 /// Lists the blobs on either side of a quick, rename-free tree diff.
-fn changed_blobs(repo: &Repo, base: &str, head: &str) -> Option<Vec<Blob>> {
+fn changed_blobs(repo: &Repo, base: &str, head: &str, functions: bool) -> Option<Vec<Job>> {
     let local = repo.local();
     let tree = |sha: &str| -> Option<gix::Tree<'_>> {
         let id = gix::ObjectId::from_hex(sha.as_bytes()).ok()?;
@@ -130,42 +280,51 @@ fn changed_blobs(repo: &Repo, base: &str, head: &str) -> Option<Vec<Blob>> {
     )
     .ok()?;
     use gix::diff::tree::recorder::Change;
-    let mut blobs = Vec::new();
+    let mut jobs = Vec::new();
     for change in recorder.records {
-        let mut push = |mode: gix::objs::tree::EntryMode, oid: gix::ObjectId, path: &bstr::BStr| {
-            if mode.is_blob() {
-                blobs.push(Blob {
-                    oid,
-                    dependency: deps::Format::of(path),
-                });
-            }
-        };
-        match &change {
+        let (old, new, path) = match &change {
             Change::Addition {
                 entry_mode,
                 oid,
                 path,
                 ..
-            }
-            | Change::Deletion {
+            } => (None, entry_mode.is_blob().then_some(*oid), path),
+            Change::Deletion {
                 entry_mode,
                 oid,
                 path,
                 ..
-            } => {
-                push(*entry_mode, *oid, path.as_ref());
-            }
+            } => (entry_mode.is_blob().then_some(*oid), None, path),
             Change::Modification {
                 previous_entry_mode,
                 previous_oid,
                 entry_mode,
                 oid,
                 path,
-            } => {
-                push(*previous_entry_mode, *previous_oid, path.as_ref());
-                push(*entry_mode, *oid, path.as_ref());
-            }
+            } => (
+                previous_entry_mode.is_blob().then_some(*previous_oid),
+                entry_mode.is_blob().then_some(*oid),
+                path,
+            ),
+        };
+        if old.is_none() && new.is_none() {
+            continue;
         }
+        let path: &bstr::BStr = path.as_ref();
+        let analyzer = if functions {
+            language::from_path(path).filter(|l| lang::for_label(l).is_some())
+        } else {
+            None
+        };
+        jobs.push(Job {
+            old,
+            new,
+            dependency: deps::Format::of(path),
+            analyzer,
+            generated_path: generated::by_path(path).is_some(),
+        });
     }
-    Some(blobs)
+    // Parse-heavy jobs first: they are the long pole.
+    jobs.sort_by_key(|j| j.analyzer.is_none());
+    Some(jobs)
 }

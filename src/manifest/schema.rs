@@ -103,6 +103,9 @@ pub struct Summary {
     /// Submodules whose commit changed.
     #[serde(skip_serializing_if = "is_zero")]
     pub submodules: usize,
+    /// Function changes (absent with `--no-functions`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub functions: Option<FunctionSummary>,
 }
 
 fn is_zero(n: &usize) -> bool {
@@ -198,6 +201,86 @@ pub struct File {
     /// Whether the file is untracked (working-tree targets; absent means false).
     #[serde(skip_serializing_if = "is_false")]
     pub untracked: bool,
+    /// Functions and methods that changed: a list for a file in an analysed language (empty
+    /// when no function changed), `null` when the file was not analysed (no analyzer for its
+    /// language, binary, too large: see `analysis_skipped`). Absent with `--no-functions`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub functions_changed: Option<Option<Vec<FunctionChangeDoc>>>,
+    /// Functions of this file left out to fit the output budget.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub functions_not_shown: usize,
+    /// Imports added and removed (`null` when not analysed).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub imports_changed: Option<Option<ImportsChanged>>,
+    /// Functions whose only changes are whitespace, comments or docstrings.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub formatting_only: Vec<String>,
+    /// The file has syntax errors on one side; what could be extracted is reported.
+    #[serde(skip_serializing_if = "is_false")]
+    pub parse_errors: bool,
+    /// Why an analysable file was not analysed (too large, minified, parse time budget).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub analysis_skipped: Option<String>,
+}
+
+/// One function's change.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct FunctionChangeDoc {
+    /// Qualified name (`Type::method`, `<Type as Trait>::method`, `Class.method`,
+    /// `outer.inner`).
+    pub name: String,
+    /// The name before a rename (or a move that also renamed).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub old_name: Option<String>,
+    /// `function` or `method`.
+    pub kind: &'static str,
+    /// `added`, `deleted`, `modified` (body), `signature_changed`, `renamed`, `moved`.
+    pub change_type: &'static str,
+    /// First line (new version; old version for deletions), decorators/attributes included.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub start_line: Option<u32>,
+    /// Last line.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub end_line: Option<u32>,
+    /// The signature, whitespace collapsed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub signature: Option<String>,
+    /// The file a moved function came from.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub old_path: Option<String>,
+    /// A renamed, moved or signature-changed function whose body changed too.
+    #[serde(skip_serializing_if = "is_false")]
+    pub edited: bool,
+}
+
+/// Imports added and removed.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct ImportsChanged {
+    /// Imports added (`crate::a::B`, `os.path`, `x.y as z`).
+    pub added: Vec<String>,
+    /// Imports removed.
+    pub removed: Vec<String>,
+}
+
+/// Function changes over the whole range.
+#[derive(Debug, Default, Serialize, JsonSchema)]
+pub struct FunctionSummary {
+    /// Files whose functions were analysed.
+    pub files_analyzed: usize,
+    /// Functions added.
+    pub added: usize,
+    /// Functions deleted.
+    pub deleted: usize,
+    /// Functions whose body changed.
+    pub modified: usize,
+    /// Functions whose signature changed.
+    pub signature_changed: usize,
+    /// Functions renamed.
+    pub renamed: usize,
+    /// Functions moved between files.
+    pub moved: usize,
+    /// Functions changed only in formatting, comments or docstrings.
+    pub formatting_only: usize,
 }
 
 /// A submodule's commits.

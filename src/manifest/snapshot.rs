@@ -186,7 +186,7 @@ pub fn snapshots(
                     }
                     (None, _) => (f.path.clone(), Source::Missing),
                 };
-                (before, after, Some(super::page::file_doc(f).change_type))
+                (before, after, Some(super::page::change_type(f.status)))
             }
             None => {
                 let lookup = |tree: &Option<gix::ObjectId>| -> Result<Source, GitError> {

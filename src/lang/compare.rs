@@ -1,0 +1,477 @@
+//! Comparing two extractions: what happened to each function.
+//!
+//! - Functions are matched by qualified name, so moving one within a file is not a change.
+//!   Duplicate names (the same method name in two `impl` blocks of a generic type) are paired
+//!   by identical bodies first, then in order: none overwrites another.
+//! - A matched pair is unchanged when its token fingerprints are equal (only its raw text may
+//!   differ: reported as `formatting_only`), `signature_changed` when its signature tokens
+//!   differ, `modified` when its body tokens differ.
+//! - Unmatched functions are paired into `renamed` (same body, or at least
+//!   [`RENAME_SIMILARITY`] of its tokens) within a file, and into `moved` across files (same
+//!   name, or the same non-trivial body) by [`finish`]; what remains is `added` or `deleted`.
+
+use super::{Analysis, Function};
+
+/// How similar two bodies must be (token multisets, Dice coefficient) to count as one function
+/// renamed.
+pub const RENAME_SIMILARITY: f64 = 0.8;
+/// How similar a function that changed files must be to count as moved under the same name.
+pub const MOVE_SIMILARITY: f64 = 0.5;
+/// Bodies with fewer tokens are too small to identify a function by content alone.
+pub const MIN_TOKENS: usize = 4;
+
+/// What happened to a function.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum ChangeType {
+    /// New.
+    Added,
+    /// Removed.
+    Deleted,
+    /// Body changed.
+    Modified,
+    /// Parameters, return type, visibility, `async`, attributes or decorators changed.
+    SignatureChanged,
+    /// Same (or a similar) body under a new name.
+    Renamed,
+    /// Left one file and appeared in another.
+    Moved,
+}
+
+impl ChangeType {
+    /// Returns the label used in the manifest.
+    pub fn label(self) -> &'static str {
+        match self {
+            ChangeType::Added => "added",
+            ChangeType::Deleted => "deleted",
+            ChangeType::Modified => "modified",
+            ChangeType::SignatureChanged => "signature_changed",
+            ChangeType::Renamed => "renamed",
+            ChangeType::Moved => "moved",
+        }
+    }
+}
+
+/// One function's change.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FunctionChange {
+    /// Qualified name (after the change; before it for deletions).
+    pub name: String,
+    /// The name before a rename or move, when it differs.
+    pub old_name: Option<String>,
+    /// `function` or `method`.
+    pub kind: &'static str,
+    /// What happened.
+    pub change_type: ChangeType,
+    /// First line (of the new version; of the old one for deletions).
+    pub start_line: u32,
+    /// Last line.
+    pub end_line: u32,
+    /// The signature.
+    pub signature: String,
+    /// The file a moved function came from.
+    pub old_path: Option<String>,
+    /// Whether a renamed, moved or signature-changed function's body changed too.
+    pub edited: bool,
+}
+
+/// Function-level changes of one file.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FileFunctions {
+    /// Changes, in source order.
+    pub changed: Vec<FunctionChange>,
+    /// Functions whose only changes are whitespace, comments or docstrings.
+    pub formatting_only: Vec<String>,
+    /// Imports added.
+    pub imports_added: Vec<String>,
+    /// Imports removed.
+    pub imports_removed: Vec<String>,
+    /// Whether either side had syntax errors (what could be extracted is reported).
+    pub parse_errors: bool,
+    /// Why the file was not analysed, if it was not.
+    pub skipped: Option<String>,
+}
+
+/// One file's comparison before cross-file moves are resolved.
+#[derive(Clone, Debug, Default)]
+pub struct Pending {
+    functions: FileFunctions,
+    added: Vec<Function>,
+    deleted: Vec<Function>,
+}
+
+/// Returns the Dice similarity of two sorted token multisets.
+pub fn similarity(a: &[u32], b: &[u32]) -> f64 {
+    if a.is_empty() && b.is_empty() {
+        return 1.0;
+    }
+    let (mut i, mut j, mut common) = (0, 0, 0usize);
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(&b[j]) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                common += 1;
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    2.0 * common as f64 / (a.len() + b.len()) as f64
+}
+
+fn change(f: &Function, change_type: ChangeType) -> FunctionChange {
+    FunctionChange {
+        name: f.name.clone(),
+        old_name: None,
+        kind: f.kind,
+        change_type,
+        start_line: f.start_line,
+        end_line: f.end_line,
+        signature: f.signature.clone(),
+        old_path: None,
+        edited: false,
+    }
+}
+
+/// Compares one file's two sides (`None`: the side does not exist or was not analysed).
+pub fn compare(before: Option<&Analysis>, after: Option<&Analysis>) -> Pending {
+    let mut pending = Pending::default();
+    let skipped = before
+        .and_then(|a| a.skipped.clone())
+        .or_else(|| after.and_then(|a| a.skipped.clone()));
+    if let Some(reason) = skipped {
+        pending.functions.skipped = Some(reason);
+        return pending;
+    }
+    let empty = Analysis::default();
+    let (old, new) = (before.unwrap_or(&empty), after.unwrap_or(&empty));
+    let out = &mut pending.functions;
+    out.parse_errors = old.parse_errors || new.parse_errors;
+    out.imports_added = new
+        .imports
+        .iter()
+        .filter(|i| old.imports.binary_search(i).is_err())
+        .cloned()
+        .collect();
+    out.imports_removed = old
+        .imports
+        .iter()
+        .filter(|i| new.imports.binary_search(i).is_err())
+        .cloned()
+        .collect();
+
+    let mut old_used = vec![false; old.functions.len()];
+    let mut new_used = vec![false; new.functions.len()];
+    // Pair equal names: identical bodies first, then in order of appearance.
+    for identical in [true, false] {
+        for (j, n) in new.functions.iter().enumerate() {
+            if new_used[j] {
+                continue;
+            }
+            let found = old.functions.iter().enumerate().position(|(i, o)| {
+                !old_used[i] && o.name == n.name && (!identical || o.body_hash == n.body_hash)
+            });
+            if let Some(i) = found {
+                old_used[i] = true;
+                new_used[j] = true;
+                let o = &old.functions[i];
+                let body = o.body_hash != n.body_hash;
+                let signature = o.signature_hash != n.signature_hash;
+                if signature {
+                    let mut c = change(n, ChangeType::SignatureChanged);
+                    c.edited = body;
+                    out.changed.push(c);
+                } else if body {
+                    out.changed.push(change(n, ChangeType::Modified));
+                } else if o.text_hash != n.text_hash {
+                    out.formatting_only.push(n.name.clone());
+                }
+            }
+        }
+    }
+    let deleted: Vec<&Function> = old
+        .functions
+        .iter()
+        .zip(&old_used)
+        .filter(|(_, u)| !**u)
+        .map(|(f, _)| f)
+        .collect();
+    let added: Vec<&Function> = new
+        .functions
+        .iter()
+        .zip(&new_used)
+        .filter(|(_, u)| !**u)
+        .map(|(f, _)| f)
+        .collect();
+    // Renames: the best-scoring pairs first.
+    let mut candidates: Vec<(f64, usize, usize)> = Vec::new();
+    for (i, o) in deleted.iter().enumerate() {
+        for (j, n) in added.iter().enumerate() {
+            if o.kind != n.kind {
+                continue;
+            }
+            if let Some(score) = rename_score(o, n) {
+                candidates.push((score, i, j));
+            }
+        }
+    }
+    candidates.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
+    let mut deleted_used = vec![false; deleted.len()];
+    let mut added_used = vec![false; added.len()];
+    for (_, i, j) in candidates {
+        if deleted_used[i] || added_used[j] {
+            continue;
+        }
+        deleted_used[i] = true;
+        added_used[j] = true;
+        let mut c = change(added[j], ChangeType::Renamed);
+        c.old_name = Some(deleted[i].name.clone());
+        c.edited = deleted[i].body_hash != added[j].body_hash;
+        out.changed.push(c);
+    }
+    pending.deleted = deleted
+        .iter()
+        .zip(&deleted_used)
+        .filter(|(_, u)| !**u)
+        .map(|(f, _)| (*f).clone())
+        .collect();
+    pending.added = added
+        .iter()
+        .zip(&added_used)
+        .filter(|(_, u)| !**u)
+        .map(|(f, _)| (*f).clone())
+        .collect();
+    pending
+}
+
+fn rename_score(o: &Function, n: &Function) -> Option<f64> {
+    if o.tokens.len() < MIN_TOKENS || n.tokens.len() < MIN_TOKENS {
+        return None;
+    }
+    if o.body_hash == n.body_hash {
+        return Some(1.0);
+    }
+    let s = similarity(&o.tokens, &n.tokens);
+    (s >= RENAME_SIMILARITY).then_some(s)
+}
+
+fn move_score(o: &Function, n: &Function) -> Option<f64> {
+    let same_name = o.leaf == n.leaf && o.kind == n.kind;
+    let big = o.tokens.len() >= MIN_TOKENS && n.tokens.len() >= MIN_TOKENS;
+    if same_name {
+        if o.body_hash == n.body_hash {
+            return Some(2.0);
+        }
+        let s = similarity(&o.tokens, &n.tokens);
+        return (s >= MOVE_SIMILARITY).then_some(1.0 + s);
+    }
+    (big && o.body_hash == n.body_hash).then_some(1.0)
+}
+
+/// Resolves moves across files and returns each file's changes, in the order given.
+pub fn finish(files: Vec<(String, Pending)>) -> Vec<FileFunctions> {
+    let mut files = files;
+    let mut candidates: Vec<(f64, usize, usize, usize, usize)> = Vec::new();
+    for (fa, (_, a)) in files.iter().enumerate() {
+        for (ia, n) in a.added.iter().enumerate() {
+            for (fd, (_, d)) in files.iter().enumerate() {
+                if fa == fd {
+                    continue;
+                }
+                for (id, o) in d.deleted.iter().enumerate() {
+                    if let Some(score) = move_score(o, n) {
+                        candidates.push((score, fa, ia, fd, id));
+                    }
+                }
+            }
+        }
+    }
+    candidates.sort_by(|a, b| {
+        b.0.total_cmp(&a.0)
+            .then((a.1, a.2, a.3, a.4).cmp(&(b.1, b.2, b.3, b.4)))
+    });
+    let mut taken_added = std::collections::HashSet::new();
+    let mut taken_deleted = std::collections::HashSet::new();
+    let mut moves: Vec<(usize, FunctionChange)> = Vec::new();
+    for (_, fa, ia, fd, id) in candidates {
+        if taken_added.contains(&(fa, ia)) || taken_deleted.contains(&(fd, id)) {
+            continue;
+        }
+        taken_added.insert((fa, ia));
+        taken_deleted.insert((fd, id));
+        let n = &files[fa].1.added[ia];
+        let o = &files[fd].1.deleted[id];
+        let mut c = change(n, ChangeType::Moved);
+        c.old_path = Some(files[fd].0.clone());
+        c.old_name = (o.name != n.name).then(|| o.name.clone());
+        c.edited = o.body_hash != n.body_hash;
+        moves.push((fa, c));
+    }
+    for (fa, c) in moves {
+        files[fa].1.functions.changed.push(c);
+    }
+    files
+        .into_iter()
+        .enumerate()
+        .map(|(f, (_, mut p))| {
+            for (i, n) in p.added.iter().enumerate() {
+                if !taken_added.contains(&(f, i)) {
+                    p.functions.changed.push(change(n, ChangeType::Added));
+                }
+            }
+            for (i, o) in p.deleted.iter().enumerate() {
+                if !taken_deleted.contains(&(f, i)) {
+                    p.functions.changed.push(change(o, ChangeType::Deleted));
+                }
+            }
+            // New-side positions first, in order; deletions (old-side positions) last.
+            p.functions.changed.sort_by(|a, b| {
+                let key = |c: &FunctionChange| (c.change_type == ChangeType::Deleted, c.start_line);
+                key(a).cmp(&key(b)).then_with(|| a.name.cmp(&b.name))
+            });
+            p.functions
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lang::analyze;
+
+    fn one(label: &'static str, before: &str, after: &str) -> FileFunctions {
+        let (b, a) = (
+            analyze(label, before.as_bytes()).unwrap(),
+            analyze(label, after.as_bytes()).unwrap(),
+        );
+        finish(vec![("f".into(), compare(Some(&b), Some(&a)))]).remove(0)
+    }
+
+    fn summary(f: &FileFunctions) -> Vec<String> {
+        f.changed
+            .iter()
+            .map(|c| {
+                let mut s = format!("{} {}", c.change_type.label(), c.name);
+                if let Some(old) = &c.old_name {
+                    s.push_str(&format!(" (was {old})"));
+                }
+                if c.edited {
+                    s.push_str(" +edited");
+                }
+                s
+            })
+            .collect()
+    }
+
+    #[test]
+    fn similarity_is_dice() {
+        assert_eq!(similarity(&[1, 2, 3, 4], &[1, 2, 3, 4]), 1.0);
+        assert_eq!(similarity(&[1, 2], &[3, 4]), 0.0);
+        assert!((similarity(&[1, 1, 2, 3], &[1, 2, 3, 5]) - 0.75).abs() < 1e-9);
+    }
+
+    #[test]
+    fn rust_situations() {
+        let base = "fn keep() { let a = 1; let b = 2; a + b; }\nfn edit() { let x = 1; x; }\nfn gone() { let y = 3; y; }\nfn sig(a: u8) { a; }\n";
+        let f = one(
+            "rust",
+            base,
+            "fn sig(a: u16) { a; }\nfn keep() {\n    let a = 1; // comment\n    let b = 2;\n    a + b;\n}\nfn edit() { let x = 2; x; }\nfn fresh() {}\n",
+        );
+        assert_eq!(
+            summary(&f),
+            [
+                "signature_changed sig",
+                "modified edit",
+                "added fresh",
+                "deleted gone"
+            ]
+        );
+        assert_eq!(f.formatting_only, ["keep"]);
+    }
+
+    #[test]
+    fn renames_with_and_without_edits() {
+        let before = "fn alpha() { let total = 1 + 2 + 3 + 4; total * 2; }\nfn beta() { let value = compute(1, 2, 3); value.finish(); }\n";
+        let after = "fn alpha2() { let total = 1 + 2 + 3 + 4; total * 2; }\nfn gamma() { let value = compute(1, 2, 3); value.finish(); value.log(); }\n";
+        let f = one("rust", before, after);
+        assert_eq!(
+            summary(&f),
+            [
+                "renamed alpha2 (was alpha)",
+                "renamed gamma (was beta) +edited"
+            ]
+        );
+    }
+
+    #[test]
+    fn duplicate_names_never_overwrite_each_other() {
+        let before = "impl A<u8> { fn new() -> u8 { 1 } }\nimpl A<u16> { fn new() -> u16 { 2 } }\n";
+        let after = "impl A<u8> { fn new() -> u8 { 1 } }\nimpl A<u16> { fn new() -> u16 { 3 } }\n";
+        let f = one("rust", before, after);
+        assert_eq!(summary(&f), ["modified A::new"]);
+        assert_eq!(f.changed[0].start_line, 2);
+    }
+
+    #[test]
+    fn a_change_in_a_nested_function_is_reported_once() {
+        let before =
+            "def outer():\n    x = 1\n    def inner():\n        return 1\n    return inner\n";
+        let after =
+            "def outer():\n    x = 1\n    def inner():\n        return 2\n    return inner\n";
+        let f = one("python", before, after);
+        assert_eq!(summary(&f), ["modified outer.inner"]);
+        assert!(f.formatting_only.is_empty());
+    }
+
+    #[test]
+    fn reordering_is_not_a_change() {
+        let f = one(
+            "python",
+            "def a():\n    return 1\n\ndef b():\n    return 2\n",
+            "def b():\n    return 2\n\ndef a():\n    return 1\n",
+        );
+        assert!(f.changed.is_empty() && f.formatting_only.is_empty());
+    }
+
+    #[test]
+    fn moves_across_files() {
+        let a_before = analyze(
+            "python",
+            b"def helper(x):\n    y = x * 2\n    return y + 1\n\ndef stay():\n    pass\n",
+        )
+        .unwrap();
+        let a_after = analyze("python", b"def stay():\n    pass\n").unwrap();
+        let b_after = analyze(
+            "python",
+            b"def helper(x):\n    y = x * 3\n    return y + 1\n",
+        )
+        .unwrap();
+        let files = finish(vec![
+            ("a.py".into(), compare(Some(&a_before), Some(&a_after))),
+            ("b.py".into(), compare(None, Some(&b_after))),
+        ]);
+        assert!(files[0].changed.is_empty(), "{:?}", files[0]);
+        assert_eq!(summary(&files[1]), ["moved helper +edited"]);
+        assert_eq!(files[1].changed[0].old_path.as_deref(), Some("a.py"));
+    }
+
+    #[test]
+    fn imports_changed() {
+        let f = one(
+            "python",
+            "import os\nfrom x import y\n",
+            "import os\nfrom x import z\n",
+        );
+        assert_eq!(f.imports_added, ["x.z"]);
+        assert_eq!(f.imports_removed, ["x.y"]);
+    }
+
+    #[test]
+    fn skipped_files_say_why() {
+        let minified = "x".repeat(super::super::MAX_LINE_BYTES + 10);
+        let f = one("python", "def a():\n    pass\n", &minified);
+        assert!(f.skipped.unwrap().starts_with("minified"));
+        assert!(f.changed.is_empty());
+    }
+}

@@ -1,0 +1,377 @@
+//! Function-level analysis with tree-sitter: one analyzer per language behind one trait.
+//!
+//! An [`Analyzer`] tells the shared walker what its grammar's nodes mean (a function, a scope
+//! that qualifies names, an import, a comment, a docstring). The walker ([`extract`]) turns a
+//! syntax tree into [`Function`]s with qualified names and a fingerprint of their body tokens
+//! without comments, whitespace and docstrings, and into import strings; [`compare`] turns two
+//! such extractions into function changes.
+//!
+//! Adding a language is one file and one line in [`REGISTRY`]
+//! (see `docs/adding-a-language.md`).
+//!
+//! Invariants:
+//! - Bounded: files over [`MAX_FILE_BYTES`] or with minified-length lines are skipped with a
+//!   stated reason, a parse that exceeds [`PARSE_BUDGET`] is abandoned, and every tree walk is
+//!   iterative, so deep nesting cannot overflow the stack.
+//! - Parsers are created once per thread and language and reused.
+//! - A tree with syntax errors still yields what could be extracted, flagged `parse_errors`.
+
+pub mod compare;
+mod python;
+mod rust;
+mod walk;
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::ops::ControlFlow;
+use std::time::{Duration, Instant};
+
+use tree_sitter::{Language, Node, Parser, Tree};
+
+pub use compare::{ChangeType, FileFunctions, FunctionChange};
+pub use walk::extract;
+
+/// Files larger than this are not analysed.
+pub const MAX_FILE_BYTES: usize = 1024 * 1024;
+/// A line longer than this marks a minified or generated file, which is not analysed.
+pub const MAX_LINE_BYTES: usize = 16 * 1024;
+/// How long one parse may take.
+pub const PARSE_BUDGET: Duration = Duration::from_millis(750);
+
+/// What a grammar node means to the walker.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Role<'t> {
+    /// A function or method definition.
+    Function {
+        /// The node holding its name.
+        name: Node<'t>,
+        /// Its body (absent for declarations such as trait method signatures).
+        body: Option<Node<'t>>,
+        /// The node whose start is the start of the definition (decorators and attributes
+        /// included).
+        outer: Node<'t>,
+    },
+    /// A container whose name qualifies the functions inside (impl, trait, class, module).
+    Scope {
+        /// The qualifier text.
+        name: String,
+        /// Whether functions directly inside are methods.
+        methods: bool,
+    },
+    /// Anything else.
+    Other,
+}
+
+/// One language's view of its tree-sitter grammar.
+pub trait Analyzer: Sync {
+    /// The manifest language labels this analyzer handles (`rust`, `python`, ...).
+    fn labels(&self) -> &'static [&'static str];
+    /// The grammar for a label.
+    fn grammar(&self, label: &str) -> Language;
+    /// The separator of qualified names (`::`, `.`).
+    fn separator(&self) -> &'static str;
+    /// What `node` means; `source` is the file's text.
+    fn role<'t>(&self, node: Node<'t>, source: &[u8]) -> Role<'t>;
+    /// Whether a node is a comment (its tokens never count).
+    fn is_comment(&self, node: Node<'_>) -> bool;
+    /// Whether a node is a docstring (counted as a comment).
+    fn is_docstring(&self, _node: Node<'_>, _source: &[u8]) -> bool {
+        false
+    }
+    /// The imports a node declares, as canonical strings (empty for non-imports).
+    fn imports(&self, node: Node<'_>, source: &[u8]) -> Vec<String>;
+    /// Whether the node's subtree can contain imports (lets the walker skip the rest).
+    fn may_hold_imports(&self, _node: Node<'_>) -> bool {
+        true
+    }
+}
+
+/// Every analyzer, one line each.
+pub static REGISTRY: &[&dyn Analyzer] = &[&rust::Rust, &python::Python];
+
+/// Returns the analyzer for a manifest language label.
+pub fn for_label(label: &str) -> Option<&'static dyn Analyzer> {
+    REGISTRY
+        .iter()
+        .copied()
+        .find(|a| a.labels().contains(&label))
+}
+
+/// Returns every label that has an analyzer, sorted.
+pub fn labels() -> Vec<&'static str> {
+    let mut all: Vec<&'static str> = REGISTRY
+        .iter()
+        .flat_map(|a| a.labels().iter().copied())
+        .collect();
+    all.sort_unstable();
+    all
+}
+
+/// A function or method found in a file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Function {
+    /// Qualified name (`Type::method`, `<Type as Trait>::method`, `Class.method`).
+    pub name: String,
+    /// The last segment of the name.
+    pub leaf: String,
+    /// `function` or `method`.
+    pub kind: &'static str,
+    /// First line (1-based), including decorators and attributes.
+    pub start_line: u32,
+    /// Last line (1-based).
+    pub end_line: u32,
+    /// The signature's text, whitespace collapsed.
+    pub signature: String,
+    /// Hash of the signature's tokens (format-insensitive).
+    pub signature_hash: u64,
+    /// Hash of the body's tokens without comments, whitespace, docstrings and nested functions.
+    pub body_hash: u64,
+    /// Hash of the definition's raw text (to tell formatting-only edits from no edit).
+    pub text_hash: u64,
+    /// The body's token hashes, sorted (a multiset for similarity); capped.
+    pub tokens: Vec<u32>,
+}
+
+/// What analysing one file produced.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Analysis {
+    /// Functions and methods, in source order.
+    pub functions: Vec<Function>,
+    /// Imports as canonical strings, sorted and deduplicated.
+    pub imports: Vec<String>,
+    /// Whether the tree has syntax errors.
+    pub parse_errors: bool,
+    /// Why the file was not analysed, when it was not.
+    pub skipped: Option<String>,
+}
+
+impl Analysis {
+    /// An analysis that did not happen, and why.
+    pub fn skipped(reason: String) -> Analysis {
+        Analysis {
+            skipped: Some(reason),
+            ..Analysis::default()
+        }
+    }
+}
+
+thread_local! {
+    static PARSERS: RefCell<HashMap<&'static str, Parser>> = RefCell::new(HashMap::new());
+}
+
+/// Returns why `source` should not be analysed, if it should not.
+pub fn refuse(source: &[u8]) -> Option<String> {
+    if source.len() > MAX_FILE_BYTES {
+        return Some(format!(
+            "file too large ({} bytes, limit {MAX_FILE_BYTES})",
+            source.len()
+        ));
+    }
+    let longest = source
+        .split(|b| *b == b'\n')
+        .map(<[u8]>::len)
+        .max()
+        .unwrap_or(0);
+    if longest > MAX_LINE_BYTES {
+        return Some(format!(
+            "minified or generated: a line of {longest} bytes (limit {MAX_LINE_BYTES})"
+        ));
+    }
+    if source[..source.len().min(8000)].contains(&0) {
+        return Some("binary".into());
+    }
+    None
+}
+
+/// Parses `source` (reusing `old`, an edited tree of a previous version, when given) within
+/// the time budget; `None` when the budget ran out.
+fn parse(
+    label: &'static str,
+    analyzer: &dyn Analyzer,
+    source: &[u8],
+    old: Option<&Tree>,
+) -> Option<Option<Tree>> {
+    PARSERS.with(|parsers| {
+        let mut parsers = parsers.borrow_mut();
+        let parser = match parsers.entry(label) {
+            std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
+            std::collections::hash_map::Entry::Vacant(e) => {
+                let mut parser = Parser::new();
+                parser.set_language(&analyzer.grammar(label)).ok()?;
+                e.insert(parser)
+            }
+        };
+        let started = Instant::now();
+        let mut over_budget = |_: &tree_sitter::ParseState| {
+            if started.elapsed() > PARSE_BUDGET {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        };
+        let options = tree_sitter::ParseOptions::new().progress_callback(&mut over_budget);
+        let len = source.len();
+        let tree = parser.parse_with_options(
+            &mut |offset, _| if offset < len { &source[offset..] } else { &[] },
+            old,
+            Some(options),
+        );
+        // A cancelled parse leaves state behind; the next parse must start clean.
+        if tree.is_none() {
+            parser.reset();
+        }
+        Some(tree)
+    })
+}
+
+fn over_budget() -> Analysis {
+    Analysis::skipped(format!(
+        "parse exceeded its time budget ({} ms)",
+        PARSE_BUDGET.as_millis()
+    ))
+}
+
+/// Parses and extracts one file with the analyzer for `label`.
+pub fn analyze(label: &'static str, source: &[u8]) -> Option<Analysis> {
+    let analyzer = for_label(label)?;
+    if let Some(reason) = refuse(source) {
+        return Some(Analysis::skipped(reason));
+    }
+    match parse(label, analyzer, source, None)? {
+        Some(tree) => Some(extract(analyzer, &tree, source)),
+        None => Some(over_budget()),
+    }
+}
+
+/// Parses and extracts two versions of one file; the second parse reuses the first tree,
+/// edited where the line diff says the text changed, so most of it costs nothing.
+pub fn analyze_pair(
+    label: &'static str,
+    before: &[u8],
+    after: &[u8],
+) -> Option<(Analysis, Analysis)> {
+    let analyzer = for_label(label)?;
+    let (refuse_before, refuse_after) = (refuse(before), refuse(after));
+    if refuse_before.is_some() || refuse_after.is_some() {
+        let one = |r: Option<String>, src: &[u8]| match r {
+            Some(reason) => Some(Analysis::skipped(reason)),
+            None => analyze(label, src),
+        };
+        return Some((one(refuse_before, before)?, one(refuse_after, after)?));
+    }
+    let Some(old) = parse(label, analyzer, before, None)? else {
+        return Some((over_budget(), over_budget()));
+    };
+    let old_analysis = extract(analyzer, &old, before);
+    let mut edited = old.clone();
+    for edit in edits(before, after) {
+        edited.edit(&edit);
+    }
+    let new_analysis = match parse(label, analyzer, after, Some(&edited))? {
+        Some(tree) => extract(analyzer, &tree, after),
+        None => over_budget(),
+    };
+    Some((old_analysis, new_analysis))
+}
+
+/// Returns the edits that turn `before` into `after`, line by line, last first (so each
+/// edit's positions are still valid when it is applied).
+fn edits(before: &[u8], after: &[u8]) -> Vec<tree_sitter::InputEdit> {
+    use imara_diff::{Algorithm, Diff, InternedInput, sources::byte_lines};
+    let offsets = |text: &[u8]| -> Vec<usize> {
+        let mut out = vec![0];
+        out.extend(
+            text.iter()
+                .enumerate()
+                .filter(|(_, b)| **b == b'\n')
+                .map(|(i, _)| i + 1),
+        );
+        if *out.last().unwrap_or(&0) != text.len() {
+            out.push(text.len());
+        }
+        out
+    };
+    let (old_lines, new_lines) = (offsets(before), offsets(after));
+    let at = |lines: &[usize], line: u32| {
+        lines
+            .get(line as usize)
+            .copied()
+            .unwrap_or_else(|| *lines.last().unwrap_or(&0))
+    };
+    let input = InternedInput::new(byte_lines(before), byte_lines(after));
+    let diff = Diff::compute(Algorithm::Histogram, &input);
+    let mut out: Vec<tree_sitter::InputEdit> = diff
+        .hunks()
+        .map(|h| {
+            let start_byte = at(&old_lines, h.before.start);
+            let old_end_byte = at(&old_lines, h.before.end);
+            let new_len = at(&new_lines, h.after.end) - at(&new_lines, h.after.start);
+            let point = |row: u32| tree_sitter::Point {
+                row: row as usize,
+                column: 0,
+            };
+            tree_sitter::InputEdit {
+                start_byte,
+                old_end_byte,
+                new_end_byte: start_byte + new_len,
+                start_position: point(h.before.start),
+                old_end_position: point(h.before.end),
+                new_end_position: point(h.before.start + (h.after.end - h.after.start)),
+            }
+        })
+        .collect();
+    out.reverse();
+    out
+}
+
+/// Hashes bytes with FNV-1a (stable across runs and versions).
+pub fn fnv(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in bytes {
+        h ^= u64::from(*b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_registered_language_builds_a_parser() {
+        for analyzer in REGISTRY {
+            for label in analyzer.labels() {
+                let mut parser = Parser::new();
+                parser.set_language(&analyzer.grammar(label)).expect(label);
+                assert!(for_label(label).is_some());
+                let analysis = analyze(label, b"").expect(label);
+                assert!(analysis.functions.is_empty(), "{label}");
+            }
+        }
+    }
+
+    #[test]
+    fn an_incremental_reparse_extracts_what_a_full_parse_does() {
+        let before = b"fn a() { 1; }\n\nfn b() {\n    let x = 2;\n}\n\nfn c() {}\n";
+        let after = b"fn a() { 1; }\n\nfn b() {\n    let x = 3;\n    let y = 4;\n}\n// new\nfn d() {}\n\nfn c() {}\n";
+        let (_, incremental) = analyze_pair("rust", before, after).unwrap();
+        let full = analyze("rust", after).unwrap();
+        assert_eq!(incremental, full);
+        let (_, same) =
+            analyze_pair("python", b"def f():\n    pass\n", b"def f():\n    pass\n").unwrap();
+        assert_eq!(same, analyze("python", b"def f():\n    pass\n").unwrap());
+        let (_, grown) = analyze_pair("python", b"", b"def g():\n    return 1").unwrap();
+        assert_eq!(grown, analyze("python", b"def g():\n    return 1").unwrap());
+    }
+
+    #[test]
+    fn bounds_are_stated() {
+        let big = vec![b'a'; MAX_FILE_BYTES + 1];
+        assert!(refuse(&big).unwrap().starts_with("file too large"));
+        let minified = vec![b'x'; MAX_LINE_BYTES + 1];
+        assert!(refuse(&minified).unwrap().starts_with("minified"));
+        assert_eq!(refuse(b"a\0b").as_deref(), Some("binary"));
+        assert_eq!(refuse(b"fn main() {}\n"), None);
+    }
+}

@@ -1,0 +1,272 @@
+//! Rust: functions, methods (`Type::method`, `<Type as Trait>::method`, `Trait::method`),
+//! functions in inline modules (`module::function`) and nested functions (`outer::inner`);
+//! `use` trees expanded to one path per leaf, and `extern crate`.
+
+use tree_sitter::{Language, Node};
+
+use super::walk::text;
+use super::{Analyzer, Role};
+
+/// The Rust analyzer.
+pub struct Rust;
+
+impl Analyzer for Rust {
+    fn labels(&self) -> &'static [&'static str] {
+        &["rust"]
+    }
+
+    fn grammar(&self, _label: &str) -> Language {
+        tree_sitter_rust::LANGUAGE.into()
+    }
+
+    fn separator(&self) -> &'static str {
+        "::"
+    }
+
+    fn role<'t>(&self, node: Node<'t>, source: &[u8]) -> Role<'t> {
+        match node.kind() {
+            "function_item" | "function_signature_item" => {
+                let Some(name) = node.child_by_field_name("name") else {
+                    return Role::Other;
+                };
+                Role::Function {
+                    name,
+                    body: node.child_by_field_name("body"),
+                    outer: first_attribute(node),
+                }
+            }
+            "impl_item" => {
+                let ty = node
+                    .child_by_field_name("type")
+                    .map(|t| type_name(text(t, source)))
+                    .unwrap_or_default();
+                let name = match node.child_by_field_name("trait") {
+                    Some(tr) => format!("<{ty} as {}>", type_name(text(tr, source))),
+                    None => ty,
+                };
+                Role::Scope {
+                    name,
+                    methods: true,
+                }
+            }
+            "trait_item" => match node.child_by_field_name("name") {
+                Some(n) => Role::Scope {
+                    name: text(n, source).to_owned(),
+                    methods: true,
+                },
+                None => Role::Other,
+            },
+            "mod_item" if node.child_by_field_name("body").is_some() => {
+                match node.child_by_field_name("name") {
+                    Some(n) => Role::Scope {
+                        name: text(n, source).to_owned(),
+                        methods: false,
+                    },
+                    None => Role::Other,
+                }
+            }
+            _ => Role::Other,
+        }
+    }
+
+    fn is_comment(&self, node: Node<'_>) -> bool {
+        matches!(node.kind(), "line_comment" | "block_comment")
+    }
+
+    fn imports(&self, node: Node<'_>, source: &[u8]) -> Vec<String> {
+        let mut out = Vec::new();
+        match node.kind() {
+            "use_declaration" => {
+                if let Some(arg) = node.child_by_field_name("argument") {
+                    expand(arg, "", source, &mut out);
+                }
+            }
+            "extern_crate_declaration" => {
+                if let Some(name) = node.child_by_field_name("name") {
+                    let mut import = format!("extern crate {}", text(name, source));
+                    if let Some(alias) = node.child_by_field_name("alias") {
+                        import.push_str(" as ");
+                        import.push_str(text(alias, source));
+                    }
+                    out.push(import);
+                }
+            }
+            _ => {}
+        }
+        out
+    }
+}
+
+/// The first of the attributes directly before an item (or the item itself).
+fn first_attribute(node: Node<'_>) -> Node<'_> {
+    let mut first = node;
+    let mut prev = node.prev_sibling();
+    while let Some(p) = prev {
+        match p.kind() {
+            "attribute_item" => first = p,
+            "line_comment" | "block_comment" => {}
+            _ => break,
+        }
+        prev = p.prev_sibling();
+    }
+    first
+}
+
+/// A type's name for qualifying methods: generic arguments dropped (so changing them does not
+/// rename every method), whitespace collapsed.
+fn type_name(ty: &str) -> String {
+    let mut out = String::with_capacity(ty.len());
+    let mut depth = 0usize;
+    for c in ty.chars() {
+        match c {
+            '<' => depth += 1,
+            '>' => depth = depth.saturating_sub(1),
+            _ if depth == 0 => out.push(c),
+            _ => {}
+        }
+    }
+    out.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+fn join(prefix: &str, part: &str) -> String {
+    let part: String = part.split_whitespace().collect();
+    match (prefix.is_empty(), part.as_str()) {
+        (true, _) => part,
+        (false, "self") => prefix.to_owned(),
+        _ => format!("{prefix}::{part}"),
+    }
+}
+
+/// Expands a use tree into one path per leaf.
+fn expand(node: Node<'_>, prefix: &str, source: &[u8], out: &mut Vec<String>) {
+    match node.kind() {
+        "use_list" => {
+            let mut cursor = node.walk();
+            for child in node.named_children(&mut cursor) {
+                expand(child, prefix, source, out);
+            }
+        }
+        "scoped_use_list" => {
+            let path = node
+                .child_by_field_name("path")
+                .map_or_else(|| prefix.to_owned(), |p| join(prefix, text(p, source)));
+            if let Some(list) = node.child_by_field_name("list") {
+                expand(list, &path, source, out);
+            }
+        }
+        "use_as_clause" => {
+            let path = node
+                .child_by_field_name("path")
+                .map(|p| text(p, source))
+                .unwrap_or("");
+            let alias = node
+                .child_by_field_name("alias")
+                .map(|a| text(a, source))
+                .unwrap_or("");
+            out.push(format!("{} as {alias}", join(prefix, path)));
+        }
+        "line_comment" | "block_comment" => {}
+        _ => out.push(join(prefix, text(node, source))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::lang::analyze;
+
+    fn names(source: &str) -> Vec<(String, &'static str)> {
+        analyze("rust", source.as_bytes())
+            .unwrap()
+            .functions
+            .into_iter()
+            .map(|f| (f.name, f.kind))
+            .collect()
+    }
+
+    #[test]
+    fn qualified_names() {
+        let source = r#"
+fn free() {}
+struct Greeter;
+impl Greeter {
+    pub fn new() -> Self { Greeter }
+    fn hello(&self) {
+        fn helper() {}
+    }
+}
+impl<T: Clone> Wrapper<T> {
+    fn new() -> Self { todo!() }
+}
+impl std::fmt::Display for Greeter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result { Ok(()) }
+}
+trait Speak {
+    fn speak(&self);
+    fn loud(&self) { self.speak() }
+}
+mod inner {
+    pub async fn fetch() {}
+    mod deeper { fn x() {} }
+}
+"#;
+        assert_eq!(
+            names(source),
+            vec![
+                ("free".into(), "function"),
+                ("Greeter::new".into(), "method"),
+                ("Greeter::hello".into(), "method"),
+                ("Greeter::hello::helper".into(), "function"),
+                ("Wrapper::new".into(), "method"),
+                ("<Greeter as std::fmt::Display>::fmt".into(), "method"),
+                ("Speak::speak".into(), "method"),
+                ("Speak::loud".into(), "method"),
+                ("inner::fetch".into(), "function"),
+                ("inner::deeper::x".into(), "function"),
+            ]
+        );
+    }
+
+    #[test]
+    fn use_trees_expand_to_leaves() {
+        let source = "use std::collections::{HashMap, btree_map::{self, Entry as E}};\nuse crate::a::*;\nuse b;\npub use c::d as e;\nextern crate alloc;\n";
+        let imports = analyze("rust", source.as_bytes()).unwrap().imports;
+        assert_eq!(
+            imports,
+            vec![
+                "b",
+                "c::d as e",
+                "crate::a::*",
+                "extern crate alloc",
+                "std::collections::HashMap",
+                "std::collections::btree_map",
+                "std::collections::btree_map::Entry as E",
+            ]
+        );
+    }
+
+    #[test]
+    fn attributes_are_part_of_the_signature() {
+        let plain = analyze("rust", b"fn f() { 1; }\n").unwrap();
+        let inline = analyze("rust", b"#[inline]\nfn f() { 1; }\n").unwrap();
+        assert_eq!(plain.functions[0].body_hash, inline.functions[0].body_hash);
+        assert_ne!(
+            plain.functions[0].signature_hash,
+            inline.functions[0].signature_hash
+        );
+        assert_eq!(inline.functions[0].start_line, 1);
+        assert_eq!(inline.functions[0].signature, "#[inline] fn f()");
+    }
+
+    #[test]
+    fn comments_and_whitespace_do_not_change_the_body() {
+        let a = analyze("rust", b"fn f(x: u8) -> u8 {\n    x + 1\n}\n").unwrap();
+        let b = analyze(
+            "rust",
+            b"fn f( x:u8 )->u8{ // add one\n  /* really */ x+1 }\n",
+        )
+        .unwrap();
+        assert_eq!(a.functions[0].body_hash, b.functions[0].body_hash);
+        assert_eq!(a.functions[0].signature_hash, b.functions[0].signature_hash);
+        assert_ne!(a.functions[0].text_hash, b.functions[0].text_hash);
+    }
+}
