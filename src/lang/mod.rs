@@ -16,6 +16,7 @@
 //! - Parsers are created once per thread and language and reused.
 //! - A tree with syntax errors still yields what could be extracted, flagged `parse_errors`.
 
+pub mod cache;
 pub mod compare;
 mod python;
 mod rust;
@@ -272,6 +273,48 @@ pub fn analyze_pair(
         None => over_budget(),
     };
     Some((old_analysis, new_analysis))
+}
+
+/// Analyses two versions of a file known by blob id (`None` for content without one, such as
+/// a working-tree file), using and filling the persistent cache.
+pub fn analyze_versions(
+    label: &'static str,
+    before: Option<(Option<&str>, &[u8])>,
+    after: Option<(Option<&str>, &[u8])>,
+) -> (Option<Analysis>, Option<Analysis>) {
+    let cached = |side: &Option<(Option<&str>, &[u8])>| {
+        side.and_then(|(oid, _)| oid.and_then(|o| cache::get(o, label)))
+    };
+    let (mut old, mut new) = (cached(&before), cached(&after));
+    match (&before, &after) {
+        (Some((_, a)), Some((_, b))) if old.is_none() && new.is_none() => {
+            if let Some((x, y)) = analyze_pair(label, a, b) {
+                old = Some(x);
+                new = Some(y);
+            }
+        }
+        _ => {
+            if old.is_none() {
+                old = before.and_then(|(_, content)| analyze(label, content));
+            }
+            if new.is_none() {
+                new = after.and_then(|(_, content)| analyze(label, content));
+            }
+        }
+    }
+    for (side, analysis) in [(&before, &old), (&after, &new)] {
+        if let (Some((Some(oid), _)), Some(a)) = (side, analysis) {
+            // Only real outcomes are worth keeping: a timeout may not recur.
+            if !a
+                .skipped
+                .as_deref()
+                .is_some_and(|r| r.starts_with("parse exceeded"))
+            {
+                cache::put(oid, label, a);
+            }
+        }
+    }
+    (old, new)
 }
 
 /// Returns the edits that turn `before` into `after`, line by line, last first (so each

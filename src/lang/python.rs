@@ -25,20 +25,36 @@ impl Analyzer for Python {
 
     fn role<'t>(&self, node: Node<'t>, source: &[u8]) -> Role<'t> {
         match node.kind() {
-            "function_definition" => {
-                let Some(name) = node.child_by_field_name("name") else {
-                    return Role::Other;
-                };
-                let outer = node
+            // A decorated function is scoped at its decorators, so they are part of its
+            // signature and its range.
+            "decorated_definition" => match node.child_by_field_name("definition") {
+                Some(def) if def.kind() == "function_definition" => {
+                    match def.child_by_field_name("name") {
+                        Some(name) => Role::Function {
+                            name,
+                            body: def.child_by_field_name("body"),
+                            outer: node,
+                        },
+                        None => Role::Other,
+                    }
+                }
+                _ => Role::Other,
+            },
+            "function_definition"
+                if node
                     .parent()
-                    .filter(|p| p.kind() == "decorated_definition")
-                    .unwrap_or(node);
-                Role::Function {
+                    .is_some_and(|p| p.kind() == "decorated_definition") =>
+            {
+                Role::Other
+            }
+            "function_definition" => match node.child_by_field_name("name") {
+                Some(name) => Role::Function {
                     name,
                     body: node.child_by_field_name("body"),
-                    outer,
-                }
-            }
+                    outer: node,
+                },
+                None => Role::Other,
+            },
             "class_definition" => match node.child_by_field_name("name") {
                 Some(n) => Role::Scope {
                     name: text(n, source).to_owned(),

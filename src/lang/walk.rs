@@ -1,19 +1,54 @@
-//! The shared, iterative tree walk: functions with qualified names and token fingerprints,
-//! and imports.
+//! The shared tree walk: one iterative pass yields functions with qualified names and token
+//! fingerprints, and imports.
+//!
+//! Every leaf token goes to the innermost open function only: to its body fingerprint when it
+//! lies in the body, to its signature fingerprint when it lies before the body. Comment and
+//! docstring subtrees are never entered. A nested function's text is cut out of its parent's
+//! raw-text hash, so a change inside `outer.inner` shows on `outer.inner` alone.
 
-use tree_sitter::{Node, Tree, TreeCursor};
+use std::ops::Range;
+
+use tree_sitter::{Node, Tree};
 
 use super::{Analysis, Analyzer, Function, Role, fnv};
 
 /// The most body tokens kept per function for similarity (the hash covers them all).
-const TOKEN_CAP: usize = 4096;
+const TOKEN_CAP: usize = 1024;
+const SEED: u64 = 0xcbf2_9ce4_8422_2325;
+const PRIME: u64 = 0x0100_0000_01b3;
 
-/// A scope on the walk's stack.
+fn mix(hash: u64, token: u64) -> u64 {
+    (hash ^ token).wrapping_mul(PRIME)
+}
+
+/// A scope on the walk's stack: a container or a function.
 struct Scope {
     /// The node that opened it (popped when the walk leaves that node).
     node_id: usize,
     name: String,
     methods: bool,
+    /// Set for functions.
+    open: Option<Open>,
+}
+
+/// A function whose node the walk is inside.
+struct Open {
+    /// Its index in the output (reserved when it opened, to keep source order).
+    index: usize,
+    /// Where the definition starts (attributes and decorators included).
+    outer_start: usize,
+    body: Option<Range<usize>>,
+    signature: Range<usize>,
+    end: usize,
+    body_hash: u64,
+    signature_hash: u64,
+    tokens: Vec<u32>,
+    nested: Vec<Range<usize>>,
+}
+
+/// Returns a node's text (empty for invalid UTF-8).
+pub fn text<'s>(node: Node<'_>, source: &'s [u8]) -> &'s str {
+    std::str::from_utf8(&source[node.byte_range()]).unwrap_or("")
 }
 
 /// Extracts functions and imports from a parsed file.
@@ -27,47 +62,33 @@ pub fn extract(analyzer: &dyn Analyzer, tree: &Tree, source: &[u8]) -> Analysis 
     let mut cursor = root.walk();
     'walk: loop {
         let node = cursor.node();
-        let mut descend = true;
-        match analyzer.role(node, source) {
-            Role::Function { name, body, outer } => {
-                let leaf = text(name, source).to_owned();
-                let kind = if scopes.last().is_some_and(|s| s.methods) {
-                    "method"
-                } else {
-                    "function"
-                };
-                let mut qualified = String::new();
-                for s in &scopes {
-                    qualified.push_str(&s.name);
-                    qualified.push_str(analyzer.separator());
+        let noise = analyzer.is_comment(node) || analyzer.is_docstring(node, source);
+        let mut descend = !noise;
+        if !noise {
+            match analyzer.role(node, source) {
+                Role::Function { name, body, outer } => {
+                    let scope =
+                        open_function(analyzer, source, node, name, body, outer, &scopes, &mut out);
+                    scopes.push(scope);
                 }
-                qualified.push_str(&leaf);
-                out.functions.push(fingerprint(
-                    analyzer,
-                    source,
-                    node,
-                    body,
-                    outer,
-                    qualified,
-                    leaf.clone(),
-                    kind,
-                ));
-                scopes.push(Scope {
+                Role::Scope { name, methods } => scopes.push(Scope {
                     node_id: node.id(),
-                    name: leaf,
-                    methods: false,
-                });
-            }
-            Role::Scope { name, methods } => scopes.push(Scope {
-                node_id: node.id(),
-                name,
-                methods,
-            }),
-            Role::Other => {
-                let imports = analyzer.imports(node, source);
-                if !imports.is_empty() {
-                    out.imports.extend(imports);
-                    descend = false;
+                    name,
+                    methods,
+                    open: None,
+                }),
+                Role::Other => {
+                    if node.child_count() == 0 {
+                        token(&mut scopes, node, source);
+                    } else {
+                        let imports = analyzer.imports(node, source);
+                        if !imports.is_empty() {
+                            out.imports.extend(imports);
+                            // Import statements still count as tokens of an enclosing body.
+                            tokens_of(&mut scopes, node, source);
+                            descend = false;
+                        }
+                    }
                 }
             }
         }
@@ -75,11 +96,11 @@ pub fn extract(analyzer: &dyn Analyzer, tree: &Tree, source: &[u8]) -> Analysis 
             continue;
         }
         loop {
-            if scopes
-                .last()
-                .is_some_and(|s| s.node_id == cursor.node().id())
-            {
-                scopes.pop();
+            let id = cursor.node().id();
+            if scopes.last().is_some_and(|s| s.node_id == id) {
+                if let Some(scope) = scopes.pop() {
+                    close(scope, source, &mut scopes, &mut out);
+                }
             }
             if cursor.goto_next_sibling() {
                 break;
@@ -89,34 +110,49 @@ pub fn extract(analyzer: &dyn Analyzer, tree: &Tree, source: &[u8]) -> Analysis 
             }
         }
     }
+    // Functions left open by a malformed tree still get their fingerprints.
+    while let Some(scope) = scopes.pop() {
+        close(scope, source, &mut scopes, &mut out);
+    }
     out.imports.sort();
     out.imports.dedup();
     out
 }
 
-/// Returns a node's text (lossy for invalid UTF-8).
-pub fn text<'s>(node: Node<'_>, source: &'s [u8]) -> &'s str {
-    std::str::from_utf8(&source[node.byte_range()]).unwrap_or("")
+/// Adds a leaf token to the innermost open function.
+fn token(scopes: &mut [Scope], leaf: Node<'_>, source: &[u8]) {
+    let Some(open) = scopes.iter_mut().rev().find_map(|s| s.open.as_mut()) else {
+        return;
+    };
+    let range = leaf.byte_range();
+    let hash = fnv(&source[range.clone()]);
+    if open
+        .body
+        .as_ref()
+        .is_some_and(|b| b.start <= range.start && range.end <= b.end)
+    {
+        open.body_hash = mix(open.body_hash, hash);
+        if open.tokens.len() < TOKEN_CAP {
+            open.tokens.push(hash as u32);
+        }
+    } else if open.signature.start <= range.start && range.end <= open.signature.end {
+        open.signature_hash = mix(open.signature_hash, hash);
+    }
 }
 
-/// Visits the leaves of `node`'s subtree in order, skipping subtrees for which `skip` is true;
-/// `skip` sees every node, leaves are passed to `leaf`.
-fn leaves<'t>(
-    node: Node<'t>,
-    skip: &mut dyn FnMut(Node<'t>) -> bool,
-    leaf: &mut dyn FnMut(Node<'t>),
-) {
-    let mut cursor: TreeCursor<'t> = node.walk();
+/// Folds every non-comment leaf of a subtree into `hash`.
+fn hash_leaves(analyzer: &dyn Analyzer, node: Node<'_>, source: &[u8], hash: &mut u64) {
+    let mut cursor = node.walk();
     let start = node.id();
     loop {
         let current = cursor.node();
-        let skipped = current.id() != start && skip(current);
-        if !skipped {
-            if current.child_count() == 0 {
-                leaf(current);
-            } else if cursor.goto_first_child() {
-                continue;
+        let comment = analyzer.is_comment(current);
+        if current.child_count() == 0 {
+            if !comment {
+                *hash = mix(*hash, fnv(&source[current.byte_range()]));
             }
+        } else if !comment && cursor.goto_first_child() {
+            continue;
         }
         loop {
             if cursor.node().id() == start {
@@ -132,93 +168,132 @@ fn leaves<'t>(
     }
 }
 
-#[allow(
-    clippy::too_many_arguments,
-    reason = "one call site, all parts of one definition"
-)]
-fn fingerprint<'t>(
+/// Adds every leaf of a subtree (an import statement) to the innermost open function.
+fn tokens_of(scopes: &mut [Scope], node: Node<'_>, source: &[u8]) {
+    let mut cursor = node.walk();
+    let start = node.id();
+    loop {
+        let current = cursor.node();
+        if current.child_count() == 0 {
+            token(scopes, current, source);
+        } else if cursor.goto_first_child() {
+            continue;
+        }
+        loop {
+            if cursor.node().id() == start {
+                return;
+            }
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                return;
+            }
+        }
+    }
+}
+
+#[allow(clippy::too_many_arguments, reason = "the parts of one definition")]
+fn open_function(
     analyzer: &dyn Analyzer,
     source: &[u8],
-    node: Node<'t>,
-    body: Option<Node<'t>>,
-    outer: Node<'t>,
-    name: String,
-    leaf: String,
-    kind: &'static str,
-) -> Function {
-    let is_noise = |n: Node<'_>| analyzer.is_comment(n) || analyzer.is_docstring(n, source);
-    // Nested functions belong to themselves: their tokens and text are cut out of the body.
-    let mut nested: Vec<std::ops::Range<usize>> = Vec::new();
-    let mut body_hash: u64 = 0xcbf2_9ce4_8422_2325;
-    let mut tokens: Vec<u32> = Vec::new();
-    if let Some(body) = body {
-        let mut skip = |n: Node<'t>| {
-            if matches!(analyzer.role(n, source), Role::Function { .. }) {
-                nested.push(n.byte_range());
-                return true;
-            }
-            is_noise(n)
-        };
-        let mut leaf_fn = |n: Node<'t>| {
-            let t = &source[n.byte_range()];
-            let h = fnv(t);
-            body_hash = (body_hash ^ h).wrapping_mul(0x0100_0000_01b3);
-            if tokens.len() < TOKEN_CAP {
-                tokens.push(h as u32);
-            }
-        };
-        leaves(body, &mut skip, &mut leaf_fn);
-    }
-    tokens.sort_unstable();
-    // The signature: from the definition's start (attributes, decorators) to its body.
-    let sig_end = body.map_or(node.end_byte(), |b| b.start_byte());
-    let sig_start = outer.start_byte();
-    let mut signature_hash: u64 = 0xcbf2_9ce4_8422_2325;
-    let mut sig_tokens = |n: Node<'t>| {
-        if n.start_byte() >= sig_start && n.end_byte() <= sig_end {
-            signature_hash =
-                (signature_hash ^ fnv(&source[n.byte_range()])).wrapping_mul(0x0100_0000_01b3);
-        }
+    node: Node<'_>,
+    name: Node<'_>,
+    body: Option<Node<'_>>,
+    outer: Node<'_>,
+    scopes: &[Scope],
+    out: &mut Analysis,
+) -> Scope {
+    let leaf = text(name, source).to_owned();
+    let kind = if scopes.last().is_some_and(|s| s.methods) {
+        "method"
+    } else {
+        "function"
     };
-    let mut skip_sig =
-        |n: Node<'t>| body.is_some_and(|b| b.id() == n.id()) || analyzer.is_comment(n);
-    let mut chain = Some(outer);
-    while let Some(n) = chain {
-        leaves(n, &mut skip_sig, &mut sig_tokens);
-        if n.id() == node.id() || n.end_byte() >= node.end_byte() {
+    let separator = analyzer.separator();
+    let mut qualified = String::new();
+    for s in scopes {
+        qualified.push_str(&s.name);
+        qualified.push_str(separator);
+    }
+    qualified.push_str(&leaf);
+    let sig_end = body.map_or(node.end_byte(), |b| b.start_byte());
+    let signature = outer.start_byte()..sig_end;
+    // Attributes before the function's own node (Rust's `#[...]` items are its siblings): hash
+    // them here; everything from the node's start to its body comes through the walk.
+    let mut signature_hash = SEED;
+    let mut sibling =
+        Some(outer).filter(|o| o.id() != node.id() && o.end_byte() <= node.start_byte());
+    while let Some(n) = sibling {
+        if n.id() == node.id() {
             break;
         }
-        chain = n.next_sibling();
+        if !analyzer.is_comment(n) {
+            hash_leaves(analyzer, n, source, &mut signature_hash);
+        }
+        sibling = n.next_sibling();
     }
-    let signature = String::from_utf8_lossy(&source[sig_start..sig_end])
+    let signature_text = String::from_utf8_lossy(&source[signature.clone()])
         .split_whitespace()
         .collect::<Vec<_>>()
         .join(" ");
-    let signature: String = signature.chars().take(240).collect();
-    // The raw text without nested functions: a change here that is not a token change is
-    // formatting.
-    let mut text_hash: u64 = 0xcbf2_9ce4_8422_2325;
-    let mut at = sig_start;
-    nested.sort_by_key(|r| r.start);
-    for r in nested
-        .iter()
-        .chain(std::iter::once(&(node.end_byte()..node.end_byte())))
-    {
-        if r.start >= at {
-            text_hash = (text_hash ^ fnv(&source[at..r.start])).wrapping_mul(0x0100_0000_01b3);
-            at = r.end;
-        }
-    }
-    Function {
-        name,
-        leaf,
+    let signature_text: String = signature_text.chars().take(240).collect();
+    let index = out.functions.len();
+    out.functions.push(Function {
+        name: qualified,
+        leaf: leaf.clone(),
         kind,
         start_line: outer.start_position().row as u32 + 1,
         end_line: node.end_position().row as u32 + 1,
-        signature: signature.trim_end_matches(['{', ':', ' ']).to_owned(),
-        signature_hash,
-        body_hash,
-        text_hash,
-        tokens,
+        signature: signature_text.trim_end_matches(['{', ':', ' ']).to_owned(),
+        signature_hash: 0,
+        body_hash: 0,
+        text_hash: 0,
+        tokens: Vec::new(),
+    });
+    Scope {
+        node_id: node.id(),
+        name: leaf,
+        methods: false,
+        open: Some(Open {
+            index,
+            outer_start: outer.start_byte(),
+            body: body.map(|b| b.byte_range()),
+            signature: node.start_byte()..sig_end,
+            end: node.end_byte(),
+            body_hash: SEED,
+            signature_hash,
+            tokens: Vec::new(),
+            nested: Vec::new(),
+        }),
     }
+}
+
+/// Finishes a scope: a function's fingerprints are written to its reserved slot, and its
+/// range is cut out of its parent function's raw text.
+fn close(scope: Scope, source: &[u8], scopes: &mut [Scope], out: &mut Analysis) {
+    let Some(mut open) = scope.open else { return };
+    let mut text_hash = SEED;
+    let begin = open.outer_start;
+    let mut at = begin;
+    open.nested.sort_by_key(|r| r.start);
+    for r in open
+        .nested
+        .iter()
+        .chain(std::iter::once(&(open.end..open.end)))
+    {
+        if r.start >= at && r.start <= open.end {
+            text_hash = mix(text_hash, fnv(&source[at..r.start]));
+            at = r.end.min(open.end);
+        }
+    }
+    if let Some(parent) = scopes.iter_mut().rev().find_map(|s| s.open.as_mut()) {
+        parent.nested.push(begin..open.end);
+    }
+    open.tokens.sort_unstable();
+    let f = &mut out.functions[open.index];
+    f.signature_hash = open.signature_hash;
+    f.body_hash = open.body_hash;
+    f.text_hash = text_hash;
+    f.tokens = open.tokens;
 }

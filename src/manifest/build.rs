@@ -261,23 +261,36 @@ pub(crate) fn analyze_functions(
                     ahead(f.oid_before.as_deref()),
                     ahead(f.oid_after.as_deref()),
                 );
-                if f.mode_before != 0 && f.mode_after != 0 && before.is_none() && after.is_none() {
-                    // Both versions to do: parse the second incrementally from the first.
-                    let old = content_of(&objects, f.oid_before.as_deref(), before_path, base);
-                    let new = content_of(&objects, f.oid_after.as_deref(), &f.path, base);
-                    if let (Ok(old), Ok(new)) = (&old, &new) {
-                        if let Some((a, b)) = crate::lang::analyze_pair(label, old, new) {
-                            before = Some(a);
-                            after = Some(b);
+                if before.is_none() || after.is_none() {
+                    let read = |present: bool, done: bool, oid: Option<&str>, path: &BString| {
+                        if !present || done {
+                            return Ok(None);
                         }
-                    }
-                }
-                if before.is_none() && f.mode_before != 0 {
-                    before =
-                        analysis_of(&objects, label, f.oid_before.as_deref(), before_path, base);
-                }
-                if after.is_none() && f.mode_after != 0 {
-                    after = analysis_of(&objects, label, f.oid_after.as_deref(), &f.path, base);
+                        content_of(&objects, oid, path, base).map(Some)
+                    };
+                    let old = read(
+                        f.mode_before != 0,
+                        before.is_some(),
+                        f.oid_before.as_deref(),
+                        before_path,
+                    );
+                    let new = read(
+                        f.mode_after != 0,
+                        after.is_some(),
+                        f.oid_after.as_deref(),
+                        &f.path,
+                    );
+                    let (x, y) = crate::lang::analyze_versions(
+                        label,
+                        version_input(&old, f.oid_before.as_deref()),
+                        version_input(&new, f.oid_after.as_deref()),
+                    );
+                    let too_large = |side: Result<Option<Vec<u8>>, Option<String>>| match side {
+                        Err(Some(reason)) => Some(crate::lang::Analysis::skipped(reason)),
+                        _ => None,
+                    };
+                    before = before.or(x).or_else(|| too_large(old));
+                    after = after.or(y).or_else(|| too_large(new));
                 }
                 let pending = crate::lang::compare::compare(before.as_ref(), after.as_ref());
                 (i, f.path.to_str_lossy().into_owned(), pending)
@@ -292,6 +305,17 @@ pub(crate) fn analyze_functions(
     }
     for (i, result) in indices.into_iter().zip(results) {
         files[i].functions = Functions::Analysed(result);
+    }
+}
+
+/// The input [`crate::lang::analyze_versions`] takes for one side that was read.
+fn version_input<'a>(
+    side: &'a Result<Option<Vec<u8>>, Option<String>>,
+    oid: Option<&'a str>,
+) -> Option<(Option<&'a str>, &'a [u8])> {
+    match side {
+        Ok(Some(content)) => Some((oid, content.as_slice())),
+        _ => None,
     }
 }
 
@@ -325,22 +349,6 @@ fn content_of(
             }
             std::fs::read(full).map_err(|_| None)
         }
-    }
-}
-
-/// Analyses one side of a file now. A side that cannot be read is `None` (as if absent); a
-/// side too large is skipped with a reason.
-fn analysis_of(
-    objects: &Objects<'_>,
-    label: &'static str,
-    oid: Option<&str>,
-    path: &BString,
-    base: Option<&Path>,
-) -> Option<crate::lang::Analysis> {
-    match content_of(objects, oid, path, base) {
-        Ok(content) => crate::lang::analyze(label, &content),
-        Err(Some(reason)) => Some(crate::lang::Analysis::skipped(reason)),
-        Err(None) => None,
     }
 }
 

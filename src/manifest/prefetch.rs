@@ -193,6 +193,14 @@ impl<'scope> ReadAhead<'scope> {
     }
 }
 
+/// The input [`lang::analyze_versions`] takes for one side that was read.
+fn as_input(side: &Result<Option<(String, Vec<u8>)>, Analysis>) -> Option<(Option<&str>, &[u8])> {
+    match side {
+        Ok(Some((oid, content))) => Some((Some(oid.as_str()), content.as_slice())),
+        _ => None,
+    }
+}
+
 fn run_job(objects: &Objects<'_>, job: &Job) -> Done {
     let read = |oid: Option<gix::ObjectId>| -> Option<(gix::ObjectId, u64, Option<Vec<u8>>)> {
         let oid = oid?;
@@ -219,26 +227,17 @@ fn run_job(objects: &Objects<'_>, job: &Job) -> Done {
         };
         // Generated files are not analysed (the manifest skips them): do not parse them.
         if !generated {
-            match (&old, &new) {
-                (Some((_, _, Some(a))), Some((_, _, Some(b))))
-                    if a.len() <= lang::MAX_FILE_BYTES && b.len() <= lang::MAX_FILE_BYTES =>
-                {
-                    if let Some((x, y)) = lang::analyze_pair(label, a, b) {
-                        analyses = vec![Some(x), Some(y)];
-                    }
+            let side = |s: &Option<(gix::ObjectId, u64, Option<Vec<u8>>)>| -> Result<Option<(String, Vec<u8>)>, Analysis> {
+                match s {
+                    None => Ok(None),
+                    Some((_, size, _)) if *size > lang::MAX_FILE_BYTES as u64 => Err(too_large(*size)),
+                    Some((oid, _, Some(content))) => Ok(Some((oid.to_string(), content.clone()))),
+                    Some(_) => Ok(None),
                 }
-                _ => {
-                    for (i, side) in [&old, &new].into_iter().enumerate() {
-                        analyses[i] = match side {
-                            Some((_, size, _)) if *size > lang::MAX_FILE_BYTES as u64 => {
-                                Some(too_large(*size))
-                            }
-                            Some((_, _, Some(content))) => lang::analyze(label, content),
-                            _ => None,
-                        };
-                    }
-                }
-            }
+            };
+            let (a, b) = (side(&old), side(&new));
+            let (x, y) = lang::analyze_versions(label, as_input(&a), as_input(&b));
+            analyses = vec![a.err().or(x), b.err().or(y)];
         }
     }
     for (i, side) in [old, new].into_iter().enumerate() {
