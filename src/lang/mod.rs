@@ -18,8 +18,14 @@
 
 pub mod cache;
 pub mod compare;
+mod c;
+mod cpp;
+mod go;
+mod java;
+mod javascript;
 mod python;
 mod rust;
+mod typescript;
 mod walk;
 
 use std::cell::RefCell;
@@ -88,7 +94,16 @@ pub trait Analyzer: Sync {
 }
 
 /// Every analyzer, one line each.
-pub static REGISTRY: &[&dyn Analyzer] = &[&rust::Rust, &python::Python];
+pub static REGISTRY: &[&dyn Analyzer] = &[
+    &rust::Rust,
+    &python::Python,
+    &typescript::TypeScript,
+    &javascript::JavaScript,
+    &go::Go,
+    &java::Java,
+    &c::C,
+    &cpp::Cpp,
+];
 
 /// Returns the analyzer for a manifest language label.
 pub fn for_label(label: &str) -> Option<&'static dyn Analyzer> {

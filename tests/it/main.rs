@@ -11,6 +11,7 @@
 
 mod cli;
 mod common;
+mod functions;
 mod history;
 mod manifest;
 mod oracle;
