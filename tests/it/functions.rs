@@ -8,7 +8,7 @@ use crate::oracle::manifest;
 
 /// One line per function change: `path change_type name [(was old)] [from old_path] [+edited]`,
 /// plus `path formatting_only name`, `path imports +x -y`, `path parse_errors`.
-fn changes(doc: &Value) -> Vec<String> {
+pub(crate) fn changes(doc: &Value) -> Vec<String> {
     let mut out = Vec::new();
     for f in doc["files"].as_array().unwrap() {
         let path = f["path"].as_str().unwrap();
@@ -48,11 +48,11 @@ fn changes(doc: &Value) -> Vec<String> {
 }
 
 /// A source file edited step by step.
-struct Source(String);
+pub(crate) struct Source(pub(crate) String);
 
 impl Source {
     /// Replaces the first `from` with `to` (which must be there) and returns the new text.
-    fn edit(&mut self, from: &str, to: &str) -> String {
+    pub(crate) fn edit(&mut self, from: &str, to: &str) -> String {
         assert!(self.0.contains(from), "{from}");
         self.0 = self.0.replacen(from, to, 1);
         self.0.clone()
@@ -60,7 +60,7 @@ impl Source {
 }
 
 /// Commits the given file contents (`None` deletes) and returns the changes of that commit.
-fn step(env: &TestEnv, repo: &Repo<'_>, files: &[(&str, Option<&str>)]) -> Vec<String> {
+pub(crate) fn step(env: &TestEnv, repo: &Repo<'_>, files: &[(&str, Option<&str>)]) -> Vec<String> {
     for (path, content) in files {
         match content {
             Some(c) => {

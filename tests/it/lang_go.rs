@@ -1,0 +1,1 @@
+//! Function analysis fixtures for go (being written).
