@@ -103,3 +103,35 @@ Feature: Change manifests from the command line
     When I run "git-prism schema"
     Then it succeeds
     And stdout contains "schema_version"
+
+  Scenario: Functions that changed, not lines
+    Given the file "src/app.py" contains
+      """
+      def hello():
+          # greet the whole world
+          return 'hello, world'
+
+
+      def bye(name):
+          return 'bye ' + name
+      """
+    When I run "git-prism manifest main"
+    Then it succeeds
+    And stdout contains ""name":"bye","kind":"function","change_type":"signature_changed""
+    And stdout contains ""formatting_only":["hello"]"
+    And the JSON field "summary.functions.signature_changed" is "1"
+
+  Scenario: Languages without an analyzer are not analysed
+    Given the file "README.md" contains
+      """
+      # changed
+      """
+    When I run "git-prism manifest main"
+    Then stdout contains ""path":"README.md","change_type":"modified""
+    And stdout contains ""functions_changed":null"
+
+  Scenario: The languages with function analysis
+    When I run "git-prism languages --analyzed"
+    Then it succeeds
+    And stdout contains "rust"
+    And stdout contains "python"

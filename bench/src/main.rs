@@ -70,7 +70,15 @@ fn main() -> Result<()> {
         passthrough::run(&options, &mut report)?;
     }
     if wants("manifest") {
-        manifest::speed(&options, &mut report, &[("manifest", &[])])?;
+        manifest::speed(
+            &options,
+            &mut report,
+            &[
+                ("--no-functions", &["--no-functions"], &[]),
+                ("functions, cold", &[], &[("GIT_PRISM_CACHE", "0")]),
+                ("functions, warm cache", &[], &[]),
+            ],
+        )?;
     }
     if wants("fidelity") {
         manifest::fidelity(&options, &mut report)?;

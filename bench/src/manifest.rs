@@ -41,8 +41,8 @@ fn prism(options: &Options) -> Command {
     cmd
 }
 
-/// Extra `git-prism manifest` variants to time (label, extra arguments).
-pub type Variant = (&'static str, &'static [&'static str]);
+/// A `git-prism manifest` variant to time: label, extra arguments, extra environment.
+pub type Variant = (&'static str, &'static [&'static str], &'static [(&'static str, &'static str)]);
 
 /// Figure 2: manifest speed, and figure 4: peak memory.
 pub fn speed(options: &Options, report: &mut Report, variants: &[Variant]) -> Result<()> {
@@ -63,11 +63,17 @@ pub fn speed(options: &Options, report: &mut Report, variants: &[Variant]) -> Re
         };
         let makers: Vec<Box<dyn Fn() -> Command>> = variants
             .iter()
-            .map(|(_, extra)| {
+            .map(|(_, extra, vars)| {
                 let range = range.clone();
                 let extra: Vec<&str> = extra.to_vec();
+                let vars = vars.to_vec();
+                let cache = options.work.join("analysis-cache");
                 Box::new(move || {
                     let mut c = prism(options);
+                    c.env("GIT_PRISM_CACHE_DIR", &cache);
+                    for (k, v) in &vars {
+                        c.env(k, v);
+                    }
                     c.arg("manifest")
                         .args(&extra)
                         .args([range.as_str(), "HEAD"]);
@@ -91,10 +97,10 @@ pub fn speed(options: &Options, report: &mut Report, variants: &[Variant]) -> Re
         rows.push(row);
     }
     let mut header = vec!["commits", "numstat (ms)"];
-    header.extend(variants.iter().map(|(label, _)| *label));
+    header.extend(variants.iter().map(|(label, _, _)| *label));
     report.section(
         "Manifest speed",
-        "`git diff --numstat -M HEAD~n HEAD` against `git-prism manifest HEAD~n HEAD` on the corpus, interleaved medians (40 runs up to 10 commits, 15 at 100, 7 at 1000). Budgets: manifest <= 1.5x numstat at 10/100/1000 commits; with function analysis <= 2x at 100.",
+        "`git diff --numstat -M HEAD~n HEAD` against `git-prism manifest HEAD~n HEAD` on the corpus, interleaved medians (40 runs up to 10 commits, 15 at 100, 7 at 1000). \"cold\" runs with the analysis cache off (`GIT_PRISM_CACHE=0`): every changed file parsed on every run; \"warm\" reuses the per-blob cache filled by the first run. Budgets: manifest without functions <= 1.5x numstat at 10/100/1000 commits; with function analysis <= 2x at 100.",
         &header,
         &rows,
     );
@@ -107,8 +113,12 @@ pub fn speed(options: &Options, report: &mut Report, variants: &[Variant]) -> Re
         "git diff --numstat -M".to_owned(),
         format!("{:.1}", max_rss_mib(c)?),
     ]);
-    for (label, extra) in variants {
+    for (label, extra, vars) in variants {
         let mut c = prism(options);
+        c.env("GIT_PRISM_CACHE_DIR", options.work.join("analysis-cache"));
+        for (k, v) in *vars {
+            c.env(k, v);
+        }
         c.arg("manifest")
             .args(*extra)
             .args([largest.as_str(), "HEAD"]);

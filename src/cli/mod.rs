@@ -7,6 +7,7 @@
 mod agent_detect;
 mod explain;
 mod history;
+mod languages;
 mod manifest;
 mod schema;
 mod shim;
@@ -45,6 +46,8 @@ enum Command {
     Snapshot(snapshot::Args),
     /// Print the JSON Schema of the manifest
     Schema(schema::Args),
+    /// List the languages git-prism recognises and those with function analysis
+    Languages(languages::Args),
     /// Print what the shim would decide for a git (or gh) command line here, and why
     Explain(explain::Args),
 }
@@ -87,6 +90,7 @@ pub fn run(argv0: OsString, args: Vec<OsString>) -> i32 {
         Command::Schema(args) => schema::run(args, &mut out),
         Command::History(args) => history::run(args, &mut out),
         Command::Snapshot(args) => snapshot::run(args, &mut out),
+        Command::Languages(args) => languages::run(args, &mut out),
     };
     let code = match result {
         Ok(code) => code,

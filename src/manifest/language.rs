@@ -187,6 +187,18 @@ const EXTENSIONS: &[(&str, &str)] = &[
     ("wasm", "webassembly"),
 ];
 
+/// Returns every language label with the extensions and file names that give it, sorted.
+pub fn known() -> Vec<(&'static str, Vec<String>)> {
+    let mut out: std::collections::BTreeMap<&'static str, Vec<String>> = std::collections::BTreeMap::new();
+    for (ext, lang) in EXTENSIONS {
+        out.entry(lang).or_default().push(format!(".{ext}"));
+    }
+    for (name, lang) in FILE_NAMES {
+        out.entry(lang).or_default().push((*name).to_owned());
+    }
+    out.into_iter().collect()
+}
+
 /// Returns the language of `path` from its name or extension.
 pub fn from_path(path: &[u8]) -> Option<&'static str> {
     let name = path.rsplit(|b| *b == b'/').next().unwrap_or(path);
