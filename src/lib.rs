@@ -9,6 +9,7 @@
 //! Library modules never print; the shim and the CLI are the only edges that touch the
 //! process's standard streams.
 
+pub mod answer;
 pub mod cli;
 pub mod deps;
 pub mod exit_codes;
@@ -16,6 +17,7 @@ pub mod git;
 pub mod install;
 pub mod lang;
 pub mod manifest;
+pub mod shell;
 pub mod shim;
 
 use std::ffi::{OsStr, OsString};

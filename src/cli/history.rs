@@ -67,6 +67,7 @@ pub fn run(mut args: Args, out: &mut Out<'_>) -> anyhow::Result<i32> {
         page_size: args.page_size,
         max_bytes: args.max_tokens.map(|t| t.saturating_mul(BYTES_PER_TOKEN)),
         pretty: args.pretty,
+        raw: None,
     };
     let next = |cursor: &str| {
         let mut cmd = String::from("git-prism history");

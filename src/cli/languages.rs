@@ -33,7 +33,10 @@ pub fn run(args: Args, out: &mut Out<'_>) -> anyhow::Result<i32> {
             .collect();
         writeln!(out.stdout, "{}", serde_json::Value::Array(list))?;
     } else {
-        writeln!(out.stdout, "Function analysis (functions, methods, imports):")?;
+        writeln!(
+            out.stdout,
+            "Function analysis (functions, methods, imports):"
+        )?;
         for (label, names, functions) in &rows {
             if *functions {
                 writeln!(out.stdout, "  {label:<14} {}", names.join(" "))?;
@@ -46,7 +49,10 @@ pub fn run(args: Args, out: &mut Out<'_>) -> anyhow::Result<i32> {
                     writeln!(out.stdout, "  {label:<14} {}", names.join(" "))?;
                 }
             }
-            writeln!(out.stdout, "Files without a known extension are labelled from their shebang line.")?;
+            writeln!(
+                out.stdout,
+                "Files without a known extension are labelled from their shebang line."
+            )?;
         }
     }
     Ok(exit_codes::SUCCESS)

@@ -46,9 +46,7 @@ pub struct Args {
     pub range: Vec<OsString>,
 }
 
-/// Bytes per token assumed when turning `--max-tokens` into an output budget: JSON averages
-/// a little over three bytes per token, so this errs on the side of fitting.
-pub const BYTES_PER_TOKEN: usize = 3;
+pub use crate::manifest::page::BYTES_PER_TOKEN;
 
 /// Parses `git diff`-style range arguments with the shim's grammar.
 pub fn parse_range(range: &[OsString]) -> anyhow::Result<classify::Diff> {
@@ -145,15 +143,7 @@ pub fn open_repo(repo: Option<&std::path::Path>) -> anyhow::Result<Repo> {
 
 /// Quotes an argument for a shell command line shown to the user.
 pub fn shell_quote(arg: &std::ffi::OsStr) -> String {
-    let s = arg.to_string_lossy();
-    if !s.is_empty()
-        && s.bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b"-_./:=@^~%+,".contains(&b))
-    {
-        s.into_owned()
-    } else {
-        format!("'{}'", s.replace('\'', r"'\''"))
-    }
+    crate::shell::quote(arg)
 }
 
 pub fn run(mut args: Args, out: &mut Out<'_>) -> anyhow::Result<i32> {
@@ -186,6 +176,7 @@ pub fn run(mut args: Args, out: &mut Out<'_>) -> anyhow::Result<i32> {
         page_size: args.page_size,
         max_bytes: args.max_tokens.map(|t| t.saturating_mul(BYTES_PER_TOKEN)),
         pretty: args.pretty,
+        raw: None,
     };
     let next = |cursor: &str| {
         let mut cmd = String::from("git-prism manifest");

@@ -11,6 +11,7 @@
 //!
 //! gix's errors are wrapped here, in [`GitError`], and nowhere else.
 
+pub mod blame;
 mod error;
 pub mod raw;
 pub mod real;

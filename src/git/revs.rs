@@ -17,6 +17,9 @@ use bstr::ByteSlice;
 use super::{GitError, Repo};
 use crate::shim::classify::Diff;
 
+/// The id of the empty tree (what a root commit is compared with).
+pub const EMPTY_TREE: &str = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
+
 /// What the right-hand side of a diff is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Head {
@@ -57,6 +60,13 @@ pub struct Resolved {
 impl Repo {
     /// Resolves a revision to a commit or tree, peeling tags.
     pub fn resolve(&self, spec: &OsStr) -> Result<Resolved, GitError> {
+        if spec.as_bytes() == EMPTY_TREE.as_bytes() {
+            // git knows the empty tree without storing it; so do we.
+            return Ok(Resolved {
+                sha: EMPTY_TREE.to_owned(),
+                is_commit: false,
+            });
+        }
         let repo = self.local();
         let text = spec.as_bytes();
         let bad = || GitError::BadRevision(spec.to_string_lossy().into_owned());
@@ -127,6 +137,13 @@ impl Repo {
             .map_err(GitError::gix("computing a merge base"))?
             .map(|id| id.to_string())
             .ok_or_else(|| GitError::NoMergeBase(a.to_owned(), b.to_owned()))
+    }
+
+    /// Returns whether the repository has the object `sha`.
+    pub fn has_object(&self, sha: &str) -> bool {
+        gix::ObjectId::from_hex(sha.as_bytes())
+            .ok()
+            .is_some_and(|id| self.local().has_object(id))
     }
 
     /// Returns the first parent of a commit, or `None` for a root commit.

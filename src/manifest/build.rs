@@ -170,6 +170,7 @@ pub fn build(repo: &Repo, diff: &Diff, options: &Options) -> Result<Manifest, Ma
             .collect(),
         files,
         dependencies,
+        functions: options.functions,
         timings,
     })
 }

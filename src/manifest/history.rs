@@ -130,6 +130,18 @@ pub fn changes(
     paths: &[OsString],
     functions: bool,
 ) -> Result<Vec<CommitChange>, ManifestError> {
+    changes_with(repo, commits, paths, functions, &[])
+}
+
+/// Like [`changes`], with extra diff options for git (a pickaxe keeps only the file pairs
+/// whose occurrences changed).
+pub fn changes_with(
+    repo: &Repo,
+    commits: Vec<CommitInfo>,
+    paths: &[OsString],
+    functions: bool,
+    diff_options: &[OsString],
+) -> Result<Vec<CommitChange>, ManifestError> {
     if commits.is_empty() {
         return Ok(Vec::new());
     }
@@ -150,6 +162,7 @@ pub fn changes(
     .iter()
     .map(OsString::from)
     .collect();
+    args.extend(diff_options.iter().cloned());
     args.push("--".into());
     args.extend(paths.iter().cloned());
     let mut input = String::new();
@@ -259,6 +272,7 @@ pub fn render(
     let serialize = |view: &HistoryView| -> String {
         let next_cursor = (view.end < total).then(|| encode_cursor(fp, view.end));
         let doc = super::schema::HistoryDoc {
+            raw: paging.raw.clone(),
             metadata: super::schema::HistoryMetadata {
                 schema_version: super::schema::SCHEMA_VERSION,
                 tool: "git-prism",

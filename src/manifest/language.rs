@@ -189,7 +189,8 @@ const EXTENSIONS: &[(&str, &str)] = &[
 
 /// Returns every language label with the extensions and file names that give it, sorted.
 pub fn known() -> Vec<(&'static str, Vec<String>)> {
-    let mut out: std::collections::BTreeMap<&'static str, Vec<String>> = std::collections::BTreeMap::new();
+    let mut out: std::collections::BTreeMap<&'static str, Vec<String>> =
+        std::collections::BTreeMap::new();
     for (ext, lang) in EXTENSIONS {
         out.entry(lang).or_default().push(format!(".{ext}"));
     }

@@ -104,6 +104,8 @@ pub struct Manifest {
     pub files: Vec<FileChange>,
     /// Dependency changes.
     pub dependencies: deps::Report,
+    /// Whether functions were analysed.
+    pub functions: bool,
     /// How long each phase of building took (for `GIT_PRISM_TRACE=1`).
     pub timings: Vec<(&'static str, std::time::Duration)>,
 }

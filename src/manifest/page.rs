@@ -28,6 +28,10 @@ pub enum PageError {
     Stale(String),
 }
 
+/// Bytes per token assumed when a budget is given in tokens: JSON averages a little over
+/// three bytes per token, so this errs on the side of fitting.
+pub const BYTES_PER_TOKEN: usize = 3;
+
 /// How to page and bound the output.
 #[derive(Clone, Debug, Default)]
 pub struct Paging {
@@ -39,6 +43,8 @@ pub struct Paging {
     pub max_bytes: Option<usize>,
     /// Pretty-print.
     pub pretty: bool,
+    /// The command that gives git's own output (for shim answers).
+    pub raw: Option<String>,
 }
 
 /// Returns a fingerprint of the manifest's resolved range: stable across runs and versions
@@ -127,7 +133,7 @@ pub fn render(
         cuts: Vec::new(),
     };
     let serialize = |view: &View| -> String {
-        let doc = to_doc(m, view, fp, generated_at, next_page);
+        let doc = to_doc(m, view, fp, generated_at, next_page, &paging.raw);
         let out = if paging.pretty {
             serde_json::to_string_pretty(&doc)
         } else {
@@ -213,12 +219,14 @@ fn to_doc(
     fp: u64,
     generated_at: &str,
     next_page: &dyn Fn(&str) -> String,
+    raw: &Option<String>,
 ) -> ManifestDoc {
     let total = m.files.len();
     let next_cursor = (view.end < total).then(|| encode_cursor(fp, view.end));
     let first_page = view.offset == 0;
     let deps = &m.dependencies;
     ManifestDoc {
+        raw: raw.clone(),
         metadata: schema::Metadata {
             schema_version: schema::SCHEMA_VERSION,
             tool: "git-prism",
@@ -232,7 +240,7 @@ fn to_doc(
             pathspecs: m.pathspecs.clone(),
             generated_at: generated_at.to_owned(),
         },
-        summary: summary(&m.files),
+        summary: summary_of(m),
         files: m.files[view.offset..view.end]
             .iter()
             .map(|f| file_doc(f, view.detail))
@@ -312,6 +320,15 @@ pub fn dependency_doc(c: &crate::deps::Change) -> schema::DependencyChange {
         locked_old: c.locked.as_ref().and_then(|l| l.0.clone()),
         locked_new: c.locked.as_ref().and_then(|l| l.1.clone()),
     }
+}
+
+/// Computes the totals over every file of a manifest.
+pub fn summary_of(m: &Manifest) -> schema::Summary {
+    let mut s = summary(&m.files);
+    if m.functions && s.functions.is_none() {
+        s.functions = Some(schema::FunctionSummary::default());
+    }
+    s
 }
 
 /// Computes the totals over every file.

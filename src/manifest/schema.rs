@@ -14,6 +14,9 @@ pub const SCHEMA_VERSION: &str = "1.0";
 /// A change manifest: what changed between two sides of a repository.
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct ManifestDoc {
+    /// The command that prints git's own output instead (shim answers only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub raw: Option<String>,
     /// Where the data comes from.
     pub metadata: Metadata,
     /// Totals over the whole range (every page carries the same summary).
@@ -399,6 +402,9 @@ pub struct Truncation {
 /// Per-commit manifests of a `git log` range.
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct HistoryDoc {
+    /// The command that prints git's own output instead (shim answers only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub raw: Option<String>,
     /// Where the data comes from.
     pub metadata: HistoryMetadata,
     /// Totals over every listed commit (every page carries the same summary).

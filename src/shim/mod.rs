@@ -5,7 +5,8 @@
 //! 2. agent detection from the environment ([`detect`]);
 //! 3. the pure classifier ([`classify`], [`gh`]);
 //! 4. the fidelity contract ([`reader`]): is stdout the harness's own stream?
-//! 5. the answer, built fully in memory; on any error, the real program runs instead.
+//! 5. the answer ([`crate::answer`]), built fully in memory; on any error, the real program
+//!    runs instead.
 //!
 //! Invariants: until step 5 succeeds nothing is written to stdout. The passthrough path reads
 //! a few environment variables, walks PATH once ([`resolve`]) and calls `execve` ([`exec`]):
@@ -106,16 +107,19 @@ pub fn run(tool: Tool, argv0: OsString, args: Vec<OsString>) -> i32 {
                 note(format_args!("passthrough: {reason}"));
             }
         }
-        Ok(structured) => match answer(&structured) {
+        Ok(structured) => match answer(&structured, &args) {
             Ok(bytes) => {
                 if debug {
                     note(format_args!("structured: {structured}"));
                 }
                 return write_answer(&bytes);
             }
-            Err(Unanswered::NotBuilt) => {
+            Err(err) => {
                 if debug {
-                    note(format_args!("structured: {structured}"));
+                    note(format_args!(
+                        "passthrough: {}",
+                        Passthrough::AnswerFailed(err)
+                    ));
                 }
             }
         },
@@ -148,18 +152,17 @@ pub fn decide(tool: Tool, args: &[OsString]) -> Result<Structured, Passthrough> 
     Ok(structured)
 }
 
-/// Why a structured call was not answered with structure.
-enum Unanswered {
-    /// The engine for this answer is not part of this build; the real program answers.
-    NotBuilt,
-}
-
-/// Builds the structured answer fully in memory.
-///
-/// The structured answers are not built yet: every structured call is answered by the real
-/// program, after the decision line (`GIT_PRISM_DEBUG=1`) has said it would be structured.
-fn answer(_structured: &Structured) -> Result<Vec<u8>, Unanswered> {
-    Err(Unanswered::NotBuilt)
+/// Builds the structured answer fully in memory; an error means the real program answers.
+fn answer(structured: &Structured, args: &[OsString]) -> Result<Vec<u8>, String> {
+    match structured {
+        Structured::Git(request) => {
+            let ctx =
+                crate::answer::Context::for_git(request, crate::answer::max_output_from_env())
+                    .map_err(|e| e.to_string())?;
+            crate::answer::git(request, &ctx).map_err(|e| e.to_string())
+        }
+        Structured::Gh(pr) => crate::answer::gh(pr, args).map_err(|e| e.to_string()),
+    }
 }
 
 /// Writes a complete answer to stdout in one go.

@@ -9,6 +9,7 @@
     reason = "test helpers fail loudly by design"
 )]
 
+mod answers;
 mod cli;
 mod common;
 mod functions;

@@ -1,0 +1,318 @@
+//! `git blame [-L a,b] [<rev>] [--] <path>`: real blame (git's own), grouped into hunks of
+//! consecutive lines from the same commit, with a table of the commits and, where the file's
+//! language is analysed, the function each hunk lies in.
+
+use std::collections::BTreeMap;
+use std::ffi::{OsStr, OsString};
+use std::path::Path;
+
+use schemars::JsonSchema;
+use serde::Serialize;
+
+use super::{AnswerError, Context};
+use crate::git::blame::{self, iso_date};
+use crate::git::{GitError, Repo};
+use crate::manifest::language;
+use crate::shell;
+use crate::shim::classify::Blame;
+
+/// Characters of a commit id shown in hunks and the commits table.
+const SHORT: usize = 12;
+
+/// A grouped blame.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct BlameDoc {
+    /// The command that prints git's own output instead.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub raw: Option<String>,
+    /// The file, as given.
+    pub path: String,
+    /// The revision blamed (absent: the working tree).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rev: Option<String>,
+    /// Lines blamed.
+    pub lines: usize,
+    /// Runs of consecutive lines last changed by the same commit.
+    pub hunks: Vec<HunkDoc>,
+    /// Each commit that appears, by its id's first 12 characters.
+    pub commits: BTreeMap<String, CommitDoc>,
+    /// Present when hunks were cut to fit the output budget.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub truncated: Option<Truncated>,
+}
+
+/// One hunk.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct HunkDoc {
+    /// First line.
+    pub start_line: u32,
+    /// Last line.
+    pub end_line: u32,
+    /// The commit (first 12 characters of its id; `^` marks a blame boundary).
+    pub commit: String,
+    /// The commit's author.
+    pub author: String,
+    /// The author date, ISO 8601 with the author's offset.
+    pub date: String,
+    /// The commit's subject.
+    pub summary: String,
+    /// The innermost functions or methods the hunk's lines lie in (several when the hunk
+    /// spans several definitions).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub functions: Vec<String>,
+}
+
+/// One commit of the table.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct CommitDoc {
+    /// Full id.
+    pub sha: String,
+    /// Author name.
+    pub author: String,
+    /// Author email.
+    pub email: String,
+    /// Author date.
+    pub date: String,
+    /// Subject.
+    pub summary: String,
+    /// Lines of the blamed range last changed by this commit.
+    pub lines: usize,
+}
+
+/// What was cut.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct Truncated {
+    /// Hunks not shown.
+    pub hunks_not_shown: usize,
+    /// The command that shows the rest.
+    pub next_page: String,
+}
+
+/// Builds the answer to `git blame`.
+pub fn answer(b: &Blame, argv: &[OsString], ctx: &Context) -> Result<String, AnswerError> {
+    let repo = ctx.repo()?;
+    let doc = blame_doc(
+        &repo,
+        b,
+        argv,
+        Some(ctx.raw.clone()),
+        ctx.max_output.saturating_sub(1),
+    )?;
+    serde_json::to_string(&doc).map_err(|e| AnswerError::Unsupported(e.to_string()))
+}
+
+/// Blames with the real git and groups the result, within `max_bytes` of JSON.
+pub fn blame_doc(
+    repo: &Repo,
+    b: &Blame,
+    argv: &[OsString],
+    raw: Option<String>,
+    max_bytes: usize,
+) -> Result<BlameDoc, AnswerError> {
+    let mut args: Vec<OsString> = vec!["blame".into(), "--porcelain".into()];
+    args.extend(b.options.iter().cloned());
+    if let Some(rev) = &b.rev {
+        args.push(rev.clone());
+    }
+    args.push("--".into());
+    args.push(b.path.clone());
+    let out = repo.git.output(&args)?;
+    let parsed = blame::parse(&out).map_err(|e| GitError::Parse {
+        command: "blame".into(),
+        detail: e.0,
+    })?;
+    let functions = functions_of(repo, b).unwrap_or_default();
+    let short = |sha: &str| sha.chars().take(SHORT).collect::<String>();
+    let mut counts: BTreeMap<String, usize> = BTreeMap::new();
+    for line in &parsed.lines {
+        *counts.entry(line.sha.clone()).or_default() += 1;
+    }
+    let hunks: Vec<HunkDoc> = blame::hunks(&parsed.lines)
+        .into_iter()
+        .map(|h| {
+            let details = parsed.commits.get(&h.sha).cloned().unwrap_or_default();
+            let mut commit = short(&h.sha);
+            if details.boundary {
+                commit.insert(0, '^');
+            }
+            HunkDoc {
+                start_line: h.start,
+                end_line: h.end,
+                commit,
+                author: details.author.clone(),
+                date: iso_date(details.time, &details.tz),
+                summary: details.summary.clone(),
+                functions: innermost(&functions, h.start, h.end),
+            }
+        })
+        .collect();
+    let commits = parsed
+        .commits
+        .iter()
+        .map(|(sha, d)| {
+            (
+                short(sha),
+                CommitDoc {
+                    sha: sha.clone(),
+                    author: d.author.clone(),
+                    email: d.email.clone(),
+                    date: iso_date(d.time, &d.tz),
+                    summary: d.summary.clone(),
+                    lines: counts.get(sha).copied().unwrap_or(0),
+                },
+            )
+        })
+        .collect();
+    let mut doc = BlameDoc {
+        raw,
+        path: b.path.to_string_lossy().into_owned(),
+        rev: b.rev.as_ref().map(|r| r.to_string_lossy().into_owned()),
+        lines: parsed.lines.len(),
+        hunks,
+        commits,
+        truncated: None,
+    };
+    fit(&mut doc, repo, argv, max_bytes);
+    Ok(doc)
+}
+
+/// Cuts hunks from the end until the JSON fits, and says how to get them.
+fn fit(doc: &mut BlameDoc, repo: &Repo, argv: &[OsString], max_bytes: usize) {
+    let size = |doc: &BlameDoc| serde_json::to_string(doc).map_or(0, |s| s.len());
+    if size(doc) <= max_bytes || doc.hunks.len() <= 1 {
+        return;
+    }
+    let all = std::mem::take(&mut doc.hunks);
+    let last_line = all.last().map_or(0, |h| h.end_line);
+    let (mut lo, mut hi) = (1, all.len());
+    let next_page = |from: u32| {
+        // The same blame from the first line not shown: git's own `-L`, in a git-prism command.
+        let mut rest: Vec<&OsStr> = Vec::new();
+        let mut skip = false;
+        for a in argv.iter().skip(1) {
+            if skip {
+                skip = false;
+                continue;
+            }
+            let bytes = a.as_encoded_bytes();
+            if bytes == b"-L" {
+                skip = true;
+                continue;
+            }
+            if bytes.starts_with(b"-L") {
+                continue;
+            }
+            rest.push(a);
+        }
+        format!(
+            "git-prism blame --repo {} -L {from},{last_line} {}",
+            shell::quote(repo.dir.as_os_str()),
+            shell::join(rest)
+        )
+    };
+    while lo < hi {
+        let mid = lo + (hi - lo).div_ceil(2);
+        doc.hunks = all[..mid].iter().map(clone_hunk).collect();
+        doc.truncated = Some(Truncated {
+            hunks_not_shown: all.len() - mid,
+            next_page: next_page(all[mid].start_line),
+        });
+        if size(doc) <= max_bytes {
+            lo = mid;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    doc.hunks = all[..lo].iter().map(clone_hunk).collect();
+    doc.truncated = Some(Truncated {
+        hunks_not_shown: all.len() - lo,
+        next_page: next_page(all[lo].start_line),
+    });
+    // The commits table only needs the commits of the hunks shown.
+    let shown: std::collections::BTreeSet<String> = doc
+        .hunks
+        .iter()
+        .map(|h| h.commit.trim_start_matches('^').to_owned())
+        .collect();
+    doc.commits.retain(|k, _| shown.contains(k));
+}
+
+fn clone_hunk(h: &HunkDoc) -> HunkDoc {
+    HunkDoc {
+        start_line: h.start_line,
+        end_line: h.end_line,
+        commit: h.commit.clone(),
+        author: h.author.clone(),
+        date: h.date.clone(),
+        summary: h.summary.clone(),
+        functions: h.functions.clone(),
+    }
+}
+
+/// The functions of the blamed version of the file, with their line ranges.
+fn functions_of(repo: &Repo, b: &Blame) -> Option<Vec<(u32, u32, String)>> {
+    let label = language::from_path(b.path.as_encoded_bytes())?;
+    crate::lang::for_label(label)?;
+    let content = match &b.rev {
+        Some(rev) => {
+            let workdir = repo.workdir()?;
+            let full = repo.dir.join(&b.path);
+            let relative = full
+                .strip_prefix(workdir)
+                .ok()
+                .map(Path::to_path_buf)
+                .unwrap_or_else(|| b.path.clone().into());
+            let mut spec = rev.clone();
+            spec.push(":");
+            spec.push(relative.as_os_str());
+            repo.git
+                .output([OsStr::new("cat-file"), OsStr::new("blob"), spec.as_os_str()])
+                .ok()?
+        }
+        None => std::fs::read(repo.dir.join(&b.path)).ok()?,
+    };
+    let analysis = crate::lang::analyze(label, &content)?;
+    Some(
+        analysis
+            .functions
+            .into_iter()
+            .map(|f| (f.start_line, f.end_line, f.name))
+            .collect(),
+    )
+}
+
+/// The innermost functions overlapping lines `start..=end`: those that overlap the range and
+/// contain no other overlapping function.
+fn innermost(functions: &[(u32, u32, String)], start: u32, end: u32) -> Vec<String> {
+    let overlapping: Vec<&(u32, u32, String)> = functions
+        .iter()
+        .filter(|(s, e, _)| *s <= end && start <= *e)
+        .collect();
+    overlapping
+        .iter()
+        .filter(|(s, e, name)| {
+            !overlapping
+                .iter()
+                .any(|(s2, e2, n2)| n2 != name && s <= s2 && e2 <= e && (s, e) != (s2, e2))
+        })
+        .map(|(_, _, name)| name.clone())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_innermost_functions_win() {
+        let f = vec![
+            (1, 20, "outer".to_owned()),
+            (5, 8, "outer.inner".to_owned()),
+            (22, 30, "next".to_owned()),
+        ];
+        assert_eq!(innermost(&f, 6, 6), ["outer.inner"]);
+        assert_eq!(innermost(&f, 2, 3), ["outer"]);
+        assert_eq!(innermost(&f, 7, 25), ["outer.inner", "next"]);
+        assert!(innermost(&f, 40, 41).is_empty());
+    }
+}

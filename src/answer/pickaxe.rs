@@ -1,0 +1,290 @@
+//! `git log -S <term>` / `git log -G <regex>`: the commits git's pickaxe lists, each with the
+//! files whose occurrences changed (git's own filtering) and the functions in them whose
+//! occurrences of the term changed.
+//!
+//! Occurrences are attributed to the innermost function containing their line. With `-S`
+//! (string, or regex with `--pickaxe-regex`) a function is reported when its count changes;
+//! with `-G` when the lines matching the regex in it change. Regular expressions are Rust's
+//! `regex` syntax, close to the POSIX extended syntax git uses; a term the crate cannot compile
+//! makes the call pass through to git.
+
+use std::collections::BTreeMap;
+use std::ffi::{OsStr, OsString};
+
+use bstr::{BString, ByteSlice};
+use serde::Serialize;
+
+use super::{AnswerError, Context};
+use crate::git::Repo;
+use crate::git::repo::Objects;
+use crate::manifest::model::{FileChange, Kind};
+use crate::manifest::{history, language, page};
+use crate::shell;
+use crate::shim::classify::{Log, PickaxeKind};
+
+/// How the term matches.
+enum Matcher {
+    Literal(Vec<u8>),
+    Regex(regex::bytes::Regex),
+}
+
+impl Matcher {
+    /// Occurrences in one line.
+    fn count(&self, line: &[u8]) -> usize {
+        match self {
+            Matcher::Literal(t) if t.is_empty() => 0,
+            Matcher::Literal(t) => line.find_iter(t).count(),
+            Matcher::Regex(r) => r.find_iter(line).count(),
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct Doc<'a> {
+    raw: &'a str,
+    pickaxe: PickaxeDoc<'a>,
+    repo_path: String,
+    range: String,
+    generated_at: &'a str,
+    commits_listed: usize,
+    commits: Vec<CommitDoc>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    truncated: Option<Truncated>,
+}
+
+#[derive(Serialize)]
+struct PickaxeDoc<'a> {
+    /// `occurrences` (`-S`) or `regex` (`-G`).
+    kind: &'static str,
+    term: &'a str,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    regex: bool,
+}
+
+#[derive(Clone, Serialize)]
+struct CommitDoc {
+    sha: String,
+    parents: Vec<String>,
+    author: String,
+    date: String,
+    subject: String,
+    files: Vec<FileDoc>,
+}
+
+#[derive(Clone, Serialize)]
+struct FileDoc {
+    path: String,
+    change_type: crate::manifest::schema::ChangeType,
+    occurrences_before: usize,
+    occurrences_after: usize,
+    /// Functions whose occurrences changed (absent when the language is not analysed).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    functions: Option<Vec<FunctionDoc>>,
+}
+
+#[derive(Clone, Serialize)]
+struct FunctionDoc {
+    name: String,
+    occurrences_before: usize,
+    occurrences_after: usize,
+}
+
+#[derive(Serialize)]
+struct Truncated {
+    commits_not_shown: usize,
+    next_page: String,
+}
+
+/// Builds the answer to `git log -S/-G`.
+pub fn answer(log: &Log, argv: &[OsString], ctx: &Context) -> Result<String, AnswerError> {
+    let pickaxe = log
+        .pickaxe
+        .as_ref()
+        .ok_or_else(|| AnswerError::Unsupported("no pickaxe".into()))?;
+    let term = pickaxe.term.to_string_lossy().into_owned();
+    let regex_flag = log.args.iter().any(|a| a == "--pickaxe-regex");
+    let is_regex = pickaxe.kind == PickaxeKind::Regex || regex_flag;
+    let matcher = if is_regex {
+        Matcher::Regex(
+            regex::bytes::Regex::new(&term)
+                .map_err(|e| AnswerError::Unsupported(format!("regex {term:?}: {e}")))?,
+        )
+    } else {
+        Matcher::Literal(pickaxe.term.as_encoded_bytes().to_vec())
+    };
+    let repo = ctx.repo()?;
+    let listed = history::commits(&repo, log)?;
+    // git's pickaxe also filters each commit's file pairs: ask for exactly those.
+    let mut diff_options: Vec<OsString> = Vec::new();
+    let mut tokens = log.args.iter();
+    while let Some(a) = tokens.next() {
+        let b = a.as_encoded_bytes();
+        if b == b"-S" || b == b"-G" {
+            diff_options.push(a.clone());
+            diff_options.extend(tokens.next().cloned());
+        } else if b.starts_with(b"-S")
+            || b.starts_with(b"-G")
+            || b == b"--pickaxe-regex"
+            || b == b"--pickaxe-all"
+        {
+            diff_options.push(a.clone());
+        }
+    }
+    let changes = history::changes_with(&repo, listed, &log.paths, false, &diff_options)?;
+    let local = repo.local();
+    let objects = Objects::new(&local);
+    let commits: Vec<CommitDoc> = changes
+        .iter()
+        .map(|c| CommitDoc {
+            sha: c.info.sha.clone(),
+            parents: c.info.parents.clone(),
+            author: format!("{} <{}>", c.info.author_name, c.info.author_email),
+            date: c.info.author_date.clone(),
+            subject: c.info.subject.clone(),
+            files: c
+                .files
+                .iter()
+                .map(|f| file_doc(&objects, f, &matcher, pickaxe.kind))
+                .collect(),
+        })
+        .collect();
+    let rest: Vec<&OsStr> = argv.iter().skip(1).map(OsString::as_os_str).collect();
+    let mut doc = Doc {
+        raw: &ctx.raw,
+        pickaxe: PickaxeDoc {
+            kind: match pickaxe.kind {
+                PickaxeKind::Occurrences => "occurrences",
+                PickaxeKind::Regex => "regex",
+            },
+            term: &term,
+            regex: is_regex && pickaxe.kind == PickaxeKind::Occurrences,
+        },
+        repo_path: repo.display_path().display().to_string(),
+        range: shell::join(rest.iter().copied()),
+        generated_at: &ctx.now,
+        commits_listed: commits.len(),
+        commits,
+        truncated: None,
+    };
+    fit(&mut doc, &repo, argv, ctx.max_output.saturating_sub(1));
+    serde_json::to_string(&doc).map_err(|e| AnswerError::Unsupported(e.to_string()))
+}
+
+/// Moves commits past the budget to a next page: the same `git log` with `--skip`.
+fn fit(doc: &mut Doc<'_>, repo: &Repo, argv: &[OsString], max: usize) {
+    let size = |d: &Doc<'_>| serde_json::to_string(d).map_or(0, |s| s.len());
+    if size(doc) <= max || doc.commits.len() <= 1 {
+        return;
+    }
+    let all = std::mem::take(&mut doc.commits);
+    let total = all.len();
+    let rest: Vec<&OsStr> = argv.iter().skip(1).map(OsString::as_os_str).collect();
+    let next = |shown: usize| Truncated {
+        commits_not_shown: total - shown,
+        next_page: format!(
+            "git -C {} log --skip={shown} {}",
+            shell::quote(repo.dir.as_os_str()),
+            shell::join(rest.iter().copied())
+        ),
+    };
+    let (mut lo, mut hi) = (1, total);
+    while lo < hi {
+        let mid = lo + (hi - lo).div_ceil(2);
+        doc.commits = all[..mid].to_vec();
+        doc.truncated = Some(next(mid));
+        if size(doc) <= max {
+            lo = mid;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    doc.commits = all[..lo].to_vec();
+    doc.truncated = Some(next(lo));
+}
+
+fn file_doc(
+    objects: &Objects<'_>,
+    f: &FileChange,
+    matcher: &Matcher,
+    kind: PickaxeKind,
+) -> FileDoc {
+    let read = |oid: &Option<String>| -> Option<Vec<u8>> {
+        let oid = oid.as_deref()?;
+        (objects.size(oid).ok()? <= crate::lang::MAX_FILE_BYTES as u64)
+            .then(|| objects.blob(oid).ok())
+            .flatten()
+    };
+    let regular = f.kind() == Kind::File && !f.binary;
+    let (before, after) = if regular {
+        (read(&f.oid_before), read(&f.oid_after))
+    } else {
+        (None, None)
+    };
+    let count = |content: &Option<Vec<u8>>| {
+        content
+            .as_ref()
+            .map_or(0, |c| c.lines().map(|l| matcher.count(l)).sum())
+    };
+    let label = language::from_path(&f.path).filter(|l| crate::lang::for_label(l).is_some());
+    let functions = label.filter(|_| regular).map(|label| {
+        let per = |content: &Option<Vec<u8>>| per_function(label, content.as_deref(), matcher);
+        let (old, new) = (per(&before), per(&after));
+        let names: std::collections::BTreeSet<&String> = old.keys().chain(new.keys()).collect();
+        names
+            .into_iter()
+            .filter_map(|name| {
+                let (a, b) = (old.get(name), new.get(name));
+                let changed = match kind {
+                    PickaxeKind::Occurrences => a.map_or(0, |x| x.0) != b.map_or(0, |x| x.0),
+                    PickaxeKind::Regex => a.map(|x| &x.1) != b.map(|x| &x.1),
+                };
+                changed.then(|| FunctionDoc {
+                    name: name.clone(),
+                    occurrences_before: a.map_or(0, |x| x.0),
+                    occurrences_after: b.map_or(0, |x| x.0),
+                })
+            })
+            .collect()
+    });
+    FileDoc {
+        path: f.path.to_str_lossy().into_owned(),
+        change_type: page::change_type(f.status),
+        occurrences_before: count(&before),
+        occurrences_after: count(&after),
+        functions,
+    }
+}
+
+/// Per function (innermost): the number of occurrences and the matching lines (sorted).
+fn per_function(
+    label: &'static str,
+    content: Option<&[u8]>,
+    matcher: &Matcher,
+) -> BTreeMap<String, (usize, Vec<BString>)> {
+    let mut out: BTreeMap<String, (usize, Vec<BString>)> = BTreeMap::new();
+    let Some(content) = content else { return out };
+    let Some(analysis) = crate::lang::analyze(label, content) else {
+        return out;
+    };
+    for (i, line) in content.lines().enumerate() {
+        let n = matcher.count(line);
+        if n == 0 {
+            continue;
+        }
+        let number = i as u32 + 1;
+        let innermost = analysis
+            .functions
+            .iter()
+            .filter(|f| f.start_line <= number && number <= f.end_line)
+            .min_by_key(|f| f.end_line - f.start_line);
+        if let Some(f) = innermost {
+            let entry = out.entry(f.name.clone()).or_default();
+            entry.0 += n;
+            entry.1.push(BString::from(line.trim()));
+        }
+    }
+    for (_, lines) in out.values_mut() {
+        lines.sort();
+    }
+    out
+}

@@ -1,0 +1,198 @@
+//! Parsing `git blame --porcelain`.
+//!
+//! Each line of the file comes as a header (`<sha> <orig line> <final line> [<group size>]`),
+//! the commit's details the first time that commit appears (`author`, `author-mail`,
+//! `author-time`, `author-tz`, `summary`, `previous`, `boundary`, `filename`, ...), and the
+//! line's content after a tab.
+
+use std::collections::BTreeMap;
+
+use bstr::ByteSlice;
+
+/// One blamed line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Line {
+    /// The line number in the blamed version (1-based).
+    pub number: u32,
+    /// The commit that last changed it.
+    pub sha: String,
+}
+
+/// What porcelain says about a commit.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CommitDetails {
+    /// Author name.
+    pub author: String,
+    /// Author email, without angle brackets.
+    pub email: String,
+    /// Author time, seconds since the epoch.
+    pub time: i64,
+    /// Author time zone, as `+hhmm`.
+    pub tz: String,
+    /// The commit's subject.
+    pub summary: String,
+    /// Whether the commit is a boundary of the blame (`^` in git's output).
+    pub boundary: bool,
+}
+
+/// A parsed blame.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Blame {
+    /// Every blamed line, in order.
+    pub lines: Vec<Line>,
+    /// Details of each commit that appears.
+    pub commits: BTreeMap<String, CommitDetails>,
+}
+
+/// The error returned by [`parse`].
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+#[error("{0}")]
+pub struct ParseError(pub String);
+
+/// Parses `git blame --porcelain` output.
+pub fn parse(out: &[u8]) -> Result<Blame, ParseError> {
+    let mut blame = Blame::default();
+    let mut current: Option<String> = None;
+    for line in out.lines() {
+        if let Some(_content) = line.strip_prefix(b"\t") {
+            current = None;
+            continue;
+        }
+        match &current {
+            None => {
+                let mut fields = line.fields();
+                let sha = fields
+                    .next()
+                    .and_then(|s| s.to_str().ok())
+                    .filter(|s| s.len() >= 40 && s.bytes().all(|b| b.is_ascii_hexdigit()))
+                    .ok_or_else(|| ParseError(format!("bad header {:?}", line.as_bstr())))?;
+                let _orig = fields.next();
+                let number = fields
+                    .next()
+                    .and_then(|n| n.to_str().ok())
+                    .and_then(|n| n.parse().ok())
+                    .ok_or_else(|| ParseError(format!("bad header {:?}", line.as_bstr())))?;
+                blame.lines.push(Line {
+                    number,
+                    sha: sha.to_owned(),
+                });
+                blame.commits.entry(sha.to_owned()).or_default();
+                current = Some(sha.to_owned());
+            }
+            Some(sha) => {
+                let (key, value) = match line.find_byte(b' ') {
+                    Some(i) => (&line[..i], line[i + 1..].to_str_lossy().into_owned()),
+                    None => (line, String::new()),
+                };
+                let details = blame.commits.entry(sha.clone()).or_default();
+                match key {
+                    b"author" => details.author = value,
+                    b"author-mail" => {
+                        details.email = value
+                            .trim_start_matches('<')
+                            .trim_end_matches('>')
+                            .to_owned();
+                    }
+                    b"author-time" => details.time = value.parse().unwrap_or(0),
+                    b"author-tz" => details.tz = value,
+                    b"summary" => details.summary = value,
+                    b"boundary" => details.boundary = true,
+                    _ => {}
+                }
+            }
+        }
+    }
+    Ok(blame)
+}
+
+/// One run of consecutive lines last changed by the same commit.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Hunk {
+    /// First line (1-based).
+    pub start: u32,
+    /// Last line.
+    pub end: u32,
+    /// The commit.
+    pub sha: String,
+}
+
+/// Groups consecutive lines from the same commit.
+pub fn hunks(lines: &[Line]) -> Vec<Hunk> {
+    let mut out: Vec<Hunk> = Vec::new();
+    for line in lines {
+        match out.last_mut() {
+            Some(h) if h.sha == line.sha && h.end + 1 == line.number => h.end = line.number,
+            _ => out.push(Hunk {
+                start: line.number,
+                end: line.number,
+                sha: line.sha.clone(),
+            }),
+        }
+    }
+    out
+}
+
+/// Formats seconds since the epoch in a `+hhmm` zone as ISO 8601 (`2024-01-01T09:00:00+09:00`).
+pub fn iso_date(time: i64, tz: &str) -> String {
+    let sign = if tz.starts_with('-') { -1 } else { 1 };
+    let digits = tz.trim_start_matches(['+', '-']);
+    let (h, m) = (
+        digits
+            .get(..2)
+            .and_then(|d| d.parse::<i64>().ok())
+            .unwrap_or(0),
+        digits
+            .get(2..4)
+            .and_then(|d| d.parse::<i64>().ok())
+            .unwrap_or(0),
+    );
+    let offset = sign * (h * 3600 + m * 60);
+    let utc = crate::manifest::rfc3339(time + offset);
+    format!(
+        "{}{}{:02}:{:02}",
+        utc.trim_end_matches('Z'),
+        if sign < 0 { '-' } else { '+' },
+        h,
+        m
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn porcelain() {
+        let a = "a".repeat(40);
+        let b = "b".repeat(40);
+        let out = format!(
+            "{a} 1 1 2\nauthor Ann\nauthor-mail <ann@x>\nauthor-time 1704067200\nauthor-tz +0100\nsummary first\nfilename f\n\tline one\n{a} 2 2\n\tline two\n{b} 3 3 1\nauthor Bob\nauthor-mail <bob@x>\nauthor-time 1704153600\nauthor-tz -0500\nsummary second\nboundary\nfilename f\n\tline three\n{a} 4 4 1\n\tline four\n"
+        );
+        let blame = parse(out.as_bytes()).unwrap();
+        assert_eq!(blame.lines.len(), 4);
+        assert_eq!(blame.commits[&a].author, "Ann");
+        assert_eq!(blame.commits[&a].email, "ann@x");
+        assert!(blame.commits[&b].boundary);
+        let h = hunks(&blame.lines);
+        assert_eq!(
+            h.iter()
+                .map(|h| (h.start, h.end, &h.sha[..1]))
+                .collect::<Vec<_>>(),
+            vec![(1, 2, "a"), (3, 3, "b"), (4, 4, "a")]
+        );
+        assert!(parse(b"garbage\n").is_err());
+    }
+
+    #[test]
+    fn dates_keep_the_author_zone() {
+        assert_eq!(
+            iso_date(1_704_067_200, "+0100"),
+            "2024-01-01T01:00:00+01:00"
+        );
+        assert_eq!(
+            iso_date(1_704_067_200, "-0530"),
+            "2023-12-31T18:30:00-05:30"
+        );
+        assert_eq!(iso_date(0, "+0000"), "1970-01-01T00:00:00+00:00");
+    }
+}

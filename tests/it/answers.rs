@@ -1,0 +1,454 @@
+//! The shim's structured answers, parsed and checked against real git's facts.
+
+use serde_json::Value;
+
+use crate::common::{Repo, TestEnv, join};
+use crate::oracle::{git_facts, manifest_facts};
+
+/// Runs `git <args>` through the shim as an agent (the test process plays the harness).
+fn agent(env: &TestEnv, dir: &std::path::Path, args: &[&str]) -> std::process::Output {
+    env.shim_git(args)
+        .env("CLAUDECODE", "1")
+        .env("GIT_PRISM_DEBUG", "1")
+        .current_dir(dir)
+        .output()
+        .unwrap()
+}
+
+/// The JSON answer of `git <args>` run by an agent.
+fn answer(env: &TestEnv, dir: &std::path::Path, args: &[&str]) -> Value {
+    let out = agent(env, dir, args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "git {args:?}: {stderr}");
+    assert!(
+        stderr.contains("git-prism: structured: "),
+        "git {args:?} was not answered: {stderr}"
+    );
+    assert!(out.stdout.ends_with(b"}\n"), "one object and a newline");
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("git {args:?}: {e}"))
+}
+
+fn branchy(env: &TestEnv) -> Repo<'_> {
+    let repo = env.repo("repo");
+    repo.write("src/app.py", "def hello():\n    return 'hi'\n")
+        .write(
+            "src/lib.rs",
+            "pub fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n",
+        )
+        .write("docs/readme.md", "# docs\n");
+    repo.commit("root");
+    repo.git(&["checkout", "-q", "-b", "feature"]);
+    repo.write(
+        "src/app.py",
+        "def hello(name):\n    return 'hi ' + name\n\n\ndef bye():\n    return 'bye'\n",
+    );
+    repo.commit("feature work");
+    repo.git(&["checkout", "-q", "main"]);
+    repo.write(
+        "src/lib.rs",
+        "pub fn add(a: i32, b: i32) -> i32 {\n    a.saturating_add(b)\n}\n",
+    );
+    repo.commit("main work");
+    repo.git(&["merge", "-q", "--no-ff", "-m", "merge feature", "feature"]);
+    repo.write("docs/readme.md", "# docs\n\nmore\n");
+    repo.commit("docs");
+    repo
+}
+
+#[test]
+fn diff_answers_carry_git_s_facts() {
+    let env = TestEnv::new();
+    let repo = branchy(&env);
+    for args in [
+        vec!["diff", "HEAD~2..HEAD"],
+        vec!["diff", "HEAD~3", "HEAD"],
+        vec!["diff", "main~1...feature"],
+        vec!["diff", "HEAD^!"],
+        vec!["diff", "^HEAD~2", "HEAD"],
+        vec!["diff", "HEAD~3..HEAD", "--", "src"],
+    ] {
+        let doc = answer(&env, &repo.dir, &args);
+        let git_args: Vec<&str> = args[1..].to_vec();
+        assert_eq!(
+            manifest_facts(&doc),
+            git_facts(&repo, &repo.dir, &git_args),
+            "{args:?}"
+        );
+        let quoted: Vec<String> = args
+            .iter()
+            .map(|a| {
+                if a.contains('!') {
+                    format!("'{a}'")
+                } else {
+                    (*a).to_owned()
+                }
+            })
+            .collect();
+        assert_eq!(
+            doc["raw"],
+            format!("GIT_PRISM_INSIDE_SHIM=1 git {}", quoted.join(" "))
+        );
+        assert!(
+            doc["summary"].get("functions").is_some(),
+            "function analysis is on"
+        );
+    }
+    // From a subdirectory, with -C, and with GIT_DIR.
+    let sub = repo.dir.join("src");
+    let doc = answer(&env, &sub, &["diff", "HEAD~3..HEAD", "--", "."]);
+    assert_eq!(
+        manifest_facts(&doc),
+        git_facts(&repo, &sub, &["HEAD~3..HEAD", "--", "."])
+    );
+    let doc = answer(
+        &env,
+        &env.root(),
+        &["-C", repo.dir.to_str().unwrap(), "diff", "HEAD~1..HEAD"],
+    );
+    assert_eq!(doc["files"][0]["path"], "docs/readme.md");
+    let out = env
+        .shim_git(&["diff", "HEAD~1..HEAD"])
+        .env("CLAUDECODE", "1")
+        .env("GIT_DIR", repo.dir.join(".git"))
+        .env("GIT_WORK_TREE", &repo.dir)
+        .current_dir(env.root())
+        .output()
+        .unwrap();
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["files"][0]["path"], "docs/readme.md");
+    // The working tree, with an untracked file.
+    repo.write("src/new.py", "def fresh():\n    pass\n");
+    let doc = answer(&env, &repo.dir, &["diff", "HEAD"]);
+    let fresh = doc["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["path"] == "src/new.py")
+        .unwrap();
+    assert_eq!(fresh["untracked"], true);
+    assert_eq!(fresh["functions_changed"][0]["name"], "fresh");
+}
+
+#[test]
+fn a_bad_revision_gets_git_s_own_error() {
+    let env = TestEnv::new();
+    let repo = branchy(&env);
+    for args in [
+        &["diff", "nope..HEAD"][..],
+        &["show", "nope"],
+        &["log", "nope..HEAD"],
+        &["blame", "nope", "--", "src/app.py"],
+    ] {
+        let shim = agent(&env, &repo.dir, args);
+        let plain = env.plain_git(args).current_dir(&repo.dir).output().unwrap();
+        assert_eq!(shim.status.code(), plain.status.code(), "{args:?}");
+        assert_eq!(shim.stdout, plain.stdout, "{args:?}");
+        let stderr = String::from_utf8_lossy(&shim.stderr);
+        assert!(
+            stderr.contains("git-prism: passthrough: no structured answer"),
+            "{stderr}"
+        );
+        assert!(
+            stderr.ends_with(String::from_utf8_lossy(&plain.stderr).as_ref()),
+            "git's own error: {stderr}"
+        );
+    }
+}
+
+#[test]
+fn log_lists_what_git_log_lists() {
+    let env = TestEnv::new();
+    let repo = branchy(&env);
+    for args in [
+        vec!["log"],
+        vec!["log", "HEAD~2..HEAD"],
+        vec!["log", "^feature", "main"],
+        vec!["log", "main", "--not", "feature"],
+        vec!["log", "-n", "2"],
+        vec!["log", "--author", "A U Thor"],
+        vec!["log", "--since", "2024-01-01T00:00:02Z"],
+        vec!["log", "--", "src/app.py"],
+    ] {
+        let doc = answer(&env, &repo.dir, &args);
+        let mut git_args = vec!["log", "--format=%H"];
+        git_args.extend_from_slice(&args[1..]);
+        let want: Vec<String> = repo.git(&git_args).lines().map(str::to_owned).collect();
+        let got: Vec<String> = doc["commits"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["sha"].as_str().unwrap().to_owned())
+            .collect();
+        assert_eq!(got, want, "{args:?}");
+    }
+    let doc = answer(&env, &repo.dir, &["log"]);
+    let merge = doc["commits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["subject"] == "merge feature")
+        .unwrap();
+    assert_eq!(merge["is_merge"], true);
+    let parent = merge["parents"][0].as_str().unwrap();
+    assert_eq!(
+        manifest_facts(merge),
+        git_facts(&repo, &repo.dir, &[parent, merge["sha"].as_str().unwrap()])
+    );
+    assert!(merge["files"][0]["functions_changed"].is_array());
+}
+
+#[test]
+fn show_is_the_commit_against_its_first_parent() {
+    let env = TestEnv::new();
+    let repo = branchy(&env);
+    let doc = answer(&env, &repo.dir, &["show", "HEAD~1"]);
+    let sha = repo.git(&["rev-parse", "HEAD~1"]).trim().to_owned();
+    assert_eq!(doc["commit"]["sha"], sha.as_str());
+    assert_eq!(doc["commit"]["is_merge"], true);
+    assert_eq!(
+        manifest_facts(&doc["manifest"]),
+        git_facts(&repo, &repo.dir, &["HEAD~1^1", "HEAD~1"])
+    );
+    assert_eq!(
+        doc["diffstat"]["files_changed"],
+        doc["manifest"]["summary"]["files_changed"]
+    );
+    let root = repo
+        .git(&["rev-list", "--max-parents=0", "HEAD"])
+        .trim()
+        .to_owned();
+    let doc = answer(&env, &repo.dir, &["show", &root]);
+    assert_eq!(
+        doc["manifest"]["summary"]["added"], 3,
+        "a root commit adds everything"
+    );
+    assert_eq!(
+        doc["commit"]["compared_with"],
+        "the empty tree (root commit)"
+    );
+    // Trees, blobs and `rev:path` go to git.
+    for args in [&["show", "HEAD:src/app.py"][..], &["show", "HEAD^{tree}"]] {
+        let out = agent(&env, &repo.dir, args);
+        let plain = env.plain_git(args).current_dir(&repo.dir).output().unwrap();
+        assert_eq!(out.stdout, plain.stdout, "{args:?}");
+    }
+}
+
+#[test]
+fn blame_is_git_s_blame_grouped() {
+    let env = TestEnv::new();
+    let repo = branchy(&env);
+    let doc = answer(&env, &repo.dir, &["blame", "src/app.py"]);
+    let porcelain = repo.git(&["blame", "--line-porcelain", "src/app.py"]);
+    let shas: Vec<&str> = porcelain
+        .lines()
+        .filter(|l| l.len() > 40 && l.as_bytes()[40] == b' ')
+        .map(|l| &l[..40])
+        .collect();
+    let mut expanded = Vec::new();
+    for h in doc["hunks"].as_array().unwrap() {
+        for _ in h["start_line"].as_u64().unwrap()..=h["end_line"].as_u64().unwrap() {
+            expanded.push(
+                h["commit"]
+                    .as_str()
+                    .unwrap()
+                    .trim_start_matches('^')
+                    .to_owned(),
+            );
+        }
+    }
+    assert_eq!(expanded.len(), shas.len());
+    for (got, want) in expanded.iter().zip(&shas) {
+        assert!(want.starts_with(got.as_str()));
+    }
+    let functions: Vec<&str> = doc["hunks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|h| h["functions"].as_array().into_iter().flatten())
+        .filter_map(|f| f.as_str())
+        .collect();
+    assert!(
+        functions.contains(&"hello") && functions.contains(&"bye"),
+        "{functions:?}"
+    );
+    let doc = answer(
+        &env,
+        &repo.dir,
+        &["blame", "-L", "5,6", "HEAD", "--", "src/app.py"],
+    );
+    assert_eq!(doc["lines"], 2);
+    assert_eq!(doc["hunks"][0]["start_line"], 5);
+}
+
+#[test]
+fn the_pickaxe_honours_the_term() {
+    let env = TestEnv::new();
+    let repo = branchy(&env);
+    for args in [
+        vec!["log", "-S", "bye"],
+        vec!["log", "-G", "saturating_add"],
+        vec!["log", "-S", "hi", "HEAD~3..HEAD"],
+    ] {
+        let doc = answer(&env, &repo.dir, &args);
+        let mut git_args = vec!["log", "--format=%H"];
+        git_args.extend_from_slice(&args[1..]);
+        let want: Vec<String> = repo.git(&git_args).lines().map(str::to_owned).collect();
+        let got: Vec<String> = doc["commits"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["sha"].as_str().unwrap().to_owned())
+            .collect();
+        assert_eq!(got, want, "{args:?}");
+    }
+    let doc = answer(&env, &repo.dir, &["log", "-S", "bye"]);
+    let file = &doc["commits"][0]["files"][0];
+    assert_eq!(file["path"], "src/app.py");
+    assert_eq!(
+        (
+            file["occurrences_before"].as_u64(),
+            file["occurrences_after"].as_u64()
+        ),
+        (Some(0), Some(2))
+    );
+    assert_eq!(file["functions"][0]["name"], "bye");
+}
+
+#[test]
+fn answers_stay_within_the_budget_and_say_how_to_get_the_rest() {
+    let env = TestEnv::new();
+    let repo = env.repo("big");
+    repo.write("seed", "x\n").commit("seed");
+    for i in 0..120 {
+        repo.write(
+            &format!("pkg/module_number_{i:03}.py"),
+            format!("def f{i}():\n    return {i}\n"),
+        );
+    }
+    repo.commit("many");
+    let out = env
+        .shim_git(&["diff", "HEAD~1..HEAD"])
+        .env("CLAUDECODE", "1")
+        .env("GIT_PRISM_MAX_OUTPUT", "4000")
+        .current_dir(&repo.dir)
+        .output()
+        .unwrap();
+    assert!(out.stdout.len() <= 4000, "{}", out.stdout.len());
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let shown = doc["files"].as_array().unwrap().len();
+    assert!(shown < 120);
+    let next = doc["truncated"]["next_page"].as_str().unwrap();
+    assert!(next.starts_with("git-prism manifest --repo "), "{next}");
+    assert_eq!(doc["summary"]["files_changed"], 120);
+    // Following the command returns the rest: every file exactly once.
+    let mut total = shown;
+    let mut command = next.to_owned();
+    while !command.is_empty() {
+        let words: Vec<String> = shell_words(&command);
+        let page = env
+            .command(crate::common::bin(), &env.plain_path())
+            .args(&words[1..])
+            .current_dir(&repo.dir)
+            .output()
+            .unwrap();
+        assert!(
+            page.status.success(),
+            "{}",
+            String::from_utf8_lossy(&page.stderr)
+        );
+        let doc: Value = serde_json::from_slice(&page.stdout).unwrap();
+        total += doc["files"].as_array().unwrap().len();
+        command = doc["truncated"]["next_page"]
+            .as_str()
+            .unwrap_or("")
+            .to_owned();
+    }
+    assert_eq!(total, 120);
+}
+
+/// Splits a command line the way the tests' commands are quoted (single quotes only).
+fn shell_words(line: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut current = String::new();
+    let mut quoted = false;
+    for c in line.chars() {
+        match c {
+            '\'' => quoted = !quoted,
+            ' ' if !quoted => {
+                if !current.is_empty() {
+                    words.push(std::mem::take(&mut current));
+                }
+            }
+            c => current.push(c),
+        }
+    }
+    if !current.is_empty() {
+        words.push(current);
+    }
+    words
+}
+
+#[test]
+fn gh_pr_diff_answers_with_the_pull_request_manifest() {
+    let env = TestEnv::new();
+    let repo = branchy(&env);
+    let base = repo.git(&["rev-parse", "main~2"]).trim().to_owned();
+    let head = repo.git(&["rev-parse", "feature"]).trim().to_owned();
+    let fake = env.root().join("fakegh");
+    let log = env.root().join("gh.log");
+    env.script(
+        &fake,
+        "gh",
+        &format!(
+            "#!/bin/sh\necho \"$@\" >> {log}\ncase \"$1 $2\" in\n  'pr view') echo '{{\"number\":7,\"title\":\"Say hi by name\",\"url\":\"https://example.com/pr/7\",\"baseRefOid\":\"{base}\",\"headRefOid\":\"{head}\",\"baseRefName\":\"main\",\"headRefName\":\"feature\"}}' ;;\n  *) echo \"real gh: $*\" ;;\nesac\n",
+            log = log.display()
+        ),
+    );
+    let path = join(&[
+        env.shim_dir.clone(),
+        fake,
+        env.real_dir(),
+        "/usr/bin".into(),
+        "/bin".into(),
+    ]);
+    let run = |args: &[&str], agent: bool| {
+        let mut cmd = env.command("gh", &path);
+        cmd.args(args)
+            .current_dir(&repo.dir)
+            .env("GIT_PRISM_DEBUG", "1");
+        if agent {
+            cmd.env("CLAUDECODE", "1");
+        }
+        cmd.output().unwrap()
+    };
+    let out = run(&["pr", "diff", "7"], true);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["pull_request"]["number"], 7);
+    assert_eq!(doc["pull_request"]["title"], "Say hi by name");
+    let merge_base = repo.git(&["merge-base", &base, &head]).trim().to_owned();
+    assert_eq!(
+        manifest_facts(&doc["manifest"]),
+        git_facts(&repo, &repo.dir, &[&merge_base, &head])
+    );
+    assert_eq!(doc["raw"], "GIT_PRISM_INSIDE_SHIM=1 gh pr diff 7");
+    let calls = std::fs::read_to_string(&log).unwrap();
+    assert!(calls.contains("pr view 7 --json"), "{calls}");
+    // Everything else goes to the real gh untouched.
+    for (args, agent) in [
+        (&["pr", "diff", "7", "--patch"][..], true),
+        (&["pr", "list"], true),
+        (&["pr", "diff", "7"], false),
+    ] {
+        let out = run(args, agent);
+        assert_eq!(
+            String::from_utf8_lossy(&out.stdout),
+            format!("real gh: {}\n", args.join(" "))
+        );
+    }
+}
