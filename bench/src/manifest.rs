@@ -42,7 +42,11 @@ fn prism(options: &Options) -> Command {
 }
 
 /// A `git-prism manifest` variant to time: label, extra arguments, extra environment.
-pub type Variant = (&'static str, &'static [&'static str], &'static [(&'static str, &'static str)]);
+pub type Variant = (
+    &'static str,
+    &'static [&'static str],
+    &'static [(&'static str, &'static str)],
+);
 
 /// Figure 2: manifest speed, and figure 4: peak memory.
 pub fn speed(options: &Options, report: &mut Report, variants: &[Variant]) -> Result<()> {

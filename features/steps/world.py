@@ -13,7 +13,13 @@ def real_git_dir(context) -> str:
 
 def path_with_shim(context) -> str:
     return os.pathsep.join(
-        [*map(str, context.extra_path), str(context.shim_dir), real_git_dir(context), *SYSTEM_DIRS]
+        [
+            *map(str, context.extra_path),
+            str(context.shim_dir),
+            *map(str, getattr(context, "late_path", [])),
+            real_git_dir(context),
+            *SYSTEM_DIRS,
+        ]
     )
 
 

@@ -1,0 +1,117 @@
+Feature: The shim answers an agent's git with structure
+  An agent types the git it already knows and reads JSON: files, line counts, functions,
+  commits, blame hunks. People and scripts keep getting git's own bytes.
+
+  Background:
+    Given a repository with a main and a feature branch
+
+  Scenario: git diff as an agent
+    When the agent runs "git diff main~1..main"
+    Then it succeeds
+    And stdout is JSON
+    And the file "src/app.py" is modified with 5 added and 1 removed
+    And stdout contains ""name":"bye","kind":"function","change_type":"added""
+    And the JSON field "raw" is "GIT_PRISM_INSIDE_SHIM=1 git diff main~1..main"
+
+  Scenario: git diff as a human
+    When a human runs "git diff main~1..main"
+    Then stdout is exactly what git prints for "diff main~1..main"
+
+  Scenario: git diff from a subdirectory
+    When the agent runs "git diff main~1..main -- ." in "sub"
+    Then stdout is JSON
+    And the manifest lists 0 files
+
+  Scenario: git -C from elsewhere
+    When the agent runs "cd / && git -C {repo} diff main~1..main"
+    Then the manifest lists 1 file
+
+  Scenario: A three-dot range across diverged branches
+    When the agent runs "git diff main...feature"
+    Then the manifest lists 1 file
+    And the file "feature.txt" is added with 1 added and 0 removed
+
+  Scenario: A bad ref gets git's own error and exit code
+    When the agent runs "git diff nope..main"
+    Then the exit status is 128
+    And stderr contains "fatal: ambiguous argument 'nope..main'"
+    And stdout does not contain "{"
+
+  Scenario: git log as an agent, merges included
+    When I run "git -c user.name=x -c user.email=x@y merge -q --no-ff -m merge feature"
+    And the agent runs "git log"
+    Then stdout is JSON
+    And the history lists the commits git log lists
+    And the JSON field "commits.0.is_merge" is "true"
+
+  Scenario: git log as a human
+    When a human runs "git log --stat"
+    Then stdout is exactly what git prints for "log --stat"
+
+  Scenario: git show as an agent
+    When the agent runs "git show main"
+    Then the JSON field "commit.subject" is "main: greet the world"
+    And the JSON field "diffstat.files_changed" is "1"
+    And the JSON field "manifest.files.0.path" is "src/app.py"
+
+  Scenario: git show of a file goes to git
+    When the agent runs "git show main:README.md"
+    Then stdout is exactly what git prints for "show main:README.md"
+
+  Scenario: git blame as an agent
+    When the agent runs "git blame src/app.py"
+    Then the JSON field "path" is "src/app.py"
+    And the JSON field "hunks.0.functions.0" is "hello"
+    And the JSON field "lines" is "6"
+
+  Scenario: The pickaxe as an agent
+    When the agent runs "git log -S bye"
+    Then the JSON field "pickaxe.term" is "bye"
+    And the JSON field "commits.0.subject" is "main: greet the world"
+    And the JSON field "commits.0.files.0.functions.0.name" is "bye"
+
+  Scenario: A redirect gets git's bytes
+    When the agent runs "git log -S bye > out.txt"
+    Then the file "out.txt" holds exactly what git prints for "log -S bye"
+
+  Scenario: A pipe into git apply gets git's bytes
+    When the agent runs "git diff main main~1 | git apply --check"
+    Then it succeeds
+
+  Scenario: A make target keeps the agent's stream
+    Given the file "Makefile" contains
+      """
+      review:
+      	@git diff main~1..main
+      """
+    When the agent runs "make -s review"
+    Then stdout is JSON
+    And the manifest lists 1 file
+
+  Scenario: A test runner capturing git gets git's bytes
+    Given the file "runner.py" contains
+      """
+      import subprocess, sys
+      sys.stdout.buffer.write(subprocess.run(["git", "show", "main"], capture_output=True).stdout)
+      """
+    When the agent runs "python3 runner.py"
+    Then stdout is exactly what git prints for "show main"
+
+  Scenario: gh pr diff as an agent
+    Given a fake gh whose pull request 7 merges "feature" into "main"
+    When the agent runs "gh pr diff 7"
+    Then it succeeds
+    And the JSON field "pull_request.number" is "7"
+    And the JSON field "manifest.files.0.path" is "feature.txt"
+    And the fake gh was asked "pr view 7 --json"
+
+  Scenario: gh pr diff --patch and other gh calls go to gh
+    Given a fake gh whose pull request 7 merges "feature" into "main"
+    When the agent runs "gh pr diff 7 --patch && gh pr list"
+    Then stdout contains "real gh: pr diff 7 --patch"
+    And stdout contains "real gh: pr list"
+
+  Scenario: gh pr diff as a human goes to gh
+    Given a fake gh whose pull request 7 merges "feature" into "main"
+    When a human runs "gh pr diff 7"
+    Then stdout contains "real gh: pr diff 7"
