@@ -8,6 +8,7 @@ mod manifest;
 mod passthrough;
 mod report;
 mod timing;
+mod tokens;
 
 use std::path::PathBuf;
 
@@ -79,6 +80,9 @@ fn main() -> Result<()> {
                 ("functions, warm cache", &[], &[]),
             ],
         )?;
+    }
+    if wants("tokens") {
+        tokens::run_figure(&options, &mut report)?;
     }
     if wants("fidelity") {
         manifest::fidelity(&options, &mut report)?;

@@ -70,22 +70,28 @@ pub struct Metadata {
     pub generated_at: String,
 }
 
-/// Totals over every file of the range.
+/// Totals over every file of the range (an absent count is zero).
 #[derive(Debug, Default, Serialize, JsonSchema)]
 pub struct Summary {
     /// Number of changed files.
     pub files_changed: usize,
     /// Files added (including untracked files).
+    #[serde(skip_serializing_if = "is_zero")]
     pub added: usize,
     /// Files modified.
+    #[serde(skip_serializing_if = "is_zero")]
     pub modified: usize,
     /// Files deleted.
+    #[serde(skip_serializing_if = "is_zero")]
     pub deleted: usize,
     /// Files renamed.
+    #[serde(skip_serializing_if = "is_zero")]
     pub renamed: usize,
     /// Files copied.
+    #[serde(skip_serializing_if = "is_zero")]
     pub copied: usize,
     /// Files whose type changed (file, symlink, submodule).
+    #[serde(skip_serializing_if = "is_zero")]
     pub type_changed: usize,
     /// Unmerged paths.
     #[serde(skip_serializing_if = "is_zero")]
@@ -100,8 +106,10 @@ pub struct Summary {
     /// Languages of the changed files, sorted.
     pub languages_affected: Vec<&'static str>,
     /// Files flagged as generated or vendored.
+    #[serde(skip_serializing_if = "is_zero")]
     pub generated_files: usize,
     /// Binary files.
+    #[serde(skip_serializing_if = "is_zero")]
     pub binary_files: usize,
     /// Submodules whose commit changed.
     #[serde(skip_serializing_if = "is_zero")]
@@ -259,9 +267,11 @@ pub struct FunctionChangeDoc {
 /// Imports added and removed.
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct ImportsChanged {
-    /// Imports added (`crate::a::B`, `os.path`, `x.y as z`).
+    /// Imports added (`crate::a::B`, `os.path`, `x.y as z`); absent when none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub added: Vec<String>,
-    /// Imports removed.
+    /// Imports removed; absent when none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub removed: Vec<String>,
 }
 
@@ -271,18 +281,25 @@ pub struct FunctionSummary {
     /// Files whose functions were analysed.
     pub files_analyzed: usize,
     /// Functions added.
+    #[serde(skip_serializing_if = "is_zero")]
     pub added: usize,
     /// Functions deleted.
+    #[serde(skip_serializing_if = "is_zero")]
     pub deleted: usize,
     /// Functions whose body changed.
+    #[serde(skip_serializing_if = "is_zero")]
     pub modified: usize,
     /// Functions whose signature changed.
+    #[serde(skip_serializing_if = "is_zero")]
     pub signature_changed: usize,
     /// Functions renamed.
+    #[serde(skip_serializing_if = "is_zero")]
     pub renamed: usize,
     /// Functions moved between files.
+    #[serde(skip_serializing_if = "is_zero")]
     pub moved: usize,
     /// Functions changed only in formatting, comments or docstrings.
+    #[serde(skip_serializing_if = "is_zero")]
     pub formatting_only: usize,
 }
 

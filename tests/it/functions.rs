@@ -33,7 +33,14 @@ pub(crate) fn changes(doc: &Value) -> Vec<String> {
             }
         }
         if let Some(imports) = f["imports_changed"].as_object() {
-            let list = |k: &str| imports[k].as_array().unwrap().iter().map(|v| v.as_str().unwrap().to_owned()).collect::<Vec<_>>();
+            // Empty lists are left out of the JSON.
+            let list = |k: &str| {
+                imports
+                    .get(k)
+                    .and_then(Value::as_array)
+                    .map(|l| l.iter().map(|v| v.as_str().unwrap().to_owned()).collect::<Vec<_>>())
+                    .unwrap_or_default()
+            };
             let (added, removed) = (list("added"), list("removed"));
             if !added.is_empty() || !removed.is_empty() {
                 out.push(format!("{path} imports +{} -{}", added.join(","), removed.join(",")));
