@@ -23,6 +23,10 @@ pub fn run_figure(options: &Options, report: &mut Report) -> Result<()> {
     let bpe = tiktoken_rs::cl100k_base().context("loading cl100k_base")?;
     let count = |bytes: &[u8]| bpe.encode_ordinary(&String::from_utf8_lossy(bytes)).len();
     let shim_dir = options.work.join("shim");
+    std::fs::create_dir_all(&shim_dir)?;
+    let link = shim_dir.join("git");
+    let _ = std::fs::remove_file(&link);
+    std::os::unix::fs::symlink(&options.binary, &link)?;
     let real_dir = options
         .git
         .parent()
