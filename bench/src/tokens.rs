@@ -95,7 +95,7 @@ pub fn run_figure(options: &Options, report: &mut Report) -> Result<()> {
                 "moved",
             ]
             .iter()
-            .map(|k| f[*k].as_u64().unwrap_or(0))
+            .map(|k| f.get(*k).and_then(serde_json::Value::as_u64).unwrap_or(0))
             .sum::<u64>()
         });
         if changed > 0 {
