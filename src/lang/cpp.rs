@@ -1,10 +1,26 @@
-//! Cpp: placeholder (being written); recognises nothing yet.
+//! C++: function definitions as in C, plus
+//! - methods defined in class, struct and union bodies (`Foo::bar`, kind `method`);
+//! - out-of-line definitions named as written (`void Foo::bar() {}` is `Foo::bar`, and
+//!   `A<T>::f` keeps its template arguments); outside a class body they are kind `function`;
+//! - namespaces qualify what they contain (`a::b::f`; an anonymous namespace does not);
+//! - templates: a `template <...>` line is part of the definition it introduces (its start and
+//!   signature);
+//! - constructors, destructors (`~Foo`) and operators (`operator==`, `operator bool() const`)
+//!   under their textual names; defaulted and deleted definitions are body-less functions.
+//!
+//! Lambdas are not functions; prototypes and pure virtual declarations are not either.
+//! Overloads share a name: the comparison pairs them by identical bodies, then in order.
+//!
+//! Imports are `#include` targets as written (`<vector>`, `"foo.h"`) and using-declarations
+//! with whitespace normalised and no semicolon (`using namespace std`, `using a::b`).
 
 use tree_sitter::{Language, Node};
 
+use super::c::{declarator_name, include};
+use super::walk::text;
 use super::{Analyzer, Role};
 
-/// The Cpp analyzer.
+/// The C++ analyzer.
 pub struct Cpp;
 
 impl Analyzer for Cpp {
@@ -12,24 +28,277 @@ impl Analyzer for Cpp {
         &["cpp"]
     }
 
-    fn grammar(&self, label: &str) -> Language {
-        let _ = label;
+    fn grammar(&self, _label: &str) -> Language {
         tree_sitter_cpp::LANGUAGE.into()
     }
 
     fn separator(&self) -> &'static str {
-        "."
+        "::"
     }
 
-    fn role<'t>(&self, _node: Node<'t>, _source: &[u8]) -> Role<'t> {
-        Role::Other
+    fn role<'t>(&self, node: Node<'t>, source: &[u8]) -> Role<'t> {
+        match node.kind() {
+            // A templated definition is part of its template declaration's function.
+            "function_definition" if !in_template(node) => function(node, node),
+            // The outermost of nested template declarations (a member template defined out
+            // of line) is the function, so its `template <...>` line is in the signature.
+            "template_declaration" if !in_template(node) => match templated_definition(node) {
+                Some(definition) => function(definition, node),
+                None => Role::Other,
+            },
+            "class_specifier" | "struct_specifier" | "union_specifier" => {
+                match (
+                    node.child_by_field_name("name"),
+                    node.child_by_field_name("body"),
+                ) {
+                    (Some(name), Some(_)) => Role::Scope {
+                        name: type_name(text(name, source)),
+                        methods: true,
+                    },
+                    _ => Role::Other,
+                }
+            }
+            "namespace_definition" => match node.child_by_field_name("name") {
+                Some(name) => Role::Scope {
+                    name: compact(name, source),
+                    methods: false,
+                },
+                None => Role::Other,
+            },
+            _ => Role::Other,
+        }
     }
 
     fn is_comment(&self, node: Node<'_>) -> bool {
         node.kind() == "comment"
     }
 
-    fn imports(&self, _node: Node<'_>, _source: &[u8]) -> Vec<String> {
-        Vec::new()
+    fn imports(&self, node: Node<'_>, source: &[u8]) -> Vec<String> {
+        match node.kind() {
+            "preproc_include" => include(node, source).into_iter().collect(),
+            "using_declaration" => {
+                let using = compact(node, source);
+                let using = using.trim_end_matches(';').trim_end();
+                vec![using.to_owned()]
+            }
+            _ => Vec::new(),
+        }
+    }
+}
+
+/// Whether a node is the declaration a template declaration introduces.
+fn in_template(node: Node<'_>) -> bool {
+    node.parent()
+        .is_some_and(|p| p.kind() == "template_declaration")
+}
+
+/// The function a definition makes, starting at `outer`.
+fn function<'t>(definition: Node<'t>, outer: Node<'t>) -> Role<'t> {
+    match declarator_name(definition) {
+        Some(name) => Role::Function {
+            name,
+            body: definition.child_by_field_name("body"),
+            outer,
+        },
+        None => Role::Other,
+    }
+}
+
+/// The function definition a template declaration introduces, through nested template
+/// declarations (`template <class T> template <class U> void A<T>::f(U) {}`).
+fn templated_definition(template: Node<'_>) -> Option<Node<'_>> {
+    let mut node = template;
+    loop {
+        let mut cursor = node.walk();
+        let inner = node
+            .named_children(&mut cursor)
+            .find(|c| matches!(c.kind(), "function_definition" | "template_declaration"))?;
+        if inner.kind() == "function_definition" {
+            return Some(inner);
+        }
+        node = inner;
+    }
+}
+
+/// A class name for qualifying methods: template arguments and whitespace dropped
+/// (`Foo<int>` is `Foo`).
+fn type_name(ty: &str) -> String {
+    let mut out = String::with_capacity(ty.len());
+    let mut depth = 0usize;
+    for c in ty.chars() {
+        match c {
+            '<' => depth += 1,
+            '>' => depth = depth.saturating_sub(1),
+            _ if depth == 0 && !c.is_whitespace() => out.push(c),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// A node's tokens without comments, joined without whitespace except between two words
+/// (`using  namespace std ;` is `using namespace std;`, `a :: b` is `a::b`).
+fn compact(node: Node<'_>, source: &[u8]) -> String {
+    let mut out = String::new();
+    let mut cursor = node.walk();
+    let start = node.id();
+    loop {
+        let current = cursor.node();
+        if current.kind() == "comment" {
+            // Not entered, not kept.
+        } else if current.child_count() == 0 {
+            let token = text(current, source);
+            let word = |c: char| c.is_alphanumeric() || c == '_';
+            if out.ends_with(word) && token.starts_with(word) {
+                out.push(' ');
+            }
+            out.push_str(token);
+        } else if cursor.goto_first_child() {
+            continue;
+        }
+        loop {
+            if cursor.node().id() == start {
+                return out;
+            }
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                return out;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::lang::analyze;
+
+    fn names(source: &str) -> Vec<(String, &'static str)> {
+        analyze("cpp", source.as_bytes())
+            .unwrap()
+            .functions
+            .into_iter()
+            .map(|f| (f.name, f.kind))
+            .collect()
+    }
+
+    #[test]
+    fn qualified_names() {
+        let source = r#"
+namespace ns { namespace inner {
+int free_fn(int a) { return a; }
+} }
+namespace x::y { void z() {} }
+namespace { void anon() {} }
+class Foo : public Base {
+public:
+  Foo() : x(1) {}
+  ~Foo() {}
+  bool operator==(const Foo& o) const { return true; }
+  operator bool() const { return true; }
+  void decl();
+  virtual void pure() = 0;
+  Foo(const Foo&) = default;
+  template <typename T> T get() { return T(); }
+  struct Nested { void deep() {} };
+  int x;
+};
+void Foo::decl() { auto l = [](int a) { return a; }; }
+Foo::~Foo() {}
+bool Foo::operator<(const Foo& o) const { return false; }
+template <typename T>
+T twice(T t) { return t * 2; }
+template <typename T> template <typename U> void A<T>::f(U u) {}
+template <typename T> class Box { T get() { return t; } T t; };
+template <> struct Box<int> { int get() { return 0; } };
+int *ptr_fn(void) { return 0; }
+int &ref_fn() { static int x; return x; }
+extern "C" { void c_fn() {} }
+[[nodiscard]] int attr() { return 1; }
+void local() { struct L { void m() {} }; }
+"#;
+        assert_eq!(
+            names(source),
+            vec![
+                ("ns::inner::free_fn".into(), "function"),
+                ("x::y::z".into(), "function"),
+                ("anon".into(), "function"),
+                ("Foo::Foo".into(), "method"),
+                ("Foo::~Foo".into(), "method"),
+                ("Foo::operator==".into(), "method"),
+                ("Foo::operator bool() const".into(), "method"),
+                ("Foo::Foo".into(), "method"),
+                ("Foo::get".into(), "method"),
+                ("Foo::Nested::deep".into(), "method"),
+                ("Foo::decl".into(), "function"),
+                ("Foo::~Foo".into(), "function"),
+                ("Foo::operator<".into(), "function"),
+                ("twice".into(), "function"),
+                ("A<T>::f".into(), "function"),
+                ("Box::get".into(), "method"),
+                ("Box::get".into(), "method"),
+                ("ptr_fn".into(), "function"),
+                ("ref_fn".into(), "function"),
+                ("c_fn".into(), "function"),
+                ("attr".into(), "function"),
+                ("local".into(), "function"),
+                ("local::L::m".into(), "method"),
+            ]
+        );
+    }
+
+    #[test]
+    fn imports() {
+        let source = "#include <vector>\n#include \"foo.h\"\nusing namespace std;\nusing  a :: b ;\nusing namespace /* c */ x::y;\nusing T = int;\nnamespace fs = std::filesystem;\n";
+        let imports = analyze("cpp", source.as_bytes()).unwrap().imports;
+        assert_eq!(
+            imports,
+            vec![
+                "\"foo.h\"",
+                "<vector>",
+                "using a::b",
+                "using namespace std",
+                "using namespace x::y",
+            ]
+        );
+    }
+
+    #[test]
+    fn the_template_line_is_part_of_the_signature() {
+        let one = analyze(
+            "cpp",
+            b"// twice\ntemplate <typename T>\nT twice(T t) { return t * 2; }\n",
+        )
+        .unwrap();
+        let two = analyze(
+            "cpp",
+            b"// twice\ntemplate <typename T, typename U = T>\nT twice(T t) { return t * 2; }\n",
+        )
+        .unwrap();
+        let (a, b) = (&one.functions[0], &two.functions[0]);
+        assert_eq!(one.functions.len(), 1);
+        assert_eq!((a.start_line, a.end_line), (2, 3));
+        assert_eq!(a.signature, "template <typename T> T twice(T t)");
+        assert_eq!(a.body_hash, b.body_hash);
+        assert_ne!(a.signature_hash, b.signature_hash);
+    }
+
+    #[test]
+    fn comments_do_not_change_the_body() {
+        let a = analyze(
+            "cpp",
+            b"struct K {\n  int f(int x) const {\n    return x + 1;\n  }\n};\n",
+        )
+        .unwrap();
+        let b = analyze(
+            "cpp",
+            b"struct K {\n  /// Adds one.\n  int f(int x /* x */) const { // add\n    return x+1; /* really */\n  }\n};\n",
+        )
+        .unwrap();
+        let (a, b) = (&a.functions[0], &b.functions[0]);
+        assert_eq!(a.body_hash, b.body_hash);
+        assert_eq!(a.signature_hash, b.signature_hash);
+        assert_ne!(a.text_hash, b.text_hash);
     }
 }

@@ -1,7 +1,18 @@
-//! Java: placeholder (being written); recognises nothing yet.
+//! Java: methods and constructors (compact record constructors included) qualified by their
+//! enclosing types (`Outer.Inner.method`). Classes, interfaces, enums, records, annotation
+//! types, enum constants with bodies (`Op.PLUS.apply`) and anonymous classes (named by the
+//! simple name of the type they instantiate: `Outer.start.Runnable.run`) are scopes.
+//! Interface and abstract methods and annotation type elements are body-less methods.
+//! Annotations and modifiers are children of the declaration, so they are part of the
+//! signature. Lambdas are not functions. Overloads share a name: the comparison pairs them by
+//! identical bodies, then in order.
+//!
+//! Imports: `import a.b.C;` is `a.b.C`, `import a.b.*;` is `a.b.*`, and static imports are
+//! prefixed: `static a.b.C.m`, `static a.b.C.*`.
 
 use tree_sitter::{Language, Node};
 
+use super::walk::text;
 use super::{Analyzer, Role};
 
 /// The Java analyzer.
@@ -12,8 +23,7 @@ impl Analyzer for Java {
         &["java"]
     }
 
-    fn grammar(&self, label: &str) -> Language {
-        let _ = label;
+    fn grammar(&self, _label: &str) -> Language {
         tree_sitter_java::LANGUAGE.into()
     }
 
@@ -21,15 +31,266 @@ impl Analyzer for Java {
         "."
     }
 
-    fn role<'t>(&self, _node: Node<'t>, _source: &[u8]) -> Role<'t> {
-        Role::Other
+    fn role<'t>(&self, node: Node<'t>, source: &[u8]) -> Role<'t> {
+        match node.kind() {
+            "method_declaration"
+            | "constructor_declaration"
+            | "compact_constructor_declaration"
+            | "annotation_type_element_declaration" => match node.child_by_field_name("name") {
+                Some(name) => Role::Function {
+                    name,
+                    body: node.child_by_field_name("body"),
+                    outer: node,
+                },
+                None => Role::Other,
+            },
+            "class_declaration"
+            | "interface_declaration"
+            | "enum_declaration"
+            | "record_declaration"
+            | "annotation_type_declaration" => match node.child_by_field_name("name") {
+                Some(name) => Role::Scope {
+                    name: text(name, source).to_owned(),
+                    methods: true,
+                },
+                None => Role::Other,
+            },
+            // `PLUS { int apply(int a, int b) { ... } }`
+            "enum_constant" if node.child_by_field_name("body").is_some() => {
+                match node.child_by_field_name("name") {
+                    Some(name) => Role::Scope {
+                        name: text(name, source).to_owned(),
+                        methods: true,
+                    },
+                    None => Role::Other,
+                }
+            }
+            // `new Runnable() { public void run() { ... } }`
+            "object_creation_expression" if has_class_body(node) => {
+                match node.child_by_field_name("type") {
+                    Some(ty) => Role::Scope {
+                        name: type_name(text(ty, source)),
+                        methods: true,
+                    },
+                    None => Role::Other,
+                }
+            }
+            _ => Role::Other,
+        }
     }
 
     fn is_comment(&self, node: Node<'_>) -> bool {
-        node.kind() == "comment"
+        matches!(node.kind(), "line_comment" | "block_comment")
     }
 
-    fn imports(&self, _node: Node<'_>, _source: &[u8]) -> Vec<String> {
-        Vec::new()
+    fn imports(&self, node: Node<'_>, source: &[u8]) -> Vec<String> {
+        if node.kind() != "import_declaration" {
+            return Vec::new();
+        }
+        let (mut is_static, mut wildcard, mut path) = (false, false, None);
+        let mut cursor = node.walk();
+        for child in node.children(&mut cursor) {
+            match child.kind() {
+                "static" => is_static = true,
+                "asterisk" => wildcard = true,
+                "identifier" | "scoped_identifier" => path = Some(child),
+                _ => {}
+            }
+        }
+        let Some(path) = path else {
+            return Vec::new();
+        };
+        let mut import = String::new();
+        if is_static {
+            import.push_str("static ");
+        }
+        import.push_str(&dotted(path, source));
+        if wildcard {
+            import.push_str(".*");
+        }
+        vec![import]
+    }
+}
+
+/// Whether an instance creation declares an anonymous class.
+fn has_class_body(node: Node<'_>) -> bool {
+    let mut cursor = node.walk();
+    node.children(&mut cursor).any(|c| c.kind() == "class_body")
+}
+
+/// A type's simple name for qualifying methods: package, type arguments and whitespace
+/// dropped (`java.util.Comparator<String>` is `Comparator`).
+fn type_name(ty: &str) -> String {
+    let mut out = String::with_capacity(ty.len());
+    let mut depth = 0usize;
+    for c in ty.chars() {
+        match c {
+            '<' => depth += 1,
+            '>' => depth = depth.saturating_sub(1),
+            _ if depth == 0 && !c.is_whitespace() => out.push(c),
+            _ => {}
+        }
+    }
+    match out.rsplit_once('.') {
+        Some((_, simple)) => simple.to_owned(),
+        None => out,
+    }
+}
+
+/// A (scoped) identifier's parts joined with dots, whatever whitespace or comments lie
+/// between them.
+fn dotted(node: Node<'_>, source: &[u8]) -> String {
+    let mut parts: Vec<&str> = Vec::new();
+    let mut cursor = node.walk();
+    let start = node.id();
+    loop {
+        let current = cursor.node();
+        if current.kind() == "identifier" {
+            parts.push(text(current, source));
+        } else if !matches!(current.kind(), "line_comment" | "block_comment")
+            && cursor.goto_first_child()
+        {
+            continue;
+        }
+        loop {
+            if cursor.node().id() == start {
+                return parts.join(".");
+            }
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                return parts.join(".");
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::lang::analyze;
+
+    fn names(source: &str) -> Vec<(String, &'static str)> {
+        analyze("java", source.as_bytes())
+            .unwrap()
+            .functions
+            .into_iter()
+            .map(|f| (f.name, f.kind))
+            .collect()
+    }
+
+    #[test]
+    fn qualified_names() {
+        let source = r#"
+@Ann
+public class Outer<T> extends Base {
+    @Override
+    public String toString() { return ""; }
+    void f(int a) {}
+    void f(String a) {}
+    Outer() { super(); }
+    class Inner {
+        void g() {}
+        class Deeper { void d() {} }
+    }
+    interface I { void h(); default void k() {} }
+    enum E { A { void z() {} }, B; void e() {} }
+    record R(int x) { R { } R(String s) { this(1); } }
+    @interface Meta { String value() default ""; }
+    abstract void later();
+    void anon() {
+        Runnable r = new Runnable() { public void run() {} };
+        Runnable l = () -> {};
+        Comparator<String> c = new java.util.Comparator<String>() {
+            public int compare(String a, String b) { return 0; }
+        };
+    }
+}
+"#;
+        assert_eq!(
+            names(source),
+            vec![
+                ("Outer.toString".into(), "method"),
+                ("Outer.f".into(), "method"),
+                ("Outer.f".into(), "method"),
+                ("Outer.Outer".into(), "method"),
+                ("Outer.Inner.g".into(), "method"),
+                ("Outer.Inner.Deeper.d".into(), "method"),
+                ("Outer.I.h".into(), "method"),
+                ("Outer.I.k".into(), "method"),
+                ("Outer.E.A.z".into(), "method"),
+                ("Outer.E.e".into(), "method"),
+                ("Outer.R.R".into(), "method"),
+                ("Outer.R.R".into(), "method"),
+                ("Outer.Meta.value".into(), "method"),
+                ("Outer.later".into(), "method"),
+                ("Outer.anon".into(), "method"),
+                ("Outer.anon.Runnable.run".into(), "method"),
+                ("Outer.anon.Comparator.compare".into(), "method"),
+            ]
+        );
+    }
+
+    #[test]
+    fn imports() {
+        let source = "package p;\nimport a.b.C;\nimport static a.b.C.m;\nimport a.b.*;\nimport static a.b.C.*;\nimport x . /* odd */ y;\nclass K {}\n";
+        let imports = analyze("java", source.as_bytes()).unwrap().imports;
+        assert_eq!(
+            imports,
+            vec!["a.b.*", "a.b.C", "static a.b.C.*", "static a.b.C.m", "x.y"]
+        );
+    }
+
+    #[test]
+    fn annotations_are_part_of_the_signature() {
+        let plain = analyze("java", b"class K {\n    void f() { g(); }\n}\n").unwrap();
+        let annotated = analyze(
+            "java",
+            b"class K {\n    @Override\n    void f() { g(); }\n}\n",
+        )
+        .unwrap();
+        let (a, b) = (&plain.functions[0], &annotated.functions[0]);
+        assert_eq!(a.body_hash, b.body_hash);
+        assert_ne!(a.signature_hash, b.signature_hash);
+        assert_eq!(b.start_line, 2);
+        assert_eq!(b.signature, "@Override void f()");
+    }
+
+    #[test]
+    fn comments_do_not_change_the_body() {
+        let a = analyze(
+            "java",
+            b"class K {\n    int f(int x) {\n        return x + 1;\n    }\n}\n",
+        )
+        .unwrap();
+        let b = analyze(
+            "java",
+            b"class K {\n    /** Adds one. */\n    int f(int x /* x */) { // add\n        return x+1; /* really */\n    }\n}\n",
+        )
+        .unwrap();
+        let (a, b) = (&a.functions[0], &b.functions[0]);
+        assert_eq!(a.body_hash, b.body_hash);
+        assert_eq!(a.signature_hash, b.signature_hash);
+        assert_ne!(a.text_hash, b.text_hash);
+    }
+
+    #[test]
+    fn overloads_are_compared_pairwise() {
+        use crate::lang::compare::{compare, finish};
+        let before =
+            "class K {\n    void f(int a) { one(a); }\n    void f(String a) { two(a); }\n}\n";
+        let after =
+            "class K {\n    void f(int a) { one(a); }\n    void f(String a) { three(a); }\n}\n";
+        let (b, a) = (
+            analyze("java", before.as_bytes()).unwrap(),
+            analyze("java", after.as_bytes()).unwrap(),
+        );
+        let changes = finish(vec![("K.java".into(), compare(Some(&b), Some(&a)))]).remove(0);
+        let summary: Vec<(String, &str, u32)> = changes
+            .changed
+            .iter()
+            .map(|c| (c.name.clone(), c.change_type.label(), c.start_line))
+            .collect();
+        assert_eq!(summary, [("K.f".to_owned(), "modified", 3)]);
     }
 }

@@ -1,10 +1,22 @@
-//! JavaScript: placeholder (being written); recognises nothing yet.
+//! JavaScript and JSX: functions and generators; class methods, getters and setters
+//! (`Class.method`); arrow functions and function expressions bound to a name (`const f`, class
+//! fields, object properties, `exports.f = function`, `export default`); nested functions
+//! (`outer.inner`). `export`, `async` and decorators are part of the signature. Object-literal
+//! functions are qualified by the variable or property holding the object (`api.get`).
+//!
+//! Imports are `module.name` strings: `import x from "m"` → `m.default as x`,
+//! `import { a, b as c } from "m"` → `m.a`, `m.b as c`, `import * as ns from "m"` →
+//! `m.* as ns`, `import "m"` → `m`, re-exports alike (`export * from "m"` → `m.*`), and
+//! `require("m")` and `import("m")` → `m`.
+//!
+//! The rules are shared with TypeScript and detailed in `ecmascript.rs`.
 
 use tree_sitter::{Language, Node};
 
+use super::ecmascript::{self, Dialect};
 use super::{Analyzer, Role};
 
-/// The JavaScript analyzer.
+/// The JavaScript analyzer (`javascript` and `jsx`).
 pub struct JavaScript;
 
 impl Analyzer for JavaScript {
@@ -12,8 +24,8 @@ impl Analyzer for JavaScript {
         &["javascript", "jsx"]
     }
 
-    fn grammar(&self, label: &str) -> Language {
-        let _ = label;
+    fn grammar(&self, _label: &str) -> Language {
+        // One grammar reads both: JSX is part of it.
         tree_sitter_javascript::LANGUAGE.into()
     }
 
@@ -21,15 +33,211 @@ impl Analyzer for JavaScript {
         "."
     }
 
-    fn role<'t>(&self, _node: Node<'t>, _source: &[u8]) -> Role<'t> {
-        Role::Other
+    fn role<'t>(&self, node: Node<'t>, source: &[u8]) -> Role<'t> {
+        ecmascript::role(node, source, Dialect::JavaScript)
     }
 
     fn is_comment(&self, node: Node<'_>) -> bool {
-        node.kind() == "comment"
+        ecmascript::is_comment(node)
     }
 
-    fn imports(&self, _node: Node<'_>, _source: &[u8]) -> Vec<String> {
-        Vec::new()
+    fn imports(&self, node: Node<'_>, source: &[u8]) -> Vec<String> {
+        ecmascript::imports(node, source)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::lang::{Function, analyze};
+
+    fn functions(label: &'static str, source: &str) -> Vec<Function> {
+        let analysis = analyze(label, source.as_bytes()).unwrap();
+        assert!(!analysis.parse_errors, "{source}");
+        analysis.functions
+    }
+
+    fn names(label: &'static str, source: &str) -> Vec<(String, &'static str)> {
+        functions(label, source)
+            .into_iter()
+            .map(|f| (f.name, f.kind))
+            .collect()
+    }
+
+    #[test]
+    fn qualified_names() {
+        let source = r#"
+"use strict";
+function top(a) {
+    function inner() {
+        var innermost = function () {};
+    }
+    return a;
+}
+async function fetchAll() {}
+function* ids() { yield 1; }
+export default async () => {};
+export const arrow = x => x * 2;
+let expr = function named() {};
+var a = () => 1, b = async function* () {};
+[1, 2].map(function (n) { return n; });
+promise.then((v) => v);
+
+export class Greeter extends Base {
+    static #count = 0;
+    handler = () => {};
+    #secret = function () {};
+    constructor(name) { super(); this.name = name; }
+    @bound hello() { return "hi " + this.name; }
+    static async *stream() {}
+    get size() { return 1; }
+    set size(v) {}
+    #hidden() {}
+}
+
+module.exports = {
+    start() {},
+    stop: function () {},
+};
+const api = { get: async (url) => {}, nested: { put() {} } };
+Greeter.prototype.legacy = function () {};
+exports.helper = () => {};
+const Mixin = class {
+    mixed() {}
+};
+"#;
+        assert_eq!(
+            names("javascript", source),
+            vec![
+                ("top".into(), "function"),
+                ("top.inner".into(), "function"),
+                ("top.inner.innermost".into(), "function"),
+                ("fetchAll".into(), "function"),
+                ("ids".into(), "function"),
+                ("default".into(), "function"),
+                ("arrow".into(), "function"),
+                ("expr".into(), "function"),
+                ("a".into(), "function"),
+                ("b".into(), "function"),
+                ("Greeter.handler".into(), "method"),
+                ("Greeter.#secret".into(), "method"),
+                ("Greeter.constructor".into(), "method"),
+                ("Greeter.hello".into(), "method"),
+                ("Greeter.stream".into(), "method"),
+                ("Greeter.size".into(), "method"),
+                ("Greeter.size".into(), "method"),
+                ("Greeter.#hidden".into(), "method"),
+                ("start".into(), "function"),
+                ("stop".into(), "function"),
+                ("api.get".into(), "function"),
+                ("api.nested.put".into(), "function"),
+                ("legacy".into(), "function"),
+                ("helper".into(), "function"),
+                ("Mixin.mixed".into(), "method"),
+            ]
+        );
+    }
+
+    #[test]
+    fn jsx_components() {
+        let source = r#"
+import React, { useState } from "react";
+
+export default function App({ title }) {
+    const [n, setN] = useState(0);
+    const onClick = () => setN(n + 1);
+    return (
+        <button onClick={() => onClick()}>
+            {/* the title */}
+            {title}
+        </button>
+    );
+}
+
+export const Badge = ({ label }) => <span>{label}</span>;
+"#;
+        assert_eq!(
+            names("jsx", source),
+            vec![
+                ("App".into(), "function"),
+                ("App.onClick".into(), "function"),
+                ("Badge".into(), "function"),
+            ]
+        );
+    }
+
+    #[test]
+    fn imports() {
+        let source = r#"
+import x, { a, b as c } from "m";
+import * as ns from './n.js';
+import "side-effect";
+import def, * as all from "both";
+export { e, f as g, default as h } from "re";
+export * from "star";
+export * as everything from "ns";
+export { local };
+const fs = require("fs");
+const { join } = require('path');
+require("register");
+async function load() {
+    const lazy = await import("lazy");
+    const notLiteral = require(name);
+    const template = require(`tpl`);
+}
+"#;
+        let imports = analyze("javascript", source.as_bytes()).unwrap().imports;
+        assert_eq!(
+            imports,
+            vec![
+                "./n.js.* as ns",
+                "both.* as all",
+                "both.default as def",
+                "fs",
+                "lazy",
+                "m.a",
+                "m.b as c",
+                "m.default as x",
+                "ns.* as everything",
+                "path",
+                "re.default as h",
+                "re.e",
+                "re.f as g",
+                "register",
+                "side-effect",
+                "star.*",
+            ]
+        );
+    }
+
+    #[test]
+    fn comments_and_whitespace_do_not_change_the_body() {
+        let a = functions("javascript", "function f(x) {\n    return x + 1;\n}\n");
+        let b = functions(
+            "javascript",
+            "function f( x ) { // add one\n  /** really */ return x+1; }\n",
+        );
+        assert_eq!(a[0].body_hash, b[0].body_hash);
+        assert_eq!(a[0].signature_hash, b[0].signature_hash);
+        assert_ne!(a[0].text_hash, b[0].text_hash);
+    }
+
+    #[test]
+    fn decorators_export_and_async_are_part_of_the_signature() {
+        let plain = functions("javascript", "class A {\n    m() { go(); }\n}\n");
+        let decorated = functions("javascript", "class A {\n    @log m() { go(); }\n}\n");
+        assert_eq!(plain[0].body_hash, decorated[0].body_hash);
+        assert_ne!(plain[0].signature_hash, decorated[0].signature_hash);
+        let base = functions("javascript", "function f() { go(); }\n");
+        for changed in [
+            "export function f() { go(); }\n",
+            "async function f() { go(); }\n",
+            "function f(a) { go(); }\n",
+        ] {
+            let other = functions("javascript", changed);
+            assert_eq!(base[0].body_hash, other[0].body_hash, "{changed}");
+            assert_ne!(base[0].signature_hash, other[0].signature_hash, "{changed}");
+        }
+        let arrow = functions("javascript", "export const f = async (a, b) => {\n};\n");
+        assert_eq!(arrow[0].signature, "export const f = async (a, b) =>");
     }
 }

@@ -16,10 +16,11 @@
 //! - Parsers are created once per thread and language and reused.
 //! - A tree with syntax errors still yields what could be extracted, flagged `parse_errors`.
 
+mod c;
 pub mod cache;
 pub mod compare;
-mod c;
 mod cpp;
+mod ecmascript;
 mod go;
 mod java;
 mod javascript;
@@ -44,6 +45,13 @@ pub const MAX_FILE_BYTES: usize = 1024 * 1024;
 pub const MAX_LINE_BYTES: usize = 16 * 1024;
 /// How long one parse may take.
 pub const PARSE_BUDGET: Duration = Duration::from_millis(750);
+/// How long extracting one parsed file may take.
+pub const EXTRACT_BUDGET: Duration = Duration::from_millis(750);
+/// Functions and scopes nested deeper than this are not told apart: their code counts toward
+/// the innermost one above the limit (bounds name lengths and per-token work on hostile input).
+pub const MAX_SCOPE_DEPTH: usize = 32;
+/// The prefix of every reason an analysis ran out of time (such outcomes are never cached).
+pub const OVER_BUDGET: &str = "exceeded its time budget";
 
 /// What a grammar node means to the walker.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -57,6 +65,18 @@ pub enum Role<'t> {
         /// The node whose start is the start of the definition (decorators and attributes
         /// included).
         outer: Node<'t>,
+    },
+    /// A method whose qualifier is not an enclosing node (Go's receiver): named
+    /// `receiver<separator>name` under the enclosing scopes, kind `method`.
+    Method {
+        /// The node holding its name.
+        name: Node<'t>,
+        /// Its body (absent for declarations).
+        body: Option<Node<'t>>,
+        /// The node whose start is the start of the definition.
+        outer: Node<'t>,
+        /// The type it belongs to.
+        receiver: String,
     },
     /// A container whose name qualifies the functions inside (impl, trait, class, module).
     Scope {
@@ -242,7 +262,7 @@ fn parse(
 
 fn over_budget() -> Analysis {
     Analysis::skipped(format!(
-        "parse exceeded its time budget ({} ms)",
+        "parse {OVER_BUDGET} ({} ms)",
         PARSE_BUDGET.as_millis()
     ))
 }
@@ -323,7 +343,7 @@ pub fn analyze_versions(
             if !a
                 .skipped
                 .as_deref()
-                .is_some_and(|r| r.starts_with("parse exceeded"))
+                .is_some_and(|r| r.contains(OVER_BUDGET))
             {
                 cache::put(oid, label, a);
             }
@@ -431,5 +451,38 @@ mod tests {
         assert!(refuse(&minified).unwrap().starts_with("minified"));
         assert_eq!(refuse(b"a\0b").as_deref(), Some("binary"));
         assert_eq!(refuse(b"fn main() {}\n"), None);
+    }
+
+    #[test]
+    fn deeply_nested_definitions_are_bounded_in_every_language() {
+        // Definitions nested as deep as a file under the size limit allows: names stop
+        // growing at the depth limit and the walk stays within its time budget.
+        let cases: &[(&str, &str, &str, &str)] = &[
+            ("rust", "", "fn a() {\n", "}\n"),
+            ("typescript", "", "function a() {\n", "}\n"),
+            ("javascript", "", "const a = () => {\n", "}\n"),
+            ("go", "func a() {\n", "{\n", "}\n"),
+            ("java", "", "class A {\n", "}\n"),
+            ("c", "", "int a() {\n", "}\n"),
+            ("cpp", "", "namespace a {\n", "}\n"),
+        ];
+        for (label, head, open, close) in cases {
+            let depth = (MAX_FILE_BYTES - 64) / (open.len() + close.len());
+            let source = format!("{head}{}{}", open.repeat(depth), close.repeat(depth));
+            let started = Instant::now();
+            let analysis = analyze(label, source.as_bytes()).unwrap();
+            let elapsed = started.elapsed();
+            // Parse and walk budgets plus slack for a slow machine: minutes would mean an
+            // unbounded walk.
+            assert!(elapsed < Duration::from_secs(20), "{label}: {elapsed:?}");
+            let separator = for_label(label).unwrap().separator();
+            for f in &analysis.functions {
+                assert!(
+                    f.name.matches(separator).count() <= MAX_SCOPE_DEPTH + 1,
+                    "{label}: {}",
+                    f.name.len()
+                );
+            }
+        }
     }
 }

@@ -1,10 +1,24 @@
-//! TypeScript: placeholder (being written); recognises nothing yet.
+//! TypeScript and TSX: functions, generators and overload/`declare` signatures; class methods
+//! (`Class.method`), abstract methods and interface method signatures (`Interface.method`,
+//! without a body); arrow functions and function expressions bound to a name (`const f`, class
+//! fields, object properties, `export default`); nested functions (`outer.inner`) and functions
+//! in namespaces and modules (`A.B.f`). `export`, `async`, types and decorators are part of the
+//! signature. Object-literal functions are qualified by the variable or property holding the
+//! object (`api.get`).
+//!
+//! Imports are `module.name` strings: `import x from "m"` → `m.default as x`,
+//! `import { a, b as c } from "m"` → `m.a`, `m.b as c`, `import * as ns from "m"` →
+//! `m.* as ns`, `import "m"` → `m`, re-exports alike (`export * from "m"` → `m.*`), and
+//! `require("m")`, `import x = require("m")` and `import("m")` → `m`.
+//!
+//! The rules are shared with JavaScript and detailed in `ecmascript.rs`.
 
 use tree_sitter::{Language, Node};
 
+use super::ecmascript::{self, Dialect};
 use super::{Analyzer, Role};
 
-/// The TypeScript analyzer.
+/// The TypeScript analyzer (`typescript` and `tsx`).
 pub struct TypeScript;
 
 impl Analyzer for TypeScript {
@@ -13,23 +27,318 @@ impl Analyzer for TypeScript {
     }
 
     fn grammar(&self, label: &str) -> Language {
-        let _ = label;
-        if label == "tsx" { tree_sitter_typescript::LANGUAGE_TSX.into() } else { tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into() }
+        // The TSX grammar reads `<T>x` as JSX, so plain TypeScript needs its own.
+        if label == "tsx" {
+            tree_sitter_typescript::LANGUAGE_TSX.into()
+        } else {
+            tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into()
+        }
     }
 
     fn separator(&self) -> &'static str {
         "."
     }
 
-    fn role<'t>(&self, _node: Node<'t>, _source: &[u8]) -> Role<'t> {
-        Role::Other
+    fn role<'t>(&self, node: Node<'t>, source: &[u8]) -> Role<'t> {
+        ecmascript::role(node, source, Dialect::TypeScript)
     }
 
     fn is_comment(&self, node: Node<'_>) -> bool {
-        node.kind() == "comment"
+        ecmascript::is_comment(node)
     }
 
-    fn imports(&self, _node: Node<'_>, _source: &[u8]) -> Vec<String> {
-        Vec::new()
+    fn imports(&self, node: Node<'_>, source: &[u8]) -> Vec<String> {
+        ecmascript::imports(node, source)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::lang::{Function, analyze};
+
+    fn functions(label: &'static str, source: &str) -> Vec<Function> {
+        let analysis = analyze(label, source.as_bytes()).unwrap();
+        assert!(!analysis.parse_errors, "{source}");
+        analysis.functions
+    }
+
+    fn names(label: &'static str, source: &str) -> Vec<(String, &'static str)> {
+        functions(label, source)
+            .into_iter()
+            .map(|f| (f.name, f.kind))
+            .collect()
+    }
+
+    #[test]
+    fn qualified_names() {
+        let source = r#"
+export function top(a: number): number {
+    function inner() {
+        const innermost = () => 1;
+    }
+    return a;
+}
+export async function* stream() {}
+export default function () {}
+function over(a: string): void;
+function over(a: any) {}
+declare function ambient(): void;
+export const arrow = async (x: number): Promise<number> => x * 2;
+let expr = function named() {};
+const a = () => 1, b = function () {};
+items.forEach((item) => item.go());
+setTimeout(function tick() {}, 10);
+
+@Component({ selector: "x" })
+export class Greeter<T> extends Base implements Hello {
+    private handler = (e: Event) => {};
+    count = 0;
+    constructor(private name: string) { super(); }
+    @Input() @Other()
+    public async hello(): Promise<string> { return "hi"; }
+    static create(): Greeter<T>;
+    static create(x?: T): Greeter<T> { return new Greeter(""); }
+    get size() { return 1; }
+    #secret() {}
+}
+
+export abstract class Shape {
+    abstract area(): number;
+    describe() { return `area ${this.area()}`; }
+}
+
+export interface Hello {
+    hello(): Promise<string>;
+    callback: () => void;
+    shape: { inline(): void };
+}
+
+namespace Outer.Inner {
+    export function deep() {}
+}
+declare module "plugin" {
+    function hook(): void;
+}
+
+export const api = {
+    get(url: string) {},
+    post: async (url: string) => {},
+    nested: { put() {} },
+};
+const Anonymous = class {
+    run() {}
+};
+exports.legacy = function () {};
+"#;
+        assert_eq!(
+            names("typescript", source),
+            vec![
+                ("top".into(), "function"),
+                ("top.inner".into(), "function"),
+                ("top.inner.innermost".into(), "function"),
+                ("stream".into(), "function"),
+                ("default".into(), "function"),
+                ("over".into(), "function"),
+                ("over".into(), "function"),
+                ("ambient".into(), "function"),
+                ("arrow".into(), "function"),
+                ("expr".into(), "function"),
+                ("a".into(), "function"),
+                ("b".into(), "function"),
+                ("Greeter.handler".into(), "method"),
+                ("Greeter.constructor".into(), "method"),
+                ("Greeter.hello".into(), "method"),
+                ("Greeter.create".into(), "method"),
+                ("Greeter.create".into(), "method"),
+                ("Greeter.size".into(), "method"),
+                ("Greeter.#secret".into(), "method"),
+                ("Shape.area".into(), "method"),
+                ("Shape.describe".into(), "method"),
+                ("Hello.hello".into(), "method"),
+                ("Outer.Inner.deep".into(), "function"),
+                ("plugin.hook".into(), "function"),
+                ("api.get".into(), "function"),
+                ("api.post".into(), "function"),
+                ("api.nested.put".into(), "function"),
+                ("Anonymous.run".into(), "method"),
+                ("legacy".into(), "function"),
+            ]
+        );
+    }
+
+    #[test]
+    fn tsx_components() {
+        let source = r#"
+import React, { useState } from "react";
+
+export default function App({ title }: Props) {
+    const [n, setN] = useState(0);
+    const onClick = () => setN(n + 1);
+    return <button onClick={() => onClick()}>{title}</button>;
+}
+
+export const Badge = ({ label }: { label: string }) => <span>{label}</span>;
+
+class Counter extends React.Component<Props> {
+    render() {
+        return <div>{this.props.title}</div>;
+    }
+}
+"#;
+        assert_eq!(
+            names("tsx", source),
+            vec![
+                ("App".into(), "function"),
+                ("App.onClick".into(), "function"),
+                ("Badge".into(), "function"),
+                ("Counter.render".into(), "method"),
+            ]
+        );
+        // Plain TypeScript has its own grammar: there `<T>` starts a generic arrow, not JSX.
+        let generic = "const id = <T>(x: T): T => x;\n";
+        assert_eq!(
+            names("typescript", generic),
+            vec![("id".into(), "function")]
+        );
+    }
+
+    #[test]
+    fn imports() {
+        let source = r#"
+import x, { a, type b as c } from "m";
+import * as ns from './n';
+import type { T } from "types";
+import "side-effect";
+import {} from "empty";
+import fs = require("fs");
+import { default as d, "odd-name" as odd } from "q";
+export { e, f as g } from "re";
+export * from "all";
+export * as everything from "ns";
+export type { U } from "types2";
+export { local };
+const path = require("path");
+async function load() {
+    const lazy = await import("lazy");
+    const notLiteral = require(name);
+}
+"#;
+        let imports = analyze("typescript", source.as_bytes()).unwrap().imports;
+        assert_eq!(
+            imports,
+            vec![
+                "./n.* as ns",
+                "all.*",
+                "empty",
+                "fs",
+                "lazy",
+                "m.a",
+                "m.b as c",
+                "m.default as x",
+                "ns.* as everything",
+                "path",
+                "q.default as d",
+                "q.odd-name as odd",
+                "re.e",
+                "re.f as g",
+                "side-effect",
+                "types.T",
+                "types2.U",
+            ]
+        );
+    }
+
+    #[test]
+    fn comments_and_whitespace_do_not_change_the_body() {
+        let a = functions(
+            "typescript",
+            "function f(x: number): number {\n    return x + 1;\n}\n",
+        );
+        let b = functions(
+            "typescript",
+            "function f( x:number ):number { // add one\n  /** really */ return x+1; }\n",
+        );
+        assert_eq!(a[0].body_hash, b[0].body_hash);
+        assert_eq!(a[0].signature_hash, b[0].signature_hash);
+        assert_ne!(a[0].text_hash, b[0].text_hash);
+    }
+
+    #[test]
+    fn decorators_are_part_of_the_signature() {
+        let plain = functions("typescript", "class A {\n    m() { go(); }\n}\n");
+        let decorated = functions(
+            "typescript",
+            "class A {\n    @log()\n    // why\n    @trace m() { go(); }\n}\n",
+        );
+        assert_eq!(plain[0].body_hash, decorated[0].body_hash);
+        assert_ne!(plain[0].signature_hash, decorated[0].signature_hash);
+        assert_eq!(decorated[0].start_line, 2);
+        assert_eq!(decorated[0].signature, "@log() // why @trace m()");
+        // A comment between decorators is not part of the signature's tokens.
+        let uncommented = functions(
+            "typescript",
+            "class A {\n    @log() @trace m() { go(); }\n}\n",
+        );
+        assert_eq!(uncommented[0].signature_hash, decorated[0].signature_hash);
+    }
+
+    #[test]
+    fn export_async_and_types_are_part_of_the_signature() {
+        let base = functions("typescript", "const f = (x: number) => x + 1;\n");
+        for changed in [
+            "export const f = (x: number) => x + 1;\n",
+            "const f = async (x: number) => x + 1;\n",
+            "const f = (x: string) => x + 1;\n",
+            "const f: Op = (x: number) => x + 1;\n",
+        ] {
+            let other = functions("typescript", changed);
+            assert_eq!(base[0].body_hash, other[0].body_hash, "{changed}");
+            assert_ne!(base[0].signature_hash, other[0].signature_hash, "{changed}");
+        }
+        let exported = functions(
+            "typescript",
+            "export async function g(): Promise<void> {}\n",
+        );
+        assert_eq!(
+            exported[0].signature,
+            "export async function g(): Promise<void>"
+        );
+        let interface = functions("typescript", "interface I {\n    m(a: number): void;\n}\n");
+        assert_eq!(interface[0].signature, "m(a: number): void");
+    }
+
+    #[test]
+    fn a_nested_function_is_cut_out_of_its_parent() {
+        let a = functions(
+            "typescript",
+            "function outer() {\n    const inner = () => 1;\n    return inner();\n}\n",
+        );
+        let b = functions(
+            "typescript",
+            "function outer() {\n    const inner = () => 2;\n    return inner();\n}\n",
+        );
+        assert_eq!(a[0].name, "outer");
+        assert_eq!(a[0].body_hash, b[0].body_hash);
+        assert_eq!(a[0].text_hash, b[0].text_hash);
+        assert_ne!(a[1].body_hash, b[1].body_hash);
+    }
+
+    #[test]
+    fn malformed_input_yields_what_it_can() {
+        let analysis = analyze(
+            "typescript",
+            b"function ok() { return 1; }\nclass { m( { }\nexport const = () =>\n",
+        )
+        .unwrap();
+        assert!(analysis.parse_errors);
+        assert_eq!(analysis.functions[0].name, "ok");
+        // Deep nesting is walked without recursion.
+        let deep = format!(
+            "const f = () => {}1{};\n",
+            "(\n".repeat(20_000),
+            ")\n".repeat(20_000)
+        );
+        let analysis = analyze("typescript", deep.as_bytes()).unwrap();
+        assert_eq!(analysis.functions[0].name, "f");
     }
 }

@@ -10,7 +10,9 @@ use std::ops::Range;
 
 use tree_sitter::{Node, Tree};
 
-use super::{Analysis, Analyzer, Function, Role, fnv};
+use super::{
+    Analysis, Analyzer, EXTRACT_BUDGET, Function, MAX_SCOPE_DEPTH, OVER_BUDGET, Role, fnv,
+};
 
 /// The most body tokens kept per function for similarity (the hash covers them all).
 const TOKEN_CAP: usize = 1024;
@@ -60,15 +62,50 @@ pub fn extract(analyzer: &dyn Analyzer, tree: &Tree, source: &[u8]) -> Analysis 
     };
     let mut scopes: Vec<Scope> = Vec::new();
     let mut cursor = root.walk();
+    let started = std::time::Instant::now();
+    let mut visited = 0u32;
     'walk: loop {
+        visited = visited.wrapping_add(1);
+        if visited % 256 == 0 && started.elapsed() > EXTRACT_BUDGET {
+            return Analysis::skipped(format!(
+                "analysis {OVER_BUDGET} ({} ms)",
+                EXTRACT_BUDGET.as_millis()
+            ));
+        }
         let node = cursor.node();
         let noise = analyzer.is_comment(node) || analyzer.is_docstring(node, source);
         let mut descend = !noise;
         if !noise {
-            match analyzer.role(node, source) {
+            // Past the depth limit, definitions are plain code of the innermost scope.
+            let role = if scopes.len() < MAX_SCOPE_DEPTH {
+                analyzer.role(node, source)
+            } else {
+                Role::Other
+            };
+            match role {
                 Role::Function { name, body, outer } => {
-                    let scope =
-                        open_function(analyzer, source, node, name, body, outer, &scopes, &mut out);
+                    let scope = open_function(
+                        analyzer, source, node, name, body, outer, None, &scopes, &mut out,
+                    );
+                    scopes.push(scope);
+                }
+                Role::Method {
+                    name,
+                    body,
+                    outer,
+                    receiver,
+                } => {
+                    let scope = open_function(
+                        analyzer,
+                        source,
+                        node,
+                        name,
+                        body,
+                        outer,
+                        Some(&receiver),
+                        &scopes,
+                        &mut out,
+                    );
                     scopes.push(scope);
                 }
                 Role::Scope { name, methods } => scopes.push(Scope {
@@ -201,19 +238,20 @@ fn open_function(
     name: Node<'_>,
     body: Option<Node<'_>>,
     outer: Node<'_>,
+    receiver: Option<&str>,
     scopes: &[Scope],
     out: &mut Analysis,
 ) -> Scope {
     let leaf = text(name, source).to_owned();
-    let kind = if scopes.last().is_some_and(|s| s.methods) {
+    let kind = if receiver.is_some() || scopes.last().is_some_and(|s| s.methods) {
         "method"
     } else {
         "function"
     };
     let separator = analyzer.separator();
     let mut qualified = String::new();
-    for s in scopes {
-        qualified.push_str(&s.name);
+    for part in scopes.iter().map(|s| s.name.as_str()).chain(receiver) {
+        qualified.push_str(part);
         qualified.push_str(separator);
     }
     qualified.push_str(&leaf);
