@@ -11,6 +11,7 @@
 
 pub mod answer;
 pub mod cli;
+pub mod context;
 pub mod deps;
 pub mod exit_codes;
 pub mod git;

@@ -5,6 +5,7 @@
 //! command writes to the `Out` it is given, so tests and the other edges share the code path.
 
 mod agent_detect;
+mod context;
 mod explain;
 mod history;
 mod languages;
@@ -40,6 +41,10 @@ enum Command {
     AgentDetect(agent_detect::Args),
     /// Print the change manifest of a range as JSON (files, line counts, dependencies)
     Manifest(manifest::Args),
+    /// Print who calls each function a range changes, what it calls, its tests and blast radius
+    Context(context::Args),
+    /// Print the manifest and the function context of a range in one answer
+    Review(context::Args),
     /// Print per-commit manifests of every commit in a range as JSON
     History(history::Args),
     /// Print file contents before and after a range as JSON
@@ -88,6 +93,8 @@ pub fn run(argv0: OsString, args: Vec<OsString>) -> i32 {
         Command::Explain(args) => explain::run(args, &mut out),
         Command::Manifest(args) => manifest::run(args, &mut out),
         Command::Schema(args) => schema::run(args, &mut out),
+        Command::Context(args) => context::run(context::Mode::Context, args, &mut out),
+        Command::Review(args) => context::run(context::Mode::Review, args, &mut out),
         Command::History(args) => history::run(args, &mut out),
         Command::Snapshot(args) => snapshot::run(args, &mut out),
         Command::Languages(args) => languages::run(args, &mut out),
@@ -122,7 +129,7 @@ fn parse(argv0: OsString, mut args: Vec<OsString>) -> Result<Cli, clap::Error> {
 fn protect_separator(args: &mut [OsString]) {
     if matches!(
         args.first().and_then(|a| a.to_str()),
-        Some("manifest" | "history")
+        Some("manifest" | "history" | "context" | "review")
     ) {
         for arg in args.iter_mut().skip(1) {
             if arg == "--" {

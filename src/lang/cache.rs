@@ -14,10 +14,10 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use super::{Analysis, Function};
+use super::{Analysis, Call, CallSite, Function};
 
 /// Bumped whenever extraction changes what it produces.
-pub const FORMAT: u32 = 3;
+pub const FORMAT: u32 = 5;
 
 /// The cache is pruned back under this many bytes.
 pub const MAX_BYTES: u64 = 512 * 1024 * 1024;
@@ -171,7 +171,7 @@ fn encode(a: &Analysis) -> Vec<u8> {
     for f in &a.functions {
         put_str(&mut out, &f.name);
         put_str(&mut out, &f.leaf);
-        out.push(u8::from(f.kind == "method"));
+        out.push(u8::from(f.kind == "method") | (u8::from(f.test) << 1));
         put_u32(&mut out, f.start_line);
         put_u32(&mut out, f.end_line);
         put_str(&mut out, &f.signature);
@@ -182,6 +182,14 @@ fn encode(a: &Analysis) -> Vec<u8> {
         for t in &f.tokens {
             put_u32(&mut out, *t);
         }
+    }
+    put_u32(&mut out, a.calls.len() as u32);
+    for c in &a.calls {
+        put_str(&mut out, &c.site.name);
+        put_str(&mut out, &c.site.qualifier);
+        out.push(u8::from(c.site.member));
+        put_u32(&mut out, c.line);
+        put_u32(&mut out, c.caller.unwrap_or(u32::MAX));
     }
     out
 }
@@ -205,7 +213,9 @@ fn decode(bytes: &[u8]) -> Option<Analysis> {
     for _ in 0..count {
         let name = r.string()?;
         let leaf = r.string()?;
-        let kind = if r.u8()? != 0 { "method" } else { "function" };
+        let flags = r.u8()?;
+        let kind = if flags & 1 != 0 { "method" } else { "function" };
+        let test = flags & 2 != 0;
         let start_line = r.u32()?;
         let end_line = r.u32()?;
         let signature = r.string()?;
@@ -222,6 +232,7 @@ fn decode(bytes: &[u8]) -> Option<Analysis> {
             name,
             leaf,
             kind,
+            test,
             start_line,
             end_line,
             signature,
@@ -231,9 +242,31 @@ fn decode(bytes: &[u8]) -> Option<Analysis> {
             tokens,
         });
     }
+    let count = r.u32()?;
+    let mut calls = Vec::with_capacity(count.min(65_536) as usize);
+    for _ in 0..count {
+        let name = r.string()?;
+        let qualifier = r.string()?;
+        let member = r.u8()? != 0;
+        let line = r.u32()?;
+        let caller = Some(r.u32()?).filter(|c| *c != u32::MAX);
+        if caller.is_some_and(|c| c as usize >= functions.len()) {
+            return None;
+        }
+        calls.push(Call {
+            site: CallSite {
+                name,
+                qualifier,
+                member,
+            },
+            line,
+            caller,
+        });
+    }
     (r.at == bytes.len()).then_some(Analysis {
         functions,
         imports,
+        calls,
         parse_errors,
         skipped,
     })

@@ -18,6 +18,7 @@
 
 mod c;
 pub mod cache;
+mod calls;
 pub mod compare;
 mod cpp;
 mod ecmascript;
@@ -111,6 +112,45 @@ pub trait Analyzer: Sync {
     fn may_hold_imports(&self, _node: Node<'_>) -> bool {
         true
     }
+    /// The call a node makes, if it is a call. The default understands the call nodes of
+    /// the common grammars (`call_expression`, `call`, `method_invocation`).
+    fn call(&self, node: Node<'_>, source: &[u8]) -> Option<CallSite> {
+        calls::generic(node, source)
+    }
+    /// Whether a function definition is a test by its own markers (`#[test]`, a `test_`
+    /// name); `outer` and `node` are as in [`Role::Function`], `name` its name.
+    fn is_test(&self, _outer: Node<'_>, _node: Node<'_>, _name: &str, _source: &[u8]) -> bool {
+        false
+    }
+    /// Whether a scope holds tests only (`#[cfg(test)] mod tests`, a `unittest.TestCase`).
+    fn is_test_scope(&self, _node: Node<'_>, _name: &str, _source: &[u8]) -> bool {
+        false
+    }
+}
+
+/// A call as written: `name` is what is called, `qualifier` what comes before it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CallSite {
+    /// The called name's last segment (`parse` in `crate::x::parse()` or `p.parse()`).
+    pub name: String,
+    /// The path or receiver before it, whitespace removed (`crate::x`, `p`, `self`), empty
+    /// for a bare call; capped in length.
+    pub qualifier: String,
+    /// Whether the qualifier is a value or module joined with `.`/`->` (`p.parse()`), as
+    /// opposed to a path joined with `::`.
+    pub member: bool,
+}
+
+/// A call found in a file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Call {
+    /// What is called.
+    pub site: CallSite,
+    /// The line (1-based).
+    pub line: u32,
+    /// The index in [`Analysis::functions`] of the innermost function making the call
+    /// (`None` at module level).
+    pub caller: Option<u32>,
 }
 
 /// Every analyzer, one line each.
@@ -152,6 +192,8 @@ pub struct Function {
     pub leaf: String,
     /// `function` or `method`.
     pub kind: &'static str,
+    /// Whether it is a test by its own markers or by being inside a test scope.
+    pub test: bool,
     /// First line (1-based), including decorators and attributes.
     pub start_line: u32,
     /// Last line (1-based).
@@ -175,6 +217,8 @@ pub struct Analysis {
     pub functions: Vec<Function>,
     /// Imports as canonical strings, sorted and deduplicated.
     pub imports: Vec<String>,
+    /// Calls, in source order.
+    pub calls: Vec<Call>,
     /// Whether the tree has syntax errors.
     pub parse_errors: bool,
     /// Why the file was not analysed, when it was not.

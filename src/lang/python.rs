@@ -70,6 +70,27 @@ impl Analyzer for Python {
         node.kind() == "comment"
     }
 
+    fn is_test(&self, outer: Node<'_>, node: Node<'_>, name: &str, source: &[u8]) -> bool {
+        if name.starts_with("test") {
+            return true;
+        }
+        // A pytest fixture is test code too.
+        let _ = outer;
+        let decorators_end = node
+            .child_by_field_name("definition")
+            .map_or(node.start_byte(), |d| d.start_byte());
+        source
+            .get(node.start_byte()..decorators_end)
+            .is_some_and(|d| d.windows(7).any(|w| w == b"fixture"))
+    }
+
+    fn is_test_scope(&self, node: Node<'_>, name: &str, source: &[u8]) -> bool {
+        name.starts_with("Test")
+            || node
+                .child_by_field_name("superclasses")
+                .is_some_and(|s| text(s, source).contains("TestCase"))
+    }
+
     fn is_docstring(&self, node: Node<'_>, _source: &[u8]) -> bool {
         if node.kind() != "expression_statement" {
             return false;
@@ -240,5 +261,29 @@ async def fetch():
         assert_eq!(a.functions[0].body_hash, b.functions[0].body_hash);
         assert_ne!(a.functions[0].signature_hash, b.functions[0].signature_hash);
         assert_eq!(b.functions[0].signature, "@cache def f()");
+    }
+
+    #[test]
+    fn tests_are_marked() {
+        let source = "def prod(): pass\ndef test_a(): pass\n@pytest.fixture\ndef db(): pass\n@cache\ndef c(): pass\nclass TestX:\n    def helper(self): pass\nclass Case(unittest.TestCase):\n    def setUp(self): pass\nclass Plain:\n    def m(self): pass\n";
+        let tests: Vec<(String, bool)> = analyze("python", source.as_bytes())
+            .unwrap()
+            .functions
+            .into_iter()
+            .map(|f| (f.name, f.test))
+            .collect();
+        let expected: Vec<(String, bool)> = [
+            ("prod", false),
+            ("test_a", true),
+            ("db", true),
+            ("c", false),
+            ("TestX.helper", true),
+            ("Case.setUp", true),
+            ("Plain.m", false),
+        ]
+        .iter()
+        .map(|(n, t)| ((*n).to_owned(), *t))
+        .collect();
+        assert_eq!(tests, expected);
     }
 }

@@ -5,7 +5,7 @@
 use tree_sitter::{Language, Node};
 
 use super::walk::text;
-use super::{Analyzer, Role};
+use super::{Analyzer, CallSite, Role, calls};
 
 /// The Rust analyzer.
 pub struct Rust;
@@ -73,6 +73,56 @@ impl Analyzer for Rust {
         matches!(node.kind(), "line_comment" | "block_comment")
     }
 
+    fn call(&self, node: Node<'_>, source: &[u8]) -> Option<CallSite> {
+        if node.kind() == "token_tree" {
+            macro_call(node, source)
+        } else {
+            calls::generic(node, source)
+        }
+    }
+
+    fn is_test(&self, outer: Node<'_>, node: Node<'_>, _name: &str, source: &[u8]) -> bool {
+        let mut at = Some(outer).filter(|o| o.id() != node.id());
+        while let Some(n) = at {
+            if n.id() == node.id() || n.start_byte() >= node.start_byte() {
+                break;
+            }
+            if n.kind() == "attribute_item" && test_attribute(text(n, source)) {
+                return true;
+            }
+            at = n.next_sibling();
+        }
+        false
+    }
+
+    fn is_test_scope(&self, node: Node<'_>, name: &str, source: &[u8]) -> bool {
+        if node.kind() != "mod_item" {
+            return false;
+        }
+        if matches!(name, "tests" | "test") {
+            return true;
+        }
+        let mut prev = node.prev_sibling();
+        while let Some(p) = prev {
+            match p.kind() {
+                "attribute_item" => {
+                    let attribute: String = text(p, source).split_whitespace().collect();
+                    if attribute.starts_with("#[cfg(")
+                        && attribute
+                            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                            .any(|w| w == "test")
+                    {
+                        return true;
+                    }
+                }
+                "line_comment" | "block_comment" => {}
+                _ => break,
+            }
+            prev = p.prev_sibling();
+        }
+        false
+    }
+
     fn imports(&self, node: Node<'_>, source: &[u8]) -> Vec<String> {
         let mut out = Vec::new();
         match node.kind() {
@@ -95,6 +145,54 @@ impl Analyzer for Rust {
         }
         out
     }
+}
+
+/// A call inside a macro's arguments (`assert_eq!(total(&x), 3)`), where the grammar keeps
+/// only tokens: a parenthesised token tree right after a name, a `::` path or `.name`.
+fn macro_call(tree: Node<'_>, source: &[u8]) -> Option<CallSite> {
+    if tree.child(0).is_none_or(|c| c.kind() != "(") {
+        return None;
+    }
+    let name = tree.prev_sibling().filter(|n| n.kind() == "identifier")?;
+    let mut parts: Vec<&str> = Vec::new();
+    let mut member = false;
+    let mut at = name.prev_sibling();
+    while let Some(sep) = at {
+        match sep.kind() {
+            "::" => {}
+            "." if parts.is_empty() => member = true,
+            _ => break,
+        }
+        let Some(segment) = sep
+            .prev_sibling()
+            .filter(|n| matches!(n.kind(), "identifier" | "self" | "crate" | "super"))
+        else {
+            if member {
+                // A method of an expression's value (`a().b()`).
+                parts.push("…");
+            }
+            break;
+        };
+        parts.push(text(segment, source));
+        if member {
+            break;
+        }
+        at = segment.prev_sibling();
+    }
+    parts.reverse();
+    calls::site(text(name, source), &parts.join("::"), member)
+}
+
+/// Whether an attribute marks a test: `#[test]`, `#[tokio::test]`, `#[rstest]`,
+/// `#[test_case(..)]`, `#[quickcheck]`, `#[proptest]`, `#[bench]`.
+fn test_attribute(attribute: &str) -> bool {
+    let inner = attribute.trim_start_matches("#[").trim_start();
+    let path = inner
+        .split(|c: char| c == '(' || c == ']' || c == '=' || c.is_whitespace())
+        .next()
+        .unwrap_or("");
+    let last = path.rsplit("::").next().unwrap_or("");
+    last.starts_with("test") || matches!(last, "rstest" | "quickcheck" | "proptest" | "bench")
 }
 
 /// The first of the attributes directly before an item (or the item itself).
@@ -268,5 +366,29 @@ mod inner {
         assert_eq!(a.functions[0].body_hash, b.functions[0].body_hash);
         assert_eq!(a.functions[0].signature_hash, b.functions[0].signature_hash);
         assert_ne!(a.functions[0].text_hash, b.functions[0].text_hash);
+    }
+
+    #[test]
+    fn tests_are_marked() {
+        let source = "fn prod() {}\n#[test]\nfn t() {}\n#[tokio::test]\nasync fn u() {}\n#[cfg(test)]\nmod checks {\n    fn helper() {}\n}\nmod tests {\n    fn h() {}\n}\n#[cfg(not(feature = \"x\"))]\nmod other {\n    fn o() {}\n}\n#[inline]\nfn testable() {}\n";
+        let tests: Vec<(String, bool)> = analyze("rust", source.as_bytes())
+            .unwrap()
+            .functions
+            .into_iter()
+            .map(|f| (f.name, f.test))
+            .collect();
+        let expected: Vec<(String, bool)> = [
+            ("prod", false),
+            ("t", true),
+            ("u", true),
+            ("checks::helper", true),
+            ("tests::h", true),
+            ("other::o", false),
+            ("testable", false),
+        ]
+        .iter()
+        .map(|(n, t)| ((*n).to_owned(), *t))
+        .collect();
+        assert_eq!(tests, expected);
     }
 }

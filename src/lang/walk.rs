@@ -11,7 +11,7 @@ use std::ops::Range;
 use tree_sitter::{Node, Tree};
 
 use super::{
-    Analysis, Analyzer, EXTRACT_BUDGET, Function, MAX_SCOPE_DEPTH, OVER_BUDGET, Role, fnv,
+    Analysis, Analyzer, Call, EXTRACT_BUDGET, Function, MAX_SCOPE_DEPTH, OVER_BUDGET, Role, fnv,
 };
 
 /// The most body tokens kept per function for similarity (the hash covers them all).
@@ -29,6 +29,8 @@ struct Scope {
     node_id: usize,
     name: String,
     methods: bool,
+    /// Whether everything inside is test code.
+    test: bool,
     /// Set for functions.
     open: Option<Open>,
 }
@@ -108,16 +110,31 @@ pub fn extract(analyzer: &dyn Analyzer, tree: &Tree, source: &[u8]) -> Analysis 
                     );
                     scopes.push(scope);
                 }
-                Role::Scope { name, methods } => scopes.push(Scope {
-                    node_id: node.id(),
-                    name,
-                    methods,
-                    open: None,
-                }),
+                Role::Scope { name, methods } => {
+                    let test = scopes.last().is_some_and(|s| s.test)
+                        || analyzer.is_test_scope(node, &name, source);
+                    scopes.push(Scope {
+                        node_id: node.id(),
+                        name,
+                        methods,
+                        test,
+                        open: None,
+                    });
+                }
                 Role::Other => {
                     if node.child_count() == 0 {
                         token(&mut scopes, node, source);
                     } else {
+                        if let Some(site) = analyzer.call(node, source) {
+                            out.calls.push(Call {
+                                site,
+                                line: node.start_position().row as u32 + 1,
+                                caller: scopes
+                                    .iter()
+                                    .rev()
+                                    .find_map(|s| s.open.as_ref().map(|o| o.index as u32)),
+                            });
+                        }
                         let imports = analyzer.imports(node, source);
                         if !imports.is_empty() {
                             out.imports.extend(imports);
@@ -255,6 +272,8 @@ fn open_function(
         qualified.push_str(separator);
     }
     qualified.push_str(&leaf);
+    let test =
+        scopes.last().is_some_and(|s| s.test) || analyzer.is_test(outer, node, &leaf, source);
     let sig_end = body.map_or(node.end_byte(), |b| b.start_byte());
     let signature = outer.start_byte()..sig_end;
     // Attributes before the function's own node (Rust's `#[...]` items are its siblings): hash
@@ -281,6 +300,7 @@ fn open_function(
         name: qualified,
         leaf: leaf.clone(),
         kind,
+        test,
         start_line: outer.start_position().row as u32 + 1,
         end_line: node.end_position().row as u32 + 1,
         signature: signature_text.trim_end_matches(['{', ':', ' ']).to_owned(),
@@ -293,6 +313,7 @@ fn open_function(
         node_id: node.id(),
         name: leaf,
         methods: false,
+        test,
         open: Some(Open {
             index,
             outer_start: outer.start_byte(),

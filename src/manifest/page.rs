@@ -213,6 +213,23 @@ pub enum Detail {
     Capped(usize),
 }
 
+/// The metadata block of a manifest (shared by every document about a range).
+pub fn metadata(m: &Manifest, generated_at: &str) -> schema::Metadata {
+    schema::Metadata {
+        schema_version: schema::SCHEMA_VERSION,
+        tool: "git-prism",
+        version: env!("CARGO_PKG_VERSION"),
+        repo_path: m.repo_path.display().to_string(),
+        base_ref: m.target.base_ref.clone(),
+        head_ref: m.target.head_ref.clone(),
+        base_sha: m.target.base_sha.clone(),
+        head_sha: m.target.head_sha.clone(),
+        head: head_label(m.target.head),
+        pathspecs: m.pathspecs.clone(),
+        generated_at: generated_at.to_owned(),
+    }
+}
+
 fn to_doc(
     m: &Manifest,
     view: &View,
@@ -227,19 +244,7 @@ fn to_doc(
     let deps = &m.dependencies;
     ManifestDoc {
         raw: raw.clone(),
-        metadata: schema::Metadata {
-            schema_version: schema::SCHEMA_VERSION,
-            tool: "git-prism",
-            version: env!("CARGO_PKG_VERSION"),
-            repo_path: m.repo_path.display().to_string(),
-            base_ref: m.target.base_ref.clone(),
-            head_ref: m.target.head_ref.clone(),
-            base_sha: m.target.base_sha.clone(),
-            head_sha: m.target.head_sha.clone(),
-            head: head_label(m.target.head),
-            pathspecs: m.pathspecs.clone(),
-            generated_at: generated_at.to_owned(),
-        },
+        metadata: metadata(m, generated_at),
         summary: summary_of(m),
         files: m.files[view.offset..view.end]
             .iter()

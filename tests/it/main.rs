@@ -12,6 +12,7 @@
 mod answers;
 mod cli;
 mod common;
+mod context;
 mod functions;
 mod history;
 mod lang_c;

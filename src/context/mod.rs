@@ -1,0 +1,728 @@
+//! Function context: for every function a range changes (or every function named), who calls
+//! it, what it calls, which tests reach it, and how far a change to it can spread.
+//!
+//! 1. The targets are the manifest's function changes (or definitions of the names asked
+//!    for, found on the head side).
+//! 2. The head side's files in the targets' languages are searched for the targets' names as
+//!    whole words by `git grep`; only files that match are parsed, in parallel, through the
+//!    per-blob analysis cache ([`files`]).
+//! 3. Each call with a target's name is resolved through its file's imports ([`resolve`]):
+//!    callers are credited only when the call can name the target (`scoping: scoped`); calls
+//!    on receivers of unknown type are candidates. Languages without import resolution are
+//!    matched by name (`scoping: full_scan`).
+//! 4. Callees are the calls inside the target, each with the file that defines it when that
+//!    can be resolved; test references are the test functions among the callers; the blast
+//!    radius counts production and test callers and grades the risk.
+//!
+//! The library never prints; [`render`] turns a [`Context`] into JSON pages.
+
+pub mod files;
+pub mod render;
+pub mod resolve;
+
+use std::collections::{BTreeSet, HashMap};
+
+use files::HeadTree;
+use resolve::{Definition, FileView, Project, Resolution, Scheme};
+
+use crate::git::repo::Objects;
+use crate::git::{GitError, Repo};
+use crate::lang::{self, Analysis, ChangeType};
+use crate::manifest::model::{Functions, Manifest};
+
+/// The error returned by [`build`].
+#[derive(Debug, thiserror::Error)]
+pub enum ContextError {
+    /// Repository access or the real git failed.
+    #[error(transparent)]
+    Git(#[from] GitError),
+}
+
+/// How risky a change to a function is, from who depends on it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Risk {
+    /// Nothing in production calls it.
+    None,
+    /// Few production callers, covered by tests; or only candidate callers.
+    Low,
+    /// Several production callers, or callers without tests, or callers that must adapt.
+    Medium,
+    /// Many production callers, or callers without tests that must adapt, or callers left
+    /// calling a deleted function.
+    High,
+}
+
+impl Risk {
+    /// The wire label.
+    pub fn label(self) -> &'static str {
+        match self {
+            Risk::None => "none",
+            Risk::Low => "low",
+            Risk::Medium => "medium",
+            Risk::High => "high",
+        }
+    }
+}
+
+/// One place that calls a target.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Caller {
+    /// The calling file.
+    pub file: String,
+    /// The line of the call.
+    pub line: u32,
+    /// The calling function's qualified name (`None` at module level).
+    pub caller: Option<String>,
+    /// Whether the call is test code.
+    pub is_test: bool,
+    /// Whether the call is on a receiver whose type could not be known.
+    pub candidate: bool,
+}
+
+/// One call a target makes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Callee {
+    /// The call as written (`helper`, `crate::x::parse`, `self.load`).
+    pub callee: String,
+    /// The line of the call.
+    pub line: u32,
+    /// The file that defines what is called, when it could be resolved.
+    pub resolved_file: Option<String>,
+}
+
+/// A test function that calls a target.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct TestReference {
+    /// The test's file.
+    pub file: String,
+    /// The test function (`None` for module-level test code).
+    pub function: Option<String>,
+    /// The line of its first call to the target.
+    pub line: u32,
+}
+
+/// How far a change can spread.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BlastRadius {
+    /// Calls from production code.
+    pub production_callers: usize,
+    /// Calls from test code.
+    pub test_callers: usize,
+    /// Candidate calls (unknown receivers), not counted above.
+    pub candidate_callers: usize,
+    /// Whether any test calls it.
+    pub has_tests: bool,
+    /// The grade.
+    pub risk: Risk,
+}
+
+/// The context of one function.
+#[derive(Clone, Debug)]
+pub struct FunctionContext {
+    /// Qualified name.
+    pub name: String,
+    /// The file defining it (on the head side; the base side for deletions).
+    pub file: String,
+    /// What the range did to it (`unchanged` for a function asked for by name).
+    pub change_type: &'static str,
+    /// `function` or `method`.
+    pub kind: &'static str,
+    /// Language label.
+    pub language: &'static str,
+    /// Whether callers were filtered by imports (`scoped`) or matched by name (`full_scan`).
+    pub scoping: &'static str,
+    /// Its callers, by file and line.
+    pub callers: Vec<Caller>,
+    /// What it calls, in source order.
+    pub callees: Vec<Callee>,
+    /// The tests that call it.
+    pub test_references: Vec<TestReference>,
+    /// How far a change can spread.
+    pub blast_radius: BlastRadius,
+}
+
+/// The context of a range.
+#[derive(Clone, Debug, Default)]
+pub struct Context {
+    /// One entry per target, in manifest order.
+    pub functions: Vec<FunctionContext>,
+    /// Names asked for that no function on the head side has.
+    pub not_found: Vec<String>,
+    /// Files on the head side in the targets' languages.
+    pub files_in_scope: usize,
+    /// Files that mention a target's name and were analysed.
+    pub files_analysed: usize,
+    /// How long each phase took (for `GIT_PRISM_TRACE=1`).
+    pub timings: Vec<(&'static str, std::time::Duration)>,
+}
+
+/// A function to find the context of.
+#[derive(Clone, Debug)]
+struct Target {
+    name: String,
+    leaf: String,
+    file: String,
+    label: &'static str,
+    kind: &'static str,
+    change_type: &'static str,
+    start_line: u32,
+    /// The blob holding the definition when it is not on the head side (a deletion).
+    base_oid: Option<String>,
+}
+
+/// The labels whose files can call into a label's files.
+fn family(label: &str) -> &'static [&'static str] {
+    match label {
+        "typescript" | "tsx" | "javascript" | "jsx" => &["typescript", "tsx", "javascript", "jsx"],
+        "c" | "cpp" => &["c", "cpp"],
+        "rust" => &["rust"],
+        "python" => &["python"],
+        "go" => &["go"],
+        "java" => &["java"],
+        _ => &[],
+    }
+}
+
+/// Whether a path is test code by the common conventions: a `test`/`tests`/`__tests__`/`spec`
+/// directory, `test_*.py`, `*_test.py`, `conftest.py`, `*_test.go`, `*.test.ts`, `*.spec.js`,
+/// `*Test.java`, `tests.rs`.
+pub fn is_test_path(path: &str) -> bool {
+    let mut parts: Vec<&str> = path.split('/').collect();
+    let name = parts.pop().unwrap_or("");
+    if parts.iter().any(|d| {
+        matches!(
+            d.to_ascii_lowercase().as_str(),
+            "test" | "tests" | "testing" | "__tests__" | "spec" | "specs" | "test_utils"
+        )
+    }) {
+        return true;
+    }
+    let stem = name.split('.').next().unwrap_or(name);
+    let lower = name.to_ascii_lowercase();
+    (lower.starts_with("test_") && lower.ends_with(".py"))
+        || lower.ends_with("_test.py")
+        || lower == "conftest.py"
+        || lower.ends_with("_test.go")
+        || lower.contains(".test.")
+        || lower.contains(".spec.")
+        || matches!(stem, "tests" | "test")
+        || stem.ends_with("_tests")
+        || stem.ends_with("_test")
+        || (lower.ends_with(".java") && (stem.ends_with("Test") || stem.ends_with("Tests")))
+}
+
+/// Builds the context of a manifest's changed functions, or of the functions named in
+/// `names` (qualified names or bare names).
+pub fn build(repo: &Repo, manifest: &Manifest, names: &[String]) -> Result<Context, ContextError> {
+    let mut timings = Vec::new();
+    let mut clock = std::time::Instant::now();
+    let mut lap = |name: &'static str, timings: &mut Vec<(&'static str, std::time::Duration)>| {
+        timings.push((name, clock.elapsed()));
+        clock = std::time::Instant::now();
+    };
+    let mut targets = changed(manifest);
+    let mut wanted: Vec<&String> = Vec::new();
+    if !names.is_empty() {
+        targets.retain(|t| names.iter().any(|n| *n == t.name || *n == t.leaf));
+        wanted = names
+            .iter()
+            .filter(|n| !targets.iter().any(|t| t.name == **n || t.leaf == **n))
+            .collect();
+    }
+    let tree = HeadTree::list(repo, &manifest.target)?;
+    lap("list", &mut timings);
+    let mut labels: BTreeSet<&'static str> = BTreeSet::new();
+    for t in &targets {
+        labels.extend(family(t.label));
+    }
+    if !wanted.is_empty() {
+        labels.extend(lang::labels().iter().flat_map(|l| family(l)));
+    }
+    let labels: Vec<&'static str> = labels.into_iter().collect();
+    let mut leaves: BTreeSet<&str> = targets.iter().map(|t| t.leaf.as_str()).collect();
+    for n in &wanted {
+        leaves.insert(leaf_of(n));
+    }
+    let leaves: Vec<&str> = leaves.into_iter().collect();
+    let mut paths = tree.mentioning(repo, &leaves, &labels)?;
+    for t in &targets {
+        if t.base_oid.is_none() && !paths.contains(&t.file) {
+            paths.push(t.file.clone());
+        }
+    }
+    lap("search", &mut timings);
+    let mut analyses = files::analyse_all(repo, &tree, &paths);
+    lap("analyse", &mut timings);
+    let mut not_found = Vec::new();
+    for name in wanted {
+        let before = targets.len();
+        let mut found: Vec<Target> = Vec::new();
+        for (path, analysis) in &analyses {
+            let Some(file) = tree.get(path) else { continue };
+            for f in &analysis.functions {
+                if f.name == *name || (!name.contains(['.', ':']) && f.leaf == *name) {
+                    found.push(Target {
+                        name: f.name.clone(),
+                        leaf: f.leaf.clone(),
+                        file: path.clone(),
+                        label: file.label,
+                        kind: f.kind,
+                        change_type: "unchanged",
+                        start_line: f.start_line,
+                        base_oid: None,
+                    });
+                }
+            }
+        }
+        found.sort_by(|a, b| (&a.file, a.start_line).cmp(&(&b.file, b.start_line)));
+        targets.extend(found);
+        if targets.len() == before {
+            not_found.push(name.clone());
+        }
+    }
+    let project = if targets.iter().any(|t| t.label == "rust") {
+        project(repo, &tree)
+    } else {
+        Project::default()
+    };
+    // Deleted functions are read from the base side.
+    let local = repo.local();
+    let objects = Objects::new(&local);
+    let mut base: HashMap<String, Analysis> = HashMap::new();
+    for t in &targets {
+        if let Some(oid) = &t.base_oid {
+            if !base.contains_key(oid) {
+                if let Some(a) = files::analyse(t.label, Some(oid), || objects.blob(oid).ok()) {
+                    base.insert(oid.clone(), a);
+                }
+            }
+        }
+    }
+    let views: HashMap<String, FileView> = analyses
+        .iter()
+        .filter_map(|(path, a)| {
+            let scheme = Scheme::for_label(tree.get(path)?.label)?;
+            Some((path.clone(), resolve::view(scheme, &project, path, a)))
+        })
+        .collect();
+    // Callees' defining files, loaded in one batch.
+    let mut wanted_files: BTreeSet<String> = BTreeSet::new();
+    for t in &targets {
+        let Some(scheme) = Scheme::for_label(t.label) else {
+            continue;
+        };
+        let Some((analysis, index)) = own(t, &analyses, &base) else {
+            continue;
+        };
+        let own_view = views
+            .get(t.file.as_str())
+            .cloned()
+            .unwrap_or_else(|| resolve::view(scheme, &project, &t.file, analysis));
+        for call in analysis.calls.iter().filter(|c| c.caller == Some(index)) {
+            if let Resolution::Paths(paths) = resolve::resolve(
+                scheme,
+                &project,
+                &own_view,
+                call,
+                Some(&analysis.functions[index as usize]),
+            ) {
+                for path in paths {
+                    for k in 1..path.len() {
+                        let module = path[..k].to_vec();
+                        for f in resolve::module_files(scheme, &project, &module) {
+                            if tree.get(&f).is_some() && !analyses.contains_key(&f) {
+                                wanted_files.insert(f);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    let extra: Vec<String> = wanted_files.into_iter().take(500).collect();
+    let files_analysed = analyses.len();
+    analyses.extend(files::analyse_all(repo, &tree, &extra));
+    lap("callees", &mut timings);
+    let functions = targets
+        .iter()
+        .map(|t| function_context(t, &tree, &project, &analyses, &views, &base))
+        .collect();
+    lap("resolve", &mut timings);
+    Ok(Context {
+        functions,
+        not_found,
+        files_in_scope: tree
+            .files()
+            .iter()
+            .filter(|f| labels.contains(&f.label))
+            .count(),
+        files_analysed,
+        timings,
+    })
+}
+
+fn leaf_of(name: &str) -> &str {
+    name.rsplit(['.', ':']).next().unwrap_or(name)
+}
+
+/// The manifest's function changes as targets.
+fn changed(manifest: &Manifest) -> Vec<Target> {
+    let mut out = Vec::new();
+    for file in &manifest.files {
+        let Functions::Analysed(functions) = &file.functions else {
+            continue;
+        };
+        let Some(label) = file.language else { continue };
+        let path = String::from_utf8_lossy(&file.path).into_owned();
+        for change in &functions.changed {
+            let deleted = change.change_type == ChangeType::Deleted;
+            // A deleted function's file may still exist; its definition is on the base side.
+            let base_oid = if deleted {
+                file.oid_before.clone()
+            } else {
+                None
+            };
+            if deleted && base_oid.is_none() {
+                continue;
+            }
+            out.push(Target {
+                leaf: leaf_of(&change.name).to_owned(),
+                name: change.name.clone(),
+                file: if deleted {
+                    file.old_path
+                        .as_ref()
+                        .map_or_else(|| path.clone(), |p| String::from_utf8_lossy(p).into_owned())
+                } else {
+                    path.clone()
+                },
+                label,
+                kind: change.kind,
+                change_type: change.change_type.label(),
+                start_line: change.start_line,
+                base_oid,
+            });
+        }
+    }
+    out
+}
+
+/// Reads the repository's crates from its `Cargo.toml` files on the head side.
+fn project(repo: &Repo, tree: &HeadTree) -> Project {
+    let local = repo.local();
+    let objects = Objects::new(&local);
+    let crates = tree
+        .manifests("Cargo.toml")
+        .iter()
+        .filter_map(|(path, oid)| {
+            let content = tree.read(&objects, path, oid.as_deref())?;
+            let name = resolve::crate_name(&String::from_utf8_lossy(&content))?;
+            let dir = path.strip_suffix("Cargo.toml").unwrap_or("").to_owned();
+            Some((dir, name))
+        })
+        .collect();
+    Project::new(crates)
+}
+
+/// The analysis holding a target's definition, and the definition's index in it.
+fn own<'a>(
+    t: &Target,
+    head: &'a HashMap<String, Analysis>,
+    base: &'a HashMap<String, Analysis>,
+) -> Option<(&'a Analysis, u32)> {
+    let analysis = match &t.base_oid {
+        Some(oid) => base.get(oid)?,
+        None => head.get(&t.file)?,
+    };
+    let index = analysis
+        .functions
+        .iter()
+        .position(|f| f.name == t.name && f.start_line == t.start_line)
+        .or_else(|| analysis.functions.iter().position(|f| f.name == t.name))?;
+    Some((analysis, index as u32))
+}
+
+fn function_context(
+    t: &Target,
+    tree: &HeadTree,
+    project: &Project,
+    analyses: &HashMap<String, Analysis>,
+    views: &HashMap<String, FileView>,
+    base: &HashMap<String, Analysis>,
+) -> FunctionContext {
+    let scheme = Scheme::for_label(t.label);
+    let definition = scheme.map(|s| Definition::new(s, project, &t.file, &t.name));
+    let family = family(t.label);
+    let mut callers: BTreeSet<Caller> = BTreeSet::new();
+    for (path, analysis) in analyses {
+        let Some(file) = tree.get(path) else { continue };
+        if !family.contains(&file.label) {
+            continue;
+        }
+        let path_is_test = is_test_path(path);
+        let view = views.get(path.as_str());
+        let aliases: Vec<&str> = view
+            .map(|v| v.aliases_of(&t.leaf).collect())
+            .unwrap_or_default();
+        let named = |name: &str| name == t.leaf || aliases.contains(&name);
+        for call in analysis.calls.iter().filter(|c| named(&c.site.name)) {
+            let caller = call.caller.map(|i| &analysis.functions[i as usize]);
+            // A function calling itself is not a caller.
+            if t.base_oid.is_none() && *path == t.file && caller.is_some_and(|c| c.name == t.name) {
+                continue;
+            }
+            let candidate = match (scheme, &definition, view) {
+                (Some(s), Some(d), Some(view)) if Scheme::for_label(file.label) == Some(s) => {
+                    match resolve::resolve(s, project, view, call, caller) {
+                        Resolution::Paths(paths) => {
+                            if !paths.iter().any(|p| d.named_by(s, p)) {
+                                continue;
+                            }
+                            false
+                        }
+                        Resolution::Receiver => {
+                            if !(d.is_method() && d.related(view)) {
+                                continue;
+                            }
+                            true
+                        }
+                    }
+                }
+                // Matched by name alone: a member call might be on anything.
+                _ => call.site.member,
+            };
+            callers.insert(Caller {
+                file: path.clone(),
+                line: call.line,
+                caller: caller.map(|c| c.name.clone()),
+                is_test: path_is_test || caller.is_some_and(|c| c.test),
+                candidate,
+            });
+        }
+    }
+    let callers: Vec<Caller> = dedup_lines(callers.into_iter().collect());
+    let callees = callees(t, scheme, project, tree, analyses, views, base);
+    let mut tests: BTreeSet<TestReference> = BTreeSet::new();
+    for c in callers.iter().filter(|c| c.is_test && !c.candidate) {
+        if !tests
+            .iter()
+            .any(|r| r.file == c.file && r.function == c.caller)
+        {
+            tests.insert(TestReference {
+                file: c.file.clone(),
+                function: c.caller.clone(),
+                line: c.line,
+            });
+        }
+    }
+    let production_callers = callers
+        .iter()
+        .filter(|c| !c.is_test && !c.candidate)
+        .count();
+    let test_callers = callers.iter().filter(|c| c.is_test && !c.candidate).count();
+    let candidate_callers = callers.iter().filter(|c| c.candidate).count();
+    let has_tests = test_callers > 0;
+    FunctionContext {
+        name: t.name.clone(),
+        file: t.file.clone(),
+        change_type: t.change_type,
+        kind: t.kind,
+        language: t.label,
+        scoping: if scheme.is_some() {
+            "scoped"
+        } else {
+            "full_scan"
+        },
+        callers,
+        callees,
+        test_references: tests.into_iter().collect(),
+        blast_radius: BlastRadius {
+            production_callers,
+            test_callers,
+            candidate_callers,
+            has_tests,
+            risk: risk(
+                t.change_type,
+                production_callers,
+                test_callers,
+                candidate_callers,
+            ),
+        },
+    }
+}
+
+/// One entry per file and line (a line with two calls of the name is one call site).
+fn dedup_lines(mut callers: Vec<Caller>) -> Vec<Caller> {
+    callers.dedup_by(|b, a| a.file == b.file && a.line == b.line);
+    callers
+}
+
+/// Grades a change by who depends on the function.
+pub fn risk(change_type: &str, production: usize, tests: usize, candidates: usize) -> Risk {
+    let has_tests = tests > 0;
+    if change_type == "deleted" {
+        return if production > 0 {
+            Risk::High
+        } else if tests > 0 || candidates > 0 {
+            Risk::Low
+        } else {
+            Risk::None
+        };
+    }
+    if production == 0 {
+        return if candidates > 0 {
+            Risk::Low
+        } else {
+            Risk::None
+        };
+    }
+    // Callers must adapt to a new signature.
+    let breaking = change_type == "signature_changed";
+    if production >= 10 || (!has_tests && (production >= 3 || breaking)) {
+        Risk::High
+    } else if production >= 3 || !has_tests || breaking {
+        Risk::Medium
+    } else {
+        Risk::Low
+    }
+}
+
+fn callees(
+    t: &Target,
+    scheme: Option<Scheme>,
+    project: &Project,
+    tree: &HeadTree,
+    analyses: &HashMap<String, Analysis>,
+    views: &HashMap<String, FileView>,
+    base: &HashMap<String, Analysis>,
+) -> Vec<Callee> {
+    let Some((analysis, index)) = own(t, analyses, base) else {
+        return Vec::new();
+    };
+    let function = &analysis.functions[index as usize];
+    let own_view = scheme.map(|s| {
+        views
+            .get(t.file.as_str())
+            .filter(|_| t.base_oid.is_none())
+            .cloned()
+            .unwrap_or_else(|| resolve::view(s, project, &t.file, analysis))
+    });
+    let separator = lang::for_label(t.label).map_or(".", |a| a.separator());
+    analysis
+        .calls
+        .iter()
+        .filter(|c| c.caller == Some(index))
+        .map(|call| {
+            let site = &call.site;
+            let callee = if site.qualifier.is_empty() {
+                site.name.clone()
+            } else if site.member {
+                format!("{}.{}", site.qualifier, site.name)
+            } else {
+                format!("{}{separator}{}", site.qualifier, site.name)
+            };
+            let resolved_file = match (scheme, &own_view) {
+                (Some(s), Some(view)) => {
+                    defining_file(s, project, tree, analyses, view, call, function)
+                }
+                // By name: only a definition in the same file is certain enough.
+                _ => analysis
+                    .functions
+                    .iter()
+                    .any(|f| f.leaf == site.name && site.qualifier.is_empty())
+                    .then(|| t.file.clone()),
+            };
+            Callee {
+                callee,
+                line: call.line,
+                resolved_file,
+            }
+        })
+        .collect()
+}
+
+/// The file defining what a call names, when its module's file is on the head side and has
+/// the function.
+fn defining_file(
+    scheme: Scheme,
+    project: &Project,
+    tree: &HeadTree,
+    analyses: &HashMap<String, Analysis>,
+    view: &FileView,
+    call: &lang::Call,
+    caller: &lang::Function,
+) -> Option<String> {
+    let Resolution::Paths(paths) = resolve::resolve(scheme, project, view, call, Some(caller))
+    else {
+        return None;
+    };
+    for path in paths {
+        for k in (1..path.len()).rev() {
+            let module = path[..k].to_vec();
+            let qualified = &path[k..];
+            for file in resolve::module_files(scheme, project, &module) {
+                let Some(analysis) = analyses.get(&file) else {
+                    continue;
+                };
+                if tree.get(&file).is_none() {
+                    continue;
+                }
+                if analysis
+                    .functions
+                    .iter()
+                    .any(|f| resolve::segments(scheme, &f.name) == qualified)
+                {
+                    return Some(file);
+                }
+            }
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn test_paths_follow_conventions() {
+        for p in [
+            "tests/it.rs",
+            "src/tests.rs",
+            "pkg/test_x.py",
+            "pkg/x_test.py",
+            "conftest.py",
+            "a/b_test.go",
+            "web/a.test.ts",
+            "web/a.spec.js",
+            "src/test/java/FooTest.java",
+            "x/__tests__/y.js",
+        ] {
+            assert!(is_test_path(p), "{p}");
+        }
+        for p in [
+            "src/lib.rs",
+            "pkg/testing_utils_not.py",
+            "src/contest.rs",
+            "latest.py",
+        ] {
+            assert!(!is_test_path(p), "{p}");
+        }
+    }
+
+    #[test]
+    fn risk_grades() {
+        assert_eq!(risk("modified", 0, 0, 0), Risk::None);
+        assert_eq!(risk("modified", 0, 3, 0), Risk::None);
+        assert_eq!(risk("modified", 0, 0, 2), Risk::Low);
+        assert_eq!(risk("modified", 1, 1, 0), Risk::Low);
+        assert_eq!(risk("modified", 1, 0, 0), Risk::Medium);
+        assert_eq!(risk("modified", 3, 1, 0), Risk::Medium);
+        assert_eq!(risk("modified", 3, 0, 0), Risk::High);
+        assert_eq!(risk("modified", 10, 5, 0), Risk::High);
+        assert_eq!(risk("signature_changed", 1, 1, 0), Risk::Medium);
+        assert_eq!(risk("signature_changed", 1, 0, 0), Risk::High);
+        assert_eq!(risk("deleted", 1, 0, 0), Risk::High);
+        assert_eq!(risk("deleted", 0, 2, 0), Risk::Low);
+        assert_eq!(risk("deleted", 0, 0, 0), Risk::None);
+    }
+}

@@ -1,0 +1,530 @@
+//! Turning a [`Context`] into JSON: pages, cursors and the output budget, as for manifests.
+//!
+//! Invariants:
+//! - Functions are listed riskiest first (manifest order within a grade); the summary always
+//!   covers every function.
+//! - A cursor is bound to the manifest's fingerprint and the names asked for: a cursor from
+//!   before the branch moved is refused.
+//! - Fitting a budget cuts detail in a stated order (long caller, callee and test lists are
+//!   shortened to 10 entries, then to 3, with the counts of what is not shown; then functions
+//!   move to the next page) and says what it cut; blast-radius counts are never cut.
+
+use schemars::JsonSchema;
+use serde::Serialize;
+
+use super::{Callee, Caller, Context, FunctionContext, Risk, TestReference};
+use crate::manifest::model::Manifest;
+use crate::manifest::page::{self, PageError, Paging};
+use crate::manifest::schema;
+
+/// The function context of a range.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct ContextDoc {
+    /// The range, as for the manifest.
+    pub metadata: schema::Metadata,
+    /// Totals over every function.
+    pub summary: ContextSummary,
+    /// One entry per function on this page, riskiest first.
+    pub functions: Vec<FunctionDoc>,
+    /// Present when the functions span several pages.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pagination: Option<ContextPagination>,
+    /// Present when the output budget cut anything.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub truncated: Option<ContextTruncation>,
+}
+
+/// Totals over every function of the range.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct ContextSummary {
+    /// Functions with a context.
+    pub functions: usize,
+    /// Functions per risk grade (absent grades have none).
+    pub risk: RiskCounts,
+    /// Files on the head side in the functions' languages.
+    pub files_in_scope: usize,
+    /// Files that mention one of the names and were analysed (the rest cannot call them).
+    pub files_analysed: usize,
+    /// Names asked for that no function on the head side has.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub not_found: Vec<String>,
+}
+
+/// Functions per risk grade.
+#[derive(Debug, Default, Serialize, JsonSchema)]
+pub struct RiskCounts {
+    /// High.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub high: usize,
+    /// Medium.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub medium: usize,
+    /// Low.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub low: usize,
+    /// None.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub none: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+/// The context of one function.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct FunctionDoc {
+    /// Qualified name.
+    pub name: String,
+    /// Its file (the base side's for a deletion).
+    pub file: String,
+    /// `added`, `deleted`, `modified`, `signature_changed`, `renamed`, `moved`, or
+    /// `unchanged` for a function asked for by name.
+    pub change_type: &'static str,
+    /// `function` or `method`.
+    pub kind: &'static str,
+    /// Language label.
+    pub language: &'static str,
+    /// `scoped`: callers were filtered by what their files import; `full_scan`: matched by
+    /// name alone (languages without import resolution).
+    pub scoping: &'static str,
+    /// Who depends on it and how risky a change is.
+    pub blast_radius: BlastRadiusDoc,
+    /// Call sites, by file and line.
+    pub callers: Vec<CallerDoc>,
+    /// Callers left out to fit the budget.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub callers_not_shown: Option<usize>,
+    /// What it calls, in source order.
+    pub callees: Vec<CalleeDoc>,
+    /// Callees left out to fit the budget.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub callees_not_shown: Option<usize>,
+    /// Test functions that call it.
+    pub test_references: Vec<TestReferenceDoc>,
+    /// Test references left out to fit the budget.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub test_references_not_shown: Option<usize>,
+}
+
+/// Who depends on a function.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct BlastRadiusDoc {
+    /// Call sites in production code.
+    pub production_callers: usize,
+    /// Call sites in test code.
+    pub test_callers: usize,
+    /// Call sites on receivers of unknown type (not counted above).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub candidate_callers: usize,
+    /// Whether any test calls it.
+    pub has_tests: bool,
+    /// `none`, `low`, `medium` or `high`.
+    pub risk: &'static str,
+}
+
+/// One call site.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct CallerDoc {
+    /// The calling file.
+    pub file: String,
+    /// The line.
+    pub line: u32,
+    /// The calling function (absent at module level).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub caller: Option<String>,
+    /// Whether it is test code.
+    pub is_test: bool,
+    /// A method call on a receiver whose type could not be known: it may call another
+    /// method of the same name.
+    #[serde(skip_serializing_if = "is_false")]
+    pub candidate: bool,
+}
+
+/// One call a function makes.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct CalleeDoc {
+    /// The call as written.
+    pub callee: String,
+    /// The line.
+    pub line: u32,
+    /// The file defining what is called, when resolved.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub resolved_file: Option<String>,
+}
+
+/// A test that calls a function.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct TestReferenceDoc {
+    /// The test's file.
+    pub file: String,
+    /// The test function (absent for module-level test code).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub function: Option<String>,
+    /// The line of its first call.
+    pub line: u32,
+}
+
+/// Where this page sits.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct ContextPagination {
+    /// Index of this page's first function.
+    pub offset: usize,
+    /// Functions on this page.
+    pub returned: usize,
+    /// Functions in all.
+    pub total_functions: usize,
+    /// Cursor for the next page (absent on the last page).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub next_cursor: Option<String>,
+}
+
+/// What was cut to fit the output budget.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct ContextTruncation {
+    /// Each cut, in the order applied.
+    pub cut: Vec<String>,
+    /// Functions not on this page (they are on the next pages, never dropped).
+    pub functions_not_shown: usize,
+    /// The command that returns the next page.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub next_page: Option<String>,
+}
+
+/// The fingerprint a context cursor is bound to.
+pub fn fingerprint(m: &Manifest, names: &[String]) -> u64 {
+    let mut h = page::fingerprint(m) ^ 0x636f_6e74_6578_7421;
+    for n in names {
+        for b in n.bytes().chain(std::iter::once(0xff)) {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    h
+}
+
+/// The functions in page order: riskiest first, manifest order within a grade.
+fn ordered(c: &Context) -> Vec<&FunctionContext> {
+    let mut out: Vec<&FunctionContext> = c.functions.iter().collect();
+    out.sort_by_key(|f| std::cmp::Reverse(f.blast_radius.risk));
+    out
+}
+
+/// Renders a context within the paging and budget constraints; `next_page` turns a cursor
+/// into the command that fetches the next page.
+pub fn render(
+    m: &Manifest,
+    c: &Context,
+    names: &[String],
+    paging: &Paging,
+    generated_at: &str,
+    next_page: &dyn Fn(&str) -> String,
+) -> Result<String, PageError> {
+    let doc = document(m, c, names, paging, generated_at, next_page)?;
+    Ok(serialize(&doc, paging.pretty))
+}
+
+/// Builds the document of one page (for callers that embed it, as `review` does).
+pub fn document(
+    m: &Manifest,
+    c: &Context,
+    names: &[String],
+    paging: &Paging,
+    generated_at: &str,
+    next_page: &dyn Fn(&str) -> String,
+) -> Result<ContextDoc, PageError> {
+    let doc = |view: &View| to_doc(m, c, names, view, generated_at, next_page);
+    let (mut view, fits) = fit(m, c, names, paging, &|v| {
+        serialize(&doc(v), paging.pretty).len()
+    })?;
+    if !fits {
+        view.cuts
+            .push("still over the budget: a page holds at least one function".into());
+    }
+    Ok(doc(&view))
+}
+
+fn serialize(doc: &ContextDoc, pretty: bool) -> String {
+    let out = if pretty {
+        serde_json::to_string_pretty(doc)
+    } else {
+        serde_json::to_string(doc)
+    };
+    out.unwrap_or_default()
+}
+
+/// What one rendering shows.
+#[derive(Clone, Debug)]
+struct View {
+    offset: usize,
+    end: usize,
+    /// The most callers, callees and test references listed per function.
+    cap: Option<usize>,
+    cuts: Vec<String>,
+}
+
+/// Finds the largest view within the budget; the flag is false when even one function with
+/// the shortest lists is over it.
+fn fit(
+    m: &Manifest,
+    c: &Context,
+    names: &[String],
+    paging: &Paging,
+    size: &dyn Fn(&View) -> usize,
+) -> Result<(View, bool), PageError> {
+    let fp = fingerprint(m, names);
+    let total = c.functions.len();
+    let offset = match &paging.cursor {
+        Some(cursor) => page::decode_cursor(cursor, fp)?,
+        None => 0,
+    };
+    if offset > total {
+        return Err(PageError::Invalid(
+            paging.cursor.clone().unwrap_or_default(),
+        ));
+    }
+    let end = paging
+        .page_size
+        .map_or(total, |n| offset.saturating_add(n.max(1)).min(total));
+    let mut view = View {
+        offset,
+        end,
+        cap: None,
+        cuts: Vec::new(),
+    };
+    let Some(max) = paging.max_bytes else {
+        return Ok((view, true));
+    };
+    if size(&view) <= max {
+        return Ok((view, true));
+    }
+    for cap in [10, 3] {
+        view.cap = Some(cap);
+        view.cuts.retain(|c| !c.starts_with("lists shortened"));
+        view.cuts.push(format!(
+            "lists shortened to {cap} callers, callees and test references per function (counts kept)"
+        ));
+        if size(&view) <= max {
+            return Ok((view, true));
+        }
+    }
+    let (mut lo, mut hi) = (offset + 1, end);
+    let note = |view: &mut View, shown: usize| {
+        view.cuts.retain(|c| !c.starts_with("functions moved"));
+        view.cuts.push(format!(
+            "functions moved to the next page to fit {max} bytes ({shown} shown)"
+        ));
+    };
+    while lo < hi {
+        let mid = lo + (hi - lo).div_ceil(2);
+        view.end = mid;
+        note(&mut view, mid - offset);
+        if size(&view) <= max {
+            lo = mid;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    view.end = lo.min(end);
+    if view.end < end {
+        let shown = view.end - offset;
+        note(&mut view, shown);
+    } else {
+        view.cuts.retain(|c| !c.starts_with("functions moved"));
+    }
+    let fits = size(&view) <= max;
+    Ok((view, fits))
+}
+
+fn to_doc(
+    m: &Manifest,
+    c: &Context,
+    names: &[String],
+    view: &View,
+    generated_at: &str,
+    next_page: &dyn Fn(&str) -> String,
+) -> ContextDoc {
+    let fp = fingerprint(m, names);
+    let total = c.functions.len();
+    let next_cursor = (view.end < total).then(|| page::encode_cursor(fp, view.end));
+    let mut risk = RiskCounts::default();
+    for f in &c.functions {
+        match f.blast_radius.risk {
+            Risk::High => risk.high += 1,
+            Risk::Medium => risk.medium += 1,
+            Risk::Low => risk.low += 1,
+            Risk::None => risk.none += 1,
+        }
+    }
+    let functions = ordered(c)[view.offset..view.end]
+        .iter()
+        .map(|f| function_doc(f, view.cap))
+        .collect();
+    ContextDoc {
+        metadata: page::metadata(m, generated_at),
+        summary: ContextSummary {
+            functions: total,
+            risk,
+            files_in_scope: c.files_in_scope,
+            files_analysed: c.files_analysed,
+            not_found: c.not_found.clone(),
+        },
+        functions,
+        pagination: (view.offset > 0 || view.end < total).then(|| ContextPagination {
+            offset: view.offset,
+            returned: view.end - view.offset,
+            total_functions: total,
+            next_cursor: next_cursor.clone(),
+        }),
+        truncated: (!view.cuts.is_empty()).then(|| ContextTruncation {
+            cut: view.cuts.clone(),
+            functions_not_shown: total - (view.end - view.offset),
+            next_page: next_cursor.as_deref().map(next_page),
+        }),
+    }
+}
+
+/// Keeps at most `cap` items; returns them and how many were left out.
+fn capped<T, U>(items: &[T], cap: Option<usize>, map: impl Fn(&T) -> U) -> (Vec<U>, Option<usize>) {
+    let n = cap.unwrap_or(usize::MAX).min(items.len());
+    let out = items[..n].iter().map(map).collect();
+    (out, (n < items.len()).then_some(items.len() - n))
+}
+
+fn function_doc(f: &FunctionContext, cap: Option<usize>) -> FunctionDoc {
+    // Production callers first when the list is shortened: they decide the risk.
+    let mut callers: Vec<&Caller> = f.callers.iter().collect();
+    if cap.is_some() {
+        callers.sort_by_key(|c| (c.is_test, c.candidate));
+    }
+    let (callers, callers_not_shown) = capped(&callers, cap, |c| CallerDoc {
+        file: c.file.clone(),
+        line: c.line,
+        caller: c.caller.clone(),
+        is_test: c.is_test,
+        candidate: c.candidate,
+    });
+    let (callees, callees_not_shown) = capped(&f.callees, cap, |c: &Callee| CalleeDoc {
+        callee: c.callee.clone(),
+        line: c.line,
+        resolved_file: c.resolved_file.clone(),
+    });
+    let (test_references, test_references_not_shown) =
+        capped(&f.test_references, cap, |t: &TestReference| {
+            TestReferenceDoc {
+                file: t.file.clone(),
+                function: t.function.clone(),
+                line: t.line,
+            }
+        });
+    let b = &f.blast_radius;
+    FunctionDoc {
+        name: f.name.clone(),
+        file: f.file.clone(),
+        change_type: f.change_type,
+        kind: f.kind,
+        language: f.language,
+        scoping: f.scoping,
+        blast_radius: BlastRadiusDoc {
+            production_callers: b.production_callers,
+            test_callers: b.test_callers,
+            candidate_callers: b.candidate_callers,
+            has_tests: b.has_tests,
+            risk: b.risk.label(),
+        },
+        callers,
+        callers_not_shown,
+        callees,
+        callees_not_shown,
+        test_references,
+        test_references_not_shown,
+    }
+}
+
+/// How a review pages and bounds its two parts.
+#[derive(Clone, Debug, Default)]
+pub struct ReviewPaging {
+    /// The manifest's cursor and page size.
+    pub manifest: Paging,
+    /// The context's cursor and page size.
+    pub context: Paging,
+    /// The most bytes the whole answer may take, split between the parts.
+    pub max_bytes: Option<usize>,
+    /// Pretty-print.
+    pub pretty: bool,
+}
+
+/// Bytes the review's wrapper object takes around its two parts.
+const REVIEW_OVERHEAD: usize = 32;
+
+/// Renders a review: the manifest and the function context of one range in one object, with
+/// one budget (three fifths for the manifest, the rest for the context; a part that needs less
+/// leaves the rest to the other) and a cursor for each part.
+#[allow(clippy::too_many_arguments, reason = "the two parts' inputs")]
+pub fn render_review(
+    m: &Manifest,
+    c: &Context,
+    names: &[String],
+    paging: &ReviewPaging,
+    generated_at: &str,
+    next_manifest: &dyn Fn(&str) -> String,
+    next_context: &dyn Fn(&str) -> String,
+) -> Result<String, PageError> {
+    let with_budget = |p: &Paging, max: Option<usize>| Paging {
+        max_bytes: max,
+        pretty: paging.pretty,
+        ..p.clone()
+    };
+    let manifest_part = |max| {
+        page::render(
+            m,
+            &with_budget(&paging.manifest, max),
+            generated_at,
+            next_manifest,
+        )
+    };
+    let context_part = |max| {
+        render(
+            m,
+            c,
+            names,
+            &with_budget(&paging.context, max),
+            generated_at,
+            next_context,
+        )
+    };
+    let (full_m, full_c) = (manifest_part(None)?, context_part(None)?);
+    let (manifest, context) = match paging.max_bytes {
+        Some(max) if full_m.len() + full_c.len() + REVIEW_OVERHEAD > max => {
+            let room = max.saturating_sub(REVIEW_OVERHEAD);
+            let share = room / 5 * 3;
+            if full_m.len() <= share {
+                let rest = room - full_m.len();
+                (full_m, context_part(Some(rest))?)
+            } else if full_c.len() <= room - share {
+                let rest = room - full_c.len();
+                (manifest_part(Some(rest))?, full_c)
+            } else {
+                (
+                    manifest_part(Some(share))?,
+                    context_part(Some(room - share))?,
+                )
+            }
+        }
+        _ => (full_m, full_c),
+    };
+    Ok(if paging.pretty {
+        let indent = |s: &str| s.replace('\n', "\n  ");
+        format!(
+            "{{\n  \"manifest\": {},\n  \"context\": {}\n}}",
+            indent(&manifest),
+            indent(&context)
+        )
+    } else {
+        format!("{{\"manifest\":{manifest},\"context\":{context}}}")
+    })
+}
