@@ -92,6 +92,8 @@ class Package:
 #  - requests: ~150 sdists since 2011; moved to a src/ layout in 2.32.
 #  - flask: moved to src/flask in 1.0; docs/examples reshuffled many times.
 #  - attrs: moved to src/, added the attrs/ namespace package in 21.3.
+#  - tokio (latest 60 releases): ~500 source files, so HEAD holds about 1,000
+#    Rust and Python files, the size the function-context benchmark asks for.
 PACKAGES: tuple[Package, ...] = (
     Package("crates", "clap"),
     Package("crates", "regex"),
@@ -99,6 +101,7 @@ PACKAGES: tuple[Package, ...] = (
     Package("pypi", "requests"),
     Package("pypi", "flask"),
     Package("pypi", "attrs"),
+    Package("crates", "tokio", max_versions=60),
 )
 
 DOWNLOAD_THREADS = 16

@@ -4,6 +4,7 @@
 //! many runs, so machine noise hits both sides alike. Results are printed and appended to
 //! `bench/RESULTS.md` with the machine, date and commit. Nothing here runs in CI.
 
+mod context;
 mod manifest;
 mod passthrough;
 mod report;
@@ -83,6 +84,9 @@ fn main() -> Result<()> {
     }
     if wants("tokens") {
         tokens::run_figure(&options, &mut report)?;
+    }
+    if wants("context") {
+        context::run(&options, &mut report)?;
     }
     if wants("fidelity") {
         manifest::fidelity(&options, &mut report)?;

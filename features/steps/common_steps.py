@@ -11,12 +11,13 @@ from world import git_ok, real_git, run
 
 
 def expand(context, text: str) -> str:
-    """Substitutes {tmp}, {home}, {repo} and {shim} in a step's text."""
+    """Substitutes {tmp}, {home}, {repo}, {shim} and {cursor} in a step's text."""
     for name, value in (
         ("tmp", context.tmp),
         ("home", context.home),
         ("repo", context.repo or ""),
         ("shim", context.shim_dir),
+        ("cursor", getattr(context, "cursor", "")),
     ):
         text = text.replace("{" + name + "}", str(value))
     return text

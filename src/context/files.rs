@@ -1,9 +1,9 @@
-//! The files on the head side of a range: listing them, finding those that can mention a name,
-//! and analysing those, in parallel and through the per-blob cache.
+//! The files on the head side of a range: listing them, finding those that can refer to a
+//! name, and analysing those, in parallel and through the per-blob cache.
 //!
 //! Invariants:
-//! - Listing and searching go through the real git with the same hardening as the manifest
-//!   (no hooks, no fsmonitor, no filters, no textconv), run from the repository's top level.
+//! - Listing goes through the real git with the same hardening as the manifest (no hooks, no
+//!   fsmonitor), from the repository's top level; contents are read as stored (no filters).
 //! - Working-tree files are read from disk only when they are regular files (a symlink is
 //!   never followed out of the repository); their cache key is a hash of their content.
 //! - Every parse is bounded as in [`crate::lang`]; at most [`MAX_PARSED`] files are analysed
@@ -37,8 +37,6 @@ pub struct HeadFile {
 /// The head side's files in languages with an analyzer.
 #[derive(Debug, Default)]
 pub struct HeadTree {
-    head: Option<Head>,
-    sha: Option<String>,
     workdir: Option<PathBuf>,
     files: Vec<HeadFile>,
     by_path: HashMap<String, usize>,
@@ -50,8 +48,6 @@ impl HeadTree {
     /// Lists the head side of `target`.
     pub fn list(repo: &Repo, target: &Target) -> Result<HeadTree, GitError> {
         let mut tree = HeadTree {
-            head: Some(target.head),
-            sha: target.head_sha.clone(),
             workdir: repo.workdir().map(Path::to_path_buf),
             ..HeadTree::default()
         };
@@ -157,74 +153,6 @@ impl HeadTree {
         &self.files
     }
 
-    /// The paths of files in one of `labels` that contain one of `names` as a whole word
-    /// (a fast byte search by `git grep`, before anything is parsed).
-    pub fn mentioning(
-        &self,
-        repo: &Repo,
-        names: &[&str],
-        labels: &[&'static str],
-    ) -> Result<Vec<String>, GitError> {
-        if names.is_empty() || labels.is_empty() || self.files.is_empty() {
-            return Ok(Vec::new());
-        }
-        let mut args: Vec<String> = vec![
-            "grep".into(),
-            "-l".into(),
-            "-z".into(),
-            "-I".into(),
-            "-F".into(),
-            "-w".into(),
-            "--full-name".into(),
-            "--no-color".into(),
-        ];
-        match (self.head, &self.sha) {
-            (Some(Head::Object), Some(_)) => {}
-            (Some(Head::Index), _) => args.push("--cached".into()),
-            _ => args.push("--untracked".into()),
-        }
-        for name in names {
-            args.push("-e".into());
-            args.push((*name).to_owned());
-        }
-        if let (Some(Head::Object), Some(sha)) = (self.head, &self.sha) {
-            args.push(sha.clone());
-        }
-        args.push("--".into());
-        for (label, patterns) in language::known() {
-            if labels.contains(&label) {
-                for p in patterns.iter().filter(|p| p.starts_with('.')) {
-                    args.push(format!(":(top,glob)**/*{p}"));
-                }
-            }
-        }
-        let output = repo
-            .git
-            .command(&args)
-            .output()
-            .map_err(|e| GitError::Spawn(format!("{}: {e}", repo.git.program().display())))?;
-        // 1: nothing matched.
-        match output.status.code() {
-            Some(0) => {}
-            Some(1) => return Ok(Vec::new()),
-            _ => {
-                return Err(GitError::Command {
-                    command: "grep".into(),
-                    stderr: String::from_utf8_lossy(&output.stderr).trim().to_owned(),
-                    code: output.status.code(),
-                });
-            }
-        }
-        let prefix = match (self.head, &self.sha) {
-            (Some(Head::Object), Some(sha)) => format!("{sha}:"),
-            _ => String::new(),
-        };
-        Ok(records(&output.stdout)
-            .map(|p| p.strip_prefix(prefix.as_str()).unwrap_or(p).to_owned())
-            .filter(|p| self.by_path.contains_key(p))
-            .collect())
-    }
-
     /// Reads a file's content on the head side.
     pub fn content(&self, objects: &Objects<'_>, file: &HeadFile) -> Option<Vec<u8>> {
         self.read(objects, &file.path, file.oid.as_deref())
@@ -273,6 +201,74 @@ pub fn analyse(
         lang::cache::put(&key, label, &analysis);
     }
     Some(analysis)
+}
+
+/// The analyses of the head-side files in `labels` that can refer to one of `names`, found in
+/// parallel: a file analysed before (cached by blob id) refers to a name when one of its calls
+/// or imports has it; any other file is read and searched for the names as whole words (one
+/// pass for all names), and analysed only when it has one.
+pub fn mentioning(
+    repo: &Repo,
+    tree: &HeadTree,
+    names: &[&str],
+    labels: &[&'static str],
+) -> HashMap<String, Analysis> {
+    if names.is_empty() {
+        return HashMap::new();
+    }
+    let Ok(searcher) = aho_corasick::AhoCorasick::new(names) else {
+        return HashMap::new();
+    };
+    let files: Vec<&HeadFile> = tree
+        .files
+        .iter()
+        .filter(|f| labels.contains(&f.label))
+        .collect();
+    let found: Vec<(String, Analysis)> = files
+        .into_par_iter()
+        .map_init(
+            || repo.local(),
+            |local, file| {
+                if let Some(hit) = file
+                    .oid
+                    .as_deref()
+                    .and_then(|o| lang::cache::get(o, file.label))
+                {
+                    return refers(&hit, names).then(|| (file.path.clone(), hit));
+                }
+                let content = tree.content(&Objects::new(local), file)?;
+                if !has_word(&searcher, &content) {
+                    return None;
+                }
+                let analysis = analyse(file.label, file.oid.as_deref(), || Some(content))?;
+                Some((file.path.clone(), analysis))
+            },
+        )
+        .flatten()
+        .collect();
+    found.into_iter().take(MAX_PARSED).collect()
+}
+
+/// Whether an analysis has a call or an import naming one of `names`.
+fn refers(analysis: &Analysis, names: &[&str]) -> bool {
+    analysis
+        .calls
+        .iter()
+        .any(|c| names.contains(&c.site.name.as_str()))
+        || analysis.imports.iter().any(|i| {
+            i.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
+                .any(|w| names.contains(&w))
+        })
+}
+
+/// Whether `content` holds one of the searcher's names as a whole word.
+fn has_word(searcher: &aho_corasick::AhoCorasick, content: &[u8]) -> bool {
+    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'$' || b >= 0x80;
+    searcher.find_overlapping_iter(content).any(|m| {
+        let before = m.start().checked_sub(1).map(|i| content[i]);
+        let after = content.get(m.end()).copied();
+        !before.is_some_and(word) && !after.is_some_and(word)
+    })
 }
 
 /// Analyses the head-side files at `paths` in parallel; files that cannot be read or

@@ -244,15 +244,14 @@ pub fn build(repo: &Repo, manifest: &Manifest, names: &[String]) -> Result<Conte
         leaves.insert(leaf_of(n));
     }
     let leaves: Vec<&str> = leaves.into_iter().collect();
-    let mut paths = tree.mentioning(repo, &leaves, &labels)?;
-    for t in &targets {
-        if t.base_oid.is_none() && !paths.contains(&t.file) {
-            paths.push(t.file.clone());
-        }
-    }
-    lap("search", &mut timings);
-    let mut analyses = files::analyse_all(repo, &tree, &paths);
-    lap("analyse", &mut timings);
+    let mut analyses = files::mentioning(repo, &tree, &leaves, &labels);
+    let own_files: Vec<String> = targets
+        .iter()
+        .filter(|t| t.base_oid.is_none() && !analyses.contains_key(&t.file))
+        .map(|t| t.file.clone())
+        .collect();
+    analyses.extend(files::analyse_all(repo, &tree, &own_files));
+    lap("search and analyse", &mut timings);
     let mut not_found = Vec::new();
     for name in wanted {
         let before = targets.len();
@@ -343,9 +342,10 @@ pub fn build(repo: &Repo, manifest: &Manifest, names: &[String]) -> Result<Conte
     let files_analysed = analyses.len();
     analyses.extend(files::analyse_all(repo, &tree, &extra));
     lap("callees", &mut timings);
+    let index = CallIndex::new(&analyses, &views);
     let functions = targets
         .iter()
-        .map(|t| function_context(t, &tree, &project, &analyses, &views, &base))
+        .map(|t| function_context(t, &tree, &project, &analyses, &index, &views, &base))
         .collect();
     lap("resolve", &mut timings);
     Ok(Context {
@@ -441,11 +441,46 @@ fn own<'a>(
     Some((analysis, index as u32))
 }
 
+/// Every call on the head side by the name it may call: its own name, and the original name
+/// of an alias it calls through (`sum` for `use price::total as sum` is listed under `total`).
+struct CallIndex<'a> {
+    by_name: HashMap<&'a str, Vec<(&'a str, &'a lang::Call)>>,
+}
+
+impl<'a> CallIndex<'a> {
+    fn new(analyses: &'a HashMap<String, Analysis>, views: &'a HashMap<String, FileView>) -> Self {
+        let mut by_name: HashMap<&'a str, Vec<(&'a str, &'a lang::Call)>> = HashMap::new();
+        for (path, analysis) in analyses {
+            let aliases: HashMap<&str, &str> = views
+                .get(path)
+                .map(|v| v.aliases().collect())
+                .unwrap_or_default();
+            for call in &analysis.calls {
+                let name = call.site.name.as_str();
+                by_name.entry(name).or_default().push((path.as_str(), call));
+                if let Some(original) = aliases.get(name).filter(|_| call.site.qualifier.is_empty())
+                {
+                    by_name
+                        .entry(original)
+                        .or_default()
+                        .push((path.as_str(), call));
+                }
+            }
+        }
+        CallIndex { by_name }
+    }
+
+    fn calls_of(&self, leaf: &str) -> &[(&'a str, &'a lang::Call)] {
+        self.by_name.get(leaf).map_or(&[], Vec::as_slice)
+    }
+}
+
 fn function_context(
     t: &Target,
     tree: &HeadTree,
     project: &Project,
     analyses: &HashMap<String, Analysis>,
+    index: &CallIndex<'_>,
     views: &HashMap<String, FileView>,
     base: &HashMap<String, Analysis>,
 ) -> FunctionContext {
@@ -453,18 +488,16 @@ fn function_context(
     let definition = scheme.map(|s| Definition::new(s, project, &t.file, &t.name));
     let family = family(t.label);
     let mut callers: BTreeSet<Caller> = BTreeSet::new();
-    for (path, analysis) in analyses {
+    for &(path, call) in index.calls_of(&t.leaf) {
         let Some(file) = tree.get(path) else { continue };
         if !family.contains(&file.label) {
             continue;
         }
-        let path_is_test = is_test_path(path);
-        let view = views.get(path.as_str());
-        let aliases: Vec<&str> = view
-            .map(|v| v.aliases_of(&t.leaf).collect())
-            .unwrap_or_default();
-        let named = |name: &str| name == t.leaf || aliases.contains(&name);
-        for call in analysis.calls.iter().filter(|c| named(&c.site.name)) {
+        let Some(analysis) = analyses.get(path) else {
+            continue;
+        };
+        let view = views.get(path);
+        {
             let caller = call.caller.map(|i| &analysis.functions[i as usize]);
             // A function calling itself is not a caller.
             if t.base_oid.is_none() && *path == t.file && caller.is_some_and(|c| c.name == t.name) {
@@ -488,13 +521,14 @@ fn function_context(
                     }
                 }
                 // Matched by name alone: a member call might be on anything.
+                _ if call.site.name != t.leaf => continue,
                 _ => call.site.member,
             };
             callers.insert(Caller {
-                file: path.clone(),
+                file: path.to_owned(),
                 line: call.line,
                 caller: caller.map(|c| c.name.clone()),
-                is_test: path_is_test || caller.is_some_and(|c| c.test),
+                is_test: is_test_path(path) || caller.is_some_and(|c| c.test),
                 candidate,
             });
         }

@@ -229,15 +229,13 @@ pub fn segments(scheme: Scheme, qualified: &str) -> Vec<String> {
 }
 
 impl FileView {
-    /// The names this file's imports give to something whose name is `leaf`, other than
-    /// `leaf` itself (`sum` for `use crate::price::total as sum`).
-    pub fn aliases_of<'a>(&'a self, leaf: &'a str) -> impl Iterator<Item = &'a str> + 'a {
-        self.bindings
-            .iter()
-            .filter(move |(name, path)| {
-                name.as_str() != leaf && path.last().is_some_and(|l| l == leaf)
-            })
-            .map(|(name, _)| name.as_str())
+    /// The names its imports give to things under another name, with that name (`sum` and
+    /// `total` for `use crate::price::total as sum`).
+    pub fn aliases(&self) -> impl Iterator<Item = (&str, &str)> + '_ {
+        self.bindings.iter().filter_map(|(name, path)| {
+            let last = path.last()?;
+            (last != name).then_some((name.as_str(), last.as_str()))
+        })
     }
 }
 
