@@ -645,6 +645,8 @@ fn callees(
         .calls
         .iter()
         .filter(|c| c.caller == Some(index))
+        // `Some(x)`, `Ok(x)`, `Point(1, 2)`: Rust's capitalised calls build values.
+        .filter(|c| !(t.label == "rust" && c.site.name.starts_with(char::is_uppercase)))
         .map(|call| {
             let site = &call.site;
             let callee = if site.qualifier.is_empty() {
