@@ -34,6 +34,9 @@ pub struct Args {
     /// Only the content after the range
     #[arg(long)]
     pub after_only: bool,
+    /// Also return git's diff hunks of each changed file
+    #[arg(long)]
+    pub diff_hunks: bool,
     /// Compare the index instead of the working tree
     #[arg(long, alias = "staged")]
     pub cached: bool,
@@ -72,6 +75,7 @@ pub fn run(args: Args, out: &mut Out<'_>) -> anyhow::Result<i32> {
         max_file_size: args.max_file_size,
         before: !args.after_only,
         after: !args.before_only,
+        diff_hunks: args.diff_hunks,
     };
     let files = snapshot::snapshots(&repo, &built, &request)?;
     let doc = snapshot::SnapshotDoc::new(&built, files, manifest::now_rfc3339());

@@ -13,6 +13,7 @@
 
 pub mod blame;
 mod error;
+pub mod patch;
 pub mod raw;
 pub mod real;
 pub mod repo;

@@ -31,6 +31,8 @@ pub struct Request {
     pub before: bool,
     /// Return the "after" side.
     pub after: bool,
+    /// Return git's diff hunks of each changed file.
+    pub diff_hunks: bool,
 }
 
 /// Most paths one request may ask for.
@@ -81,6 +83,10 @@ pub struct FileSnapshot {
     /// After the range.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub after: Option<Side>,
+    /// git's unified diff hunks (3 lines of context) when asked for; empty for an unchanged
+    /// or binary file.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub diff_hunks: Option<Vec<crate::git::patch::Hunk>>,
 }
 
 /// The snapshots of a range.
@@ -222,14 +228,72 @@ pub fn snapshots(
                 request,
             )
         };
+        let diff_hunks = if request.diff_hunks {
+            Some(match changed {
+                Some(f) => hunks_of(repo, manifest, f)?,
+                None => Vec::new(),
+            })
+        } else {
+            None
+        };
         out.push(FileSnapshot {
             path: path.to_str_lossy().into_owned(),
             change_type,
             before: request.before.then(|| read(before)),
             after: request.after.then(|| read(after)),
+            diff_hunks,
         });
     }
     Ok(out)
+}
+
+/// git's own hunks for one changed file of the manifest's range.
+fn hunks_of(
+    repo: &Repo,
+    manifest: &Manifest,
+    file: &super::model::FileChange,
+) -> Result<Vec<crate::git::patch::Hunk>, GitError> {
+    if file.untracked {
+        let path = repo.workdir().map(|w| {
+            w.join(
+                <std::ffi::OsStr as std::os::unix::ffi::OsStrExt>::from_bytes(file.path.as_slice()),
+            )
+        });
+        let content = path.and_then(|p| std::fs::read(p).ok()).unwrap_or_default();
+        if content.contains(&0) {
+            return Ok(Vec::new());
+        }
+        let text = String::from_utf8_lossy(&content);
+        let lines: Vec<String> = text.lines().map(|l| format!("+{l}")).collect();
+        return Ok(vec![crate::git::patch::Hunk {
+            old_start: 0,
+            old_lines: 0,
+            new_start: u32::from(!lines.is_empty()),
+            new_lines: lines.len() as u32,
+            section: String::new(),
+            lines,
+        }]);
+    }
+    let mut args: Vec<std::ffi::OsString> = [
+        "diff",
+        "--no-ext-diff",
+        "--no-textconv",
+        "--no-color",
+        "--no-relative",
+        "-U3",
+        "-M",
+    ]
+    .iter()
+    .map(std::ffi::OsString::from)
+    .collect();
+    args.extend(manifest.target.diff_args.iter().cloned());
+    args.push("--".into());
+    if let Some(old) = &file.old_path {
+        args.push(format!(":(top,literal){}", old.to_str_lossy()).into());
+    }
+    args.push(format!(":(top,literal){}", file.path.to_str_lossy()).into());
+    let out = repo.git.output(args)?;
+    Ok(crate::git::patch::hunks(&out))
 }
 
 fn tree_of(repo: &gix::Repository, sha: &str) -> Result<gix::ObjectId, GitError> {

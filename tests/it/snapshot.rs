@@ -134,3 +134,48 @@ fn working_tree_side_and_limits() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("at most 20 paths"));
 }
+
+#[test]
+fn diff_hunks_are_gits_own() {
+    let env = TestEnv::new();
+    let repo = env.repo("hunks");
+    let numbered: String = (1..=30).map(|i| format!("line {i}\n")).collect();
+    repo.write("a.txt", &numbered).write("same.txt", "same\n");
+    repo.commit("one");
+    repo.write(
+        "a.txt",
+        numbered
+            .replace("line 2\n", "line two\n")
+            .replace("line 25\n", ""),
+    );
+    repo.commit("two");
+    let doc = snapshot(
+        &env,
+        &repo,
+        &[
+            "HEAD~1..HEAD",
+            "--diff-hunks",
+            "--paths",
+            "a.txt",
+            "same.txt",
+        ],
+    );
+    let hunks = doc["files"][0]["diff_hunks"].as_array().unwrap();
+    // Every line of git's own patch after its headers, in order.
+    let patch = repo.git(&["diff", "--no-color", "HEAD~1..HEAD", "--", "a.txt"]);
+    let want: Vec<&str> = patch
+        .lines()
+        .skip_while(|l| !l.starts_with("@@"))
+        .filter(|l| !l.starts_with("@@"))
+        .collect();
+    let got: Vec<String> = hunks
+        .iter()
+        .flat_map(|h| h["lines"].as_array().unwrap().iter())
+        .map(|l| l.as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(got, want);
+    assert_eq!(hunks.len(), 2);
+    assert_eq!(hunks[0]["old_start"], 1);
+    assert_eq!(hunks[1]["new_lines"], 6);
+    assert_eq!(doc["files"][1]["diff_hunks"], serde_json::json!([]));
+}
