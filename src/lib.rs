@@ -18,6 +18,7 @@ pub mod git;
 pub mod install;
 pub mod lang;
 pub mod manifest;
+pub mod serve;
 pub mod shell;
 pub mod shim;
 

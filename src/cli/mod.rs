@@ -11,6 +11,7 @@ mod history;
 mod languages;
 mod manifest;
 mod schema;
+mod serve;
 mod shim;
 mod snapshot;
 
@@ -51,6 +52,8 @@ enum Command {
     Snapshot(snapshot::Args),
     /// Print the JSON Schema of the manifest
     Schema(schema::Args),
+    /// Serve the same data as MCP tools over stdio (for agents that prefer tools)
+    Serve(serve::Args),
     /// List the languages git-prism recognises and those with function analysis
     Languages(languages::Args),
     /// Print what the shim would decide for a git (or gh) command line here, and why
@@ -79,6 +82,23 @@ pub fn run(argv0: OsString, args: Vec<OsString>) -> i32 {
             };
         }
     };
+    // The server writes the protocol to stdout from its runtime's threads: it must not run
+    // while this thread holds the stdout lock.
+    let cli = match cli.command {
+        Command::Serve(args) => {
+            return match serve::run(args) {
+                Ok(code) => code,
+                Err(err) => {
+                    #[allow(clippy::print_stderr, reason = "the CLI's error edge")]
+                    {
+                        eprintln!("git-prism: {err:#}");
+                    }
+                    exit_codes::FAILURE
+                }
+            };
+        }
+        command => Cli { command },
+    };
     let stdout = io::stdout();
     let stderr = io::stderr();
     let mut stdout = stdout.lock();
@@ -93,6 +113,7 @@ pub fn run(argv0: OsString, args: Vec<OsString>) -> i32 {
         Command::Explain(args) => explain::run(args, &mut out),
         Command::Manifest(args) => manifest::run(args, &mut out),
         Command::Schema(args) => schema::run(args, &mut out),
+        Command::Serve(_) => unreachable_serve(),
         Command::Context(args) => context::run(context::Mode::Context, args, &mut out),
         Command::Review(args) => context::run(context::Mode::Review, args, &mut out),
         Command::History(args) => history::run(args, &mut out),
@@ -137,6 +158,11 @@ fn protect_separator(args: &mut [OsString]) {
             }
         }
     }
+}
+
+/// `serve` is dispatched before the output streams are locked.
+fn unreachable_serve() -> anyhow::Result<i32> {
+    anyhow::bail!("serve runs before the output streams are taken")
 }
 
 fn is_broken_pipe(err: &anyhow::Error) -> bool {

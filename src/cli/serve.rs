@@ -1,0 +1,103 @@
+//! `git-prism serve`: the MCP server over stdio. This edge owns the async runtime (nowhere else
+//! has one), the stderr log, and the exit when the client closes stdin or the parent dies.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use anyhow::Context;
+
+use crate::exit_codes;
+use crate::serve;
+
+/// Arguments of `serve`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Also answer for repositories under DIR (repeatable); the client's MCP roots are always
+    /// allowed. With neither, only the current directory is.
+    #[arg(long, value_name = "DIR")]
+    pub allow: Vec<PathBuf>,
+    /// The output budget of a tool call that gives no max_response_tokens, in tokens
+    #[arg(long, value_name = "N", default_value_t = serve::tools::DEFAULT_MAX_TOKENS)]
+    pub max_response_tokens: usize,
+}
+
+/// One lifecycle line on stderr (stdout belongs to the protocol).
+#[allow(clippy::print_stderr, reason = "the server's log is its stderr")]
+fn log(line: &str) {
+    eprintln!("git-prism serve: {line}");
+}
+
+/// Exits when the process that started the server is gone (an orphaned server would wait on
+/// a stdin nobody closes).
+fn watch_parent() {
+    #[allow(unsafe_code, reason = "getppid has no preconditions")]
+    // SAFETY: getppid cannot fail and touches no memory.
+    let parent = unsafe { libc::getppid() };
+    if parent <= 1 {
+        return;
+    }
+    std::thread::Builder::new()
+        .name("parent-watch".into())
+        .spawn(move || {
+            loop {
+                std::thread::sleep(std::time::Duration::from_millis(250));
+                #[allow(unsafe_code, reason = "getppid has no preconditions")]
+                // SAFETY: as above.
+                let now = unsafe { libc::getppid() };
+                if now != parent {
+                    log(&format!("parent process {parent} exited; stopping"));
+                    #[allow(clippy::exit, reason = "the runtime may be blocked on stdin")]
+                    std::process::exit(exit_codes::SUCCESS);
+                }
+            }
+        })
+        .ok();
+}
+
+pub fn run(args: Args) -> anyhow::Result<i32> {
+    let cwd = std::env::current_dir().context("cannot read the current directory")?;
+    for dir in &args.allow {
+        if !dir.is_dir() {
+            anyhow::bail!("--allow {}: not a directory", dir.display());
+        }
+    }
+    let options = serve::Options {
+        allow: args.allow.iter().map(|d| cwd.join(d)).collect(),
+        cwd,
+        max_response_tokens: args.max_response_tokens,
+    };
+    log(&format!(
+        "started (version {}, pid {}, allowed: {})",
+        env!("CARGO_PKG_VERSION"),
+        std::process::id(),
+        if options.allow.is_empty() {
+            "the client's roots, or the current directory without them".to_owned()
+        } else {
+            options
+                .allow
+                .iter()
+                .map(|d| d.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+                + " and the client's roots"
+        }
+    ));
+    watch_parent();
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    let stopped = runtime.block_on(serve::serve(options, Arc::new(log)));
+    match stopped {
+        serve::Stopped::Closed => {
+            log("client closed the connection; stopping");
+            // Blocking reads of stdin may still hold the runtime's pool: leave now.
+            #[allow(clippy::exit, reason = "dropping the runtime would wait on stdin")]
+            std::process::exit(exit_codes::SUCCESS);
+        }
+        serve::Stopped::Failed(reason) => {
+            log(&format!("stopping: {reason}"));
+            Ok(exit_codes::FAILURE)
+        }
+    }
+}

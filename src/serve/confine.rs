@@ -1,0 +1,166 @@
+//! Which repositories the server may answer for.
+//!
+//! A repository is allowed when both the path asked for and the repository git discovers from
+//! it (its working tree, or its git directory when bare) lie under an allowed directory: a
+//! root the client declared (MCP roots, `file://` URIs) or a `--allow` directory given at
+//! start. Paths are compared after resolving symlinks, so neither a symlink nor git's upward
+//! discovery can lead outside. With no roots and no `--allow`, the server's working
+//! directory is the one allowed directory.
+
+use std::path::{Path, PathBuf};
+
+/// The error returned when a path may not be used.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum ConfineError {
+    /// The path does not exist or cannot be resolved.
+    #[error("repo_path '{path}' cannot be used: {reason}")]
+    Unresolvable {
+        /// The path as given.
+        path: String,
+        /// Why.
+        reason: String,
+    },
+    /// The path is outside every allowed directory.
+    #[error(
+        "repo_path '{path}' is outside the directories this server may read ({allowed}); use a repository under one of them, declare it as an MCP root, or start the server with --allow <dir>"
+    )]
+    Outside {
+        /// The path as resolved.
+        path: String,
+        /// The allowed directories, listed.
+        allowed: String,
+    },
+}
+
+/// The allowed directories, resolved.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Allowed {
+    dirs: Vec<PathBuf>,
+}
+
+impl Allowed {
+    /// Resolves `dirs` (roots and `--allow` directories; ones that do not exist are dropped).
+    pub fn new(dirs: impl IntoIterator<Item = PathBuf>) -> Allowed {
+        let mut resolved: Vec<PathBuf> = dirs
+            .into_iter()
+            .filter_map(|d| d.canonicalize().ok())
+            .collect();
+        resolved.sort();
+        resolved.dedup();
+        Allowed { dirs: resolved }
+    }
+
+    /// The directories.
+    pub fn dirs(&self) -> &[PathBuf] {
+        &self.dirs
+    }
+
+    /// Whether nothing is allowed.
+    pub fn is_empty(&self) -> bool {
+        self.dirs.is_empty()
+    }
+
+    /// Resolves `path` and checks it lies under an allowed directory.
+    pub fn check(&self, path: &Path) -> Result<PathBuf, ConfineError> {
+        let resolved = path
+            .canonicalize()
+            .map_err(|e| ConfineError::Unresolvable {
+                path: path.display().to_string(),
+                reason: e.to_string(),
+            })?;
+        if self.dirs.iter().any(|d| resolved.starts_with(d)) {
+            Ok(resolved)
+        } else {
+            Err(ConfineError::Outside {
+                path: resolved.display().to_string(),
+                allowed: self.listing(),
+            })
+        }
+    }
+
+    fn listing(&self) -> String {
+        if self.dirs.is_empty() {
+            return "none".into();
+        }
+        self.dirs
+            .iter()
+            .map(|d| d.display().to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
+/// The local path of a `file://` root URI (percent-decoded); `None` for other schemes.
+pub fn root_path(uri: &str) -> Option<PathBuf> {
+    let rest = uri.strip_prefix("file://")?;
+    // `file:///x` or `file://localhost/x`.
+    let rest = rest.strip_prefix("localhost").unwrap_or(rest);
+    if !rest.starts_with('/') {
+        return None;
+    }
+    let bytes = rest.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' && i + 2 < bytes.len() {
+            let hex = std::str::from_utf8(&bytes[i + 1..i + 3]).ok()?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    use std::os::unix::ffi::OsStringExt;
+    Some(PathBuf::from(std::ffi::OsString::from_vec(out)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn root_uris() {
+        assert_eq!(
+            root_path("file:///home/a/repo"),
+            Some(PathBuf::from("/home/a/repo"))
+        );
+        assert_eq!(
+            root_path("file://localhost/x%20y"),
+            Some(PathBuf::from("/x y"))
+        );
+        assert_eq!(root_path("https://example.com/x"), None);
+        assert_eq!(root_path("file://host/x"), None);
+        assert_eq!(root_path("file:///bad%zz"), None);
+    }
+
+    #[test]
+    fn paths_are_checked_after_resolving_symlinks() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().canonicalize().unwrap();
+        let inside = root.join("allowed/repo");
+        let outside = root.join("secret");
+        std::fs::create_dir_all(&inside).unwrap();
+        std::fs::create_dir_all(&outside).unwrap();
+        std::os::unix::fs::symlink(&outside, root.join("allowed/link")).unwrap();
+        let allowed = Allowed::new([root.join("allowed"), root.join("missing")]);
+        assert_eq!(allowed.dirs(), [root.join("allowed")]);
+        assert_eq!(allowed.check(&inside), Ok(inside.clone()));
+        assert!(matches!(
+            allowed.check(&root.join("allowed/link")),
+            Err(ConfineError::Outside { .. })
+        ));
+        assert!(matches!(
+            allowed.check(&root.join("allowed/../secret")),
+            Err(ConfineError::Outside { .. })
+        ));
+        assert!(matches!(
+            allowed.check(&root.join("nope")),
+            Err(ConfineError::Unresolvable { .. })
+        ));
+        // A sibling whose name extends an allowed one is not inside it.
+        std::fs::create_dir_all(root.join("allowed-not")).unwrap();
+        assert!(allowed.check(&root.join("allowed-not")).is_err());
+        assert!(Allowed::new([]).check(&inside).is_err());
+    }
+}

@@ -1,0 +1,339 @@
+//! `git-prism serve`: the same data as the CLI, as MCP tools over stdio (rmcp).
+//!
+//! - Five tools ([`tools`]): `get_change_manifest`, `get_file_snapshots`, `get_commit_history`,
+//!   `get_function_context`, `review_change`, each with a description saying which git command
+//!   it replaces and when to use it, and a JSON Schema of its arguments.
+//! - Every call is confined ([`confine`]): the repository must lie under a root the client
+//!   declared or a `--allow` directory.
+//! - Tool failures are tool results with `isError: true` and a message the agent can act on;
+//!   arguments that do not match the schema are JSON-RPC invalid-params errors. Nothing a
+//!   call does can take the server down: the work runs on the blocking pool and a panic there
+//!   is reported as a failed call.
+//! - The async runtime exists only here. The server never prints: lifecycle lines go to the
+//!   [`Log`] the caller gives (stderr for the CLI); stdout carries only the protocol.
+
+pub mod confine;
+pub mod tools;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Instant;
+
+use rmcp::handler::server::router::tool::ToolRouter;
+use rmcp::handler::server::wrapper::Parameters;
+use rmcp::model::{CallToolResult, ContentBlock, Implementation, ServerCapabilities, ServerConfig};
+use rmcp::service::{NotificationContext, RequestContext};
+use rmcp::{
+    ErrorData, Peer, RoleServer, ServerHandler, ServiceExt, tool, tool_handler, tool_router,
+};
+
+use crate::git::{Location, Repo};
+use confine::Allowed;
+use tools::ToolError;
+
+/// Where the server's lifecycle lines go.
+pub type Log = Arc<dyn Fn(&str) + Send + Sync>;
+
+/// How the server was started.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// `--allow` directories.
+    pub allow: Vec<PathBuf>,
+    /// The server's working directory (the default repository, and the one allowed directory
+    /// when the client has no roots and there is no `--allow`).
+    pub cwd: PathBuf,
+    /// The output budget of calls that give none, in tokens.
+    pub max_response_tokens: usize,
+}
+
+struct State {
+    options: Options,
+    log: Log,
+    /// The client's roots, once asked (cleared when the client says they changed).
+    roots: tokio::sync::Mutex<Option<Vec<PathBuf>>>,
+}
+
+/// The MCP server.
+#[derive(Clone)]
+pub struct Server {
+    state: Arc<State>,
+    tool_router: ToolRouter<Server>,
+}
+
+const INSTRUCTIONS: &str = "git-prism answers questions about git changes with structured JSON instead of diff text. Start with review_change (a branch or pull request: files, functions, callers, risk) or get_change_manifest (what changed); read content with get_file_snapshots; walk commits with get_commit_history; check callers and tests with get_function_context. Revisions are git revisions (main, HEAD~3, a SHA); omit head_ref for the working tree. Large answers are paged: pass next_cursor back.";
+
+#[tool_router]
+impl Server {
+    /// A server with these options, logging to `log`.
+    pub fn new(options: Options, log: Log) -> Server {
+        Server {
+            state: Arc::new(State {
+                options,
+                log,
+                roots: tokio::sync::Mutex::new(None),
+            }),
+            tool_router: Self::tool_router(),
+        }
+    }
+
+    #[tool(
+        name = "get_change_manifest",
+        description = "What changed between two revisions, or between a revision and the working tree, as one JSON manifest: every file with git's own change type, rename pairing and line counts (equal to `git diff --numstat -M`), language and generated/vendored flag; the functions added, modified, renamed, moved or deleted and the imports changed; dependency version bumps. Replaces `git diff <base>..<head>`, `git diff --stat` and `git status` for reading a change: call it first to see the shape of a change, then read only the files you need with get_file_snapshots. Answers over the budget are paged: pass `pagination.next_cursor` back as `cursor`."
+    )]
+    async fn get_change_manifest(
+        &self,
+        Parameters(args): Parameters<tools::ManifestArgs>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let path = args.repo_path.clone();
+        self.call(
+            "get_change_manifest",
+            path,
+            &context.peer,
+            move |repo, tokens| tools::change_manifest(repo, &args, tokens),
+        )
+        .await
+    }
+
+    #[tool(
+        name = "get_file_snapshots",
+        description = "The content of up to 20 files before and after a change (optionally only a line range), with git's own diff hunks on request; binary, missing and oversized files say why they have no content. Replaces `git show <rev>:<path>`, `cat` of a working-tree file and `git diff -- <path>`: call it after get_change_manifest to read exactly the files or lines you need."
+    )]
+    async fn get_file_snapshots(
+        &self,
+        Parameters(args): Parameters<tools::SnapshotArgs>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let path = args.repo_path.clone();
+        self.call(
+            "get_file_snapshots",
+            path,
+            &context.peer,
+            move |repo, tokens| tools::file_snapshots(repo, &args, tokens),
+        )
+        .await
+    }
+
+    #[tool(
+        name = "get_commit_history",
+        description = "Every commit in base_ref..head_ref (merges included, compared with their first parent) with author, date, message, and its own files, functions and line counts. Replaces `git log -p`, `git log --stat` and `git show` of each commit: call it to follow how a branch evolved commit by commit. Paged by commit: pass `pagination.next_cursor` back as `cursor`."
+    )]
+    async fn get_commit_history(
+        &self,
+        Parameters(args): Parameters<tools::HistoryArgs>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let path = args.repo_path.clone();
+        self.call(
+            "get_commit_history",
+            path,
+            &context.peer,
+            move |repo, tokens| tools::commit_history(repo, &args, tokens),
+        )
+        .await
+    }
+
+    #[tool(
+        name = "get_function_context",
+        description = "For each function a change touches (or each function named in function_names): its callers (file, line, calling function, whether it is a test), the calls it makes (with the defining file when resolved), the tests that exercise it, and a blast radius with a risk grade (none, low, medium, high). Rust and Python callers are credited through the calling file's imports (scoping: scoped); method calls on values of unknown type are marked candidate; other languages are matched by name (scoping: full_scan). Replaces grepping the repository for call sites and tests: call it before changing, deleting or approving a function."
+    )]
+    async fn get_function_context(
+        &self,
+        Parameters(args): Parameters<tools::ContextArgs>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let path = args.repo_path.clone();
+        self.call(
+            "get_function_context",
+            path,
+            &context.peer,
+            move |repo, tokens| tools::function_context(repo, &args, tokens),
+        )
+        .await
+    }
+
+    #[tool(
+        name = "review_change",
+        description = "A review in one call: the change manifest (as get_change_manifest) and the function context of every changed function (as get_function_context), sharing one output budget, each part paged with its own cursor (manifest_cursor, context_cursor). Replaces `git diff main...HEAD` followed by grepping for callers and tests: call it to review a branch, a pull request or uncommitted work."
+    )]
+    async fn review_change(
+        &self,
+        Parameters(args): Parameters<tools::ReviewArgs>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let path = args.repo_path.clone();
+        self.call("review_change", path, &context.peer, move |repo, tokens| {
+            tools::review_change(repo, &args, tokens)
+        })
+        .await
+    }
+}
+
+impl Server {
+    fn log(&self, line: &str) {
+        (self.state.log)(line);
+    }
+
+    /// The client's roots, asked for once per session (or after they changed).
+    #[allow(
+        deprecated,
+        reason = "MCP roots are deprecated by SEP-2577, but clients of this generation declare their workspaces with them"
+    )]
+    async fn roots(&self, peer: &Peer<RoleServer>) -> Option<Vec<PathBuf>> {
+        let supports = peer
+            .peer_info()
+            .is_some_and(|info| info.capabilities.roots.is_some());
+        if !supports {
+            return None;
+        }
+        let mut cache = self.state.roots.lock().await;
+        if let Some(roots) = cache.as_ref() {
+            return Some(roots.clone());
+        }
+        let listed = peer.list_roots().await;
+        let roots: Vec<PathBuf> = match listed {
+            Ok(result) => result
+                .roots
+                .iter()
+                .filter_map(|r| confine::root_path(&r.uri))
+                .collect(),
+            Err(e) => {
+                self.log(&format!("cannot list the client's roots: {e}"));
+                Vec::new()
+            }
+        };
+        self.log(&format!(
+            "client roots: {}",
+            if roots.is_empty() {
+                "none".to_owned()
+            } else {
+                roots
+                    .iter()
+                    .map(|r| r.display().to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            }
+        ));
+        *cache = Some(roots.clone());
+        Some(roots)
+    }
+
+    /// The allowed directories for a call.
+    async fn allowed(&self, peer: &Peer<RoleServer>) -> Allowed {
+        let roots = self.roots(peer).await;
+        let options = &self.state.options;
+        let mut dirs = options.allow.clone();
+        let client_has_roots = roots.is_some();
+        dirs.extend(roots.unwrap_or_default());
+        if dirs.is_empty() && !client_has_roots {
+            dirs.push(options.cwd.clone());
+        }
+        Allowed::new(dirs)
+    }
+
+    /// Runs one tool call on the blocking pool: confine, open, answer.
+    async fn call<F>(
+        &self,
+        tool: &'static str,
+        repo_path: Option<String>,
+        peer: &Peer<RoleServer>,
+        answer: F,
+    ) -> Result<CallToolResult, ErrorData>
+    where
+        F: FnOnce(&Repo, usize) -> Result<String, ToolError> + Send + 'static,
+    {
+        let allowed = self.allowed(peer).await;
+        let options = self.state.options.clone();
+        let started = Instant::now();
+        let work = tokio::task::spawn_blocking(move || -> Result<String, ToolError> {
+            let asked = match repo_path {
+                Some(p) => options.cwd.join(p),
+                None if allowed.check(&options.cwd).is_ok() => options.cwd.clone(),
+                None => allowed
+                    .dirs()
+                    .first()
+                    .cloned()
+                    .unwrap_or_else(|| options.cwd.clone()),
+            };
+            let resolved = allowed.check(&asked)?;
+            let repo = Repo::open(&Location::at(&resolved)?)?;
+            // git's discovery walks upwards: the repository it found must be allowed too.
+            allowed.check(repo.workdir().unwrap_or(repo.git_dir()))?;
+            answer(&repo, options.max_response_tokens)
+        })
+        .await;
+        let elapsed = started.elapsed().as_secs_f64() * 1e3;
+        match work {
+            Ok(Ok(json)) => {
+                self.log(&format!("{tool}: {} bytes in {elapsed:.0} ms", json.len()));
+                Ok(CallToolResult::success(vec![ContentBlock::text(json)]))
+            }
+            Ok(Err(e)) => {
+                self.log(&format!("{tool}: error in {elapsed:.0} ms: {e}"));
+                Ok(CallToolResult::error(vec![ContentBlock::text(format!(
+                    "{tool} failed: {e}"
+                ))]))
+            }
+            Err(e) => {
+                self.log(&format!("{tool}: internal failure: {e}"));
+                Ok(CallToolResult::error(vec![ContentBlock::text(format!(
+                    "{tool} failed inside git-prism ({e}); the server is still running"
+                ))]))
+            }
+        }
+    }
+}
+
+#[tool_handler(router = self.tool_router)]
+impl ServerHandler for Server {
+    fn get_info(&self) -> ServerConfig {
+        let mut info = Implementation::from_build_env();
+        info.name = "git-prism".into();
+        info.title = Some("git-prism".into());
+        info.version = env!("CARGO_PKG_VERSION").into();
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(info)
+            .with_instructions(INSTRUCTIONS)
+    }
+
+    async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
+        let client = context
+            .peer
+            .peer_info()
+            .map(|i| {
+                format!(
+                    "{} {} (protocol {})",
+                    i.client_info.name, i.client_info.version, i.protocol_version
+                )
+            })
+            .unwrap_or_else(|| "unknown client".into());
+        self.log(&format!("initialized by {client}"));
+    }
+
+    async fn on_roots_list_changed(&self, _context: NotificationContext<RoleServer>) {
+        *self.state.roots.lock().await = None;
+        self.log("client roots changed");
+    }
+}
+
+/// Why the server stopped.
+#[derive(Debug)]
+pub enum Stopped {
+    /// The client closed the connection (stdin reached its end).
+    Closed,
+    /// The protocol could not start or failed.
+    Failed(String),
+}
+
+/// Serves MCP on stdin/stdout until the client closes the connection.
+pub async fn serve(options: Options, log: Log) -> Stopped {
+    let server = Server::new(options, log.clone());
+    let running = match server.serve(rmcp::transport::stdio()).await {
+        Ok(r) => r,
+        Err(e) => return Stopped::Failed(format!("initialization failed: {e}")),
+    };
+    match running.waiting().await {
+        Ok(_) => Stopped::Closed,
+        Err(e) => Stopped::Failed(e.to_string()),
+    }
+}
