@@ -177,9 +177,6 @@ fn python_module(file: &str) -> AbsPath {
     if parts.last() == Some(&"__init__") {
         parts.pop();
     }
-    if parts.len() > 1 && parts[0] == "src" {
-        parts.remove(0);
-    }
     std::iter::once(String::new())
         .chain(parts.into_iter().map(str::to_owned))
         .collect()
@@ -538,15 +535,29 @@ impl Definition {
     /// Whether an absolute path names it: exactly, or through a re-export in an enclosing
     /// module of the same crate or package.
     pub fn named_by(&self, scheme: Scheme, path: &AbsPath) -> bool {
+        if self.named_through(scheme, &self.module, path) {
+            return true;
+        }
+        // A Python module under `src/` is imported without `src` in a src layout, and with it
+        // when `src` is a package.
+        if scheme == Scheme::Python && self.module.len() > 2 && self.module[1] == "src" {
+            let mut stripped = self.module.clone();
+            stripped.remove(1);
+            return self.named_through(scheme, &stripped, path);
+        }
+        false
+    }
+
+    fn named_through(&self, scheme: Scheme, module: &AbsPath, path: &AbsPath) -> bool {
         let q = self.qualified.len();
         if path.len() < q + 1
-            || path[0] != self.module[0]
+            || path[0] != module[0]
             || path[path.len() - q..] != self.qualified[..]
         {
             return false;
         }
         let middle = &path[1..path.len() - q];
-        let module = &self.module[1..];
+        let module = &module[1..];
         if middle == module {
             return true;
         }
@@ -687,7 +698,7 @@ mod tests {
         );
         assert_eq!(
             module_of(Scheme::Python, &Project::default(), "src/pkg/a.py"),
-            p(&["", "pkg", "a"])
+            p(&["", "src", "pkg", "a"])
         );
     }
 
@@ -792,6 +803,11 @@ mod tests {
         assert!(f.named_by(Scheme::Python, &p(&["", "pkg", "f"])));
         assert!(!f.named_by(Scheme::Python, &p(&["", "f"])));
         assert!(!f.named_by(Scheme::Python, &p(&["", "other", "f"])));
+        // A src layout is imported without `src`, a `src` package with it.
+        let s = Definition::new(Scheme::Python, &pr, "src/pkg/a.py", "f");
+        assert!(s.named_by(Scheme::Python, &p(&["", "pkg", "a", "f"])));
+        assert!(s.named_by(Scheme::Python, &p(&["", "src", "pkg", "a", "f"])));
+        assert!(!s.named_by(Scheme::Python, &p(&["", "a", "f"])));
     }
 
     #[test]
