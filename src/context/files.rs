@@ -68,7 +68,9 @@ impl HeadTree {
                     .collect()
             }
             (Head::Index, _) => {
-                let out = repo.git.output(["ls-files", "-s", "-z", "--full-name"])?;
+                let out = repo
+                    .git
+                    .output(["ls-files", "-s", "-z", "--full-name", ":(top)"])?;
                 records(&out)
                     .filter_map(|r| {
                         // `<mode> <oid> <stage>\t<path>`

@@ -521,3 +521,24 @@ fn review_holds_manifest_and_context_with_one_budget_and_two_cursors() {
     assert_eq!(second["manifest"]["pagination"]["offset"], 0);
     assert_eq!(second["context"]["pagination"]["offset"], 2);
 }
+
+#[test]
+fn working_tree_and_index_from_a_subdirectory() {
+    let env = TestEnv::new();
+    let repo = rust_fixture(&env);
+    // An uncommitted change to `util::helper`, asked about from `src/`.
+    repo.write("src/util.rs", UTIL.replace("&[1]", "&[1, 2]"));
+    let sub = repo.dir.join("src");
+    let worktree = context(&env, &sub, &["HEAD"]);
+    let helper = entry(&worktree, "src/util.rs", "helper");
+    assert_eq!(helper["change_type"], "modified");
+    assert_eq!(callers(helper), ["src/report.rs:5 build"]);
+    // Staged, it is the index's change.
+    repo.git(&["add", "src/util.rs"]);
+    let staged = context(&env, &sub, &["--cached"]);
+    assert_eq!(
+        callers(entry(&staged, "src/util.rs", "helper")),
+        ["src/report.rs:5 build"]
+    );
+    assert_eq!(staged["summary"]["files_in_scope"], 6);
+}
