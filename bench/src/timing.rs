@@ -52,9 +52,3 @@ pub fn median(samples: &[Duration]) -> Duration {
 pub fn ms(d: Duration) -> String {
     format!("{:.3}", d.as_secs_f64() * 1e3)
 }
-
-/// Formats a signed difference in milliseconds.
-pub fn ms_signed(a: Duration, b: Duration) -> String {
-    let diff = a.as_secs_f64() - b.as_secs_f64();
-    format!("{:+.3}", diff * 1e3)
-}
