@@ -365,6 +365,8 @@ pub fn analyze_versions(
         side.and_then(|(oid, _)| oid.and_then(|o| cache::get(o, label)))
     };
     let (mut old, mut new) = (cached(&before), cached(&after));
+    // Only what is computed here is written back: a hit is already on disk.
+    let hits = [old.is_some(), new.is_some()];
     match (&before, &after) {
         (Some((_, a)), Some((_, b))) if old.is_none() && new.is_none() => {
             if let Some((x, y)) = analyze_pair(label, a, b) {
@@ -381,7 +383,10 @@ pub fn analyze_versions(
             }
         }
     }
-    for (side, analysis) in [(&before, &old), (&after, &new)] {
+    for ((side, analysis), hit) in [(&before, &old), (&after, &new)].into_iter().zip(hits) {
+        if hit {
+            continue;
+        }
         if let (Some((Some(oid), _)), Some(a)) = (side, analysis) {
             // Only real outcomes are worth keeping: a timeout may not recur.
             if !a

@@ -518,3 +518,44 @@ fn hostile_input_is_bounded() {
     assert_eq!(names("src/deep.py"), ["f", "g"]);
     assert_eq!(file("dist/bundle.min.js")["is_generated"], true);
 }
+
+/// The analysis cache is filled by the first manifest and only read by the next: entries are
+/// neither rewritten nor multiplied, and the answer is the same.
+#[test]
+fn the_cache_is_read_not_rewritten() {
+    let env = TestEnv::new();
+    let repo = env.repo("cached");
+    repo.write("a.rs", "fn a() {}\nfn b() { a(); }\n")
+        .write("b.py", "def f():\n    return 1\n");
+    repo.commit("one");
+    repo.write("a.rs", "fn a() { 1; }\nfn c() { a(); }\n")
+        .write("b.py", "def f():\n    return 2\n");
+    repo.commit("two");
+    let entries = || {
+        let mut out = Vec::new();
+        let mut stack = vec![env.home.join(".cache/git-prism")];
+        while let Some(dir) = stack.pop() {
+            for e in std::fs::read_dir(&dir).unwrap().flatten() {
+                let meta = e.metadata().unwrap();
+                if meta.is_dir() {
+                    stack.push(e.path());
+                } else {
+                    out.push((e.path(), meta.modified().unwrap()));
+                }
+            }
+        }
+        out.sort();
+        out
+    };
+    let first = manifest(&env, &repo.dir, &["HEAD~1..HEAD"]);
+    let filled = entries();
+    assert_eq!(
+        filled.len(),
+        4,
+        "one entry per blob and language: {filled:?}"
+    );
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    let second = manifest(&env, &repo.dir, &["HEAD~1..HEAD"]);
+    assert_eq!(entries(), filled, "a warm run rewrote the cache");
+    assert_eq!(changes(&first), changes(&second));
+}
