@@ -6,6 +6,11 @@
 //!   facts): a cursor from before the branch moved or the working tree changed is refused.
 //! - Fitting a budget cuts detail in a stated order (lockfile notables, then files moved to the
 //!   next page) and says what it cut; a file is never dropped, only moved to a later page.
+//! - A manifest that fits on one page lists files in git's order. One split into pages lists
+//!   them [`FUNCTIONS_FIRST`]: files whose functions changed, then the other files, then generated
+//!   and binary ones (git's order within each group), so the first page an agent reads carries
+//!   the code changes rather than a release's documentation. The cursor says which order it
+//!   belongs to (`gp1-<fingerprint>-f<offset>`).
 
 use bstr::ByteSlice;
 
@@ -26,6 +31,38 @@ pub enum PageError {
         "stale cursor '{0}': the range has changed since it was produced (a branch moved or the working tree changed); start again without --cursor"
     )]
     Stale(String),
+}
+
+/// The name of the page order that puts files with changed functions first.
+pub const FUNCTIONS_FIRST: &str = "functions_first";
+
+/// Returns the files' indices in the [`FUNCTIONS_FIRST`] order.
+fn functions_first(files: &[FileChange]) -> Vec<usize> {
+    let rank = |f: &FileChange| match &f.functions {
+        Functions::Analysed(a) if !a.changed.is_empty() => 0,
+        _ if f.generated.is_some() || f.binary => 2,
+        _ => 1,
+    };
+    let mut order: Vec<usize> = (0..files.len()).collect();
+    // A stable sort keeps git's order within each group.
+    order.sort_by_key(|&i| rank(&files[i]));
+    order
+}
+
+/// Splits a manifest cursor's offset from its order: `f12` is offset 12 in the
+/// [`FUNCTIONS_FIRST`] order, `12` offset 12 in git's.
+fn manifest_cursor(cursor: &str, fingerprint: u64) -> Result<(usize, bool), PageError> {
+    match cursor.rsplit_once("-f") {
+        Some((head, offset)) if offset.bytes().all(|b| b.is_ascii_digit()) => {
+            decode_cursor(&format!("{head}-{offset}"), fingerprint)
+                .map(|o| (o, true))
+                .map_err(|e| match e {
+                    PageError::Invalid(_) => PageError::Invalid(cursor.to_owned()),
+                    PageError::Stale(_) => PageError::Stale(cursor.to_owned()),
+                })
+        }
+        _ => decode_cursor(cursor, fingerprint).map(|o| (o, false)),
+    }
 }
 
 /// Bytes per token assumed when a budget is given in tokens: JSON averages a little over
@@ -113,9 +150,9 @@ pub fn render(
 ) -> Result<String, PageError> {
     let fp = fingerprint(m);
     let total = m.files.len();
-    let offset = match &paging.cursor {
-        Some(c) => decode_cursor(c, fp)?,
-        None => 0,
+    let (offset, reordered) = match &paging.cursor {
+        Some(c) => manifest_cursor(c, fp)?,
+        None => (0, false),
     };
     if offset > total {
         return Err(PageError::Invalid(
@@ -128,6 +165,7 @@ pub fn render(
     let mut view = View {
         offset,
         end,
+        order: reordered.then(|| functions_first(&m.files)),
         lockfile_notable: true,
         detail: Detail::Full,
         cuts: Vec::new(),
@@ -141,12 +179,20 @@ pub fn render(
         };
         out.unwrap_or_default()
     };
+    // Pages start in the functions-first order: a page size that splits the files asks for it.
+    if end < total && offset == 0 {
+        view.order = Some(functions_first(&m.files));
+    }
     let Some(max) = paging.max_bytes else {
         return Ok(serialize(&view));
     };
     let json = serialize(&view);
     if json.len() <= max {
         return Ok(json);
+    }
+    if offset == 0 && view.order.is_none() {
+        // Everything does not fit on one page: pages follow the functions-first order.
+        view.order = Some(functions_first(&m.files));
     }
     if m.dependencies
         .lockfiles
@@ -197,6 +243,8 @@ pub fn render(
 struct View {
     offset: usize,
     end: usize,
+    /// The order pages list files in (`None`: git's).
+    order: Option<Vec<usize>>,
     lockfile_notable: bool,
     detail: Detail,
     cuts: Vec<String>,
@@ -239,16 +287,19 @@ fn to_doc(
     raw: &Option<String>,
 ) -> ManifestDoc {
     let total = m.files.len();
-    let next_cursor = (view.end < total).then(|| encode_cursor(fp, view.end));
+    let next_cursor = (view.end < total).then(|| match view.order {
+        Some(_) => format!("gp1-{fp:016x}-f{}", view.end),
+        None => encode_cursor(fp, view.end),
+    });
     let first_page = view.offset == 0;
     let deps = &m.dependencies;
     ManifestDoc {
         raw: raw.clone(),
         metadata: metadata(m, generated_at),
         summary: summary_of(m),
-        files: m.files[view.offset..view.end]
-            .iter()
-            .map(|f| file_doc(f, view.detail))
+        files: (view.offset..view.end)
+            .map(|k| view.order.as_ref().map_or(k, |order| order[k]))
+            .map(|i| file_doc(&m.files[i], view.detail))
             .collect(),
         dependency_changes: if first_page {
             deps.changes.iter().map(dependency_doc).collect()
@@ -302,6 +353,7 @@ fn to_doc(
             offset: view.offset,
             returned: view.end - view.offset,
             total_files: total,
+            order: view.order.as_ref().map(|_| FUNCTIONS_FIRST),
             next_cursor: next_cursor.clone(),
         }),
         truncated: (!view.cuts.is_empty()).then(|| schema::Truncation {
@@ -564,6 +616,70 @@ mod tests {
             decode_cursor("gp1-zz-1", 1),
             Err(PageError::Invalid(_))
         ));
+    }
+
+    #[test]
+    fn manifest_cursors_carry_their_order() {
+        let fp = 0x12f0;
+        assert_eq!(manifest_cursor(&encode_cursor(fp, 7), fp), Ok((7, false)));
+        let reordered = format!("gp1-{fp:016x}-f7");
+        assert_eq!(manifest_cursor(&reordered, fp), Ok((7, true)));
+        assert_eq!(
+            manifest_cursor(&reordered, fp + 1),
+            Err(PageError::Stale(reordered.clone()))
+        );
+        for bad in ["gp1-00000000000012f0-f", "gp1-00000000000012f0-fx", "f7"] {
+            assert_eq!(
+                manifest_cursor(bad, fp),
+                Err(PageError::Invalid(bad.into())),
+                "{bad}"
+            );
+        }
+    }
+
+    #[test]
+    fn functions_first_keeps_git_order_within_groups() {
+        use crate::lang::FileFunctions;
+        let file = |path: &str, functions: Functions, binary: bool| FileChange {
+            path: path.into(),
+            old_path: None,
+            status: Status::Modified,
+            similarity: None,
+            mode_before: 0o100644,
+            mode_after: 0o100644,
+            oid_before: None,
+            oid_after: None,
+            lines: (!binary).then_some((1, 1)),
+            binary,
+            size_before: None,
+            size_after: None,
+            language: None,
+            generated: None,
+            untracked: false,
+            functions,
+        };
+        let changed = FileFunctions {
+            changed: vec![FunctionChange {
+                name: "f".into(),
+                old_name: None,
+                kind: "function",
+                change_type: ChangeType::Modified,
+                start_line: 1,
+                end_line: 1,
+                signature: "fn f()".into(),
+                old_path: None,
+                edited: false,
+            }],
+            ..FileFunctions::default()
+        };
+        let files = vec![
+            file("a.png", Functions::Unsupported, true),
+            file("b.md", Functions::Unsupported, false),
+            file("c.rs", Functions::Analysed(changed.clone()), false),
+            file("d.rs", Functions::Analysed(FileFunctions::default()), false),
+            file("e.rs", Functions::Analysed(changed), false),
+        ];
+        assert_eq!(functions_first(&files), vec![2, 4, 1, 3, 0]);
     }
 
     #[test]

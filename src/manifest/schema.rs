@@ -398,6 +398,11 @@ pub struct Pagination {
     pub returned: usize,
     /// Files in the whole range.
     pub total_files: usize,
+    /// `functions_first` when the pages list files whose functions changed first, then the
+    /// other files, then generated and binary ones (git's order within each group); absent
+    /// when they follow git's order.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub order: Option<&'static str>,
     /// Cursor for the next page (absent on the last page). Bound to the resolved commits: a
     /// cursor from before the branch moved is refused.
     #[serde(skip_serializing_if = "Option::is_none")]

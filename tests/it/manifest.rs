@@ -647,3 +647,65 @@ fn the_schema_is_printed() {
         assert!(schema["properties"].get(field).is_some(), "{field}");
     }
 }
+
+/// A range that does not fit on one page lists files whose functions changed first, whatever
+/// their path, and the pages still return every file exactly once.
+#[test]
+fn split_pages_put_changed_functions_first() {
+    let env = TestEnv::new();
+    let repo = env.repo("repo");
+    repo.write("src/lib.rs", "pub fn a() -> u32 {\n    1\n}\n")
+        .write("logo.png", b"\x89PNG\x00\x01")
+        .commit("seed");
+    for i in 0..40 {
+        repo.write(
+            &format!("docs/chapter_{i:02}.md"),
+            format!("# Chapter {i}\n"),
+        );
+    }
+    repo.write("src/lib.rs", "pub fn a() -> u32 {\n    2\n}\n")
+        .write("logo.png", b"\x89PNG\x00\x02");
+    repo.commit("release");
+    let whole = manifest(&env, &repo.dir, &["HEAD~1..HEAD"]);
+    let git_order: Vec<&str> = whole["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        git_order[0], "docs/chapter_00.md",
+        "one page keeps git's order"
+    );
+    assert!(whole.get("pagination").is_none());
+
+    for budget in [["--max-tokens", "800"], ["--page-size", "5"]] {
+        let mut seen = Vec::new();
+        let mut cursor: Option<String> = None;
+        loop {
+            let mut args = vec![budget[0], budget[1], "HEAD~1..HEAD"];
+            if let Some(c) = &cursor {
+                args.splice(0..0, ["--cursor", c.as_str()]);
+            }
+            let doc = manifest(&env, &repo.dir, &args);
+            assert_eq!(doc["pagination"]["order"], "functions_first", "{budget:?}");
+            for f in doc["files"].as_array().unwrap() {
+                seen.push(f["path"].as_str().unwrap().to_owned());
+            }
+            match doc["pagination"]["next_cursor"].as_str() {
+                Some(c) => {
+                    assert!(c.contains("-f"), "{c}");
+                    cursor = Some(c.to_owned());
+                }
+                None => break,
+            }
+        }
+        assert_eq!(seen[0], "src/lib.rs", "{budget:?}");
+        assert_eq!(seen.last().unwrap(), "logo.png", "binary files last");
+        let mut sorted = seen.clone();
+        sorted.sort();
+        let mut expected: Vec<String> = git_order.iter().map(|p| p.to_string()).collect();
+        expected.sort();
+        assert_eq!(sorted, expected, "{budget:?}: every file exactly once");
+    }
+}
