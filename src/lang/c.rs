@@ -95,12 +95,7 @@ mod tests {
     use crate::lang::analyze;
 
     fn names(source: &str) -> Vec<(String, &'static str)> {
-        analyze("c", source.as_bytes())
-            .unwrap()
-            .functions
-            .into_iter()
-            .map(|f| (f.name, f.kind))
-            .collect()
+        crate::lang::testing::names("c", source)
     }
 
     #[test]

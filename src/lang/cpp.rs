@@ -175,12 +175,7 @@ mod tests {
     use crate::lang::analyze;
 
     fn names(source: &str) -> Vec<(String, &'static str)> {
-        analyze("cpp", source.as_bytes())
-            .unwrap()
-            .functions
-            .into_iter()
-            .map(|f| (f.name, f.kind))
-            .collect()
+        crate::lang::testing::names("cpp", source)
     }
 
     #[test]

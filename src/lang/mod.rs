@@ -461,6 +461,27 @@ pub fn fnv(bytes: &[u8]) -> u64 {
     h
 }
 
+/// Helpers shared by the analyzers' unit tests.
+#[cfg(test)]
+pub(crate) mod testing {
+    use super::{Function, analyze};
+
+    /// The functions extracted from `source`, which must parse cleanly.
+    pub fn functions(label: &'static str, source: &str) -> Vec<Function> {
+        let analysis = analyze(label, source.as_bytes()).unwrap();
+        assert!(!analysis.parse_errors, "{source}");
+        analysis.functions
+    }
+
+    /// `(qualified name, kind)` of each function extracted from `source`.
+    pub fn names(label: &'static str, source: &str) -> Vec<(String, &'static str)> {
+        functions(label, source)
+            .into_iter()
+            .map(|f| (f.name, f.kind))
+            .collect()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -175,12 +175,7 @@ mod tests {
     use crate::lang::analyze;
 
     fn names(source: &str) -> Vec<(String, &'static str)> {
-        analyze("python", source.as_bytes())
-            .unwrap()
-            .functions
-            .into_iter()
-            .map(|f| (f.name, f.kind))
-            .collect()
+        crate::lang::testing::names("python", source)
     }
 
     #[test]

@@ -54,20 +54,8 @@ impl Analyzer for TypeScript {
 
 #[cfg(test)]
 mod tests {
-    use crate::lang::{Function, analyze};
-
-    fn functions(label: &'static str, source: &str) -> Vec<Function> {
-        let analysis = analyze(label, source.as_bytes()).unwrap();
-        assert!(!analysis.parse_errors, "{source}");
-        analysis.functions
-    }
-
-    fn names(label: &'static str, source: &str) -> Vec<(String, &'static str)> {
-        functions(label, source)
-            .into_iter()
-            .map(|f| (f.name, f.kind))
-            .collect()
-    }
+    use crate::lang::analyze;
+    use crate::lang::testing::{functions, names};
 
     #[test]
     fn qualified_names() {
