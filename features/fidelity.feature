@@ -29,6 +29,17 @@ Feature: The fidelity contract
     And stderr contains "git-prism: passthrough: stdout is redirected"
     And the file "x.patch" holds exactly what git prints for "diff main~1..main"
 
+  Scenario: A redirect applied by dash before it execs git gets git's bytes
+    When the agent runs "sh -c 'git diff main~1..main > d.patch'"
+    Then it succeeds
+    And stderr contains "git-prism: passthrough: stdout is redirected"
+    And the file "d.patch" holds exactly what git prints for "diff main~1..main"
+
+  Scenario: An append under dash after changing directory gets git's bytes
+    When the agent runs "sh -c 'cd sub && exec git diff main~1..main >> ../d.patch'"
+    Then it succeeds
+    And the file "d.patch" holds exactly what git prints for "diff main~1..main"
+
   Scenario: A pipe into git apply gets git's bytes
     When the agent runs "git diff main main~1 | git apply --check --stat"
     Then it succeeds

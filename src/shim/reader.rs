@@ -5,14 +5,18 @@
 //! `head` or `grep`, not a `$(...)`, not a test runner capturing a subprocess.
 //!
 //! The harness is the nearest ancestor process whose environment does not carry the agent's
-//! marker variable (the one [`super::detect`] found); the command's top process is its child
-//! on the chain from us. If our stdout and the top process's stdout are not the same open file
-//! (same device and inode: the same pipe, terminal, socket or file), something in between
-//! redirected it, and the call passes through. See `docs/adr/0003-fidelity-contract.md`.
+//! marker variable (the one [`super::detect`] found). The proof that our stdout is its stream is
+//! the stream's identity, never our position in the process tree: the harness must itself hold
+//! our stdout open — the same pipe (both ends of a pipe are one inode), terminal or file; the
+//! other end of a socket pair it created (Node's child processes talk over socket pairs); or the
+//! master side of our pseudo-terminal. A redirect anywhere between the harness and git replaces
+//! the stream with one the harness does not hold, however the shell applied it: `dash` applies
+//! `> file` and then execs the last command, so git can be the command's top process and still
+//! write into a file. See `docs/adr/0003-fidelity-contract.md`.
 //!
-//! On Linux this reads `/proc/<pid>/stat`, `/proc/<pid>/environ` and `/proc/<pid>/fd/1` of a
-//! few ancestors: a handful of small reads, well under a millisecond. Elsewhere there is no
-//! such check yet, and every call passes through.
+//! On Linux this reads `/proc/<pid>/stat` and `/proc/<pid>/environ` of a few ancestors and
+//! inspects the harness's descriptors in `/proc/<pid>/fd`: small reads, well under a
+//! millisecond. Elsewhere there is no such check yet, and every call passes through.
 
 use std::io;
 
@@ -22,7 +26,7 @@ pub enum Refusal {
     /// File descriptor 1 is closed.
     #[error("stdout is closed")]
     StdoutClosed,
-    /// Stdout is not the stream the harness gave the command.
+    /// Stdout is not a stream the harness holds.
     #[error("stdout is redirected (not the stream the agent's harness gave the command)")]
     Redirected,
     /// Every ancestor carries the marker (or the chain is unreadable to the end).
@@ -51,6 +55,17 @@ pub fn check(marker: &str) -> Result<(), Refusal> {
 /// How many ancestors to inspect at most before giving up (a runaway chain is not a harness).
 const MAX_DEPTH: usize = 64;
 
+/// How many of the harness's open descriptors to inspect at most.
+const MAX_FDS: usize = 4096;
+
+/// Returns the `tty-index` of a pseudo-terminal master from its `/proc/<pid>/fdinfo/<fd>`.
+pub fn tty_index(fdinfo: &[u8]) -> Option<u32> {
+    fdinfo.split(|b| *b == b'\n').find_map(|line| {
+        let rest = line.strip_prefix(b"tty-index:")?;
+        std::str::from_utf8(rest).ok()?.trim().parse().ok()
+    })
+}
+
 /// Returns whether a NUL-separated environment block sets `name` to a non-empty value.
 pub fn environ_has(block: &[u8], name: &str) -> bool {
     let name = name.as_bytes();
@@ -73,41 +88,135 @@ pub fn parse_ppid(stat: &[u8]) -> Option<u32> {
 
 #[cfg(target_os = "linux")]
 mod imp {
-    use super::{MAX_DEPTH, Refusal, environ_has, parse_ppid};
+    use super::{MAX_DEPTH, MAX_FDS, Refusal, environ_has, parse_ppid, tty_index};
     use std::os::unix::fs::MetadataExt;
 
-    pub fn check(marker: &str) -> Result<(), Refusal> {
-        let mine = stdout_identity()?;
-        let me = std::process::id();
-        let mut child = me;
-        let mut pid = read_ppid(me)?;
-        let mut depth = 0;
-        let top = loop {
-            if pid == 0 || depth == MAX_DEPTH {
-                return Err(Refusal::NoHarness);
-            }
-            let environ = std::fs::read(format!("/proc/{pid}/environ"))
-                .map_err(|source| Refusal::Proc { pid, source })?;
-            if !environ_has(&environ, marker) {
-                break child;
-            }
-            child = pid;
-            pid = read_ppid(pid)?;
-            depth += 1;
-        };
-        if top == me {
-            return Ok(());
+    /// What identifies an open stream: the device and inode it lives on, and its file type.
+    #[derive(Clone, Copy, Debug)]
+    struct Stream {
+        dev: u64,
+        ino: u64,
+        mode: u32,
+        rdev: u64,
+    }
+
+    impl Stream {
+        fn same_file(&self, dev: u64, ino: u64) -> bool {
+            (self.dev, self.ino) == (dev, ino)
         }
-        let theirs = std::fs::metadata(format!("/proc/{top}/fd/1"))
-            .map_err(|source| Refusal::Proc { pid: top, source })?;
-        if (theirs.dev(), theirs.ino()) == mine {
+
+        fn kind(&self) -> u32 {
+            self.mode & libc::S_IFMT
+        }
+    }
+
+    pub fn check(marker: &str) -> Result<(), Refusal> {
+        let mine = stdout_stream()?;
+        let harness = find_harness(marker)?;
+        if harness_holds(harness, &mine)? {
             Ok(())
         } else {
             Err(Refusal::Redirected)
         }
     }
 
-    fn stdout_identity() -> Result<(u64, u64), Refusal> {
+    /// Returns the nearest ancestor whose environment does not carry `marker`.
+    fn find_harness(marker: &str) -> Result<u32, Refusal> {
+        let mut pid = read_ppid(std::process::id())?;
+        for _ in 0..MAX_DEPTH {
+            if pid == 0 {
+                break;
+            }
+            let environ = std::fs::read(format!("/proc/{pid}/environ"))
+                .map_err(|source| Refusal::Proc { pid, source })?;
+            if !environ_has(&environ, marker) {
+                return Ok(pid);
+            }
+            pid = read_ppid(pid)?;
+        }
+        Err(Refusal::NoHarness)
+    }
+
+    /// Returns whether the harness holds our stdout's stream open: the same pipe (either end:
+    /// both ends of a pipe are one inode), terminal or file; the other end of a socket pair it
+    /// created; or the master side of our pseudo-terminal.
+    fn harness_holds(harness: u32, mine: &Stream) -> Result<bool, Refusal> {
+        let dir = format!("/proc/{harness}/fd");
+        let entries = std::fs::read_dir(&dir).map_err(|source| Refusal::Proc {
+            pid: harness,
+            source,
+        })?;
+        let pts = (mine.kind() == libc::S_IFCHR)
+            .then(|| our_pts_index(mine))
+            .flatten();
+        for entry in entries.take(MAX_FDS) {
+            let Ok(entry) = entry else { continue };
+            let path = entry.path();
+            // `stat` follows the descriptor to the open file itself.
+            let Ok(meta) = std::fs::metadata(&path) else {
+                continue;
+            };
+            if mine.same_file(meta.dev(), meta.ino()) {
+                return Ok(true);
+            }
+            if let Some(index) = pts {
+                if is_ptmx(&path) && master_index(harness, &entry.file_name()) == Some(index) {
+                    return Ok(true);
+                }
+            }
+        }
+        if mine.kind() == libc::S_IFSOCK {
+            return Ok(socket_peer_pid() == Some(harness));
+        }
+        Ok(false)
+    }
+
+    fn is_ptmx(fd_link: &std::path::Path) -> bool {
+        std::fs::read_link(fd_link)
+            .is_ok_and(|t| t.as_os_str() == "/dev/ptmx" || t.as_os_str() == "/dev/pts/ptmx")
+    }
+
+    /// The index of the pseudo-terminal whose master the harness holds at `fd`
+    /// (`tty-index` in `/proc/<pid>/fdinfo/<fd>`).
+    fn master_index(harness: u32, fd: &std::ffi::OsStr) -> Option<u32> {
+        let mut path = std::path::PathBuf::from(format!("/proc/{harness}/fdinfo"));
+        path.push(fd);
+        let info = std::fs::read(path).ok()?;
+        tty_index(&info)
+    }
+
+    /// The index `N` of `/dev/pts/N` when our stdout is a pseudo-terminal's slave side.
+    fn our_pts_index(mine: &Stream) -> Option<u32> {
+        let target = std::fs::read_link("/proc/self/fd/1").ok()?;
+        let index = target.to_str()?.strip_prefix("/dev/pts/")?.parse().ok()?;
+        // Unix98 pseudo-terminal slaves have majors 136 to 143.
+        let major = libc::major(mine.rdev as libc::dev_t);
+        (136..=143).contains(&major).then_some(index)
+    }
+
+    /// The process that created the other end of our stdout socket (for a socket pair: the
+    /// process that called `socketpair`).
+    fn socket_peer_pid() -> Option<u32> {
+        let mut cred = libc::ucred {
+            pid: 0,
+            uid: 0,
+            gid: 0,
+        };
+        let mut len = std::mem::size_of::<libc::ucred>() as libc::socklen_t;
+        // SAFETY: `cred` and `len` are valid for writes and `len` is the buffer's size.
+        let rc = unsafe {
+            libc::getsockopt(
+                1,
+                libc::SOL_SOCKET,
+                libc::SO_PEERCRED,
+                (&raw mut cred).cast(),
+                &mut len,
+            )
+        };
+        (rc == 0 && cred.pid > 0).then_some(cred.pid.unsigned_abs())
+    }
+
+    fn stdout_stream() -> Result<Stream, Refusal> {
         let mut st = std::mem::MaybeUninit::<libc::stat>::uninit();
         // SAFETY: `fstat` writes a `stat` into the buffer when it returns 0.
         let rc = unsafe { libc::fstat(1, st.as_mut_ptr()) };
@@ -120,7 +229,12 @@ mod imp {
             clippy::unnecessary_cast,
             reason = "the field types differ between targets"
         )]
-        Ok((st.st_dev as u64, st.st_ino as u64))
+        Ok(Stream {
+            dev: st.st_dev as u64,
+            ino: st.st_ino as u64,
+            mode: st.st_mode as u32,
+            rdev: st.st_rdev as u64,
+        })
     }
 
     fn read_ppid(pid: u32) -> Result<u32, Refusal> {
@@ -163,6 +277,14 @@ mod tests {
         assert_eq!(parse_ppid(b"123 (a b) c) R 7 1 1"), Some(7));
         assert_eq!(parse_ppid(b"123 (x"), None);
         assert_eq!(parse_ppid(b""), None);
+    }
+
+    #[test]
+    fn tty_index_comes_from_fdinfo() {
+        let info = b"pos:\t0\nflags:\t02100002\nmnt_id:\t24\nino:\t91\ntty-index:\t17\n";
+        assert_eq!(tty_index(info), Some(17));
+        assert_eq!(tty_index(b"pos:\t0\nflags:\t0\n"), None);
+        assert_eq!(tty_index(b"tty-index:\tx\n"), None);
     }
 
     #[cfg(target_os = "linux")]
