@@ -111,6 +111,8 @@ pub fn blame_doc(
 ) -> Result<BlameDoc, AnswerError> {
     let mut args: Vec<OsString> = vec!["blame".into(), "--porcelain".into()];
     args.extend(b.options.iter().cloned());
+    // After the caller's options, so it wins: blame runs textconv drivers by default.
+    args.push("--no-textconv".into());
     if let Some(rev) = &b.rev {
         args.push(rev.clone());
     }

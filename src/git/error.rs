@@ -71,6 +71,14 @@ pub enum GitError {
         /// Its exit code, if it exited.
         code: Option<i32>,
     },
+    /// Objects the answer needs are missing from a partial clone; git-prism never fetches them.
+    #[error(
+        "objects are missing from this partial clone and git-prism never fetches (run `git fetch` or the command with GIT_PRISM_INSIDE_SHIM=1): {stderr}"
+    )]
+    MissingObjects {
+        /// git's standard error, trimmed.
+        stderr: String,
+    },
     /// The real git printed something this parser does not understand.
     #[error("unexpected output from git {command}: {detail}")]
     Parse {

@@ -5,20 +5,30 @@
 //!   relative entries, never git-prism itself), so this can never recurse into the shim.
 //! - Every call runs with the caller's global options (`-C`, `-c`, `--git-dir`, ...) so git sees
 //!   the same repository the caller's command would, followed by overrides that keep repository
-//!   content from executing: fsmonitor off, hooks pointed at nothing, no external diff, no
-//!   textconv, no clean/smudge filter drivers (see [`Invocation::disable_filters`]), and optional
-//!   locks off so a diff never rewrites the index.
+//!   content from executing: fsmonitor off, hooks pointed at nothing, no pager, no lazy fetch of
+//!   a partial clone's missing objects (`GIT_NO_LAZY_FETCH`), and every clean/smudge/process
+//!   filter driver git itself would see neutralised (see [`Invocation::command`]); the callers
+//!   add `--no-ext-diff` and `--no-textconv` to every diff, log and blame. Optional locks are off
+//!   so a diff never rewrites the index.
+//! - Filter drivers are not guessed from names: the real git lists every configuration key it
+//!   would read (every scope, includes, the caller's `-c`), and the repository's populated
+//!   submodules are listed the same way, because git checks whether a submodule is dirty by
+//!   running `git status` inside it with the submodule's own configuration. Each driver found
+//!   gets `--config-env=filter.<name>.<key>=<empty>`: git splits that option at its last `=`,
+//!   so a driver name containing `=` or bytes that are not UTF-8 is overridden exactly.
 //! - Output is captured whole; nothing is written to the caller's streams.
 
 use std::ffi::{OsStr, OsString};
+use std::os::unix::ffi::OsStringExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::sync::Mutex;
 
 use super::GitError;
 use crate::shim::resolve;
 
 /// How to run the real git against the caller's repository.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Invocation {
     /// The real git.
     pub program: PathBuf,
@@ -26,8 +36,10 @@ pub struct Invocation {
     pub cwd: PathBuf,
     /// The caller's global options, verbatim.
     pub globals: Vec<OsString>,
-    /// Extra `-c` overrides added after the caller's.
-    overrides: Vec<OsString>,
+    /// The populated submodules' directories, whose own filter drivers must be neutralised too.
+    submodules: Vec<PathBuf>,
+    /// The `--config-env` arguments that neutralise every filter driver, once computed.
+    guard: Mutex<Option<Vec<OsString>>>,
 }
 
 /// A git process started by [`Invocation::spawn`].
@@ -45,15 +57,27 @@ impl Running {
             .wait_with_output()
             .map_err(|e| GitError::Spawn(e.to_string()))?;
         if !out.status.success() {
+            let stderr = String::from_utf8_lossy(&out.stderr).trim().to_owned();
+            if stderr.contains("lazy fetching disabled") || stderr.contains("promisor remote") {
+                return Err(GitError::MissingObjects { stderr });
+            }
             return Err(GitError::Command {
                 command: self.name,
-                stderr: String::from_utf8_lossy(&out.stderr).trim().to_owned(),
+                stderr,
                 code: out.status.code(),
             });
         }
         Ok(out.stdout)
     }
 }
+
+/// The environment variable whose (empty) value blanks a filter command (`--config-env`).
+const EMPTY_VAR: &str = "GIT_PRISM_EMPTY";
+/// The environment variable whose value `false` makes a filter optional (`--config-env`).
+const FALSE_VAR: &str = "GIT_PRISM_FALSE";
+
+/// The most filter drivers neutralised; a configuration with more is refused.
+const MAX_DRIVERS: usize = 1024;
 
 /// The configuration overrides every call gets.
 const SAFE_OVERRIDES: &[&str] = &[
@@ -65,8 +89,13 @@ const SAFE_OVERRIDES: &[&str] = &[
 ];
 
 impl Invocation {
-    /// Locates the real git and prepares calls from `cwd` with the caller's `globals`.
-    pub fn locate(cwd: PathBuf, globals: Vec<OsString>) -> Result<Invocation, GitError> {
+    /// Locates the real git and prepares calls from `cwd` with the caller's `globals`;
+    /// `submodules` are the populated submodules' directories.
+    pub fn locate(
+        cwd: PathBuf,
+        globals: Vec<OsString>,
+        submodules: Vec<PathBuf>,
+    ) -> Result<Invocation, GitError> {
         let path_var = std::env::var_os("PATH");
         let pinned = std::env::var_os(resolve::pin_variable("git"));
         let program = resolve::resolve(resolve::Inputs {
@@ -80,48 +109,94 @@ impl Invocation {
             program,
             cwd,
             globals,
-            overrides: Vec::new(),
+            submodules,
+            guard: Mutex::new(None),
         })
     }
 
-    /// Neutralises the clean/smudge filter drivers named in the repository's configuration
-    /// (git would run them when it reads the working tree).
-    pub fn disable_filters(&mut self, drivers: impl IntoIterator<Item = String>) {
-        for driver in drivers {
-            for key in ["clean", "smudge", "process"] {
-                self.overrides
-                    .push(format!("filter.{driver}.{key}=").into());
-            }
-            self.overrides
-                .push(format!("filter.{driver}.required=false").into());
-        }
-    }
-
-    /// Returns a command for `git <globals> <overrides> <args>`.
-    pub fn command<I, S>(&self, args: I) -> Command
+    /// Returns a command for `git <globals> <overrides> <args>` that cannot run a program the
+    /// repository configures. The first call lists the configuration (see the module docs).
+    pub fn command<I, S>(&self, args: I) -> Result<Command, GitError>
     where
         I: IntoIterator<Item = S>,
         S: AsRef<OsStr>,
     {
+        let guard = self.guard()?;
+        let mut cmd = self.base(&self.cwd, &self.globals);
+        cmd.args(&guard).arg("--no-optional-locks").args(args);
+        Ok(cmd)
+    }
+
+    /// `git <globals> <safe overrides>` from `dir`, with the environment every call gets.
+    fn base(&self, dir: &Path, globals: &[OsString]) -> Command {
         let mut cmd = Command::new(&self.program);
-        cmd.current_dir(&self.cwd).args(&self.globals);
+        cmd.current_dir(dir).args(globals);
         for value in SAFE_OVERRIDES {
             cmd.arg("-c").arg(value);
         }
-        for value in &self.overrides {
-            cmd.arg("-c").arg(value);
-        }
-        cmd.arg("--no-optional-locks")
-            .args(args)
-            .env("GIT_PRISM_INSIDE_SHIM", "1")
+        cmd.env("GIT_PRISM_INSIDE_SHIM", "1")
             .env("GIT_OPTIONAL_LOCKS", "0")
             .env("GIT_TERMINAL_PROMPT", "0")
+            .env("GIT_NO_LAZY_FETCH", "1")
+            .env(EMPTY_VAR, "")
+            .env(FALSE_VAR, "false")
             .env_remove("GIT_EXTERNAL_DIFF")
             .env_remove("GIT_PAGER")
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
         cmd
+    }
+
+    /// Returns the `--config-env` arguments that neutralise every filter driver of the
+    /// repository and its populated submodules, listing them on first use.
+    fn guard(&self) -> Result<Vec<OsString>, GitError> {
+        let mut slot = self
+            .guard
+            .lock()
+            .map_err(|_| GitError::Spawn("a thread panicked while listing filters".into()))?;
+        if let Some(guard) = slot.as_ref() {
+            return Ok(guard.clone());
+        }
+        let mut names = self.filter_names(&self.cwd, &self.globals)?;
+        for dir in &self.submodules {
+            // A submodule's own git runs without the caller's repository options (git clears
+            // them for submodule processes), so it is listed without them too.
+            names.extend(self.filter_names(dir, &[])?);
+        }
+        names.sort();
+        names.dedup();
+        if names.len() > MAX_DRIVERS {
+            return Err(GitError::Spawn(format!(
+                "{} filter drivers are configured; at most {MAX_DRIVERS} are neutralised",
+                names.len()
+            )));
+        }
+        let guard = neutralising_args(&names);
+        *slot = Some(guard.clone());
+        Ok(guard)
+    }
+
+    /// Lists the filter driver names in every configuration key git reads in `dir`.
+    fn filter_names(&self, dir: &Path, globals: &[OsString]) -> Result<Vec<Vec<u8>>, GitError> {
+        let mut cmd = self.base(dir, globals);
+        cmd.args(["config", "--list", "-z", "--name-only"]);
+        if globals.is_empty() {
+            for var in REPOSITORY_VARIABLES {
+                cmd.env_remove(var);
+            }
+        }
+        let out = cmd
+            .output()
+            .map_err(|e| GitError::Spawn(format!("{}: {e}", self.program.display())))?;
+        if !out.status.success() {
+            return Err(GitError::Command {
+                command: "config".into(),
+                stderr: String::from_utf8_lossy(&out.stderr).trim().to_owned(),
+                code: out.status.code(),
+            });
+        }
+        Ok(filter_drivers(&out.stdout))
     }
 
     /// Runs git with `args` and returns its standard output; a non-zero exit is an error
@@ -146,7 +221,7 @@ impl Invocation {
             .map(|a| a.to_string_lossy().into_owned())
             .unwrap_or_default();
         let child = self
-            .command(&args)
+            .command(&args)?
             .spawn()
             .map_err(|e| GitError::Spawn(format!("{}: {e}", self.program.display())))?;
         Ok(Running { child, name })
@@ -155,5 +230,93 @@ impl Invocation {
     /// Returns the real git's path.
     pub fn program(&self) -> &Path {
         &self.program
+    }
+}
+
+/// The variables that point git at a repository; a submodule's git must not inherit them.
+const REPOSITORY_VARIABLES: &[&str] = &[
+    "GIT_DIR",
+    "GIT_WORK_TREE",
+    "GIT_COMMON_DIR",
+    "GIT_INDEX_FILE",
+    "GIT_OBJECT_DIRECTORY",
+    "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+    "GIT_NAMESPACE",
+    "GIT_PREFIX",
+];
+
+/// Returns the driver names of the `filter.<name>.<key>` keys in `git config --list -z
+/// --name-only` output. Section and key names are lower case there; the name between them is
+/// kept byte for byte (it may contain dots, `=`, and bytes that are not UTF-8).
+pub fn filter_drivers(listing: &[u8]) -> Vec<Vec<u8>> {
+    let mut names: Vec<Vec<u8>> = listing
+        .split(|b| *b == 0)
+        .filter_map(|key| {
+            let rest = key.strip_prefix(b"filter.")?;
+            let dot = rest.iter().rposition(|b| *b == b'.')?;
+            Some(rest[..dot].to_vec())
+        })
+        .collect();
+    names.sort();
+    names.dedup();
+    names
+}
+
+/// Returns the `--config-env` arguments that blank every command of the drivers `names` and
+/// make them optional.
+pub fn neutralising_args(names: &[Vec<u8>]) -> Vec<OsString> {
+    let mut args = Vec::with_capacity(names.len() * 4);
+    for name in names {
+        for (key, var) in [
+            ("clean", EMPTY_VAR),
+            ("smudge", EMPTY_VAR),
+            ("process", EMPTY_VAR),
+            ("required", FALSE_VAR),
+        ] {
+            let mut arg = b"--config-env=filter.".to_vec();
+            arg.extend_from_slice(name);
+            arg.push(b'.');
+            arg.extend_from_slice(key.as_bytes());
+            arg.push(b'=');
+            arg.extend_from_slice(var.as_bytes());
+            args.push(OsString::from_vec(arg));
+        }
+    }
+    args
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn driver_names_are_kept_byte_for_byte() {
+        let listing = b"core.bare\0filter.lfs.clean\0filter.lfs.smudge\0filter.a=b.clean\0\
+filter.x.y.process\0filter.\xff\xfe.clean\0filter.nodot\0diff.t.textconv\0";
+        let names = filter_drivers(listing);
+        assert_eq!(
+            names,
+            vec![
+                b"a=b".to_vec(),
+                b"lfs".to_vec(),
+                b"x.y".to_vec(),
+                b"\xff\xfe".to_vec()
+            ]
+        );
+    }
+
+    #[test]
+    fn neutralising_arguments_end_with_the_variable_after_the_last_equals_sign() {
+        let args = neutralising_args(&[b"a=b".to_vec()]);
+        assert_eq!(args.len(), 4);
+        use std::os::unix::ffi::OsStrExt;
+        assert_eq!(
+            args[0].as_bytes(),
+            b"--config-env=filter.a=b.clean=GIT_PRISM_EMPTY"
+        );
+        assert_eq!(
+            args[3].as_bytes(),
+            b"--config-env=filter.a=b.required=GIT_PRISM_FALSE"
+        );
     }
 }

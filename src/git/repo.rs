@@ -9,7 +9,7 @@
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
-use bstr::ByteSlice;
+use std::os::unix::ffi::OsStrExt;
 
 use super::GitError;
 use super::real::Invocation;
@@ -119,8 +119,8 @@ impl Repo {
             )
             .map_err(|e| not_a_repo(e.to_string()))?,
         };
-        let mut git = Invocation::locate(location.cwd.clone(), location.globals.clone())?;
-        git.disable_filters(filter_drivers(&inner.to_thread_local()));
+        let submodules = populated_submodules(&inner.to_thread_local())?;
+        let git = Invocation::locate(location.cwd.clone(), location.globals.clone(), submodules)?;
         Ok(Repo { inner, git, dir })
     }
 
@@ -145,25 +145,48 @@ impl Repo {
     }
 }
 
-/// Returns the names of the filter drivers configured for the repository (`filter.<name>.*`).
-fn filter_drivers(repo: &gix::Repository) -> Vec<String> {
-    let config = repo.config_snapshot();
-    let mut names: Vec<String> = config
-        .plumbing()
-        .sections_by_name("filter")
-        .into_iter()
-        .flatten()
-        .filter_map(|section| {
-            section
-                .header()
-                .subsection_name()
-                .and_then(|n| n.to_str().ok())
-                .map(str::to_owned)
-        })
-        .collect();
-    names.sort();
-    names.dedup();
-    names
+/// How deep nested submodules are followed.
+const MAX_SUBMODULE_DEPTH: usize = 8;
+/// The most populated submodules followed; a repository with more is refused.
+const MAX_SUBMODULES: usize = 256;
+
+/// Returns the work-tree directories of the repository's populated submodules, nested ones
+/// included: git runs `git status` in each to see whether it is dirty, with the submodule's
+/// own configuration, so their filter drivers must be known too.
+fn populated_submodules(repo: &gix::Repository) -> Result<Vec<PathBuf>, GitError> {
+    let mut found = Vec::new();
+    let mut pending = vec![(repo.clone(), 0)];
+    while let Some((repo, depth)) = pending.pop() {
+        let Some(workdir) = repo.workdir().map(Path::to_path_buf) else {
+            continue;
+        };
+        let index = repo.index_or_empty().map_err(|e| GitError::Gix {
+            context: "reading the index",
+            reason: e.to_string(),
+        })?;
+        for entry in index.entries() {
+            if entry.mode != gix::index::entry::Mode::COMMIT {
+                continue;
+            }
+            let path = workdir.join(std::ffi::OsStr::from_bytes(entry.path(&index)));
+            // Only a checked-out submodule has a git of its own to run.
+            if std::fs::symlink_metadata(path.join(".git")).is_err() {
+                continue;
+            }
+            if found.len() == MAX_SUBMODULES {
+                return Err(GitError::UnsupportedRange(format!(
+                    "more than {MAX_SUBMODULES} populated submodules"
+                )));
+            }
+            found.push(path.clone());
+            if depth + 1 < MAX_SUBMODULE_DEPTH {
+                if let Ok(sub) = gix::open(&path) {
+                    pending.push((sub, depth + 1));
+                }
+            }
+        }
+    }
+    Ok(found)
 }
 
 /// Reads objects of a repository handle.

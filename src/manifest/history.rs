@@ -70,6 +70,10 @@ pub fn commits(repo: &Repo, log: &Log) -> Result<Vec<CommitInfo>, GitError> {
         FORMAT.into(),
     ];
     args.extend(log.args.iter().cloned());
+    // After the caller's options, so they win: the pickaxe (`-S`/`-G`) and path-limited walks
+    // diff blobs, and a textconv or external diff driver would run a configured program.
+    args.push("--no-textconv".into());
+    args.push("--no-ext-diff".into());
     args.push("--".into());
     args.extend(log.paths.iter().cloned());
     let out = repo.git.output(&args)?;
@@ -174,7 +178,7 @@ pub fn changes_with(
     }
     let mut child = repo
         .git
-        .command(&args)
+        .command(&args)?
         .stdin(Stdio::piped())
         .spawn()
         .map_err(|e| GitError::Spawn(e.to_string()))?;

@@ -135,6 +135,15 @@ impl TestEnv {
         repo
     }
 
+    /// A repository that already exists at `dir` (a clone, a submodule).
+    pub fn repo_at(&self, dir: &Path) -> Repo<'_> {
+        Repo {
+            env: self,
+            dir: dir.to_owned(),
+            tick: std::cell::Cell::new(0),
+        }
+    }
+
     /// Writes an executable script `dir/name`.
     pub fn script(&self, dir: &Path, name: &str, body: &str) -> PathBuf {
         use std::os::unix::fs::PermissionsExt;

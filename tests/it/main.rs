@@ -27,4 +27,5 @@ mod oracle;
 mod passthrough;
 mod real_history;
 mod resolver;
+mod security_exec;
 mod snapshot;

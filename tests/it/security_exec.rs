@@ -1,0 +1,210 @@
+//! The structured path never runs a program the repository configures.
+//!
+//! Each test plants a configured program that would create a marker file if it ran, asks for a
+//! structured answer, and checks that the answer was structured (so the real git never ran the
+//! caller's command itself) and that the marker does not exist.
+
+use std::path::{Path, PathBuf};
+
+use crate::common::{Repo, TestEnv};
+
+/// A shell command that leaves `marker` behind and otherwise behaves like `cat`.
+fn marking(marker: &Path) -> String {
+    format!("sh -c 'touch {}; cat'", marker.display())
+}
+
+/// Runs `git <args>` through the shim as an agent; asserts the answer was structured.
+fn structured(env: &TestEnv, dir: &Path, args: &[&str]) -> serde_json::Value {
+    let out = env
+        .shim_git(args)
+        .env("CLAUDECODE", "1")
+        .env("GIT_PRISM_DEBUG", "1")
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("git-prism: structured: "),
+        "git {args:?} was not answered with structure: {stderr}"
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+fn marker(env: &TestEnv, name: &str) -> PathBuf {
+    env.root().join(format!("{name}.ran"))
+}
+
+/// A repository whose `.txt` files go through the filter driver `driver` (raw bytes: the name
+/// may hold `=` or bytes that are not UTF-8), with a committed file then modified in the work
+/// tree so git has to clean it to compare.
+fn filtered_repo<'e>(env: &'e TestEnv, driver: &[u8], marker: &Path) -> Repo<'e> {
+    use std::os::unix::ffi::OsStrExt;
+    let repo = env.repo("repo");
+    let mut attributes = b"*.txt filter=".to_vec();
+    attributes.extend_from_slice(driver);
+    attributes.push(b'\n');
+    repo.write(".gitattributes", attributes)
+        .write("a.txt", "one\n");
+    repo.commit("one");
+    for key in ["clean", "smudge"] {
+        let mut name = b"filter.".to_vec();
+        name.extend_from_slice(driver);
+        name.push(b'.');
+        name.extend_from_slice(key.as_bytes());
+        let out = repo
+            .git_cmd(&[])
+            .arg("config")
+            .arg(std::ffi::OsStr::from_bytes(&name))
+            .arg(marking(marker))
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    repo.write("a.txt", "one\ntwo\n");
+    repo
+}
+
+// The drivers were neutralised with `-c filter.<name>.clean=`, which git reads as the key
+// `filter.a` when the name contains `=`, and names that are not UTF-8 were dropped: the clean
+// filter ran while the structured path diffed the work tree.
+#[test]
+fn filter_drivers_with_odd_names_never_run() {
+    for (label, driver) in [
+        ("plain", b"plain".as_slice()),
+        ("equals", b"a=b".as_slice()),
+        ("dotted", b"x.y".as_slice()),
+        ("latin1", b"\xe9t\xe9".as_slice()),
+    ] {
+        let env = TestEnv::new();
+        let marker = marker(&env, label);
+        let repo = filtered_repo(&env, driver, &marker);
+        let doc = structured(&env, &repo.dir, &["diff"]);
+        assert!(doc.to_string().contains("a.txt"), "{label}: {doc}");
+        let doc = structured(&env, &repo.dir, &["diff", "HEAD"]);
+        assert!(doc.to_string().contains("a.txt"), "{label}: {doc}");
+        assert!(!marker.exists(), "{label}: the filter driver ran");
+    }
+}
+
+// Git checks whether a submodule is dirty by running `git status` inside it, with the
+// submodule's own configuration: its filter driver ran although the parent's were neutralised.
+#[test]
+fn a_submodule_s_own_filter_driver_never_runs() {
+    let env = TestEnv::new();
+    let marker = marker(&env, "submodule");
+    let inner = env.repo("inner");
+    inner
+        .write(".gitattributes", "*.txt filter=sub\n")
+        .write("s.txt", "one\n");
+    inner.commit("inner");
+    let repo = env.repo("repo");
+    repo.write("top.txt", "top\n");
+    repo.commit("top");
+    repo.git(&[
+        "-c",
+        "protocol.file.allow=always",
+        "submodule",
+        "add",
+        "-q",
+        inner.dir.to_str().unwrap(),
+        "sub",
+    ]);
+    repo.commit("add the submodule");
+    let sub = env.repo_at(&repo.dir.join("sub"));
+    sub.git(&["config", "filter.sub.clean", &marking(&marker)]);
+    // The same size, so git must read (and clean) the file to know it changed.
+    sub.write("s.txt", "owe\n");
+    let doc = structured(&env, &repo.dir, &["diff"]);
+    assert!(doc.to_string().contains("sub"), "{doc}");
+    assert!(!marker.exists(), "the submodule's filter driver ran");
+    // git itself reports the dirty submodule: the structured answer must say the same.
+    let plain = repo.git(&["diff", "--name-only"]);
+    assert_eq!(plain.trim(), "sub");
+}
+
+// `git blame` and the pickaxe apply textconv drivers by default: the structured path ran them.
+#[test]
+fn textconv_never_runs_in_blame_or_the_pickaxe() {
+    let env = TestEnv::new();
+    let marker = marker(&env, "textconv");
+    let repo = env.repo("repo");
+    repo.write(".gitattributes", "*.txt diff=tc\n")
+        .write("a.txt", "alpha\n");
+    repo.commit("one");
+    repo.write("a.txt", "alpha\nbeta\n");
+    repo.commit("two");
+    repo.git(&["config", "diff.tc.textconv", &marking(&marker)]);
+    repo.git(&["config", "diff.tc.command", &marking(&marker)]);
+    structured(&env, &repo.dir, &["blame", "a.txt"]);
+    structured(&env, &repo.dir, &["blame", "HEAD~1", "--", "a.txt"]);
+    structured(&env, &repo.dir, &["log", "-S", "beta"]);
+    structured(&env, &repo.dir, &["log", "-G", "alpha"]);
+    structured(&env, &repo.dir, &["log", "--", "a.txt"]);
+    structured(&env, &repo.dir, &["show", "HEAD"]);
+    structured(&env, &repo.dir, &["diff", "HEAD~1"]);
+    assert!(!marker.exists(), "a textconv or external diff driver ran");
+}
+
+// A partial clone fetches missing objects on demand through its promisor remote, which runs
+// `remote.origin.uploadpack`: the structured path must report the objects missing instead.
+#[test]
+fn a_partial_clone_never_fetches_missing_objects() {
+    let env = TestEnv::new();
+    let marker = marker(&env, "lazy-fetch");
+    let origin = env.repo("origin");
+    origin.write("a.txt", "one\n");
+    origin.commit("one");
+    origin.write("a.txt", "one\ntwo\n");
+    origin.commit("two");
+    origin.git(&["config", "uploadpack.allowFilter", "true"]);
+    let clone_dir = env.root().join("clone");
+    let url = format!("file://{}", origin.dir.display());
+    let out = env
+        .plain_git(&[
+            "clone",
+            "-q",
+            "--no-checkout",
+            "--filter=blob:none",
+            &url,
+            clone_dir.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let clone = env.repo_at(&clone_dir);
+    // From now on, any fetch runs the marker.
+    let upload = env.script(
+        &env.root(),
+        "upload-pack",
+        &format!(
+            "#!/bin/sh\ntouch {}\nexec git-upload-pack \"$@\"\n",
+            marker.display()
+        ),
+    );
+    clone.git(&[
+        "config",
+        "remote.origin.uploadpack",
+        upload.to_str().unwrap(),
+    ]);
+    let out = env
+        .command(crate::common::bin(), &env.plain_path())
+        .args(["manifest", "HEAD~1", "HEAD"])
+        .current_dir(&clone_dir)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "the blobs are missing");
+    assert!(
+        stderr.contains("objects are missing from this partial clone"),
+        "{stderr}"
+    );
+    assert!(!marker.exists(), "the structured path fetched");
+}
