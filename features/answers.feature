@@ -103,7 +103,7 @@ Feature: The shim answers an agent's git with structure
     Then it succeeds
     And the JSON field "pull_request.number" is "7"
     And the JSON field "manifest.files.0.path" is "feature.txt"
-    And the fake gh was asked "pr view 7 --json"
+    And the fake gh was asked "pr view --json number,title,url,baseRefOid,headRefOid,baseRefName,headRefName -- 7"
 
   Scenario: gh pr diff --patch and other gh calls go to gh
     Given a fake gh whose pull request 7 merges "feature" into "main"

@@ -1,9 +1,13 @@
 //! `gh pr diff [<number> | <url> | <branch>]`: the pull request's manifest.
 //!
-//! The real `gh` names the base and head commits (`gh pr view --json ...`); the head is fetched
-//! with the real git (`refs/pull/<n>/head`) when its objects are missing; the answer is the
+//! The real `gh` names the base and head commits (`gh pr view --json ...`); the answer is the
 //! manifest of merge-base(base, head)..head, as GitHub shows a pull request's changes, plus the
 //! pull request's number and title.
+//!
+//! Invariants: nothing is fetched — when the repository lacks either commit the call passes
+//! through to the real `gh` (which downloads the diff itself and writes nothing to the
+//! repository). The object ids `gh` reports are checked to be full hexadecimal ids before they
+//! are used, and the selector is passed to `gh` after `--`.
 
 use std::ffi::OsString;
 use std::process::Stdio;
@@ -57,20 +61,22 @@ const FIELDS: &str = "number,title,url,baseRefOid,headRefOid,baseRefName,headRef
 /// Builds the answer to `gh pr diff`.
 pub fn answer(pr: &PrDiff, ctx: &Context) -> Result<String, AnswerError> {
     let view = view(pr)?;
-    let repo = ctx.repo()?;
-    if !repo.has_object(&view.head_ref_oid) {
-        let refspec = format!("refs/pull/{}/head", view.number);
-        repo.git
-            .output(["fetch", "--quiet", "--no-tags", "origin", refspec.as_str()])?;
+    for oid in [&view.base_ref_oid, &view.head_ref_oid] {
+        if !is_object_id(oid) {
+            return Err(AnswerError::Gh(format!(
+                "`gh pr view` gave an invalid object id '{}'",
+                oid.chars().take(80).collect::<String>()
+            )));
+        }
     }
-    if !repo.has_object(&view.base_ref_oid) {
-        repo.git.output([
-            "fetch",
-            "--quiet",
-            "--no-tags",
-            "origin",
-            view.base_ref_oid.as_str(),
-        ])?;
+    let repo = ctx.repo()?;
+    for oid in [&view.head_ref_oid, &view.base_ref_oid] {
+        if !repo.has_object(oid) {
+            return Err(AnswerError::Gh(format!(
+                "commit {oid} of pull request {} is not in the repository (git-prism never fetches)",
+                view.number
+            )));
+        }
     }
     let merge_base = repo.merge_base(&view.base_ref_oid, &view.head_ref_oid)?;
     let diff = Diff {
@@ -132,12 +138,16 @@ fn view(pr: &PrDiff) -> Result<PrView, AnswerError> {
         self_id: resolve::FileId::current_exe(),
     })
     .map_err(|e| AnswerError::Gh(e.to_string()))?;
-    let mut args: Vec<OsString> = vec!["pr".into(), "view".into()];
+    let mut args: Vec<OsString> = vec![
+        "pr".into(),
+        "view".into(),
+        "--json".into(),
+        FIELDS.into(),
+        "--".into(),
+    ];
     if let Some(selector) = &pr.selector {
         args.push(selector.clone());
     }
-    args.push("--json".into());
-    args.push(FIELDS.into());
     let out = std::process::Command::new(&gh)
         .args(&args)
         .env("GIT_PRISM_INSIDE_SHIM", "1")
@@ -153,4 +163,31 @@ fn view(pr: &PrDiff) -> Result<PrView, AnswerError> {
     }
     serde_json::from_slice(&out.stdout)
         .map_err(|e| AnswerError::Gh(format!("unexpected `gh pr view` output: {e}")))
+}
+
+/// Returns whether `s` is a full object id: 40 (SHA-1) or 64 (SHA-256) lower-case hex digits.
+fn is_object_id(s: &str) -> bool {
+    matches!(s.len(), 40 | 64) && s.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_object_id;
+
+    #[test]
+    fn object_ids_are_full_lower_case_hex() {
+        assert!(is_object_id(&"a".repeat(40)));
+        assert!(is_object_id(&"0123456789abcdef".repeat(4)));
+        for bad in [
+            "--upload-pack=touch /tmp/x",
+            "HEAD",
+            "",
+            &"A".repeat(40),
+            &"a".repeat(39),
+            &"g".repeat(40),
+            &"a".repeat(41),
+        ] {
+            assert!(!is_object_id(bad), "{bad}");
+        }
+    }
 }

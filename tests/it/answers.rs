@@ -438,7 +438,12 @@ fn gh_pr_diff_answers_with_the_pull_request_manifest() {
     );
     assert_eq!(doc["raw"], "GIT_PRISM_INSIDE_SHIM=1 gh pr diff 7");
     let calls = std::fs::read_to_string(&log).unwrap();
-    assert!(calls.contains("pr view 7 --json"), "{calls}");
+    assert!(
+        calls.contains(
+            "pr view --json number,title,url,baseRefOid,headRefOid,baseRefName,headRefName -- 7"
+        ),
+        "{calls}"
+    );
     // Everything else goes to the real gh untouched.
     for (args, agent) in [
         (&["pr", "diff", "7", "--patch"][..], true),
@@ -450,5 +455,74 @@ fn gh_pr_diff_answers_with_the_pull_request_manifest() {
             String::from_utf8_lossy(&out.stdout),
             format!("real gh: {}\n", args.join(" "))
         );
+    }
+}
+
+// `gh pr diff` answers fetched missing commits with `git fetch origin <oid>` (network, writes to
+// the repository, runs `remote.origin.uploadpack`), and passed gh's object ids to git unchecked:
+// a `baseRefOid` of `--upload-pack=...` ran a program. Real `gh pr diff` never fetches.
+#[test]
+fn gh_pr_diff_never_fetches_and_checks_object_ids() {
+    let env = TestEnv::new();
+    let repo = branchy(&env);
+    let marker = env.root().join("fetched");
+    let upload = env.script(
+        &env.root(),
+        "upload-pack",
+        &format!(
+            "#!/bin/sh\ntouch {}\nexec git-upload-pack \"$@\"\n",
+            marker.display()
+        ),
+    );
+    let origin = env.repo("origin");
+    origin.write("x", "x\n");
+    origin.commit("x");
+    repo.git(&["remote", "add", "origin", origin.dir.to_str().unwrap()]);
+    repo.git(&[
+        "config",
+        "remote.origin.uploadpack",
+        upload.to_str().unwrap(),
+    ]);
+    let head = repo.git(&["rev-parse", "feature"]).trim().to_owned();
+    let missing = "1234567890abcdef1234567890abcdef12345678";
+    let injected = format!("--upload-pack=touch {}", marker.display());
+    for (base, head) in [
+        (missing, head.as_str()),
+        (head.as_str(), missing),
+        (injected.as_str(), head.as_str()),
+        ("HEAD", head.as_str()),
+    ] {
+        let fake = env.root().join("fakegh");
+        let _ = std::fs::remove_dir_all(&fake);
+        env.script(
+            &fake,
+            "gh",
+            &format!(
+                "#!/bin/sh\ncase \"$1 $2\" in\n  'pr view') echo '{{\"number\":7,\"baseRefOid\":\"{base}\",\"headRefOid\":\"{head}\"}}' ;;\n  *) echo \"real gh: $*\" ;;\nesac\n"
+            ),
+        );
+        let path = join(&[
+            env.shim_dir.clone(),
+            fake,
+            env.real_dir(),
+            "/usr/bin".into(),
+            "/bin".into(),
+        ]);
+        let out = env
+            .command("gh", &path)
+            .args(["pr", "diff", "7"])
+            .current_dir(&repo.dir)
+            .env("CLAUDECODE", "1")
+            .env("GIT_PRISM_DEBUG", "1")
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(
+            String::from_utf8_lossy(&out.stdout),
+            "real gh: pr diff 7\n",
+            "{base} {head}: {stderr}"
+        );
+        assert!(stderr.contains("git-prism: passthrough: "), "{stderr}");
+        assert!(!marker.exists(), "{base} {head}: something fetched");
     }
 }
