@@ -14,6 +14,8 @@ pub mod cli;
 pub mod context;
 pub mod deps;
 pub mod exit_codes;
+#[doc(hidden)]
+pub mod fuzz;
 pub mod git;
 pub mod install;
 pub mod lang;
@@ -21,6 +23,7 @@ pub mod manifest;
 pub mod serve;
 pub mod shell;
 pub mod shim;
+pub mod unwind;
 
 use std::ffi::{OsStr, OsString};
 use std::path::Path;

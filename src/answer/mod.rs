@@ -111,7 +111,7 @@ pub fn git(request: &Request, ctx: &Context) -> Result<Vec<u8>, AnswerError> {
         Command::Show(s) => show::answer(s, ctx)?,
         Command::Blame(b) => blame::answer(b, &request.argv, ctx)?,
     };
-    Ok(finish(json))
+    finish(json, ctx.max_output)
 }
 
 /// Answers `gh pr diff`.
@@ -123,12 +123,20 @@ pub fn gh(pr: &crate::shim::gh::PrDiff, argv: &[OsString]) -> Result<Vec<u8>, An
         raw: format!("GIT_PRISM_INSIDE_SHIM=1 gh {}", shell::join(args)),
         now: crate::manifest::now_rfc3339(),
     };
-    Ok(finish(gh::answer(pr, &ctx)?))
+    finish(gh::answer(pr, &ctx)?, ctx.max_output)
 }
 
-fn finish(mut json: String) -> Vec<u8> {
+/// Ends an answer with a newline, refusing one over the budget (git answers instead: an
+/// oversized command line, for one, makes even the fixed part too large).
+fn finish(mut json: String, max_output: usize) -> Result<Vec<u8>, AnswerError> {
     json.push('\n');
-    json.into_bytes()
+    let chars = json.chars().count();
+    if chars > max_output {
+        return Err(AnswerError::Unsupported(format!(
+            "the answer takes {chars} characters, over the budget of {max_output}"
+        )));
+    }
+    Ok(json.into_bytes())
 }
 
 /// The `--repo` argument that points a follow-up `git-prism` command at the same repository

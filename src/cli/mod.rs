@@ -68,8 +68,34 @@ pub struct Out<'a> {
     pub stderr: &'a mut dyn Write,
 }
 
-/// Runs the CLI with `args` (without `argv[0]`) and returns the exit status.
+/// Runs the CLI with `args` (without `argv[0]`) and returns the exit status. A panic is
+/// reported in one line and exits with [`exit_codes::FAILURE`]; in `serve` it fails only the
+/// tool call it happened in.
 pub fn run(argv0: OsString, args: Vec<OsString>) -> i32 {
+    crate::unwind::quiet_hook();
+    match crate::unwind::catch(|| run_caught(argv0, args)) {
+        Ok(code) => code,
+        Err(panic) => {
+            #[allow(clippy::print_stderr, reason = "the CLI's error edge")]
+            {
+                eprintln!("git-prism: internal error: {}", one_line(&panic));
+            }
+            exit_codes::FAILURE
+        }
+    }
+}
+
+/// Returns `text` on one line, at most 500 characters.
+fn one_line(text: &str) -> String {
+    let flat: String = text
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .take(500)
+        .collect();
+    flat
+}
+
+fn run_caught(argv0: OsString, args: Vec<OsString>) -> i32 {
     let cli = match parse(argv0, args) {
         Ok(cli) => cli,
         Err(err) => {

@@ -36,7 +36,15 @@ pub enum ContextError {
     /// Repository access or the real git failed.
     #[error(transparent)]
     Git(#[from] GitError),
+    /// The function names asked for are more or longer than the bounds.
+    #[error("at most {MAX_NAMES} function names of at most {MAX_NAME_LEN} characters each ({0})")]
+    Names(String),
 }
+
+/// The most function names one call may ask about.
+pub const MAX_NAMES: usize = 100;
+/// The longest function name one call may ask about (qualified names included).
+pub const MAX_NAME_LEN: usize = 512;
 
 /// How risky a change to a function is, from who depends on it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -214,6 +222,17 @@ pub fn is_test_path(path: &str) -> bool {
 /// Builds the context of a manifest's changed functions, or of the functions named in
 /// `names` (qualified names or bare names).
 pub fn build(repo: &Repo, manifest: &Manifest, names: &[String]) -> Result<Context, ContextError> {
+    // Every name becomes a search pattern over the repository: their count and size bound the
+    // time a call can take.
+    if names.len() > MAX_NAMES {
+        return Err(ContextError::Names(format!("{} given", names.len())));
+    }
+    if let Some(long) = names.iter().find(|n| n.chars().count() > MAX_NAME_LEN) {
+        return Err(ContextError::Names(format!(
+            "one has {} characters",
+            long.chars().count()
+        )));
+    }
     let mut timings = Vec::new();
     let mut clock = std::time::Instant::now();
     let mut lap = |name: &'static str, timings: &mut Vec<(&'static str, std::time::Duration)>| {

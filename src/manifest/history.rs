@@ -340,7 +340,14 @@ pub fn render(
             return Ok(serialize(&view));
         }
     }
-    // Move commits to the next page: the largest prefix of this page that fits.
+    // Move commits to the next page: the largest prefix of this page that fits (an empty
+    // page has nothing to move; its fixed part alone is over the budget).
+    if view.end <= offset {
+        view.cuts.push(format!(
+            "still over {max} bytes: the fixed part alone is larger"
+        ));
+        return Ok(serialize(&view));
+    }
     let (mut lo, mut hi) = (offset + 1, view.end);
     while lo < hi {
         let mid = lo + (hi - lo).div_ceil(2);

@@ -208,7 +208,14 @@ pub fn render(
             return Ok(json);
         }
     }
-    // Move files to the next page: the largest prefix of this page that fits.
+    // Move files to the next page: the largest prefix of this page that fits (an empty page
+    // has nothing to move; its fixed part alone is over the budget).
+    if end <= offset {
+        view.cuts.push(format!(
+            "still over {max} bytes: the fixed part alone is larger"
+        ));
+        return Ok(serialize(&view));
+    }
     let (mut lo, mut hi) = (offset + 1, end);
     let cut_note = |view: &mut View, shown: usize| {
         view.cuts.retain(|c| !c.starts_with("files moved"));
@@ -273,9 +280,32 @@ pub fn metadata(m: &Manifest, generated_at: &str) -> schema::Metadata {
         base_sha: m.target.base_sha.clone(),
         head_sha: m.target.head_sha.clone(),
         head: head_label(m.target.head),
-        pathspecs: m.pathspecs.clone(),
+        pathspecs: clipped(&m.pathspecs),
         generated_at: generated_at.to_owned(),
     }
+}
+
+/// The most characters of pathspecs a document repeats: they are the caller's own input.
+const PATHSPECS_SHOWN: usize = 1000;
+
+/// Returns the pathspecs to repeat, within [`PATHSPECS_SHOWN`] characters (each at most 200),
+/// ending with `"… (N more)"` when some are left out.
+fn clipped(pathspecs: &[String]) -> Vec<String> {
+    let mut shown = Vec::new();
+    let mut used = 0;
+    for (i, p) in pathspecs.iter().enumerate() {
+        let mut text: String = p.chars().take(200).collect();
+        if text.len() < p.len() {
+            text.push('…');
+        }
+        used += text.chars().count();
+        if used > PATHSPECS_SHOWN {
+            shown.push(format!("… ({} more)", pathspecs.len() - i));
+            break;
+        }
+        shown.push(text);
+    }
+    shown
 }
 
 fn to_doc(
@@ -410,8 +440,8 @@ pub fn summary(files: &[FileChange]) -> schema::Summary {
             s.untracked += 1;
         }
         if let Some((a, r)) = f.lines {
-            s.lines_added += a;
-            s.lines_removed += r;
+            s.lines_added = s.lines_added.saturating_add(a);
+            s.lines_removed = s.lines_removed.saturating_add(r);
         }
         if let Some(l) = f.language {
             languages.insert(l);
@@ -680,6 +710,125 @@ mod tests {
             file("e.rs", Functions::Analysed(changed), false),
         ];
         assert_eq!(functions_first(&files), vec![2, 4, 1, 3, 0]);
+    }
+
+    /// A random manifest: zero to many files with hostile paths, functions and pathspecs.
+    fn random_manifest(rng: &mut crate::fuzz::Rng) -> Manifest {
+        use crate::lang::FileFunctions;
+        let most = if rng.one_in(10) { 300 } else { 12 };
+        let files = (0..rng.below(most))
+            .map(|i| {
+                let changed = (0..rng.below(6))
+                    .map(|_| FunctionChange {
+                        name: String::from_utf8_lossy(&rng.short_bytes(300)).into_owned(),
+                        old_name: None,
+                        kind: "function",
+                        change_type: ChangeType::Modified,
+                        start_line: rng.number() as u32,
+                        end_line: rng.number() as u32,
+                        signature: String::from_utf8_lossy(&rng.short_bytes(300)).into_owned(),
+                        old_path: None,
+                        edited: false,
+                    })
+                    .collect();
+                FileChange {
+                    path: if rng.one_in(50) {
+                        rng.bytes()
+                    } else {
+                        rng.short_bytes(200)
+                    }
+                    .into(),
+                    old_path: rng.one_in(5).then(|| rng.short_bytes(200).into()),
+                    status: *rng.pick(&[Status::Added, Status::Modified, Status::Renamed]),
+                    similarity: None,
+                    mode_before: 0o100644,
+                    mode_after: 0o100644,
+                    oid_before: None,
+                    oid_after: Some(format!("{i:040x}")),
+                    lines: Some((rng.number(), rng.number())),
+                    binary: rng.one_in(10),
+                    size_before: None,
+                    size_after: Some(rng.number()),
+                    language: None,
+                    generated: None,
+                    untracked: false,
+                    functions: Functions::Analysed(FileFunctions {
+                        changed,
+                        ..FileFunctions::default()
+                    }),
+                }
+            })
+            .collect();
+        Manifest {
+            repo_path: std::path::PathBuf::from(rng.string()),
+            target: crate::git::revs::Target {
+                base_ref: rng.string(),
+                base_sha: Some("a".repeat(40)),
+                head_ref: rng.string(),
+                head_sha: Some("b".repeat(40)),
+                head: Head::Object,
+                diff_args: Vec::new(),
+            },
+            pathspecs: (0..rng.below(3)).map(|_| rng.string()).collect(),
+            files,
+            dependencies: crate::deps::Report::default(),
+            functions: true,
+            timings: Vec::new(),
+        }
+    }
+
+    // Property: rendering never panics, always yields one JSON object, stays within its budget
+    // unless it says it could not, and pages through every file exactly once.
+    #[test]
+    fn random_manifests_render_within_their_budget() {
+        for seed in 0..150u64 {
+            let mut rng = crate::fuzz::Rng::new(seed);
+            let m = random_manifest(&mut rng);
+            let max = *rng.pick(&[0, 1, 100, 1_000, 3_000, 20_000, 60_000]);
+            let page_size = rng.one_in(3).then(|| rng.number() as usize);
+            let mut cursor = if rng.one_in(8) {
+                Some(rng.string())
+            } else {
+                None
+            };
+            let mut seen = 0;
+            // Bounded: a tiny budget makes one page per file.
+            for _ in 0..=m.files.len().min(40) {
+                let paging = Paging {
+                    cursor: cursor.clone(),
+                    page_size,
+                    max_bytes: Some(max),
+                    ..Paging::default()
+                };
+                let out = crate::unwind::catch(|| render(&m, &paging, "now", &|c| c.to_owned()))
+                    .unwrap_or_else(|p| panic!("seed {seed}: {p}"));
+                let Ok(json) = out else { break };
+                let doc: serde_json::Value = serde_json::from_str(&json)
+                    .unwrap_or_else(|e| panic!("seed {seed}: {e}: {json}"));
+                if !json.contains("still over") {
+                    assert!(json.len() <= max, "seed {seed}: {} > {max}", json.len());
+                }
+                seen += doc["files"].as_array().map_or(0, Vec::len);
+                cursor = doc["pagination"]["next_cursor"].as_str().map(str::to_owned);
+                if cursor.is_none() {
+                    break;
+                }
+            }
+            if !m.files.is_empty() && seen > 0 {
+                assert!(seen <= m.files.len(), "seed {seed}: a file was shown twice");
+            }
+        }
+    }
+
+    #[test]
+    fn repeated_pathspecs_are_clipped() {
+        let many: Vec<String> = (0..2000).map(|i| format!("p{i}")).collect();
+        let shown = clipped(&many);
+        assert!(shown.iter().map(String::len).sum::<usize>() < 1100);
+        assert!(shown.last().unwrap().ends_with("more)"), "{shown:?}");
+        let long = vec!["x".repeat(25_000)];
+        assert_eq!(clipped(&long)[0].chars().count(), 201);
+        assert_eq!(clipped(&["a".into(), "b".into()]), ["a", "b"]);
     }
 
     #[test]

@@ -185,10 +185,21 @@ pub struct ReviewArgs {
     pub max_response_tokens: Option<usize>,
 }
 
-/// Refuses a revision that git could take for an option, or that is empty.
+/// The most path patterns a call may give (include and exclude each).
+const MAX_PATTERNS: usize = 200;
+/// The longest revision or path pattern accepted.
+const MAX_ARG_LEN: usize = 4096;
+
+/// Refuses a revision that git could take for an option, or that is empty or oversized.
 fn revision(name: &str, value: &str) -> Result<OsString, ToolError> {
     if value.trim().is_empty() {
         return Err(ToolError::Invalid(format!("{name} is empty")));
+    }
+    if value.len() > MAX_ARG_LEN {
+        return Err(ToolError::Invalid(format!(
+            "{name} has {} bytes; a revision has at most {MAX_ARG_LEN}",
+            value.len()
+        )));
     }
     if value.starts_with('-') || value.contains('\0') {
         return Err(ToolError::Invalid(format!(
@@ -226,6 +237,18 @@ fn diff(
     }
     let mut paths: Vec<OsString> = Vec::new();
     for (patterns, magic) in [(include, "top,glob"), (exclude, "top,glob,exclude")] {
+        if patterns.len() > MAX_PATTERNS {
+            return Err(ToolError::Invalid(format!(
+                "{} path patterns; at most {MAX_PATTERNS} are accepted",
+                patterns.len()
+            )));
+        }
+        if let Some(p) = patterns.iter().find(|p| p.len() > MAX_ARG_LEN) {
+            return Err(ToolError::Invalid(format!(
+                "a path pattern of {} bytes; at most {MAX_ARG_LEN} are accepted",
+                p.len()
+            )));
+        }
         for p in patterns {
             if p.is_empty() || p.contains('\0') {
                 return Err(ToolError::Invalid(format!("bad path pattern '{p}'")));

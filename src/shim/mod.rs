@@ -101,35 +101,46 @@ impl fmt::Display for Structured {
 /// Runs the shim for `tool` and returns the exit status (when it does not exec).
 pub fn run(tool: Tool, argv0: OsString, args: Vec<OsString>) -> i32 {
     let debug = truthy_var("GIT_PRISM_DEBUG");
-    match decide(tool, &args) {
+    match structured_answer(tool, &args) {
+        Ok((structured, bytes)) => {
+            if debug {
+                note(format_args!("structured: {structured}"));
+            }
+            return write_answer(&bytes);
+        }
         Err(reason) => {
             if debug {
                 note(format_args!("passthrough: {reason}"));
             }
         }
-        Ok(structured) => match answer(&structured, &args) {
-            Ok(bytes) => {
-                if debug {
-                    note(format_args!("structured: {structured}"));
-                }
-                return write_answer(&bytes);
-            }
-            Err(err) => {
-                if debug {
-                    note(format_args!(
-                        "passthrough: {}",
-                        Passthrough::AnswerFailed(err)
-                    ));
-                }
-            }
-        },
     }
     passthrough(tool, &argv0, &args)
+}
+
+/// Decides and, for a watched call by an agent, builds the answer in memory. Any failure —
+/// a panic included — is a reason to run the real program: nothing has been written yet.
+fn structured_answer(tool: Tool, args: &[OsString]) -> Result<(Structured, Vec<u8>), Passthrough> {
+    let agent = gate()?;
+    // Only an agent's call gets this far: the passthrough path of everyone else pays nothing
+    // for the panic hook.
+    crate::unwind::quiet_hook();
+    crate::unwind::catch(|| {
+        let structured = classify_and_check(tool, args, agent)?;
+        let bytes = answer(&structured, args).map_err(Passthrough::AnswerFailed)?;
+        Ok((structured, bytes))
+    })
+    .map_err(|panic| Passthrough::AnswerFailed(format!("internal error: {panic}")))?
 }
 
 /// Decides, without side effects beyond reading the environment and (for watched calls by an
 /// agent) `/proc`, whether a call gets a structured answer.
 pub fn decide(tool: Tool, args: &[OsString]) -> Result<Structured, Passthrough> {
+    let agent = gate()?;
+    classify_and_check(tool, args, agent)
+}
+
+/// The opt-outs and the agent: the checks every call pays for, before any parsing.
+fn gate() -> Result<detect::Agent, Passthrough> {
     for var in ["GIT_PRISM_PASSTHROUGH", "GIT_PRISM_DISABLE"] {
         if truthy_var(var) {
             return Err(Passthrough::OptOut(var));
@@ -138,7 +149,15 @@ pub fn decide(tool: Tool, args: &[OsString]) -> Result<Structured, Passthrough> 
     if std::env::var_os(exec::INSIDE_SHIM).is_some() {
         return Err(Passthrough::OptOut(exec::INSIDE_SHIM));
     }
-    let agent = detect::detect(|name| std::env::var_os(name)).ok_or(Passthrough::NotAnAgent)?;
+    detect::detect(|name| std::env::var_os(name)).ok_or(Passthrough::NotAnAgent)
+}
+
+/// The classifier, then the fidelity contract.
+fn classify_and_check(
+    tool: Tool,
+    args: &[OsString],
+    agent: detect::Agent,
+) -> Result<Structured, Passthrough> {
     let structured = match tool {
         Tool::Git => match classify::classify(args) {
             classify::Decision::Structured(request) => Structured::Git(request),

@@ -413,3 +413,93 @@ fn reasons_read_well() {
     assert_eq!(reason("diff --frob"), "option `--frob` is not understood");
     assert_eq!(reason(""), "no subcommand");
 }
+
+/// Options from every table, so random command lines reach deep into the grammar.
+fn known_options() -> Vec<&'static str> {
+    let mut all: Vec<&'static str> = [
+        DIFF_FACTS,
+        DIFF_PRESENTATION,
+        DIFF_MACHINE,
+        DIFF_ONLY,
+        LOG_SELECTION,
+        LOG_PRESENTATION,
+        BLAME,
+    ]
+    .iter()
+    .flat_map(|t| t.iter().map(|o| o.name))
+    .collect();
+    all.extend([
+        "--",
+        "--end-of-options",
+        "-C",
+        "-c",
+        "--git-dir",
+        "--work-tree",
+        "--bare",
+        "-p",
+        "-P",
+        "--no-pager",
+        "diff",
+        "log",
+        "show",
+        "blame",
+        "HEAD",
+        "A..B",
+        "A...B",
+        "^A",
+        "-5",
+        "HEAD:x",
+        "x^!",
+    ]);
+    all
+}
+
+// Property: the classifier never panics, whatever the command line, and a structured request
+// keeps the caller's arguments byte for byte.
+#[test]
+fn random_command_lines_never_panic_and_keep_their_bytes() {
+    let options = known_options();
+    for seed in 0..20_000u64 {
+        let mut rng = crate::fuzz::Rng::new(seed);
+        let mut args: Vec<OsString> = Vec::new();
+        if rng.one_in(4) {
+            args.push(rng.pick(&["-C", "-c", "--git-dir", "-p"]).into());
+            args.push(rng.arg());
+        }
+        args.push(rng.pick(&["diff", "log", "show", "blame", "status"]).into());
+        for _ in 0..rng.below(8) {
+            if rng.one_in(3) {
+                args.push(rng.arg());
+            } else {
+                let mut opt = OsString::from(*rng.pick(&options));
+                if rng.one_in(4) {
+                    opt.push("=");
+                    opt.push(rng.arg());
+                }
+                args.push(opt);
+            }
+        }
+        let decision = crate::unwind::catch(|| classify(&args))
+            .unwrap_or_else(|panic| panic!("seed {seed}: {args:?}: {panic}"));
+        if let Decision::Structured(request) = decision {
+            let tail = &args[args.len() - request.argv.len()..];
+            assert_eq!(request.argv, tail, "seed {seed}");
+        }
+    }
+}
+
+#[test]
+fn extreme_command_lines_are_classified() {
+    let huge = OsString::from("x".repeat(1 << 20));
+    let many: Vec<OsString> = std::iter::once(OsString::from("log"))
+        .chain(std::iter::once("--".into()))
+        .chain((0..100_000).map(|i| OsString::from(format!("p{i}"))))
+        .collect();
+    assert!(matches!(classify(&many), Decision::Structured(_)));
+    let args = vec![OsString::from("diff"), "--".into(), huge.clone()];
+    assert!(matches!(classify(&args), Decision::Structured(_)));
+    let args = vec![OsString::from("log"), "-S".into(), huge];
+    assert!(matches!(classify(&args), Decision::Structured(_)));
+    let args = vec![OsString::from_vec(vec![0xff; 4096])];
+    assert!(matches!(classify(&args), Decision::Passthrough(_)));
+}
