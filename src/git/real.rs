@@ -46,6 +46,8 @@ pub struct Invocation {
 pub struct Running {
     child: std::process::Child,
     name: String,
+    /// The private index the command reads, removed once it is done.
+    _index: Option<IndexCopy>,
 }
 
 impl Running {
@@ -224,12 +226,110 @@ impl Invocation {
             .command(&args)?
             .spawn()
             .map_err(|e| GitError::Spawn(format!("{}: {e}", self.program.display())))?;
-        Ok(Running { child, name })
+        Ok(Running {
+            child,
+            name,
+            _index: None,
+        })
+    }
+
+    /// Starts a `git diff` that reads the work tree, on a private copy of `index`: such a diff
+    /// refreshes the index it reads and writes it back (`--no-optional-locks` does not stop
+    /// that), which would rewrite the caller's `.git/index` and change what the next call
+    /// sees.
+    pub fn spawn_on_index_copy<I, S>(&self, args: I, index: &Path) -> Result<Running, GitError>
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<OsStr>,
+    {
+        let copy = IndexCopy::new(index)?;
+        let args: Vec<OsString> = args.into_iter().map(|a| a.as_ref().to_owned()).collect();
+        let mut cmd = self.command(&args)?;
+        if let Some(copy) = &copy {
+            cmd.env("GIT_INDEX_FILE", &copy.file);
+        }
+        let child = cmd
+            .spawn()
+            .map_err(|e| GitError::Spawn(format!("{}: {e}", self.program.display())))?;
+        Ok(Running {
+            child,
+            name: "diff".into(),
+            _index: copy,
+        })
     }
 
     /// Returns the real git's path.
     pub fn program(&self) -> &Path {
         &self.program
+    }
+}
+
+/// A copy of the index in a private temporary directory, removed when dropped.
+#[derive(Debug)]
+pub struct IndexCopy {
+    dir: PathBuf,
+    file: PathBuf,
+}
+
+impl IndexCopy {
+    /// Copies `index` into a new private directory; `None` when there is no index to copy.
+    fn new(index: &Path) -> Result<Option<IndexCopy>, GitError> {
+        use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
+        let mut source = match std::fs::File::open(index) {
+            Ok(f) => f,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(source) => {
+                return Err(GitError::Worktree {
+                    path: index.to_owned(),
+                    source,
+                });
+            }
+        };
+        let base = std::env::temp_dir();
+        let stamp = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos());
+        let mut attempt = 0u32;
+        let dir = loop {
+            // The directory is created exclusively and private: a name someone else took is
+            // simply another attempt, never a directory we use.
+            let dir = base.join(format!(
+                "git-prism-index-{}-{stamp:x}-{attempt}",
+                std::process::id()
+            ));
+            match std::fs::DirBuilder::new().mode(0o700).create(&dir) {
+                Ok(()) => break dir,
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && attempt < 16 => {
+                    attempt += 1;
+                }
+                Err(source) => return Err(GitError::Worktree { path: dir, source }),
+            }
+        };
+        let copy = IndexCopy {
+            file: dir.join("index"),
+            dir,
+        };
+        let mut target = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(0o600)
+            .custom_flags(libc::O_NOFOLLOW)
+            .open(&copy.file)
+            .map_err(|source| GitError::Worktree {
+                path: copy.file.clone(),
+                source,
+            })?;
+        std::io::copy(&mut source, &mut target).map_err(|source| GitError::Worktree {
+            path: copy.file.clone(),
+            source,
+        })?;
+        Ok(Some(copy))
+    }
+}
+
+impl Drop for IndexCopy {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
     }
 }
 
@@ -288,6 +388,24 @@ pub fn neutralising_args(names: &[Vec<u8>]) -> Vec<OsString> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_index_copy_is_private_and_removed_when_dropped() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = std::env::temp_dir().join(format!("gp-index-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let index = dir.join("index");
+        std::fs::write(&index, b"DIRC...").unwrap();
+        let copy = IndexCopy::new(&index).unwrap().unwrap();
+        assert_eq!(std::fs::read(&copy.file).unwrap(), b"DIRC...");
+        let mode = std::fs::metadata(&copy.dir).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o700);
+        let private = copy.dir.clone();
+        drop(copy);
+        assert!(!private.exists());
+        assert!(IndexCopy::new(&dir.join("absent")).unwrap().is_none());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 
     #[test]
     fn driver_names_are_kept_byte_for_byte() {

@@ -134,6 +134,17 @@ impl Repo {
         self.inner.work_dir()
     }
 
+    /// Returns the index file git reads (`GIT_INDEX_FILE` or the git dir's `index`), if the
+    /// repository has a working tree.
+    pub fn index_path(&self) -> Option<PathBuf> {
+        self.workdir()?;
+        match std::env::var_os("GIT_INDEX_FILE").filter(|v| !v.is_empty()) {
+            // git reads a relative GIT_INDEX_FILE from the directory it ends up in after `-C`.
+            Some(file) => Some(self.dir.join(file)),
+            None => Some(self.local().index_path()),
+        }
+    }
+
     /// Returns the `.git` directory.
     pub fn git_dir(&self) -> &Path {
         self.inner.git_dir()

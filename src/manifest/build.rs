@@ -75,7 +75,11 @@ pub fn build(repo: &Repo, diff: &Diff, options: &Options) -> Result<Manifest, Ma
         .iter()
         .any(|o| o.as_bytes().starts_with(b"--relative"));
     // git computes the facts while this process prepares what enrichment needs.
-    let diffing = repo.git.spawn(diff_args(&target, &diff.options, &paths))?;
+    let args = diff_args(&target, &diff.options, &paths);
+    let diffing = match (target.head, repo.index_path()) {
+        (Head::Worktree, Some(index)) => repo.git.spawn_on_index_copy(args, &index)?,
+        _ => repo.git.spawn(args)?,
+    };
     let wants_untracked =
         options.untracked && target.head == Head::Worktree && !relative && repo.workdir().is_some();
     let listing = if wants_untracked {

@@ -292,7 +292,10 @@ fn hunks_of(
         args.push(format!(":(top,literal){}", old.to_str_lossy()).into());
     }
     args.push(format!(":(top,literal){}", file.path.to_str_lossy()).into());
-    let out = repo.git.output(args)?;
+    let out = match (manifest.target.head, repo.index_path()) {
+        (Head::Worktree, Some(index)) => repo.git.spawn_on_index_copy(args, &index)?.finish()?,
+        _ => repo.git.output(args)?,
+    };
     Ok(crate::git::patch::hunks(&out))
 }
 

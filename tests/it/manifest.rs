@@ -709,3 +709,41 @@ fn split_pages_put_changed_functions_first() {
         assert_eq!(sorted, expected, "{budget:?}: every file exactly once");
     }
 }
+
+// `git diff` against the work tree refreshes the index it read and writes it back, whatever
+// `--no-optional-locks` says: a manifest of a freshly copied repository rewrote `.git/index`,
+// and the first cursor it gave was stale on the next call (the refresh changed the facts).
+#[test]
+fn a_working_tree_manifest_never_rewrites_the_index() {
+    use std::os::unix::fs::MetadataExt;
+    let env = TestEnv::new();
+    let repo = env.repo("repo");
+    for i in 0..12 {
+        repo.write(&format!("f{i}.txt"), format!("{i}\n"));
+    }
+    repo.commit("files");
+    repo.write("f0.txt", "changed\n")
+        .write("f1.txt", "changed\n");
+    // A copy has new inodes and times: every index entry's stat data is stale.
+    let copy = env.root().join("copy");
+    let out = std::process::Command::new("cp")
+        .args(["-a", repo.dir.to_str().unwrap(), copy.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let filetime = |p: &std::path::Path| {
+        let m = std::fs::metadata(p).unwrap();
+        (m.ino(), m.mtime(), m.mtime_nsec(), m.len())
+    };
+    let index = copy.join(".git/index");
+    let before = filetime(&index);
+    let first = manifest(&env, &copy, &["--page-size", "1"]);
+    let cursor = first["pagination"]["next_cursor"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert_eq!(filetime(&index), before, "the index was rewritten");
+    let second = manifest(&env, &copy, &["--page-size", "1", "--cursor", &cursor]);
+    assert_eq!(second["pagination"]["offset"], 1, "{second}");
+    assert_eq!(filetime(&index), before);
+}
