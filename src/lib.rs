@@ -21,6 +21,7 @@ pub mod manifest;
 pub mod serve;
 pub mod shell;
 pub mod shim;
+pub mod text;
 
 use std::ffi::{OsStr, OsString};
 use std::path::Path;
