@@ -26,4 +26,6 @@ mod oracle;
 mod passthrough;
 mod real_history;
 mod resolver;
+mod security_fs;
+mod security_serve;
 mod snapshot;
