@@ -294,10 +294,13 @@ fn functions_of(repo: &Repo, b: &Blame) -> Option<Vec<(u32, u32, String)>> {
 /// `None` when it leaves the working tree).
 fn worktree_relative(workdir: &Path, dir: &Path, path: &Path) -> Option<bstr::BString> {
     let prefix_of = |dir: &Path| {
-        dir.strip_prefix(workdir).ok().map(Path::to_path_buf).or_else(|| {
-            let (dir, top) = (dir.canonicalize().ok()?, workdir.canonicalize().ok()?);
-            dir.strip_prefix(top).ok().map(Path::to_path_buf)
-        })
+        dir.strip_prefix(workdir)
+            .ok()
+            .map(Path::to_path_buf)
+            .or_else(|| {
+                let (dir, top) = (dir.canonicalize().ok()?, workdir.canonicalize().ok()?);
+                dir.strip_prefix(top).ok().map(Path::to_path_buf)
+            })
     };
     if path.is_absolute() {
         let parent = path.parent()?;

@@ -70,8 +70,13 @@ fn watch_parent() {
 pub fn run(args: Args) -> anyhow::Result<i32> {
     for name in REPOSITORY_VARIABLES {
         if std::env::var_os(name).is_some() {
-            log(&format!("ignoring {name}: each call's repo_path names the repository"));
-            #[allow(unsafe_code, reason = "the environment is changed before any thread starts")]
+            log(&format!(
+                "ignoring {name}: each call's repo_path names the repository"
+            ));
+            #[allow(
+                unsafe_code,
+                reason = "the environment is changed before any thread starts"
+            )]
             // SAFETY: `serve` is dispatched before the CLI starts anything; no other thread
             // exists yet to read the environment concurrently.
             unsafe {

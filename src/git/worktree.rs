@@ -155,7 +155,8 @@ fn open_with(root: &Path, rel: &[u8], fast: bool) -> Result<Option<Entry>, Workt
     let file_flags =
         OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::CLOEXEC | OFlags::NOCTTY;
     if fast {
-        let resolve = ResolveFlags::BENEATH | ResolveFlags::NO_SYMLINKS | ResolveFlags::NO_MAGICLINKS;
+        let resolve =
+            ResolveFlags::BENEATH | ResolveFlags::NO_SYMLINKS | ResolveFlags::NO_MAGICLINKS;
         match rustix::fs::openat2(
             &root_fd,
             OsStr::from_bytes(rel),
@@ -354,7 +355,14 @@ mod tests {
                 "{rel}: {got:?}"
             );
         }
-        for rel in ["/etc/hostname", "../secret", "dir/../../secret", "./link", "a//b", ""] {
+        for rel in [
+            "/etc/hostname",
+            "../secret",
+            "dir/../../secret",
+            "./link",
+            "a//b",
+            "",
+        ] {
             let got = both(&root, rel, 1000);
             assert!(
                 matches!(&got, Err(e) if e.contains("not a path inside")),

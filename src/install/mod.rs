@@ -532,7 +532,10 @@ mod tests {
         std::fs::write(l.bin_dir.join("git/src/work.c"), "precious").unwrap();
         for force in [false, true] {
             let err = install(&l, force).unwrap_err();
-            assert!(matches!(err, InstallError::Directories(ref v) if v.len() == 1), "{err}");
+            assert!(
+                matches!(err, InstallError::Directories(ref v) if v.len() == 1),
+                "{err}"
+            );
         }
         assert_eq!(
             std::fs::read_to_string(l.bin_dir.join("git/src/work.c")).unwrap(),

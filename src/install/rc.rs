@@ -232,15 +232,18 @@ fn is_our_block(body: &[&[u8]]) -> bool {
         let template = block(Path::new(PLACEHOLDER), shell);
         let template: Vec<&str> = template.lines().collect();
         template.len() == body.len()
-            && template.iter().zip(body).all(|(t, line)| match t.split_once(&quoted) {
-                // The directory line: the same text around any one-line directory.
-                Some((before, after)) => {
-                    line.len() > before.len() + after.len()
-                        && line.starts_with(before.as_bytes())
-                        && line.ends_with(after.as_bytes())
-                }
-                None => t.as_bytes() == *line,
-            })
+            && template
+                .iter()
+                .zip(body)
+                .all(|(t, line)| match t.split_once(&quoted) {
+                    // The directory line: the same text around any one-line directory.
+                    Some((before, after)) => {
+                        line.len() > before.len() + after.len()
+                            && line.starts_with(before.as_bytes())
+                            && line.ends_with(after.as_bytes())
+                    }
+                    None => t.as_bytes() == *line,
+                })
     })
 }
 

@@ -83,9 +83,7 @@ pub fn root() -> Result<PathBuf, CacheError> {
     root_from(|name| std::env::var_os(name))
 }
 
-fn root_from(
-    env: impl Fn(&str) -> Option<std::ffi::OsString>,
-) -> Result<PathBuf, CacheError> {
+fn root_from(env: impl Fn(&str) -> Option<std::ffi::OsString>) -> Result<PathBuf, CacheError> {
     let var = |name: &str| env(name).filter(|v| !v.is_empty());
     if var("GIT_PRISM_CACHE").is_some_and(|v| v == "0" || v.eq_ignore_ascii_case("false")) {
         return Err(CacheError::Off);
@@ -311,7 +309,12 @@ fn prune_in(dir: &OwnedFd, limit: u64) -> u64 {
     let mut stack: Vec<Vec<u8>> = vec![Vec::new()];
     while let Some(prefix) = stack.pop() {
         let sub = if prefix.is_empty() {
-            rustix::fs::openat(dir, ".", OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC, Mode::empty())
+            rustix::fs::openat(
+                dir,
+                ".",
+                OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC,
+                Mode::empty(),
+            )
         } else {
             rustix::fs::openat(
                 dir,
@@ -613,7 +616,11 @@ mod tests {
 
     fn mode(path: &Path) -> u32 {
         use std::os::unix::fs::PermissionsExt;
-        std::fs::symlink_metadata(path).unwrap().permissions().mode() & 0o7777
+        std::fs::symlink_metadata(path)
+            .unwrap()
+            .permissions()
+            .mode()
+            & 0o7777
     }
 
     #[test]
@@ -649,8 +656,7 @@ mod tests {
         // A directory others can enter is not private.
         let root = tmp.path().join("b");
         std::fs::create_dir_all(root.join(&name)).unwrap();
-        std::fs::set_permissions(root.join(&name), std::fs::Permissions::from_mode(0o755))
-            .unwrap();
+        std::fs::set_permissions(root.join(&name), std::fs::Permissions::from_mode(0o755)).unwrap();
         assert!(matches!(
             open_store(&root),
             Err(CacheError::NotPrivate { .. })

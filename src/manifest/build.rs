@@ -344,8 +344,7 @@ fn content_of(
             }
             objects.blob(oid).map_err(|_| None)
         }
-        None => match worktree::read(base.ok_or(None)?, path, crate::lang::MAX_FILE_BYTES as u64)
-        {
+        None => match worktree::read(base.ok_or(None)?, path, crate::lang::MAX_FILE_BYTES as u64) {
             Ok(Some(worktree::Content::File(bytes))) => Ok(bytes),
             Ok(Some(worktree::Content::TooLarge(size))) => too_large(size),
             // A link, a directory, a FIFO or a path that is gone: nothing to analyse.

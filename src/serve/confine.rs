@@ -113,12 +113,10 @@ impl Allowed {
         for (what, dir) in &parts {
             self.check_part(&top, what, dir)?;
         }
-        let alternates = repo
-            .alternates()
-            .map_err(|e| ConfineError::Unresolvable {
-                path: clip(&top.display().to_string(), QUOTED).into_owned(),
-                reason: e.to_string(),
-            })?;
+        let alternates = repo.alternates().map_err(|e| ConfineError::Unresolvable {
+            path: clip(&top.display().to_string(), QUOTED).into_owned(),
+            reason: e.to_string(),
+        })?;
         for dir in alternates {
             self.check_part(&top, "alternate objects", &dir)?;
         }
@@ -140,11 +138,10 @@ impl Allowed {
     }
 
     fn resolve(&self, path: &Path) -> Result<PathBuf, ConfineError> {
-        path.canonicalize()
-            .map_err(|e| ConfineError::Unresolvable {
-                path: clip(&path.display().to_string(), QUOTED).into_owned(),
-                reason: e.to_string(),
-            })
+        path.canonicalize().map_err(|e| ConfineError::Unresolvable {
+            path: clip(&path.display().to_string(), QUOTED).into_owned(),
+            reason: e.to_string(),
+        })
     }
 
     fn contains(&self, resolved: &Path) -> bool {

@@ -202,7 +202,10 @@ mod tests {
             tokio::io::AsyncReadExt::read_to_end(&mut rmcp_reads, &mut passed)
                 .await
                 .unwrap();
-            assert_eq!(passed, b"{\"jsonrpc\":\"2.0\",\"method\":\"ping\",\"id\":1}\n");
+            assert_eq!(
+                passed,
+                b"{\"jsonrpc\":\"2.0\",\"method\":\"ping\",\"id\":1}\n"
+            );
             rmcp_writes.write_all(b"{\"answer\":1}\n").await.unwrap();
             drop(rmcp_writes);
             let mut out = BufReader::new(client_out);

@@ -336,7 +336,8 @@ impl Mcp {
     pub fn request(&mut self, method: &str, params: serde_json::Value) -> serde_json::Value {
         let id = self.next_id;
         self.next_id += 1;
-        let request = serde_json::json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
+        let request =
+            serde_json::json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
         self.send_line(&request.to_string());
         loop {
             let message = self.next_message();

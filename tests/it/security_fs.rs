@@ -33,9 +33,9 @@ fn hostile(env: &TestEnv) -> Hostile<'_> {
     symlink(&secret_file, repo.dir.join("leak")).unwrap();
     symlink(&secret_dir, repo.dir.join("linkdir")).unwrap();
     symlink("/dev/zero", repo.dir.join("zero")).unwrap();
-    let fifo = std::ffi::CString::new(
-        std::os::unix::ffi::OsStrExt::as_bytes(repo.dir.join("pipe").as_os_str()),
-    )
+    let fifo = std::ffi::CString::new(std::os::unix::ffi::OsStrExt::as_bytes(
+        repo.dir.join("pipe").as_os_str(),
+    ))
     .unwrap();
     // SAFETY: a valid NUL-terminated path.
     assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o600) }, 0);
@@ -176,7 +176,11 @@ fn context_never_reads_through_a_symlinked_directory() {
     symlink(env.root().join("secret/x.py"), h.repo.dir.join("mod.py")).unwrap();
     symlink(&h.secret_file, h.repo.dir.join("Cargo.toml")).unwrap();
     h.repo.write("main.py", "def main():\n    return 2\n");
-    for args in [&["manifest", "HEAD"][..], &["context", "HEAD"], &["review", "HEAD"]] {
+    for args in [
+        &["manifest", "HEAD"][..],
+        &["context", "HEAD"],
+        &["review", "HEAD"],
+    ] {
         let mut cmd = env.command(bin(), &env.plain_path());
         cmd.args(args).current_dir(&h.repo.dir);
         let out = output_within(&mut cmd, 60);
@@ -202,7 +206,11 @@ fn python_change(env: &TestEnv) -> Repo<'_> {
 }
 
 fn mode(path: &Path) -> u32 {
-    std::fs::symlink_metadata(path).unwrap().permissions().mode() & 0o7777
+    std::fs::symlink_metadata(path)
+        .unwrap()
+        .permissions()
+        .mode()
+        & 0o7777
 }
 
 #[test]

@@ -27,11 +27,7 @@ fn roots(env: &TestEnv) -> (PathBuf, PathBuf) {
 }
 
 fn serve(env: &TestEnv, allowed: &Path) -> Mcp {
-    Mcp::start(
-        env,
-        allowed,
-        &[OsStr::new("--allow"), allowed.as_os_str()],
-    )
+    Mcp::start(env, allowed, &[OsStr::new("--allow"), allowed.as_os_str()])
 }
 
 /// Asks for the outside repository's content through `repo_path` every way the tools allow;
@@ -54,7 +50,10 @@ fn assert_refused(mcp: &mut Mcp, repo_path: &Path, what: &str) {
     ];
     for (tool, args) in calls {
         let (error, text) = mcp.call(tool, args);
-        assert!(!text.contains(MARKER), "{tool} served the outside repository");
+        assert!(
+            !text.contains(MARKER),
+            "{tool} served the outside repository"
+        );
         assert!(error, "{tool}: {text}");
         assert!(text.contains(what), "{tool}: {text}");
     }
@@ -90,7 +89,11 @@ fn mcp_refuses_alternates_pointing_outside_the_roots() {
         .arg(&repo)
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert!(repo.join(".git/objects/info/alternates").exists());
     let mut mcp = serve(&env, &allowed);
     assert_refused(&mut mcp, &repo, "reads its alternate objects from");
@@ -110,7 +113,11 @@ fn mcp_refuses_a_common_dir_outside_the_roots() {
             .args(args)
             .output()
             .unwrap();
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
     };
     git(&[
         OsStr::new("worktree"),
@@ -166,7 +173,11 @@ fn mcp_answers_invalid_json_with_a_parse_error_and_keeps_serving() {
     let env = TestEnv::new();
     let (allowed, _) = roots(&env);
     let mut mcp = serve(&env, &allowed);
-    for bad in ["this is not json", "{\"jsonrpc\": \"2.0\", \"id\": 7,", "\u{1}"] {
+    for bad in [
+        "this is not json",
+        "{\"jsonrpc\": \"2.0\", \"id\": 7,",
+        "\u{1}",
+    ] {
         mcp.send_line(bad);
         let answer = mcp.next_message();
         assert_eq!(answer["error"]["code"], -32700, "{bad}: {answer}");
