@@ -184,6 +184,36 @@ mod tests {
     }
 
     #[test]
+    fn an_oversized_line_is_discarded_and_answered() {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        runtime.block_on(async {
+            let (mut client_in, server_in) = tokio::io::duplex(64 * 1024);
+            let (server_out, client_out) = tokio::io::duplex(1024);
+            let (mut rmcp_reads, _rmcp_writes) = transport_over(server_in, server_out);
+            tokio::spawn(async move {
+                let chunk = vec![b'x'; 1024 * 1024];
+                for _ in 0..=MAX_LINE / chunk.len() {
+                    client_in.write_all(&chunk).await.unwrap();
+                }
+                client_in.write_all(b"\n{\"ok\":1}\n").await.unwrap();
+            });
+            let mut out = BufReader::new(client_out);
+            let mut first = String::new();
+            out.read_line(&mut first).await.unwrap();
+            let first: serde_json::Value = serde_json::from_str(&first).unwrap();
+            assert_eq!(first["error"]["code"], -32700);
+            let mut passed = vec![0u8; 9];
+            tokio::io::AsyncReadExt::read_exact(&mut rmcp_reads, &mut passed)
+                .await
+                .unwrap();
+            assert_eq!(passed, b"{\"ok\":1}\n");
+        });
+    }
+
+    #[test]
     fn invalid_json_is_answered_and_valid_json_passes_through() {
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_all()

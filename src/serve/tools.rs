@@ -29,6 +29,9 @@ const MIN_MAX_TOKENS: usize = 1_000;
 /// Characters of a caller's value quoted in an error.
 const QUOTED: usize = 200;
 
+/// The longest path a snapshot call may name (Linux's `PATH_MAX`).
+const MAX_PATH_BYTES: usize = 4096;
+
 /// The error of a tool call, worded for the agent that made it.
 #[derive(Debug, thiserror::Error)]
 pub enum ToolError {
@@ -300,6 +303,14 @@ pub fn file_snapshots(
             "at most {} paths per call (got {})",
             snapshot::MAX_PATHS,
             args.paths.len()
+        )));
+    }
+    // A path longer than any the file system accepts is a caller's mistake (or an attempt to
+    // make the answer echo it): refused before anything runs.
+    if let Some(p) = args.paths.iter().find(|p| p.len() > MAX_PATH_BYTES) {
+        return Err(ToolError::Invalid(format!(
+            "path '{}' is longer than {MAX_PATH_BYTES} bytes",
+            clip(p, QUOTED)
         )));
     }
     let line_range = match args.line_range {

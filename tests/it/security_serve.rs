@@ -205,6 +205,20 @@ fn mcp_errors_quote_a_huge_repo_path_clipped() {
         assert!(error, "{text}");
         assert!(text.len() < 3000, "{} bytes: {}", text.len(), &text[..200]);
     }
+    let repo = env.repo("allowed/r");
+    repo.write("a.txt", "a\n").commit("one");
+    let (error, text) = mcp.call(
+        "get_file_snapshots",
+        json!({"repo_path": repo.dir.display().to_string(), "base_ref": "HEAD",
+               "paths": [huge.trim_start_matches('/')]}),
+    );
+    assert!(error, "{text}");
+    assert!(
+        text.contains("is longer than 4096 bytes"),
+        "{}",
+        &text[..300]
+    );
+    assert!(text.len() < 3000, "{} bytes", text.len());
 }
 
 #[test]
