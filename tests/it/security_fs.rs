@@ -294,3 +294,35 @@ fn cache_never_writes_through_planted_symlinks() {
     assert!(out.status.success());
     assert_eq!(std::fs::read_dir(&trap).unwrap().count(), 0);
 }
+
+#[test]
+fn blame_never_analyses_the_file_a_symlink_points_to() {
+    // The blame answer read the working-tree file to find each hunk's function and followed a
+    // tracked symlink: the outside file's function names appeared in the answer.
+    let env = TestEnv::new();
+    let repo = env.repo("blame");
+    let caller = MARKER.replace('-', "_");
+    let outside = env.root().join("outside.py");
+    std::fs::write(&outside, format!("def {caller}():\n    pass\n")).unwrap();
+    symlink(&outside, repo.dir.join("link.py")).unwrap();
+    repo.write("real.py", "def real():\n    pass\n");
+    repo.commit("link");
+    for path in ["link.py", "real.py"] {
+        let out = env
+            .shim_git(&["blame", path])
+            .env("CLAUDECODE", "1")
+            .env("GIT_PRISM_DEBUG", "1")
+            .current_dir(&repo.dir)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{stderr}");
+        assert!(stderr.contains("git-prism: structured: "), "{stderr}");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(!stdout.contains(&caller), "{stdout}");
+        if path == "real.py" {
+            // The working tree's own files still get their functions.
+            assert!(stdout.contains("\"real\""), "{stdout}");
+        }
+    }
+}
