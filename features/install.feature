@@ -103,3 +103,42 @@ Feature: Installing the shim
     Then it succeeds
     And the file "{tmp}/gp/bin/git" does not exist
     And the file "{home}/.bashrc" contains ">>> git-prism shim >>>" 0 times
+
+  Scenario: A directory named git is never replaced, even with --force
+    Given the file "{tmp}/gp/bin/git/notes.txt" contains
+      """
+      my work
+      """
+    When I run "git-prism shim install --no --force"
+    Then the exit status is 1
+    And stderr contains "refusing to replace directories, even with --force"
+    And the file "{tmp}/gp/bin/git/notes.txt" contains "my work" 1 time
+    And the file "{tmp}/gp/bin/gh" does not exist
+
+  Scenario: Uninstall refuses a block whose end line is missing and changes nothing
+    Given the file "{home}/.bashrc" contains
+      """
+      alias ll='ls -l'
+      # >>> git-prism shim >>>
+      export PATH="/somewhere:$PATH"
+      alias keep='this line'
+      """
+    When I run "git-prism shim uninstall"
+    Then the exit status is 1
+    And stderr contains "without its end line"
+    And stderr contains "nothing was changed"
+    And the file "{home}/.bashrc" contains "alias keep='this line'" 1 time
+    And the file "{home}/.bashrc" contains ">>> git-prism shim >>>" 1 time
+
+  Scenario: Install and uninstall leave a start-up file without a final newline as it was
+    Given the file "{home}/.bashrc" contains, with no final newline
+      """
+      alias ll='ls -l'
+      """
+    When I run "git-prism shim install --yes"
+    And I run "git-prism shim uninstall"
+    Then it succeeds
+    And the file "{home}/.bashrc" is exactly, with no final newline
+      """
+      alias ll='ls -l'
+      """

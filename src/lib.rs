@@ -23,6 +23,7 @@ pub mod manifest;
 pub mod serve;
 pub mod shell;
 pub mod shim;
+pub mod text;
 pub mod unwind;
 
 use std::ffi::{OsStr, OsString};

@@ -56,6 +56,11 @@ def step_file_contains(context, path):
     write(context, expand(context, path), expand(context, context.text) + "\n")
 
 
+@given('the file "{path}" contains, with no final newline')
+def step_file_contains_no_newline(context, path):
+    write(context, expand(context, path), expand(context, context.text))
+
+
 @given('the executable file "{path}" contains')
 def step_exec_file_contains(context, path):
     write(context, expand(context, path), expand(context, context.text) + "\n", executable=True)
@@ -205,6 +210,14 @@ def step_is_symlink(context, path):
 def step_file_count(context, path, text, count):
     content = open(expand(context, path)).read()
     assert content.count(expand(context, text)) == count, content
+
+
+@then('the file "{path}" is exactly, with no final newline')
+def step_file_exactly_no_newline(context, path):
+    with open(expand(context, path), "rb") as f:
+        content = f.read()
+    want = expand(context, context.text).encode()
+    assert content == want, f"got {content!r}, want {want!r}"
 
 
 @then('a login bash sees "{directory}" first on PATH exactly once')

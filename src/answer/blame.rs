@@ -11,7 +11,7 @@ use serde::Serialize;
 
 use super::{AnswerError, Context};
 use crate::git::blame::{self, iso_date};
-use crate::git::{GitError, Repo};
+use crate::git::{GitError, Repo, worktree};
 use crate::manifest::language;
 use crate::shell;
 use crate::shim::classify::Blame;
@@ -271,7 +271,16 @@ fn functions_of(repo: &Repo, b: &Blame) -> Option<Vec<(u32, u32, String)>> {
                 .output([OsStr::new("cat-file"), OsStr::new("blob"), spec.as_os_str()])
                 .ok()?
         }
-        None => std::fs::read(repo.dir.join(&b.path)).ok()?,
+        // The working tree's version: read as every working-tree file is, inside the tree,
+        // without following a symlink (a link's "functions" would be another file's).
+        None => {
+            let workdir = repo.workdir()?;
+            let rel = worktree_relative(workdir, &repo.dir, Path::new(&b.path))?;
+            match worktree::read(workdir, &rel, crate::lang::MAX_FILE_BYTES as u64) {
+                Ok(Some(worktree::Content::File(bytes))) => bytes,
+                _ => return None,
+            }
+        }
     };
     let analysis = crate::lang::analyze(label, &content)?;
     Some(
@@ -280,6 +289,34 @@ fn functions_of(repo: &Repo, b: &Blame) -> Option<Vec<(u32, u32, String)>> {
             .into_iter()
             .map(|f| (f.start_line, f.end_line, f.name))
             .collect(),
+    )
+}
+
+/// The path from the top of the working tree of `path` as given in `dir` (resolved by name;
+/// `None` when it leaves the working tree).
+fn worktree_relative(workdir: &Path, dir: &Path, path: &Path) -> Option<bstr::BString> {
+    let prefix_of = |dir: &Path| {
+        dir.strip_prefix(workdir)
+            .ok()
+            .map(Path::to_path_buf)
+            .or_else(|| {
+                let (dir, top) = (dir.canonicalize().ok()?, workdir.canonicalize().ok()?);
+                dir.strip_prefix(top).ok().map(Path::to_path_buf)
+            })
+    };
+    if path.is_absolute() {
+        let parent = path.parent()?;
+        let prefix = prefix_of(parent)?;
+        let name = path.file_name()?;
+        return worktree::normalize(
+            prefix.as_os_str().as_encoded_bytes(),
+            name.as_encoded_bytes(),
+        );
+    }
+    let prefix = prefix_of(dir)?;
+    worktree::normalize(
+        prefix.as_os_str().as_encoded_bytes(),
+        path.as_os_str().as_encoded_bytes(),
     )
 }
 

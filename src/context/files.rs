@@ -4,8 +4,9 @@
 //! Invariants:
 //! - Listing goes through the real git with the same hardening as the manifest (no hooks, no
 //!   fsmonitor), from the repository's top level; contents are read as stored (no filters).
-//! - Working-tree files are read from disk only when they are regular files (a symlink is
-//!   never followed out of the repository); their cache key is a hash of their content.
+//! - Working-tree files are read through [`crate::git::worktree`] only: regular files inside
+//!   the working tree, reached without following any symlink, at most
+//!   [`lang::MAX_FILE_BYTES`]; their cache key is a hash of their content.
 //! - Every parse is bounded as in [`crate::lang`]; at most [`MAX_PARSED`] files are analysed
 //!   per request.
 
@@ -16,7 +17,7 @@ use rayon::prelude::*;
 
 use crate::git::repo::Objects;
 use crate::git::revs::{Head, Target};
-use crate::git::{GitError, Repo};
+use crate::git::{GitError, Repo, worktree};
 use crate::lang::{self, Analysis};
 use crate::manifest::language;
 
@@ -97,8 +98,10 @@ impl HeadTree {
                 ])?;
                 records(&out)
                     .filter(|p| {
-                        std::fs::symlink_metadata(top.join(p))
-                            .is_ok_and(|m| m.file_type().is_file())
+                        matches!(
+                            worktree::open(&top, p.as_bytes()),
+                            Ok(Some(worktree::Entry::File { .. }))
+                        )
                     })
                     .map(|p| (p.to_owned(), None))
                     .collect()
@@ -139,14 +142,14 @@ impl HeadTree {
     pub fn read(&self, objects: &Objects<'_>, path: &str, oid: Option<&str>) -> Option<Vec<u8>> {
         match oid {
             Some(oid) => objects.blob(oid).ok(),
-            None => {
-                let path = self.workdir.as_ref()?.join(path);
-                let meta = std::fs::symlink_metadata(&path).ok()?;
-                if !meta.file_type().is_file() || meta.len() > lang::MAX_FILE_BYTES as u64 {
-                    return None;
-                }
-                std::fs::read(path).ok()
-            }
+            None => match worktree::read(
+                self.workdir.as_ref()?,
+                path.as_bytes(),
+                lang::MAX_FILE_BYTES as u64,
+            ) {
+                Ok(Some(worktree::Content::File(bytes))) => Some(bytes),
+                _ => None,
+            },
         }
     }
 

@@ -18,6 +18,7 @@ pub mod raw;
 pub mod real;
 pub mod repo;
 pub mod revs;
+pub mod worktree;
 
 pub use error::GitError;
 pub use repo::{Location, Repo};

@@ -150,6 +150,29 @@ impl Repo {
         self.inner.git_dir()
     }
 
+    /// Returns the common directory: in a linked worktree, the main repository's git dir
+    /// (named by the `commondir` file); otherwise the git dir.
+    pub fn common_dir(&self) -> PathBuf {
+        self.local().common_dir().to_owned()
+    }
+
+    /// Returns the directory objects are read from.
+    pub fn objects_dir(&self) -> &Path {
+        self.inner.objects_dir()
+    }
+
+    /// Returns every alternate object directory objects may also be read from
+    /// (`objects/info/alternates`, followed recursively, as git follows it).
+    pub fn alternates(&self) -> Result<Vec<PathBuf>, GitError> {
+        let local = self.local();
+        gix::odb::alternate::resolve(self.objects_dir().to_owned(), local.current_dir()).map_err(
+            |e| GitError::Gix {
+                context: "reading objects/info/alternates",
+                reason: e.to_string(),
+            },
+        )
+    }
+
     /// Returns the path to show for the repository: its working tree, or its git dir if bare.
     pub fn display_path(&self) -> &Path {
         self.workdir().unwrap_or_else(|| self.git_dir())

@@ -2,12 +2,14 @@
 //!
 //! Invariants:
 //! - Every name is validated before any is changed: a foreign file or a user's own symlink
-//!   is refused (without `force`), and nothing is touched when anything is refused.
+//!   is refused (without `force`), a directory always is (it is never deleted), and nothing
+//!   is touched when anything is refused.
 //! - Install is idempotent: links that already point at this binary are left alone, and the
 //!   start-up block is written once per file, between fixed markers, whatever the number of
 //!   runs.
 //! - Uninstall removes only what install creates: symlinks to a `git-prism` binary (or
-//!   hardlinks of this one) and the marked blocks.
+//!   hardlinks of this one) and the marked blocks ([`rc`] says when a block counts as one).
+//!   Start-up files are checked before anything is removed.
 //! - Nothing here prints or prompts; the CLI asks for consent and reports.
 
 pub mod rc;
@@ -29,6 +31,25 @@ pub enum InstallError {
     /// Some names are taken by files git-prism does not own.
     #[error("refusing to replace files git-prism does not own (use --force to replace them):\n{}", .0.join("\n"))]
     Foreign(Vec<String>),
+    /// Some names are taken by directories, which are never replaced.
+    #[error("refusing to replace directories, even with --force (git-prism never deletes a directory; move it away first):\n{}", .0.join("\n"))]
+    Directories(Vec<String>),
+    /// A start-up file has a block that starts but never ends.
+    #[error("'{}' has a git-prism block starting at line {line} without its end line ('{}'); nothing was changed: complete or remove the block by hand", path.display(), rc::END)]
+    UnterminatedBlock {
+        /// The start-up file.
+        path: PathBuf,
+        /// The line of the BEGIN marker (1-based).
+        line: usize,
+    },
+    /// A start-up file has a block that is not exactly what install wrote.
+    #[error("the git-prism block at line {line} of '{}' was edited; nothing was changed: remove the block by hand", path.display())]
+    EditedBlock {
+        /// The start-up file.
+        path: PathBuf,
+        /// The line of the BEGIN marker (1-based).
+        line: usize,
+    },
     /// A filesystem operation failed.
     #[error("cannot {action} '{}': {source}", path.display())]
     Io {
@@ -246,6 +267,15 @@ pub fn install(layout: &Layout, force: bool) -> Result<InstallReport, InstallErr
         .iter()
         .map(|n| (*n, inspect(&layout.bin_dir.join(n), &layout.exe)))
         .collect();
+    let directories: Vec<String> = NAMES
+        .iter()
+        .map(|n| layout.bin_dir.join(n))
+        .filter(|p| std::fs::symlink_metadata(p).is_ok_and(|m| m.is_dir()))
+        .map(|p| format!("  {}", p.display()))
+        .collect();
+    if !directories.is_empty() {
+        return Err(InstallError::Directories(directories));
+    }
     let refused: Vec<String> = states
         .iter()
         .filter_map(|(name, state)| match state {
@@ -271,13 +301,6 @@ pub fn install(layout: &Layout, force: bool) -> Result<InstallReport, InstallErr
             continue;
         }
         let link = layout.bin_dir.join(name);
-        if state
-            == (LinkState::Foreign {
-                what: "a directory".into(),
-            })
-        {
-            std::fs::remove_dir_all(&link).map_err(io_err("remove", &link))?;
-        }
         replace_with_symlink(&layout.exe, &link)?;
         report.linked.push(name.to_owned());
     }
@@ -399,6 +422,14 @@ pub fn uninstall(layout: &Layout) -> Result<UninstallReport, InstallError> {
         kept: Vec::new(),
         rc_cleaned: Vec::new(),
     };
+    // Every start-up file is checked before anything is removed: a broken block stops the
+    // whole uninstall, links included.
+    let mut edits = Vec::new();
+    for file in rc::all_files(layout) {
+        if let Some(edit) = rc::plan_remove(&file)? {
+            edits.push(edit);
+        }
+    }
     for name in NAMES {
         let link = layout.bin_dir.join(name);
         match inspect(&link, &layout.exe) {
@@ -412,21 +443,27 @@ pub fn uninstall(layout: &Layout) -> Result<UninstallReport, InstallError> {
     }
     // Leave the directory only if something else lives there.
     let _ = std::fs::remove_dir(&layout.bin_dir);
-    for file in rc::all_files(layout) {
-        if rc::remove_block(&file)? {
-            report.rc_cleaned.push(file);
-        }
+    for edit in edits {
+        edit.apply()?;
+        report.rc_cleaned.push(edit.file);
     }
     Ok(report)
 }
 
 /// Adds the PATH block to the start-up files of the layout's shell; returns the files changed.
 pub fn add_to_path(layout: &Layout) -> Result<Vec<PathBuf>, InstallError> {
-    let mut changed = Vec::new();
+    // Planned for every file before any is written: one unreadable or broken file leaves all
+    // of them as they were.
+    let mut edits = Vec::new();
     for file in rc::files_for(layout) {
-        if rc::add_block(&file, &layout.bin_dir, rc::Shell::for_file(&file))? {
-            changed.push(file);
+        if let Some(edit) = rc::plan_add(&file, &layout.bin_dir, rc::Shell::for_file(&file))? {
+            edits.push(edit);
         }
+    }
+    let mut changed = Vec::new();
+    for edit in edits {
+        edit.apply()?;
+        changed.push(edit.file);
     }
     Ok(changed)
 }
@@ -484,6 +521,47 @@ mod tests {
         // With force, it is replaced.
         install(&l, true).unwrap();
         assert_eq!(inspect(&l.bin_dir.join("gh"), &l.exe), LinkState::Installed);
+    }
+
+    #[test]
+    fn install_force_never_deletes_a_directory() {
+        // `--force` ran remove_dir_all on a directory named `git`.
+        let tmp = tempfile::tempdir().unwrap();
+        let l = layout(tmp.path());
+        std::fs::create_dir_all(l.bin_dir.join("git/src")).unwrap();
+        std::fs::write(l.bin_dir.join("git/src/work.c"), "precious").unwrap();
+        for force in [false, true] {
+            let err = install(&l, force).unwrap_err();
+            assert!(
+                matches!(err, InstallError::Directories(ref v) if v.len() == 1),
+                "{err}"
+            );
+        }
+        assert_eq!(
+            std::fs::read_to_string(l.bin_dir.join("git/src/work.c")).unwrap(),
+            "precious"
+        );
+        assert_eq!(inspect(&l.bin_dir.join("gh"), &l.exe), LinkState::Missing);
+    }
+
+    #[test]
+    fn uninstall_stops_before_anything_on_a_broken_block() {
+        let tmp = tempfile::tempdir().unwrap();
+        let l = layout(tmp.path());
+        install(&l, false).unwrap();
+        std::fs::create_dir_all(&l.home).unwrap();
+        let bashrc = l.home.join(".bashrc");
+        let content = format!("{}\nkeep me\n", rc::BEGIN);
+        std::fs::write(&bashrc, &content).unwrap();
+        assert!(matches!(
+            uninstall(&l),
+            Err(InstallError::UnterminatedBlock { .. })
+        ));
+        assert_eq!(std::fs::read_to_string(&bashrc).unwrap(), content);
+        assert_eq!(
+            inspect(&l.bin_dir.join("git"), &l.exe),
+            LinkState::Installed
+        );
     }
 
     #[test]

@@ -10,6 +10,17 @@
 //! and into that login file (creating `.bash_profile` only when none exists: creating it next
 //! to an existing `.profile` would silently stop bash from reading `.profile`). zsh reads
 //! `$ZDOTDIR/.zshenv` in every shell; fish reads `conf.d/*.fish`; other shells `.profile`.
+//!
+//! Editing a user's start-up files must never lose a byte of them:
+//! - files are handled as bytes (a file that is not UTF-8 is edited like any other);
+//! - only a complete block exactly as install writes it (only its directory may differ) is
+//!   ever removed or replaced; a BEGIN line without its END line, or an edited block, is an
+//!   error that changes nothing;
+//! - every change is computed for every file first ([`plan_add`], [`plan_remove`]) and
+//!   written only when all of them could be, each atomically (temp file with `O_EXCL`,
+//!   synced, mode kept, renamed over the old file; a symlinked file's target is rewritten
+//!   and the link stays a link);
+//! - a file without a final newline gets it back when the block is removed.
 
 use std::io;
 use std::path::{Path, PathBuf};
@@ -145,104 +156,304 @@ pub fn block(dir: &Path, shell: Shell) -> String {
     )
 }
 
-/// Returns whether `file` carries the block.
+/// Returns whether `file` carries the block (or the start of one).
 pub fn has_block(file: &Path) -> bool {
-    std::fs::read_to_string(file).is_ok_and(|s| s.lines().any(|l| l == BEGIN))
+    std::fs::read(file).is_ok_and(|s| lines(&s).any(|(_, _, l)| l == BEGIN.as_bytes()))
+}
+
+/// The lines of `content`: (start offset, end offset including the newline, the line without
+/// its `\n` or `\r\n`).
+fn lines(content: &[u8]) -> impl Iterator<Item = (usize, usize, &[u8])> {
+    let mut at = 0;
+    std::iter::from_fn(move || {
+        if at >= content.len() {
+            return None;
+        }
+        let start = at;
+        let end = content[start..]
+            .iter()
+            .position(|b| *b == b'\n')
+            .map_or(content.len(), |i| start + i + 1);
+        at = end;
+        let line = &content[start..end];
+        let line = line.strip_suffix(b"\n").unwrap_or(line);
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        Some((start, end, line))
+    })
+}
+
+/// Where the blocks of `file`'s `content` are (byte ranges, from the start of the BEGIN line
+/// to the end of the END line). Every block must be complete and exactly as install writes it
+/// (only the directory may differ); anything else is an error, so text that is not the block
+/// is never removed.
+fn blocks(file: &Path, content: &[u8]) -> Result<Vec<std::ops::Range<usize>>, InstallError> {
+    let mut found = Vec::new();
+    let mut open: Option<(usize, usize, Vec<&[u8]>)> = None;
+    for (number, (start, end, line)) in lines(content).enumerate() {
+        let number = number + 1;
+        if let Some((_, _, body)) = open.as_mut() {
+            body.push(line);
+        }
+        if line == BEGIN.as_bytes() {
+            if let Some((_, first, _)) = open {
+                return Err(InstallError::UnterminatedBlock {
+                    path: file.to_owned(),
+                    line: first,
+                });
+            }
+            open = Some((start, number, vec![line]));
+        } else if line == END.as_bytes() {
+            let Some((from, first, body)) = open.take() else {
+                continue;
+            };
+            if !is_our_block(&body) {
+                return Err(InstallError::EditedBlock {
+                    path: file.to_owned(),
+                    line: first,
+                });
+            }
+            found.push(from..end);
+        }
+    }
+    if let Some((_, first, _)) = open {
+        return Err(InstallError::UnterminatedBlock {
+            path: file.to_owned(),
+            line: first,
+        });
+    }
+    Ok(found)
+}
+
+/// Whether the lines from BEGIN to END are a block install writes, for some directory.
+fn is_our_block(body: &[&[u8]]) -> bool {
+    const PLACEHOLDER: &str = "/git-prism-directory";
+    [Shell::Posix, Shell::Fish].into_iter().any(|shell| {
+        let quoted = quote(Path::new(PLACEHOLDER), shell);
+        let template = block(Path::new(PLACEHOLDER), shell);
+        let template: Vec<&str> = template.lines().collect();
+        template.len() == body.len()
+            && template
+                .iter()
+                .zip(body)
+                .all(|(t, line)| match t.split_once(&quoted) {
+                    // The directory line: the same text around any one-line directory.
+                    Some((before, after)) => {
+                        line.len() > before.len() + after.len()
+                            && line.starts_with(before.as_bytes())
+                            && line.ends_with(after.as_bytes())
+                    }
+                    None => t.as_bytes() == *line,
+                })
+    })
+}
+
+/// Returns `content` without its blocks (and the separator install put before each), or
+/// `None` when there is none.
+fn strip_blocks(file: &Path, content: &[u8]) -> Result<Option<Vec<u8>>, InstallError> {
+    let found = blocks(file, content)?;
+    if found.is_empty() {
+        return Ok(None);
+    }
+    let mut out = Vec::with_capacity(content.len());
+    let mut at = 0;
+    for range in found {
+        out.extend_from_slice(&content[at..range.start]);
+        at = range.end;
+        let at_end = range.end == content.len();
+        if out.ends_with(b"\n\n") || out == b"\n" {
+            // The blank line install puts before the block.
+            out.pop();
+        } else if at_end && out.ends_with(b"\n") {
+            // Install ended a last line that had no newline; the file gets its old end back.
+            out.pop();
+        }
+    }
+    out.extend_from_slice(&content[at..]);
+    Ok(Some(out))
+}
+
+/// Reads a start-up file's bytes; a missing file is empty.
+fn read(file: &Path) -> Result<Option<Vec<u8>>, InstallError> {
+    match std::fs::read(file) {
+        Ok(s) => Ok(Some(s)),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+        Err(source) => Err(InstallError::Io {
+            action: "read",
+            path: file.to_owned(),
+            source,
+        }),
+    }
+}
+
+/// A change to one start-up file, computed before any file is touched.
+#[derive(Debug)]
+pub struct Edit {
+    /// The file.
+    pub file: PathBuf,
+    /// Its new content; `None` removes the file.
+    content: Option<Vec<u8>>,
+}
+
+impl Edit {
+    /// Writes the change (atomically: a temp file renamed over the old one).
+    pub fn apply(&self) -> Result<(), InstallError> {
+        match &self.content {
+            Some(content) => write_atomic(&self.file, content),
+            None => std::fs::remove_file(&self.file).map_err(|source| InstallError::Io {
+                action: "remove",
+                path: self.file.clone(),
+                source,
+            }),
+        }
+    }
+}
+
+/// Plans adding the block for `dir` to `file`; `None` when it is already there. A block for
+/// another directory (an earlier install with --dir) is replaced, not doubled.
+pub fn plan_add(file: &Path, dir: &Path, shell: Shell) -> Result<Option<Edit>, InstallError> {
+    let existing = read(file)?.unwrap_or_default();
+    let wanted = block(dir, shell);
+    let found = blocks(file, &existing)?;
+    if let [only] = found.as_slice() {
+        if existing[only.clone()] == *wanted.as_bytes() {
+            return Ok(None);
+        }
+    }
+    let mut content = strip_blocks(file, &existing)?.unwrap_or(existing);
+    if !content.is_empty() {
+        // After a final newline this is the blank line before the block; without one it only
+        // ends the last line (and removal takes it away again).
+        content.push(b'\n');
+    }
+    content.extend_from_slice(wanted.as_bytes());
+    Ok(Some(Edit {
+        file: file.to_owned(),
+        content: Some(content),
+    }))
+}
+
+/// Plans removing the block from `file`; `None` when there is none. A fish file that held only
+/// the block is deleted.
+pub fn plan_remove(file: &Path) -> Result<Option<Edit>, InstallError> {
+    let Some(existing) = read(file)? else {
+        return Ok(None);
+    };
+    let Some(stripped) = strip_blocks(file, &existing)? else {
+        return Ok(None);
+    };
+    let only_block = stripped.iter().all(u8::is_ascii_whitespace);
+    Ok(Some(Edit {
+        file: file.to_owned(),
+        content: (!(only_block && Shell::for_file(file) == Shell::Fish)).then_some(stripped),
+    }))
 }
 
 /// Appends the block for `dir` to `file` unless it is already there; returns whether the file
 /// changed.
 pub fn add_block(file: &Path, dir: &Path, shell: Shell) -> Result<bool, InstallError> {
-    let existing = match std::fs::read_to_string(file) {
-        Ok(s) => s,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => String::new(),
+    let edit = plan_add(file, dir, shell)?;
+    if let Some(edit) = &edit {
+        edit.apply()?;
+    }
+    Ok(edit.is_some())
+}
+
+/// Removes the block from `file`; returns whether the file changed.
+pub fn remove_block(file: &Path) -> Result<bool, InstallError> {
+    let edit = plan_remove(file)?;
+    if let Some(edit) = &edit {
+        edit.apply()?;
+    }
+    Ok(edit.is_some())
+}
+
+/// Follows `file` through symlinks to the file that holds the content (a start-up file kept
+/// in a dotfiles repository stays a symlink: its target is rewritten).
+fn resolve(file: &Path) -> Result<PathBuf, InstallError> {
+    let mut path = file.to_owned();
+    for _ in 0..40 {
+        match std::fs::symlink_metadata(&path) {
+            Ok(meta) if meta.file_type().is_symlink() => {
+                let target = std::fs::read_link(&path).map_err(|source| InstallError::Io {
+                    action: "read the link",
+                    path: path.clone(),
+                    source,
+                })?;
+                path = match path.parent() {
+                    Some(parent) => parent.join(target),
+                    None => target,
+                };
+            }
+            _ => return Ok(path),
+        }
+    }
+    Err(InstallError::Io {
+        action: "resolve",
+        path: file.to_owned(),
+        source: io::Error::other("too many levels of symbolic links"),
+    })
+}
+
+/// Replaces `file`'s content atomically: a temp file created with `O_EXCL` next to the real
+/// file (after symlinks), given the old file's mode, written, synced and renamed over it. A
+/// failure (a full disk) leaves the old file whole.
+fn write_atomic(file: &Path, content: &[u8]) -> Result<(), InstallError> {
+    use std::io::Write;
+    use std::os::unix::fs::PermissionsExt;
+    let target = resolve(file)?;
+    let io_err = |action: &'static str, path: &Path| {
+        let path = path.to_owned();
+        move |source| InstallError::Io {
+            action,
+            path,
+            source,
+        }
+    };
+    let parent = match target.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_owned(),
+        _ => PathBuf::from("."),
+    };
+    std::fs::create_dir_all(&parent).map_err(io_err("create the directory of", &target))?;
+    let mode = match std::fs::metadata(&target) {
+        Ok(meta) if meta.is_file() => meta.permissions().mode() & 0o7777,
+        Ok(_) => {
+            return Err(InstallError::Io {
+                action: "write",
+                path: target,
+                source: io::Error::other("not a regular file"),
+            });
+        }
+        Err(e) if e.kind() == io::ErrorKind::NotFound => 0o644,
         Err(source) => {
             return Err(InstallError::Io {
                 action: "read",
-                path: file.to_owned(),
+                path: target,
                 source,
             });
         }
     };
-    let wanted = block(dir, shell);
-    if existing.contains(&wanted) {
-        return Ok(false);
+    let name = target
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let mut tmp = tempfile::Builder::new()
+        .prefix(&format!(".{name}.git-prism-"))
+        .suffix(".tmp")
+        .tempfile_in(&parent)
+        .map_err(io_err("create a temp file in", &parent))?;
+    tmp.as_file()
+        .set_permissions(std::fs::Permissions::from_mode(mode))
+        .map_err(io_err("write", tmp.path()))?;
+    tmp.write_all(content)
+        .and_then(|()| tmp.as_file().sync_all())
+        .map_err(io_err("write", &target))?;
+    tmp.persist(&target)
+        .map_err(|e| io_err("replace", &target)(e.error))?;
+    // The rename itself is durable once the directory is synced.
+    if let Ok(dir) = std::fs::File::open(&parent) {
+        let _ = dir.sync_all();
     }
-    // A block for another directory (an earlier install with --dir) is replaced, not doubled.
-    let mut content = strip_block(&existing).unwrap_or(existing);
-    if !content.is_empty() && !content.ends_with('\n') {
-        content.push('\n');
-    }
-    if !content.is_empty() {
-        content.push('\n');
-    }
-    content.push_str(&wanted);
-    write(file, &content)?;
-    Ok(true)
-}
-
-/// Removes the block from `file`; returns whether the file changed. A fish file that held
-/// only the block is deleted.
-pub fn remove_block(file: &Path) -> Result<bool, InstallError> {
-    let Ok(existing) = std::fs::read_to_string(file) else {
-        return Ok(false);
-    };
-    let Some(stripped) = strip_block(&existing) else {
-        return Ok(false);
-    };
-    if stripped.trim().is_empty() && Shell::for_file(file) == Shell::Fish {
-        std::fs::remove_file(file).map_err(|source| InstallError::Io {
-            action: "remove",
-            path: file.to_owned(),
-            source,
-        })?;
-    } else {
-        write(file, &stripped)?;
-    }
-    Ok(true)
-}
-
-/// Returns `content` without any marked block (and the blank line install put before it), or
-/// `None` when there is none.
-fn strip_block(content: &str) -> Option<String> {
-    let mut out = String::with_capacity(content.len());
-    let mut inside = false;
-    let mut found = false;
-    for line in content.split_inclusive('\n') {
-        let bare = line.trim_end_matches(['\n', '\r']);
-        if bare == BEGIN {
-            inside = true;
-            found = true;
-            if out.ends_with("\n\n") {
-                out.pop();
-            } else if out == "\n" {
-                out.clear();
-            }
-            continue;
-        }
-        if inside {
-            if bare == END {
-                inside = false;
-            }
-            continue;
-        }
-        out.push_str(line);
-    }
-    found.then_some(out)
-}
-
-fn write(file: &Path, content: &str) -> Result<(), InstallError> {
-    let io_err = |action| {
-        move |source| InstallError::Io {
-            action,
-            path: file.to_owned(),
-            source,
-        }
-    };
-    if let Some(parent) = file.parent() {
-        std::fs::create_dir_all(parent).map_err(io_err("create the directory of"))?;
-    }
-    std::fs::write(file, content).map_err(io_err("write"))
+    Ok(())
 }
 
 #[cfg(test)]
@@ -283,6 +494,116 @@ mod tests {
         add_block(&f, Path::new("/d"), Shell::Fish).unwrap();
         assert!(remove_block(&f).unwrap());
         assert!(!f.exists());
+    }
+
+    fn with_block(before: &[u8], after: &[u8]) -> Vec<u8> {
+        let mut c = before.to_vec();
+        c.extend_from_slice(block(Path::new("/d"), Shell::Posix).as_bytes());
+        c.extend_from_slice(after);
+        c
+    }
+
+    #[test]
+    fn rc_block_without_end_is_refused_and_nothing_is_removed() {
+        // A BEGIN whose END line was deleted made uninstall delete everything after it.
+        let tmp = tempfile::tempdir().unwrap();
+        let rc = tmp.path().join(".bashrc");
+        let content = format!("alias a=b\n{BEGIN}\nexport X=1\nalias keep=me\n");
+        std::fs::write(&rc, &content).unwrap();
+        let err = remove_block(&rc).unwrap_err();
+        assert!(
+            matches!(err, InstallError::UnterminatedBlock { line: 2, .. }),
+            "{err}"
+        );
+        assert!(err.to_string().contains("nothing was changed"), "{err}");
+        assert!(add_block(&rc, Path::new("/d"), Shell::Posix).is_err());
+        assert_eq!(std::fs::read_to_string(&rc).unwrap(), content);
+    }
+
+    #[test]
+    fn rc_edited_block_is_refused() {
+        let tmp = tempfile::tempdir().unwrap();
+        let rc = tmp.path().join(".bashrc");
+        let mut content = String::from_utf8(with_block(b"a\n\n", b"")).unwrap();
+        content = content.replace("export PATH\n", "export PATH\nalias mine=1\n");
+        std::fs::write(&rc, &content).unwrap();
+        assert!(matches!(
+            remove_block(&rc),
+            Err(InstallError::EditedBlock { .. })
+        ));
+        assert_eq!(std::fs::read_to_string(&rc).unwrap(), content);
+    }
+
+    #[test]
+    fn rc_file_that_is_not_utf8_is_edited_as_bytes() {
+        // Install half-applied and uninstall exited 0 leaving the block.
+        let tmp = tempfile::tempdir().unwrap();
+        let rc = tmp.path().join(".bashrc");
+        let original = b"# caf\xe9 latin-1\nalias x=y\n".to_vec();
+        std::fs::write(&rc, &original).unwrap();
+        assert!(add_block(&rc, Path::new("/d"), Shell::Posix).unwrap());
+        assert!(has_block(&rc));
+        assert!(remove_block(&rc).unwrap());
+        assert_eq!(std::fs::read(&rc).unwrap(), original);
+    }
+
+    #[test]
+    fn rc_file_without_final_newline_keeps_its_end() {
+        let tmp = tempfile::tempdir().unwrap();
+        let rc = tmp.path().join(".profile");
+        for original in [&b"export A=1"[..], b"a\n", b"a\n\n", b"", b"\n"] {
+            std::fs::write(&rc, original).unwrap();
+            add_block(&rc, Path::new("/d"), Shell::Posix).unwrap();
+            remove_block(&rc).unwrap();
+            assert_eq!(
+                std::fs::read(&rc).unwrap(),
+                original,
+                "{:?}",
+                String::from_utf8_lossy(original)
+            );
+        }
+        // Text the user added after the block stays, with its own line.
+        std::fs::write(&rc, with_block(b"a\n\n", b"b\n")).unwrap();
+        remove_block(&rc).unwrap();
+        assert_eq!(std::fs::read(&rc).unwrap(), b"a\nb\n");
+    }
+
+    #[test]
+    fn rc_files_are_replaced_by_rename_keeping_mode_and_symlinks() {
+        // They were rewritten in place: a full disk truncated a 12 KB .bashrc to 4 KB.
+        use std::os::unix::fs::{MetadataExt, PermissionsExt};
+        let tmp = tempfile::tempdir().unwrap();
+        let rc = tmp.path().join(".bashrc");
+        std::fs::write(&rc, "alias a=b\n").unwrap();
+        std::fs::set_permissions(&rc, std::fs::Permissions::from_mode(0o600)).unwrap();
+        let before = std::fs::metadata(&rc).unwrap().ino();
+        add_block(&rc, Path::new("/d"), Shell::Posix).unwrap();
+        let meta = std::fs::metadata(&rc).unwrap();
+        assert_ne!(meta.ino(), before, "a new file renamed over the old one");
+        assert_eq!(meta.permissions().mode() & 0o777, 0o600);
+        // A symlinked start-up file (dotfiles) stays a symlink; its target is rewritten.
+        let dotfiles = tmp.path().join("dotfiles");
+        std::fs::create_dir(&dotfiles).unwrap();
+        std::fs::write(dotfiles.join("zshenv"), "export Z=1\n").unwrap();
+        let link = tmp.path().join(".zshenv");
+        std::os::unix::fs::symlink("dotfiles/zshenv", &link).unwrap();
+        add_block(&link, Path::new("/d"), Shell::Posix).unwrap();
+        assert!(link.symlink_metadata().unwrap().file_type().is_symlink());
+        assert!(has_block(&dotfiles.join("zshenv")));
+        remove_block(&link).unwrap();
+        assert!(link.symlink_metadata().unwrap().file_type().is_symlink());
+        assert_eq!(
+            std::fs::read_to_string(dotfiles.join("zshenv")).unwrap(),
+            "export Z=1\n"
+        );
+        // No temp file is left behind.
+        let names: Vec<String> = std::fs::read_dir(tmp.path())
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|n| n.contains("git-prism"))
+            .collect();
+        assert!(names.is_empty(), "{names:?}");
     }
 
     /// Runs the block in `sh` with a starting PATH and returns the resulting PATH.

@@ -8,11 +8,13 @@
 //! 4. In parallel, each file gets its sizes, language, and generated flag; only the start of
 //!    the content is inspected, and only when the path does not already decide.
 //! 5. Dependency files are parsed before and after.
+//!
+//! Working-tree content is read only through [`crate::git::worktree`]: never outside the
+//! working tree, never through a symlink, only regular files, never more than a cap.
 
 use std::ffi::OsString;
 use std::io::Read;
 use std::os::unix::ffi::OsStrExt;
-use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
 use bstr::{BString, ByteSlice};
@@ -26,7 +28,7 @@ use crate::deps;
 use crate::git::raw::{self, Status};
 use crate::git::repo::Objects;
 use crate::git::revs::{Head, Target};
-use crate::git::{GitError, Repo};
+use crate::git::{GitError, Repo, worktree};
 use crate::shim::classify::Diff;
 
 /// The error returned by [`build`].
@@ -346,14 +348,12 @@ fn content_of(
             }
             objects.blob(oid).map_err(|_| None)
         }
-        None => {
-            let full = base.ok_or(None)?.join(path.to_path_lossy());
-            let size = std::fs::metadata(&full).map_err(|_| None)?.len();
-            if size > crate::lang::MAX_FILE_BYTES as u64 {
-                return too_large(size);
-            }
-            std::fs::read(full).map_err(|_| None)
-        }
+        None => match worktree::read(base.ok_or(None)?, path, crate::lang::MAX_FILE_BYTES as u64) {
+            Ok(Some(worktree::Content::File(bytes))) => Ok(bytes),
+            Ok(Some(worktree::Content::TooLarge(size))) => too_large(size),
+            // A link, a directory, a FIFO or a path that is gone: nothing to analyse.
+            _ => Err(None),
+        },
     }
 }
 
@@ -531,10 +531,8 @@ fn enrich(
             _ => match oid {
                 Some(oid) => objects.size(oid).ok(),
                 None if side_is_worktree => base
-                    .and_then(|b| {
-                        std::fs::symlink_metadata(b.join(entry.path.to_path_lossy())).ok()
-                    })
-                    .map(|m| m.len()),
+                    .and_then(|b| worktree::open(b, &entry.path).ok().flatten())
+                    .and_then(|e| e.size()),
                 None => None,
             },
         }
@@ -568,7 +566,10 @@ fn enrich(
                 None => objects.blob(oid).ok(),
             },
             (None, _, _) if after_is_worktree => {
-                base.and_then(|b| read_head(&b.join(entry.path.to_path_lossy())))
+                match base.and_then(|b| worktree::open(b, &entry.path).ok().flatten()) {
+                    Some(worktree::Entry::File { mut file, .. }) => read_head(&mut file),
+                    _ => None,
+                }
             }
             _ => None,
         }
@@ -608,9 +609,8 @@ fn entry_kind(entry: &raw::Entry) -> Kind {
 }
 
 /// Reads the first bytes of a working-tree file.
-fn read_head(path: &Path) -> Option<Vec<u8>> {
+fn read_head(file: &mut std::fs::File) -> Option<Vec<u8>> {
     let mut buf = vec![0u8; generated::MARKER_WINDOW.max(BINARY_SNIFF)];
-    let mut file = std::fs::File::open(path).ok()?;
     let mut filled = 0;
     while filled < buf.len() {
         match file.read(&mut buf[filled..]) {
@@ -625,29 +625,32 @@ fn read_head(path: &Path) -> Option<Vec<u8>> {
 
 /// Builds the entry of an untracked file: counted as `git add -N` would make git count it.
 fn untracked_file(base: &Path, path: BString, attr: Attrs) -> Option<FileChange> {
-    let full = base.join(path.to_path_lossy());
-    let meta = std::fs::symlink_metadata(&full).ok()?;
-    let (mode, lines, binary, head) = if meta.file_type().is_symlink() {
-        let target = std::fs::read_link(&full).ok()?;
-        let count = line_count_bytes(target.as_os_str().as_bytes());
-        (0o120000, Some((count, 0)), false, None)
-    } else if meta.is_file() {
-        let exec = meta.permissions().mode() & 0o111 != 0;
-        let head = read_head(&full).unwrap_or_default();
-        let binary = attr.binary || head[..head.len().min(BINARY_SNIFF)].contains(&0);
-        let lines = if binary {
-            None
-        } else {
-            count_lines(&full).map(|n| (n, 0))
-        };
-        (
-            if exec { 0o100755 } else { 0o100644 },
-            lines,
-            binary,
-            Some(head),
-        )
-    } else {
-        return None;
+    let (mode, lines, binary, head, size) = match worktree::open(base, &path).ok()?? {
+        worktree::Entry::Symlink(target) => {
+            let count = line_count_bytes(&target);
+            (0o120000, Some((count, 0)), false, None, target.len() as u64)
+        }
+        worktree::Entry::File {
+            mut file,
+            size,
+            executable,
+        } => {
+            let head = read_head(&mut file).unwrap_or_default();
+            let binary = attr.binary || head[..head.len().min(BINARY_SNIFF)].contains(&0);
+            let lines = if binary {
+                None
+            } else {
+                count_lines(&head, file, size).map(|n| (n, 0))
+            };
+            (
+                if executable { 0o100755 } else { 0o100644 },
+                lines,
+                binary,
+                Some(head),
+                size,
+            )
+        }
+        worktree::Entry::Directory | worktree::Entry::Special => return None,
     };
     let language =
         language::from_path(&path).or_else(|| head.as_deref().and_then(language::from_shebang));
@@ -663,7 +666,7 @@ fn untracked_file(base: &Path, path: BString, attr: Attrs) -> Option<FileChange>
         lines,
         binary,
         size_before: None,
-        size_after: Some(meta.len()),
+        size_after: Some(size),
         language,
         generated,
         untracked: true,
@@ -683,11 +686,13 @@ fn memchr_count(content: &[u8]) -> u64 {
     content.iter().filter(|b| **b == b'\n').count() as u64
 }
 
-/// Counts the lines of a file without holding it in memory.
-fn count_lines(path: &Path) -> Option<u64> {
-    let mut file = std::fs::File::open(path).ok()?;
+/// Counts the lines of a file without holding it in memory: `head` was read from `file`
+/// already, the rest is read up to the size the file had when it was opened (a file that
+/// keeps growing cannot keep this reading).
+fn count_lines(head: &[u8], file: std::fs::File, size: u64) -> Option<u64> {
+    let mut file = file.take(size.saturating_sub(head.len() as u64));
     let mut buf = vec![0u8; 64 * 1024];
-    let (mut newlines, mut last) = (0u64, None);
+    let (mut newlines, mut last) = (memchr_count(head), head.last().copied());
     loop {
         let n = file.read(&mut buf).ok()?;
         if n == 0 {
@@ -767,11 +772,10 @@ pub(crate) fn dependency_report(
         match oid {
             Some(oid) if objects.size(oid).ok()? <= LIMIT => objects.blob(oid).ok(),
             Some(_) => None,
-            None => {
-                let full = base?.join(path.to_path_lossy());
-                let size = std::fs::metadata(&full).ok()?.len();
-                (size <= LIMIT).then(|| std::fs::read(full).ok()).flatten()
-            }
+            None => match worktree::read(base?, path, LIMIT) {
+                Ok(Some(worktree::Content::File(bytes))) => Some(bytes),
+                _ => None,
+            },
         }
     };
     // Lockfiles are big and often deep in delta chains: read them in parallel.

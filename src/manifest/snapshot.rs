@@ -5,6 +5,11 @@
 //! not touch are read from both sides as they are. Content is never returned for binary files,
 //! submodules or files over the size cap (the reason says which), and can be limited to a line
 //! range.
+//!
+//! Working-tree sides are read through [`crate::git::worktree`]: a path never leaves the
+//! working tree (no absolute path, no `..`, no component that is a symlink), only regular
+//! files are read and never more than the cap ([`MAX_FILE_SIZE_LIMIT`] at most), and a
+//! symlink's content is its target text, as git stores it (`symlink: true`).
 
 use std::path::Path;
 
@@ -16,7 +21,7 @@ use super::build::ManifestError;
 use super::model::Manifest;
 use crate::git::repo::Objects;
 use crate::git::revs::Head;
-use crate::git::{GitError, Repo};
+use crate::git::{GitError, Repo, worktree};
 
 /// What to read.
 #[derive(Clone, Debug)]
@@ -38,6 +43,9 @@ pub struct Request {
 /// Most paths one request may ask for.
 pub const MAX_PATHS: usize = 20;
 
+/// The largest `max_file_size` honoured: a larger request is lowered to this.
+pub const MAX_FILE_SIZE_LIMIT: u64 = 16 * 1024 * 1024;
+
 /// One side of one file.
 #[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct Side {
@@ -52,19 +60,26 @@ pub struct Side {
     /// The content (or the requested lines of it); absent when `reason` says why.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub content: Option<String>,
-    /// Why there is no content: `binary`, `too large`, `submodule`, `not found`.
+    /// Why there is no content: `binary`, `too large`, `submodule`, `not a regular file`,
+    /// or, for a side that does not exist, why the path cannot be read (outside the working
+    /// tree, beyond a symbolic link).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
+    /// Whether this side is a symbolic link; its content is then the link's target, as git
+    /// stores it (the link is never followed).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub symlink: bool,
     /// Whether invalid UTF-8 was replaced with U+FFFD.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub lossy: bool,
     /// Lines in the whole file.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub total_lines: Option<usize>,
-    /// The first line returned (with a line range).
+    /// The first line returned (with a line range; absent when the range starts after the
+    /// last line).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub first_line: Option<usize>,
-    /// The last line returned (with a line range).
+    /// The last line returned (with a line range; never before `first_line`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub last_line: Option<usize>,
 }
@@ -172,6 +187,22 @@ pub fn snapshots(
     let base_is_index = manifest.target.base_sha.is_none() && manifest.target.base_ref == "INDEX";
     let mut out = Vec::with_capacity(request.paths.len());
     for path in &request.paths {
+        // A path that cannot name a file inside the repository (absolute, `..`) is answered
+        // as such on both sides, whatever the range.
+        if let Err(e) = worktree::check_path(path) {
+            let side = || Side {
+                reason: Some(e.to_string()),
+                ..Side::missing()
+            };
+            out.push(FileSnapshot {
+                path: path.to_str_lossy().into_owned(),
+                change_type: None,
+                before: request.before.then(side),
+                after: request.after.then(side),
+                diff_hunks: request.diff_hunks.then(Vec::new),
+            });
+            continue;
+        }
         let changed = manifest
             .files
             .iter()
@@ -230,7 +261,7 @@ pub fn snapshots(
         };
         let diff_hunks = if request.diff_hunks {
             Some(match changed {
-                Some(f) => hunks_of(repo, manifest, f)?,
+                Some(f) => hunks_of(repo, manifest, f, request.max_file_size)?,
                 None => Vec::new(),
             })
         } else {
@@ -252,24 +283,33 @@ fn hunks_of(
     repo: &Repo,
     manifest: &Manifest,
     file: &super::model::FileChange,
+    max_file_size: u64,
 ) -> Result<Vec<crate::git::patch::Hunk>, GitError> {
     if file.untracked {
-        let path = repo.workdir().map(|w| {
-            w.join(
-                <std::ffi::OsStr as std::os::unix::ffi::OsStrExt>::from_bytes(file.path.as_slice()),
-            )
-        });
-        let content = path.and_then(|p| std::fs::read(p).ok()).unwrap_or_default();
+        let cap = max_file_size.min(MAX_FILE_SIZE_LIMIT);
+        let content = repo
+            .workdir()
+            .and_then(|w| worktree::read(w, &file.path, cap).ok().flatten());
+        // As git shows a new file: a link's target is its one line, without a final newline.
+        let (content, link) = match content {
+            Some(worktree::Content::File(bytes)) => (bytes, false),
+            Some(worktree::Content::Symlink(target)) => (target, true),
+            _ => return Ok(Vec::new()),
+        };
         if content.contains(&0) {
             return Ok(Vec::new());
         }
         let text = String::from_utf8_lossy(&content);
-        let lines: Vec<String> = text.lines().map(|l| format!("+{l}")).collect();
+        let mut lines: Vec<String> = text.lines().map(|l| format!("+{l}")).collect();
+        if link || (!content.is_empty() && !content.ends_with(b"\n")) {
+            lines.push("\\ No newline at end of file".into());
+        }
+        let added = text.lines().count();
         return Ok(vec![crate::git::patch::Hunk {
             old_start: 0,
             old_lines: 0,
-            new_start: u32::from(!lines.is_empty()),
-            new_lines: lines.len() as u32,
+            new_start: u32::from(added > 0),
+            new_lines: u32::try_from(added).unwrap_or(u32::MAX),
             section: String::new(),
             lines,
         }]);
@@ -338,55 +378,54 @@ fn read_side(
     let mut side = Side {
         exists: true,
         path: (side_path != requested).then(|| side_path.to_str_lossy().into_owned()),
-        size: None,
-        content: None,
-        reason: None,
-        lossy: false,
-        total_lines: None,
-        first_line: None,
-        last_line: None,
+        ..Side::missing()
     };
+    let cap = request.max_file_size.min(MAX_FILE_SIZE_LIMIT);
+    let too_large = |size: u64| format!("too large ({size} bytes, cap {cap})");
     let bytes: Result<Vec<u8>, String> = match source {
         Source::Missing => {
             side.exists = false;
             return side;
         }
         Source::Blob(_, mode) if mode & 0o170000 == 0o160000 => Err("submodule".into()),
-        Source::Blob(oid, _) => match objects.size(&oid) {
-            Ok(size) if size > request.max_file_size => {
-                side.size = Some(size);
-                Err(format!(
-                    "too large ({size} bytes, cap {})",
-                    request.max_file_size
-                ))
+        Source::Blob(oid, mode) => {
+            side.symlink = mode & 0o170000 == 0o120000;
+            match objects.size(&oid) {
+                Ok(size) if size > cap => {
+                    side.size = Some(size);
+                    Err(too_large(size))
+                }
+                Ok(_) => objects.blob(&oid).map_err(|e| e.to_string()),
+                Err(e) => Err(e.to_string()),
             }
-            Ok(_) => objects.blob(&oid).map_err(|e| e.to_string()),
-            Err(e) => Err(e.to_string()),
-        },
+        }
         Source::Worktree(path) => {
             let Some(workdir) = workdir else {
                 side.exists = false;
                 return side;
             };
-            let full = workdir.join(path.to_path_lossy());
-            match std::fs::symlink_metadata(&full) {
-                Err(_) => {
+            match worktree::read(workdir, &path, cap) {
+                Ok(None) => {
                     side.exists = false;
                     return side;
                 }
-                Ok(meta) if meta.file_type().is_symlink() => std::fs::read_link(&full)
-                    .map(|t| t.as_os_str().as_encoded_bytes().to_vec())
-                    .map_err(|e| e.to_string()),
-                Ok(meta) if meta.is_dir() => Err("submodule".into()),
-                Ok(meta) if meta.len() > request.max_file_size => {
-                    side.size = Some(meta.len());
-                    Err(format!(
-                        "too large ({} bytes, cap {})",
-                        meta.len(),
-                        request.max_file_size
-                    ))
+                Err(e @ worktree::WorktreeError::Io { .. }) => Err(e.to_string()),
+                Err(e) => {
+                    side.exists = false;
+                    side.reason = Some(e.to_string());
+                    return side;
                 }
-                Ok(_) => std::fs::read(&full).map_err(|e| e.to_string()),
+                Ok(Some(worktree::Content::File(bytes))) => Ok(bytes),
+                Ok(Some(worktree::Content::Symlink(target))) => {
+                    side.symlink = true;
+                    Ok(target)
+                }
+                Ok(Some(worktree::Content::Directory)) => Err("submodule".into()),
+                Ok(Some(worktree::Content::Special)) => Err("not a regular file".into()),
+                Ok(Some(worktree::Content::TooLarge(size))) => {
+                    side.size = Some(size);
+                    Err(too_large(size))
+                }
             }
         }
     };
@@ -411,6 +450,8 @@ fn read_side(
             let first = first.max(1);
             let last = last.min(total);
             if first > last {
+                // The range starts after the last line (or the file is empty): no lines, and
+                // no line numbers that would run backwards.
                 side.content = Some(String::new());
             } else {
                 let content: String = text
@@ -419,13 +460,31 @@ fn read_side(
                     .take(last + 1 - first)
                     .collect();
                 side.content = Some(content);
+                side.first_line = Some(first);
+                side.last_line = Some(last);
             }
-            side.first_line = Some(first);
-            side.last_line = Some(last.max(first.saturating_sub(1)));
         }
         None => side.content = Some(text.into_owned()),
     }
     side
+}
+
+impl Side {
+    /// A side that does not exist (the base every side starts from).
+    fn missing() -> Side {
+        Side {
+            exists: false,
+            path: None,
+            size: None,
+            content: None,
+            reason: None,
+            symlink: false,
+            lossy: false,
+            total_lines: None,
+            first_line: None,
+            last_line: None,
+        }
+    }
 }
 
 /// Parses `START:END` (or `START-END`, 1-based, inclusive).

@@ -1,13 +1,25 @@
 //! Which repositories the server may answer for.
 //!
-//! A repository is allowed when both the path asked for and the repository git discovers from
-//! it (its working tree, or its git directory when bare) lie under an allowed directory: a
-//! root the client declared (MCP roots, `file://` URIs) or a `--allow` directory given at
-//! start. Paths are compared after resolving symlinks, so neither a symlink nor git's upward
-//! discovery can lead outside. With no roots and no `--allow`, the server's working
-//! directory is the one allowed directory.
+//! A repository is allowed when the path asked for and every directory git reads the
+//! repository from lie under an allowed directory (a root the client declared — MCP roots,
+//! `file://` URIs — or a `--allow` directory given at start): its working tree, its git
+//! directory (a `.git` *file* can name one anywhere), its common directory (a linked
+//! worktree's `commondir`), its object directory and every alternate object directory
+//! (`objects/info/alternates`, followed recursively). Each is compared after resolving
+//! symlinks, so neither a symlink, git's upward discovery, a gitfile nor an alternates file
+//! can lead outside. Each directory may lie under any allowed directory: a worktree in one
+//! root whose git directory is in another root is allowed. With no roots and no `--allow`,
+//! the server's working directory is the one allowed directory.
+//!
+//! Values quoted in errors are clipped: a caller can send a 100 KB `repo_path`.
 
 use std::path::{Path, PathBuf};
+
+use crate::git::Repo;
+use crate::text::clip;
+
+/// Characters of a caller's value quoted in an error.
+const QUOTED: usize = 200;
 
 /// The error returned when a path may not be used.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
@@ -26,6 +38,21 @@ pub enum ConfineError {
     )]
     Outside {
         /// The path as resolved.
+        path: String,
+        /// The allowed directories, listed.
+        allowed: String,
+    },
+    /// A directory the repository is read from is outside every allowed directory.
+    #[error(
+        "the repository at '{repo}' reads its {what} from '{path}', which is outside the directories this server may read ({allowed}); allow that directory too (an MCP root or --allow <dir>) or use another repository"
+    )]
+    RepositoryOutside {
+        /// The repository (working tree or git dir), as resolved.
+        repo: String,
+        /// Which of its directories (`git directory`, `common directory`, `objects`,
+        /// `alternate objects`).
+        what: &'static str,
+        /// That directory, as resolved.
         path: String,
         /// The allowed directories, listed.
         allowed: String,
@@ -62,20 +89,63 @@ impl Allowed {
 
     /// Resolves `path` and checks it lies under an allowed directory.
     pub fn check(&self, path: &Path) -> Result<PathBuf, ConfineError> {
-        let resolved = path
-            .canonicalize()
-            .map_err(|e| ConfineError::Unresolvable {
-                path: path.display().to_string(),
-                reason: e.to_string(),
-            })?;
-        if self.dirs.iter().any(|d| resolved.starts_with(d)) {
+        let resolved = self.resolve(path)?;
+        if self.contains(&resolved) {
             Ok(resolved)
         } else {
             Err(ConfineError::Outside {
-                path: resolved.display().to_string(),
+                path: clip(&resolved.display().to_string(), QUOTED).into_owned(),
                 allowed: self.listing(),
             })
         }
+    }
+
+    /// Checks every directory `repo` is read from: its working tree (or git dir when bare),
+    /// git dir, common dir, object directory and alternate object directories.
+    pub fn check_repository(&self, repo: &Repo) -> Result<(), ConfineError> {
+        let top = self.check(repo.display_path())?;
+        let parts = [
+            ("git directory", repo.git_dir().to_owned()),
+            ("common directory", repo.common_dir()),
+            ("objects", repo.objects_dir().to_owned()),
+        ];
+        // The object directory is checked before its alternates file is trusted.
+        for (what, dir) in &parts {
+            self.check_part(&top, what, dir)?;
+        }
+        let alternates = repo.alternates().map_err(|e| ConfineError::Unresolvable {
+            path: clip(&top.display().to_string(), QUOTED).into_owned(),
+            reason: e.to_string(),
+        })?;
+        for dir in alternates {
+            self.check_part(&top, "alternate objects", &dir)?;
+        }
+        Ok(())
+    }
+
+    fn check_part(&self, top: &Path, what: &'static str, dir: &Path) -> Result<(), ConfineError> {
+        let resolved = self.resolve(dir)?;
+        if self.contains(&resolved) {
+            Ok(())
+        } else {
+            Err(ConfineError::RepositoryOutside {
+                repo: clip(&top.display().to_string(), QUOTED).into_owned(),
+                what,
+                path: clip(&resolved.display().to_string(), QUOTED).into_owned(),
+                allowed: self.listing(),
+            })
+        }
+    }
+
+    fn resolve(&self, path: &Path) -> Result<PathBuf, ConfineError> {
+        path.canonicalize().map_err(|e| ConfineError::Unresolvable {
+            path: clip(&path.display().to_string(), QUOTED).into_owned(),
+            reason: e.to_string(),
+        })
+    }
+
+    fn contains(&self, resolved: &Path) -> bool {
+        self.dirs.iter().any(|d| resolved.starts_with(d))
     }
 
     fn listing(&self) -> String {

@@ -10,9 +10,12 @@
 //!   call does can take the server down: the work runs on the blocking pool and a panic there
 //!   is reported as a failed call.
 //! - The async runtime exists only here. The server never prints: lifecycle lines go to the
-//!   [`Log`] the caller gives (stderr for the CLI); stdout carries only the protocol.
+//!   [`Log`] the caller gives (stderr for the CLI); stdout carries only the protocol, through
+//!   [`stdio`], which also answers lines that are not JSON with a `-32700` parse error.
+//! - Error messages are bounded ([`MAX_ERROR_CHARS`]) and quote a caller's values clipped.
 
 pub mod confine;
+pub mod stdio;
 pub mod tools;
 
 use std::path::PathBuf;
@@ -30,6 +33,10 @@ use rmcp::{
 use crate::git::{Location, Repo};
 use confine::Allowed;
 use tools::ToolError;
+
+/// The longest error message a tool result carries, in characters (git's own stderr can
+/// quote a caller's value at any length).
+pub const MAX_ERROR_CHARS: usize = 2000;
 
 /// Where the server's lifecycle lines go.
 pub type Log = Arc<dyn Fn(&str) + Send + Sync>;
@@ -257,8 +264,9 @@ impl Server {
             };
             let resolved = allowed.check(&asked)?;
             let repo = Repo::open(&Location::at(&resolved)?)?;
-            // git's discovery walks upwards: the repository it found must be allowed too.
-            allowed.check(repo.workdir().unwrap_or(repo.git_dir()))?;
+            // git's discovery walks upwards and a `.git` file or an alternates file can name
+            // directories anywhere: everything the repository is read from must be allowed.
+            allowed.check_repository(&repo)?;
             answer(&repo, options.max_response_tokens)
         })
         .await;
@@ -269,6 +277,8 @@ impl Server {
                 Ok(CallToolResult::success(vec![ContentBlock::text(json)]))
             }
             Ok(Err(e)) => {
+                let e = e.to_string();
+                let e = crate::text::clip(&e, MAX_ERROR_CHARS);
                 self.log(&format!("{tool}: error in {elapsed:.0} ms: {e}"));
                 Ok(CallToolResult::error(vec![ContentBlock::text(format!(
                     "{tool} failed: {e}"
@@ -328,7 +338,7 @@ pub enum Stopped {
 /// Serves MCP on stdin/stdout until the client closes the connection.
 pub async fn serve(options: Options, log: Log) -> Stopped {
     let server = Server::new(options, log.clone());
-    let running = match server.serve(rmcp::transport::stdio()).await {
+    let running = match server.serve(stdio::transport()).await {
         Ok(r) => r,
         Err(e) => return Stopped::Failed(format!("initialization failed: {e}")),
     };

@@ -17,6 +17,7 @@ use crate::git::{GitError, Repo};
 use crate::manifest::page::{self, BYTES_PER_TOKEN, PageError, Paging};
 use crate::manifest::{self, ManifestError, history, snapshot};
 use crate::shim::classify::{Diff, Log};
+use crate::text::clip;
 
 /// The output budget when a call gives none: well under the 25,000 tokens clients commonly
 /// accept from one tool call.
@@ -24,6 +25,12 @@ pub const DEFAULT_MAX_TOKENS: usize = 20_000;
 
 /// The smallest budget honoured (a page always holds at least one entry).
 const MIN_MAX_TOKENS: usize = 1_000;
+
+/// Characters of a caller's value quoted in an error.
+const QUOTED: usize = 200;
+
+/// The longest path a snapshot call may name (Linux's `PATH_MAX`).
+const MAX_PATH_BYTES: usize = 4096;
 
 /// The error of a tool call, worded for the agent that made it.
 #[derive(Debug, thiserror::Error)]
@@ -105,7 +112,7 @@ pub struct SnapshotArgs {
     pub include_after: Option<bool>,
     /// Only these lines of each side.
     pub line_range: Option<LineRange>,
-    /// Files larger than this get no content (default 262,144).
+    /// Files larger than this get no content (default 262,144; at most 16,777,216).
     pub max_file_size_bytes: Option<u64>,
     /// Also return git's diff hunks of each changed file (default false).
     pub include_diff_hunks: Option<bool>,
@@ -203,7 +210,8 @@ fn revision(name: &str, value: &str) -> Result<OsString, ToolError> {
     }
     if value.starts_with('-') || value.contains('\0') {
         return Err(ToolError::Invalid(format!(
-            "{name} '{value}' is not a revision (it may not start with '-')"
+            "{name} '{}' is not a revision (it may not start with '-')",
+            clip(value, QUOTED)
         )));
     }
     Ok(value.into())
@@ -251,7 +259,10 @@ fn diff(
         }
         for p in patterns {
             if p.is_empty() || p.contains('\0') {
-                return Err(ToolError::Invalid(format!("bad path pattern '{p}'")));
+                return Err(ToolError::Invalid(format!(
+                    "bad path pattern '{}'",
+                    clip(p, QUOTED)
+                )));
             }
             paths.push(format!(":({magic}){p}").into());
         }
@@ -315,6 +326,14 @@ pub fn file_snapshots(
             "at most {} paths per call (got {})",
             snapshot::MAX_PATHS,
             args.paths.len()
+        )));
+    }
+    // A path longer than any the file system accepts is a caller's mistake (or an attempt to
+    // make the answer echo it): refused before anything runs.
+    if let Some(p) = args.paths.iter().find(|p| p.len() > MAX_PATH_BYTES) {
+        return Err(ToolError::Invalid(format!(
+            "path '{}' is longer than {MAX_PATH_BYTES} bytes",
+            clip(p, QUOTED)
         )));
     }
     let line_range = match args.line_range {

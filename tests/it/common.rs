@@ -242,3 +242,142 @@ pub fn assert_same_output(what: &str, shim: &Output, plain: &Output) {
         "{what}: stderr differs"
     );
 }
+
+/// Runs `cmd` to completion or kills it after `secs` seconds (and fails): a hostile input
+/// must never hang a command.
+pub fn output_within(cmd: &mut Command, secs: u64) -> Output {
+    use std::process::Stdio;
+    let mut child = cmd
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(secs);
+    loop {
+        if child.try_wait().unwrap().is_some() {
+            return child.wait_with_output().unwrap();
+        }
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            let out = child.wait_with_output().unwrap();
+            panic!(
+                "still running after {secs} s; stderr: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
+/// A `git-prism serve` process driven over raw JSON-RPC lines, initialized (without roots,
+/// so the `--allow` directories are what is allowed). Every read has a deadline.
+pub struct Mcp {
+    child: std::process::Child,
+    stdin: Option<std::process::ChildStdin>,
+    lines: std::sync::mpsc::Receiver<String>,
+    next_id: u64,
+}
+
+impl Mcp {
+    /// Starts `git-prism serve <args>` in `cwd` with the hermetic environment.
+    pub fn start(env: &TestEnv, cwd: &Path, args: &[&OsStr]) -> Mcp {
+        use std::io::BufRead;
+        use std::process::Stdio;
+        let mut child = env
+            .command(bin(), &env.plain_path())
+            .arg("serve")
+            .args(args)
+            .current_dir(cwd)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, lines) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in std::io::BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut mcp = Mcp {
+            stdin: child.stdin.take(),
+            child,
+            lines,
+            next_id: 1,
+        };
+        let init = mcp.request(
+            "initialize",
+            serde_json::json!({
+                "protocolVersion": "2025-06-18",
+                "capabilities": {},
+                "clientInfo": {"name": "it", "version": "1"},
+            }),
+        );
+        assert!(init.get("result").is_some(), "{init}");
+        mcp.send_line(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
+        mcp
+    }
+
+    /// Writes one raw line to the server.
+    pub fn send_line(&mut self, line: &str) {
+        use std::io::Write;
+        let stdin = self.stdin.as_mut().unwrap();
+        stdin.write_all(line.as_bytes()).unwrap();
+        stdin.write_all(b"\n").unwrap();
+        stdin.flush().unwrap();
+    }
+
+    /// The next message from the server (within 60 s).
+    pub fn next_message(&mut self) -> serde_json::Value {
+        let line = self
+            .lines
+            .recv_timeout(std::time::Duration::from_secs(60))
+            .expect("the server answered within 60 s");
+        serde_json::from_str(&line).unwrap()
+    }
+
+    /// Sends a request and returns the response with its id (skipping other messages).
+    pub fn request(&mut self, method: &str, params: serde_json::Value) -> serde_json::Value {
+        let id = self.next_id;
+        self.next_id += 1;
+        let request =
+            serde_json::json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
+        self.send_line(&request.to_string());
+        loop {
+            let message = self.next_message();
+            if message["id"] == id {
+                return message;
+            }
+        }
+    }
+
+    /// Calls a tool; returns (is_error, the text of its content).
+    pub fn call(&mut self, tool: &str, arguments: serde_json::Value) -> (bool, String) {
+        let response = self.request(
+            "tools/call",
+            serde_json::json!({"name": tool, "arguments": arguments}),
+        );
+        let result = &response["result"];
+        assert!(result.is_object(), "{response}");
+        let text = result["content"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|c| c["text"].as_str())
+            .collect::<String>();
+        (result["isError"] == true, text)
+    }
+}
+
+impl Drop for Mcp {
+    fn drop(&mut self) {
+        drop(self.stdin.take());
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}

@@ -30,4 +30,6 @@ mod passthrough;
 mod real_history;
 mod resolver;
 mod security_exec;
+mod security_fs;
+mod security_serve;
 mod snapshot;

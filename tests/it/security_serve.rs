@@ -1,0 +1,264 @@
+//! The MCP server against a hostile client and hostile repositories (issue 12, items 5 and
+//! 9): confinement covers every directory a repository is read from, a line that is not JSON
+//! gets a JSON-RPC parse error, echoed values are clipped, and line numbers never run
+//! backwards.
+
+use std::ffi::OsStr;
+use std::path::{Path, PathBuf};
+
+use serde_json::{Value, json};
+
+use crate::common::{Mcp, TestEnv, bin};
+
+/// What must never be printed: it is only in the repository outside the allowed directory.
+const MARKER: &str = "MARKER-outside-the-allowed-root-9b2e";
+
+/// `allowed/` (the one `--allow` directory) and `outside/main` (a repository with the marker
+/// in a file and in its commit message).
+fn roots(env: &TestEnv) -> (PathBuf, PathBuf) {
+    let allowed = env.root().join("allowed");
+    std::fs::create_dir_all(&allowed).unwrap();
+    let outside = env.repo("outside/main");
+    outside.write("secret.txt", format!("{MARKER}\n"));
+    outside.commit(&format!("add {MARKER}"));
+    outside.write("secret.txt", format!("{MARKER} again\n"));
+    outside.commit("second");
+    (allowed, outside.dir.clone())
+}
+
+fn serve(env: &TestEnv, allowed: &Path) -> Mcp {
+    Mcp::start(env, allowed, &[OsStr::new("--allow"), allowed.as_os_str()])
+}
+
+/// Asks for the outside repository's content through `repo_path` every way the tools allow;
+/// every call must be refused with `what` in its message.
+fn assert_refused(mcp: &mut Mcp, repo_path: &Path, what: &str) {
+    let repo_path = repo_path.display().to_string();
+    let calls = [
+        (
+            "get_commit_history",
+            json!({"repo_path": repo_path, "base_ref": "HEAD~1", "head_ref": "HEAD"}),
+        ),
+        (
+            "get_file_snapshots",
+            json!({"repo_path": repo_path, "base_ref": "HEAD~1", "head_ref": "HEAD", "paths": ["secret.txt"]}),
+        ),
+        (
+            "get_change_manifest",
+            json!({"repo_path": repo_path, "base_ref": "HEAD~1", "head_ref": "HEAD"}),
+        ),
+    ];
+    for (tool, args) in calls {
+        let (error, text) = mcp.call(tool, args);
+        assert!(
+            !text.contains(MARKER),
+            "{tool} served the outside repository"
+        );
+        assert!(error, "{tool}: {text}");
+        assert!(text.contains(what), "{tool}: {text}");
+    }
+}
+
+#[test]
+fn mcp_refuses_a_gitfile_pointing_outside_the_roots() {
+    // Only the working tree was confined: a repository inside the allowed root whose `.git`
+    // is a file naming a git dir outside served the outside repository.
+    let env = TestEnv::new();
+    let (allowed, outside) = roots(&env);
+    let repo = allowed.join("gitfile");
+    std::fs::create_dir_all(&repo).unwrap();
+    std::fs::write(
+        repo.join(".git"),
+        format!("gitdir: {}\n", outside.join(".git").display()),
+    )
+    .unwrap();
+    let mut mcp = serve(&env, &allowed);
+    assert_refused(&mut mcp, &repo, "reads its git directory from");
+}
+
+#[test]
+fn mcp_refuses_alternates_pointing_outside_the_roots() {
+    // `objects/info/alternates` naming another repository's objects served them.
+    let env = TestEnv::new();
+    let (allowed, outside) = roots(&env);
+    let repo = allowed.join("shared");
+    let out = env
+        .command(&env.real_git, &env.plain_path())
+        .args(["clone", "-q", "--shared"])
+        .arg(&outside)
+        .arg(&repo)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(repo.join(".git/objects/info/alternates").exists());
+    let mut mcp = serve(&env, &allowed);
+    assert_refused(&mut mcp, &repo, "reads its alternate objects from");
+}
+
+#[test]
+fn mcp_refuses_a_common_dir_outside_the_roots() {
+    // A linked worktree whose private git dir is inside but whose `commondir` (refs,
+    // objects, config) is outside.
+    let env = TestEnv::new();
+    let (allowed, outside) = roots(&env);
+    let wt = allowed.join("wt");
+    let git = |args: &[&OsStr]| {
+        let out = env
+            .command(&env.real_git, &env.plain_path())
+            .current_dir(&outside)
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    git(&[
+        OsStr::new("worktree"),
+        OsStr::new("add"),
+        OsStr::new("-q"),
+        wt.as_os_str(),
+    ]);
+    let meta = allowed.join("wt-meta");
+    std::fs::rename(outside.join(".git/worktrees/wt"), &meta).unwrap();
+    std::fs::write(
+        meta.join("commondir"),
+        format!("{}\n", outside.join(".git").display()),
+    )
+    .unwrap();
+    std::fs::write(wt.join(".git"), format!("gitdir: {}\n", meta.display())).unwrap();
+    let mut mcp = serve(&env, &allowed);
+    assert_refused(&mut mcp, &wt, "reads its common directory from");
+}
+
+#[test]
+fn mcp_allows_a_gitfile_into_another_allowed_root() {
+    // Confinement is per directory: a worktree in one allowed root whose git dir is in
+    // another allowed root is served.
+    let env = TestEnv::new();
+    let (allowed, outside) = roots(&env);
+    let repo = allowed.join("gitfile");
+    std::fs::create_dir_all(&repo).unwrap();
+    std::fs::write(
+        repo.join(".git"),
+        format!("gitdir: {}\n", outside.join(".git").display()),
+    )
+    .unwrap();
+    let mut mcp = Mcp::start(
+        &env,
+        &allowed,
+        &[
+            OsStr::new("--allow"),
+            allowed.as_os_str(),
+            OsStr::new("--allow"),
+            outside.as_os_str(),
+        ],
+    );
+    let (error, text) = mcp.call(
+        "get_commit_history",
+        json!({"repo_path": repo.display().to_string(), "base_ref": "HEAD~1", "head_ref": "HEAD"}),
+    );
+    assert!(!error, "{text}");
+}
+
+#[test]
+fn mcp_answers_invalid_json_with_a_parse_error_and_keeps_serving() {
+    // A line that is not JSON got no answer at all (the client waited forever).
+    let env = TestEnv::new();
+    let (allowed, _) = roots(&env);
+    let mut mcp = serve(&env, &allowed);
+    for bad in [
+        "this is not json",
+        "{\"jsonrpc\": \"2.0\", \"id\": 7,",
+        "\u{1}",
+    ] {
+        mcp.send_line(bad);
+        let answer = mcp.next_message();
+        assert_eq!(answer["error"]["code"], -32700, "{bad}: {answer}");
+        assert!(answer["id"].is_null(), "{answer}");
+        assert_eq!(answer["jsonrpc"], "2.0");
+    }
+    let pong = mcp.request("ping", json!({}));
+    assert!(pong.get("result").is_some(), "{pong}");
+}
+
+#[test]
+fn mcp_errors_quote_a_huge_repo_path_clipped() {
+    // The error echoed a 100 KB repo_path in full.
+    let env = TestEnv::new();
+    let (allowed, _) = roots(&env);
+    let mut mcp = serve(&env, &allowed);
+    let huge = format!("/nowhere/{}", "x".repeat(100 * 1024));
+    for args in [
+        json!({"repo_path": huge, "base_ref": "HEAD"}),
+        json!({"base_ref": format!("-{}", "y".repeat(100 * 1024))}),
+        json!({"base_ref": "HEAD", "include_patterns": [format!("{}\u{0}", "z".repeat(100 * 1024))]}),
+        json!({"base_ref": "z".repeat(100 * 1024)}),
+    ] {
+        let (error, text) = mcp.call("get_change_manifest", args);
+        assert!(error, "{text}");
+        assert!(text.len() < 3000, "{} bytes: {}", text.len(), &text[..200]);
+    }
+    let repo = env.repo("allowed/r");
+    repo.write("a.txt", "a\n").commit("one");
+    let (error, text) = mcp.call(
+        "get_file_snapshots",
+        json!({"repo_path": repo.dir.display().to_string(), "base_ref": "HEAD",
+               "paths": [huge.trim_start_matches('/')]}),
+    );
+    assert!(error, "{text}");
+    assert!(
+        text.contains("is longer than 4096 bytes"),
+        "{}",
+        &text[..300]
+    );
+    assert!(text.len() < 3000, "{} bytes", text.len());
+}
+
+#[test]
+fn snapshot_line_numbers_never_run_backwards() {
+    // A huge line_range gave first_line > last_line.
+    let env = TestEnv::new();
+    let repo = env.repo("lines");
+    repo.write("a.txt", "1\n2\n3\n").commit("one");
+    let check = |side: &Value| {
+        assert_eq!(side["total_lines"], 3);
+        match (side["first_line"].as_u64(), side["last_line"].as_u64()) {
+            (Some(first), Some(last)) => assert!(first <= last, "{side}"),
+            (None, None) => assert_eq!(side["content"], ""),
+            _ => panic!("{side}"),
+        }
+    };
+    let mut mcp = Mcp::start(&env, &repo.dir, &[]);
+    for (start, end) in [
+        (1_000_000_000_000_u64, 1_000_000_000_005_u64),
+        (4, u64::MAX),
+        (2, u64::MAX),
+        (3, 3),
+    ] {
+        let (error, text) = mcp.call(
+            "get_file_snapshots",
+            json!({"base_ref": "HEAD", "paths": ["a.txt"], "line_range": {"start": start, "end": end}}),
+        );
+        assert!(!error, "{text}");
+        let doc: Value = serde_json::from_str(&text).unwrap();
+        check(&doc["files"][0]["before"]);
+        check(&doc["files"][0]["after"]);
+    }
+    let out = env
+        .command(bin(), &env.plain_path())
+        .args(["snapshot", "HEAD", "--paths", "a.txt", "--line-range"])
+        .arg("1000000000000:1000000000005")
+        .current_dir(&repo.dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    check(&doc["files"][0]["after"]);
+}
