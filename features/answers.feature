@@ -1,6 +1,7 @@
 Feature: The shim answers an agent's git with structure
-  An agent types the git it already knows and reads JSON: files, line counts, functions,
-  commits, blame hunks. People and scripts keep getting git's own bytes.
+  An agent types the git it already knows and reads JSON: the whole change at a glance (files,
+  line counts, functions) with the changed code inside, commits, blame hunks. People and
+  scripts keep getting git's own bytes.
 
   Background:
     Given a repository with a main and a feature branch
@@ -9,9 +10,23 @@ Feature: The shim answers an agent's git with structure
     When the agent runs "git diff main~1..main"
     Then it succeeds
     And stdout is JSON
-    And the file "src/app.py" is modified with 5 added and 1 removed
-    And stdout contains ""name":"bye","kind":"function","change_type":"added""
+    And the answer lists "src/app.py" as "M app.py +5 -1"
+    And the functions of "src/app.py" include "added bye: def bye()"
+    And the functions of "src/app.py" include "modified hello"
+    And a hunk of "src/app.py" contains "@@ -1 +1 @@ hello, bye\n def hello():\n-    return 'hello'\n+    return 'hello, world'"
     And the JSON field "raw" is "GIT_PRISM_INSIDE_SHIM=1 git diff main~1..main"
+
+  Scenario: Patch-shaping options are honoured inside the answer
+    When the agent runs "git diff -U0 main~1..main"
+    Then stdout is JSON
+    And a hunk of "src/app.py" contains "@@ -2 +2 @@ hello, bye\n-    return 'hello'"
+    When the agent runs "git diff --unified=3 main~1..main -- src"
+    Then stdout is JSON
+    And a hunk of "src/app.py" contains " def hello():"
+
+  Scenario: Already compact formats keep git's bytes
+    When the agent runs "git diff --stat main~1..main"
+    Then stdout is exactly what git prints for "diff --stat main~1..main"
 
   Scenario: git diff as a human
     When a human runs "git diff main~1..main"
@@ -20,16 +35,17 @@ Feature: The shim answers an agent's git with structure
   Scenario: git diff from a subdirectory
     When the agent runs "git diff main~1..main -- ." in "sub"
     Then stdout is JSON
-    And the manifest lists 0 files
+    And the answer lists 0 files
 
   Scenario: git -C from elsewhere
     When the agent runs "cd / && git -C {repo} diff main~1..main"
-    Then the manifest lists 1 file
+    Then the answer lists 1 file
 
   Scenario: A three-dot range across diverged branches
     When the agent runs "git diff main...feature"
-    Then the manifest lists 1 file
-    And the file "feature.txt" is added with 1 added and 0 removed
+    Then the answer lists 1 file
+    And the answer lists "feature.txt" as "A feature.txt +1 -0"
+    And a hunk of "feature.txt" contains "@@ -0 +1 @@\n+a feature"
 
   Scenario: A bad ref gets git's own error and exit code
     When the agent runs "git diff nope..main"
@@ -50,9 +66,25 @@ Feature: The shim answers an agent's git with structure
 
   Scenario: git show as an agent
     When the agent runs "git show main"
-    Then the JSON field "commit.subject" is "main: greet the world"
-    And the JSON field "diffstat.files_changed" is "1"
-    And the JSON field "manifest.files.0.path" is "src/app.py"
+    Then the JSON field "message" is "main: greet the world"
+    And the JSON field "author" is "A U Thor <author@example.com>"
+    And the answer lists "src/app.py" as "M app.py +5 -1"
+    And a hunk of "src/app.py" contains "+def bye():"
+
+  Scenario: git show with the header suppressed and wider context
+    When the agent runs "git show main --format= -U4"
+    Then stdout is JSON
+    And the JSON has no field "message"
+    And a hunk of "src/app.py" contains "@@ -1 +1 @@"
+
+  Scenario: git show -s is the commit without its hunks
+    When the agent runs "git show -s main"
+    Then the JSON field "message" is "main: greet the world"
+    And the answer has no hunks
+
+  Scenario: git show --oneline keeps git's bytes
+    When the agent runs "git show --oneline main"
+    Then stdout is exactly what git prints for "show --oneline main"
 
   Scenario: git show of a file goes to git
     When the agent runs "git show main:README.md"

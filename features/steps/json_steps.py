@@ -80,3 +80,47 @@ def step_history_matches(context):
     want = git_ok(context, "log", "--format=%H").split()
     got = [c["sha"] for c in doc(context)["commits"]]
     assert got == want, (got, want)
+
+
+def compact_files(context):
+    """The shim answer's listing as {path: entry}: `"files": {"dir/": ["M name +1 -0"]}`."""
+    listing = {}
+    for directory, entries in (doc(context).get("files") or {}).items():
+        for entry in entries:
+            name = entry.split(" ", 1)[1]
+            for sep in (" <- ", " +", " binary"):
+                name = name.split(sep, 1)[0]
+            listing[directory + name] = entry
+    return listing
+
+
+@then('the answer lists {count:d} file(s)')
+@then('the answer lists {count:d} files')
+@then('the answer lists {count:d} file')
+def step_answer_count(context, count):
+    listing = compact_files(context)
+    assert len(listing) == count, listing
+
+
+@then('the answer lists "{path}" as "{entry}"')
+def step_answer_entry(context, path, entry):
+    listing = compact_files(context)
+    assert listing.get(path) == entry, listing
+
+
+@then('the functions of "{path}" include "{entry}"')
+def step_answer_function(context, path, entry):
+    functions = (doc(context).get("functions") or {}).get(path, [])
+    assert entry in functions, functions
+
+
+@then('a hunk of "{path}" contains "{text}"')
+def step_answer_hunk(context, path, text):
+    text = codecs.decode(text, "unicode_escape")
+    hunks = (doc(context).get("hunks") or {}).get(path, [])
+    assert any(text in h for h in hunks), hunks
+
+
+@then('the answer has no hunks')
+def step_answer_no_hunks(context):
+    assert "hunks" not in doc(context), doc(context)

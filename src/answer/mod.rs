@@ -12,10 +12,13 @@
 //! which command pages the rest. Any error means the caller runs the real program instead.
 
 mod blame;
+pub mod compact;
 mod diff;
 mod gh;
 mod log;
+pub mod overview;
 mod pickaxe;
+pub mod role;
 mod show;
 
 use std::ffi::{OsStr, OsString};
@@ -59,8 +62,20 @@ pub struct Context {
     pub max_output: usize,
     /// The command that gives the real program's output.
     pub raw: String,
+    /// The caller's command, shell-quoted (for the command that prints a next page).
+    pub command: String,
+    /// Where to continue a paged answer (`GIT_PRISM_CURSOR`).
+    pub cursor: Option<String>,
     /// When the answer is generated.
     pub now: String,
+}
+
+/// The variable that asks the shim for a later page of an answer.
+pub const CURSOR_VAR: &str = "GIT_PRISM_CURSOR";
+
+/// Reads [`CURSOR_VAR`].
+fn cursor_from_env() -> Option<String> {
+    std::env::var(CURSOR_VAR).ok().filter(|c| !c.is_empty())
 }
 
 impl Context {
@@ -79,10 +94,13 @@ impl Context {
             .chain(&request.argv)
             .map(OsString::as_os_str)
             .collect();
+        let command = format!("git {}", shell::join(args));
         Ok(Context {
             location,
             max_output,
-            raw: format!("GIT_PRISM_INSIDE_SHIM=1 git {}", shell::join(args)),
+            raw: format!("GIT_PRISM_INSIDE_SHIM=1 {command}"),
+            command,
+            cursor: cursor_from_env(),
             now: crate::manifest::now_rfc3339(),
         })
     }
@@ -117,10 +135,13 @@ pub fn git(request: &Request, ctx: &Context) -> Result<Vec<u8>, AnswerError> {
 /// Answers `gh pr diff`.
 pub fn gh(pr: &crate::shim::gh::PrDiff, argv: &[OsString]) -> Result<Vec<u8>, AnswerError> {
     let args: Vec<&OsStr> = argv.iter().map(OsString::as_os_str).collect();
+    let command = format!("gh {}", shell::join(args));
     let ctx = Context {
         location: Location::current()?,
         max_output: max_output_from_env(),
-        raw: format!("GIT_PRISM_INSIDE_SHIM=1 gh {}", shell::join(args)),
+        raw: format!("GIT_PRISM_INSIDE_SHIM=1 {command}"),
+        command,
+        cursor: cursor_from_env(),
         now: crate::manifest::now_rfc3339(),
     };
     finish(gh::answer(pr, &ctx)?, ctx.max_output)
@@ -143,6 +164,37 @@ fn finish(mut json: String, max_output: usize) -> Result<Vec<u8>, AnswerError> {
 /// and directory (pathspecs stay relative to it).
 fn repo_arg(repo: &Repo) -> String {
     format!("--repo {}", shell::quote(repo.dir.as_os_str()))
+}
+
+/// The command that prints the page at `cursor` of this answer: the caller's command again.
+fn next_page(ctx: &Context, cursor: &str) -> String {
+    format!("{CURSOR_VAR}={cursor} {}", ctx.command)
+}
+
+/// The hunk options of an answer: one line of context unless the caller asked otherwise.
+fn shaping(patch: &[OsString]) -> Vec<OsString> {
+    std::iter::once(OsString::from(compact::DEFAULT_CONTEXT))
+        .chain(patch.iter().cloned())
+        .collect()
+}
+
+/// `base..head` with short ids, as an answer names its range.
+fn range_label(m: &crate::manifest::Manifest) -> String {
+    use crate::git::revs::Head;
+    let short = |s: &Option<String>| {
+        s.as_deref()
+            .map_or_else(|| "(none)".to_owned(), |s| s.chars().take(12).collect())
+    };
+    let base = match &m.target.base_sha {
+        Some(_) => short(&m.target.base_sha),
+        None => "(index)".to_owned(),
+    };
+    let head = match m.target.head {
+        Head::Object => short(&m.target.head_sha),
+        Head::Index => "(index)".to_owned(),
+        Head::Worktree => "(working tree)".to_owned(),
+    };
+    format!("{base}..{head}")
 }
 
 /// Budget in tokens to give a follow-up command so its pages are the size of this answer.

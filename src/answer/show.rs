@@ -1,46 +1,45 @@
-//! `git show <commit>`: the commit, its diffstat, and its manifest against its first parent
-//! (root commits: against the empty tree, everything added).
+//! `git show <commit>`: the commit (id, parents, author, date, full message) and its change
+//! against its first parent (root commits: against the empty tree, everything added), as
+//! [`super::compact`] renders a change: the whole change at a glance, then its hunks.
+//!
+//! `--format=` / `--pretty=` (empty) leave out the commit's header (its id stays, so the answer
+//! is citable); `-s` / `--no-patch` leave out the hunks; `-U<n>` and `-W` shape them.
 
 use std::ffi::OsString;
 
 use serde::Serialize;
 
-use super::{AnswerError, Context, repo_arg, tokens_for};
+use super::compact::{self, Body};
+use super::{AnswerError, Context, next_page, repo_arg, shaping};
 use crate::git::revs::EMPTY_TREE;
-use crate::manifest::{self, history, page};
+use crate::manifest::{self, history};
 use crate::shell;
 use crate::shim::classify::{Diff, Log, Show};
 
-/// The commit part of a `git show` answer.
+/// The answer to `git show`.
 #[derive(Serialize)]
-struct CommitHeader<'a> {
-    sha: &'a str,
-    parents: &'a [String],
-    author: String,
-    date: &'a str,
-    subject: &'a str,
-    #[serde(skip_serializing_if = "str::is_empty")]
-    body: &'a str,
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
-    is_merge: bool,
-    /// What the manifest compares the commit with.
-    compared_with: &'a str,
-}
-
-/// The part of a `git show` answer before the manifest, in this order.
-#[derive(Serialize)]
-struct Header<'a> {
+struct ShowAnswer<'a> {
+    /// The command that prints git's own output.
     raw: &'a str,
-    commit: CommitHeader<'a>,
-    diffstat: Diffstat,
-}
-
-/// The diffstat part: git's totals for the commit.
-#[derive(Serialize)]
-struct Diffstat {
-    files_changed: usize,
-    insertions: u64,
-    deletions: u64,
+    /// The commit's full id.
+    commit: &'a str,
+    /// Its parents' ids (the first is what the change is compared with).
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    parents: &'a [String],
+    /// `Name <email>`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    author: Option<String>,
+    /// The author date.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    date: Option<&'a str>,
+    /// The full commit message.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    message: Option<&'a str>,
+    /// For a merge or a root commit: what the change is compared with.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    compared_with: Option<&'a str>,
+    #[serde(flatten)]
+    body: &'a Body,
 }
 
 /// Builds the answer to `git show`.
@@ -66,14 +65,7 @@ pub fn answer(show: &Show, ctx: &Context) -> Result<String, AnswerError> {
         options: show.options.clone(),
         ..Diff::default()
     };
-    let mut built = manifest::build(&repo, &diff, &manifest::Options::default())?;
-    let shown = name.to_string_lossy().into_owned();
-    built.target.base_ref = if parents.is_empty() {
-        "(empty tree)".to_owned()
-    } else {
-        format!("{shown}^")
-    };
-    built.target.head_ref = shown;
+    let built = manifest::build(&repo, &diff, &manifest::Options::default())?;
     let info = history::commits(
         &repo,
         &Log {
@@ -84,50 +76,42 @@ pub fn answer(show: &Show, ctx: &Context) -> Result<String, AnswerError> {
     .into_iter()
     .next()
     .ok_or_else(|| AnswerError::Unsupported("git log listed no commit".into()))?;
-    let summary = page::summary(&built.files);
-    let header = Header {
-        raw: &ctx.raw,
-        commit: CommitHeader {
-            sha: &info.sha,
-            parents: &info.parents,
-            author: format!("{} <{}>", info.author_name, info.author_email),
-            date: &info.author_date,
-            subject: &info.subject,
-            body: &info.body,
-            is_merge: info.is_merge(),
-            compared_with: if parents.is_empty() {
-                "the empty tree (root commit)"
-            } else {
-                "its first parent"
-            },
-        },
-        diffstat: Diffstat {
-            files_changed: summary.files_changed,
-            insertions: summary.lines_added,
-            deletions: summary.lines_removed,
-        },
+    let message = if info.body.is_empty() {
+        info.subject.clone()
+    } else {
+        format!("{}\n\n{}", info.subject, info.body)
     };
-    let header =
-        serde_json::to_string(&header).map_err(|e| AnswerError::Unsupported(e.to_string()))?;
-    let next = |cursor: &str| {
-        format!(
-            "git-prism manifest {} --max-tokens {} --cursor {cursor} {} {}",
+    let compared_with = match parents.len() {
+        0 => Some("the empty tree (root commit)"),
+        1 => None,
+        _ => Some("its first parent (merge commit)"),
+    };
+    let shaping = shaping(&show.patch);
+    let header = !show.no_header;
+    let request = compact::Request {
+        manifest: &built,
+        shaping: &shaping,
+        hunks: !show.no_patch,
+        budget: ctx.max_output.saturating_sub(1),
+        cursor: ctx.cursor.as_deref(),
+        next: &|cursor| next_page(ctx, cursor),
+        full_listing: format!(
+            "git-prism manifest {} {} {}",
             repo_arg(&repo),
-            tokens_for(ctx.max_output),
             shell::quote(base.as_ref()),
             sha
-        )
+        ),
     };
-    let paging = page::Paging {
-        max_bytes: Some(ctx.max_output.saturating_sub(header.len() + 16)),
-        ..page::Paging::default()
-    };
-    let manifest = page::render(&built, &paging, &ctx.now, &next)?;
-    // `{"raw":...,"commit":...,"diffstat":...,"manifest":{...}}`
-    let mut out = header;
-    out.pop();
-    out.push_str(",\"manifest\":");
-    out.push_str(&manifest);
-    out.push('}');
-    Ok(out)
+    compact::render(&repo, &request, &|body| {
+        serde_json::to_string(&ShowAnswer {
+            raw: &ctx.raw,
+            commit: &sha,
+            parents: if header { &info.parents } else { &[] },
+            author: header.then(|| format!("{} <{}>", info.author_name, info.author_email)),
+            date: header.then_some(info.author_date.as_str()),
+            message: header.then_some(message.as_str()),
+            compared_with,
+            body,
+        })
+    })
 }

@@ -79,6 +79,14 @@ pub enum GitError {
         /// git's standard error, trimmed.
         stderr: String,
     },
+    /// The real git printed more than the caller reads.
+    #[error("git {command} printed more than {limit} bytes")]
+    TooLarge {
+        /// The subcommand.
+        command: String,
+        /// The most bytes read.
+        limit: usize,
+    },
     /// The real git printed something this parser does not understand.
     #[error("unexpected output from git {command}: {detail}")]
     Parse {

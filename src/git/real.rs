@@ -51,6 +51,43 @@ pub struct Running {
 }
 
 impl Running {
+    /// Like [`Running::finish`], but reads at most `max` bytes of standard output: past that,
+    /// git is stopped and the call fails with [`GitError::TooLarge`].
+    pub fn finish_capped(mut self, max: usize) -> Result<Vec<u8>, GitError> {
+        use std::io::Read;
+        let stderr = self.child.stderr.take();
+        let errors = std::thread::spawn(move || {
+            let mut kept = Vec::new();
+            if let Some(mut e) = stderr {
+                let _ = (&mut e).take(64 * 1024).read_to_end(&mut kept);
+                let _ = std::io::copy(&mut e, &mut std::io::sink());
+            }
+            kept
+        });
+        let mut out = Vec::new();
+        if let Some(stdout) = self.child.stdout.take() {
+            stdout
+                .take(max as u64 + 1)
+                .read_to_end(&mut out)
+                .map_err(|e| GitError::Spawn(e.to_string()))?;
+        }
+        if out.len() > max {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+            let _ = errors.join();
+            return Err(GitError::TooLarge {
+                command: self.name,
+                limit: max,
+            });
+        }
+        let status = self
+            .child
+            .wait()
+            .map_err(|e| GitError::Spawn(e.to_string()))?;
+        let stderr = errors.join().unwrap_or_default();
+        checked(self.name, status, &stderr, out)
+    }
+
     /// Waits for git and returns its standard output; a non-zero exit is an error carrying
     /// git's standard error.
     pub fn finish(self) -> Result<Vec<u8>, GitError> {
@@ -58,19 +95,29 @@ impl Running {
             .child
             .wait_with_output()
             .map_err(|e| GitError::Spawn(e.to_string()))?;
-        if !out.status.success() {
-            let stderr = String::from_utf8_lossy(&out.stderr).trim().to_owned();
-            if stderr.contains("lazy fetching disabled") || stderr.contains("promisor remote") {
-                return Err(GitError::MissingObjects { stderr });
-            }
-            return Err(GitError::Command {
-                command: self.name,
-                stderr,
-                code: out.status.code(),
-            });
-        }
-        Ok(out.stdout)
+        checked(self.name, out.status, &out.stderr, out.stdout)
     }
+}
+
+/// Returns git's standard output, or the error its exit status and standard error describe.
+fn checked(
+    name: String,
+    status: std::process::ExitStatus,
+    stderr: &[u8],
+    stdout: Vec<u8>,
+) -> Result<Vec<u8>, GitError> {
+    if status.success() {
+        return Ok(stdout);
+    }
+    let stderr = String::from_utf8_lossy(stderr).trim().to_owned();
+    if stderr.contains("lazy fetching disabled") || stderr.contains("promisor remote") {
+        return Err(GitError::MissingObjects { stderr });
+    }
+    Err(GitError::Command {
+        command: name,
+        stderr,
+        code: status.code(),
+    })
 }
 
 /// The environment variable whose (empty) value blanks a filter command (`--config-env`).

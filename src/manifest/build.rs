@@ -22,7 +22,7 @@ use rayon::prelude::*;
 
 use super::generated::{self, Attribute};
 use super::language;
-use super::model::{FileChange, Functions, Kind, Manifest};
+use super::model::{FileChange, Functions, Kind, Manifest, Outline};
 use super::prefetch::{Prefetched, ReadAhead};
 use crate::deps;
 use crate::git::raw::{self, Status};
@@ -174,6 +174,8 @@ pub fn build(repo: &Repo, diff: &Diff, options: &Options) -> Result<Manifest, Ma
             .iter()
             .map(|p| p.to_string_lossy().into_owned())
             .collect(),
+        paths,
+        diff_options: diff.options.clone(),
         files,
         dependencies,
         functions: options.functions,
@@ -247,7 +249,8 @@ pub(crate) fn analyze_functions(
             analyzable.then_some((i, label))
         })
         .collect();
-    let pending: Vec<(usize, String, crate::lang::compare::Pending)> = jobs
+    type Job = (usize, String, crate::lang::compare::Pending, Outline);
+    let pending: Vec<Job> = jobs
         .par_iter()
         .map_init(
             || repo.local(),
@@ -259,7 +262,8 @@ pub(crate) fn analyze_functions(
                     let skipped =
                         crate::lang::Analysis::skipped(format!("generated ({})", reason.label()));
                     let pending = crate::lang::compare::compare(Some(&skipped), None);
-                    return (i, f.path.to_str_lossy().into_owned(), pending);
+                    let path = f.path.to_str_lossy().into_owned();
+                    return (i, path, pending, Outline::default());
                 }
                 let before_path = f.old_path.as_ref().unwrap_or(&f.path);
                 let ahead =
@@ -300,18 +304,29 @@ pub(crate) fn analyze_functions(
                     after = after.or(y).or_else(|| too_large(new));
                 }
                 let pending = crate::lang::compare::compare(before.as_ref(), after.as_ref());
-                (i, f.path.to_str_lossy().into_owned(), pending)
+                let outline = Outline {
+                    before: Outline::spans(before.as_ref()),
+                    after: Outline::spans(after.as_ref()),
+                };
+                (i, f.path.to_str_lossy().into_owned(), pending, outline)
             },
         )
         .collect();
-    let indices: Vec<usize> = pending.iter().map(|(i, _, _)| *i).collect();
-    let results =
-        crate::lang::compare::finish(pending.into_iter().map(|(_, path, p)| (path, p)).collect());
+    let mut indices = Vec::with_capacity(pending.len());
+    let mut outlines = Vec::with_capacity(pending.len());
+    let mut compared = Vec::with_capacity(pending.len());
+    for (i, path, p, outline) in pending {
+        indices.push(i);
+        outlines.push(outline);
+        compared.push((path, p));
+    }
+    let results = crate::lang::compare::finish(compared);
     for f in files.iter_mut() {
         f.functions = Functions::Unsupported;
     }
-    for (i, result) in indices.into_iter().zip(results) {
+    for ((i, result), outline) in indices.into_iter().zip(results).zip(outlines) {
         files[i].functions = Functions::Analysed(result);
+        files[i].outline = outline;
     }
 }
 
@@ -599,6 +614,7 @@ fn enrich(
         generated,
         untracked: false,
         functions: Functions::Off,
+        outline: super::model::Outline::default(),
     }
 }
 
@@ -671,6 +687,7 @@ fn untracked_file(base: &Path, path: BString, attr: Attrs) -> Option<FileChange>
         generated,
         untracked: true,
         functions: Functions::Off,
+        outline: super::model::Outline::default(),
         path,
     })
 }

@@ -7,6 +7,7 @@
 pub mod build;
 pub mod generated;
 pub mod history;
+pub mod hunks;
 pub mod language;
 pub mod model;
 pub mod page;

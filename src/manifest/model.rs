@@ -80,6 +80,52 @@ pub struct FileChange {
     pub untracked: bool,
     /// Function-level changes.
     pub functions: Functions,
+    /// Where each side's functions lie (analysed files only): places a hunk in its function.
+    pub outline: Outline,
+}
+
+/// The functions of a file's two sides, with their line spans, in source order.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Outline {
+    /// Before the change.
+    pub before: Vec<Span>,
+    /// After the change.
+    pub after: Vec<Span>,
+}
+
+/// One function's qualified name and lines (1-based, inclusive).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Span {
+    /// Qualified name.
+    pub name: String,
+    /// First line.
+    pub start: u32,
+    /// Last line.
+    pub end: u32,
+}
+
+impl Outline {
+    /// Builds the outline of an analysed side.
+    pub fn spans(analysis: Option<&crate::lang::Analysis>) -> Vec<Span> {
+        analysis.map_or_else(Vec::new, |a| {
+            a.functions
+                .iter()
+                .map(|f| Span {
+                    name: f.name.clone(),
+                    start: f.start_line,
+                    end: f.end_line,
+                })
+                .collect()
+        })
+    }
+
+    /// Returns the innermost function containing `line` of one side.
+    pub fn enclosing(spans: &[Span], line: u32) -> Option<&Span> {
+        spans
+            .iter()
+            .filter(|s| s.start <= line && line <= s.end)
+            .min_by_key(|s| s.end - s.start)
+    }
 }
 
 impl FileChange {
@@ -100,6 +146,10 @@ pub struct Manifest {
     pub target: Target,
     /// The pathspecs the diff was limited to.
     pub pathspecs: Vec<String>,
+    /// The same pathspecs, byte for byte, for further git calls over the range.
+    pub paths: Vec<std::ffi::OsString>,
+    /// The caller's options that change the facts (`-M50%`, `-w`, `--diff-filter`...).
+    pub diff_options: Vec<std::ffi::OsString>,
     /// Every changed file, in git's order.
     pub files: Vec<FileChange>,
     /// Dependency changes.

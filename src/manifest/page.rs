@@ -687,6 +687,7 @@ mod tests {
             generated: None,
             untracked: false,
             functions,
+            outline: Default::default(),
         };
         let changed = FileFunctions {
             changed: vec![FunctionChange {
@@ -756,6 +757,7 @@ mod tests {
                         changed,
                         ..FileFunctions::default()
                     }),
+                    outline: Default::default(),
                 }
             })
             .collect();
@@ -770,6 +772,8 @@ mod tests {
                 diff_args: Vec::new(),
             },
             pathspecs: (0..rng.below(3)).map(|_| rng.string()).collect(),
+            paths: Vec::new(),
+            diff_options: Vec::new(),
             files,
             dependencies: crate::deps::Report::default(),
             functions: true,

@@ -141,6 +141,9 @@ pub struct Diff {
     pub separator: bool,
     /// Options that change the facts (`-M`, `-w`, `-R`, `--diff-filter`...), verbatim.
     pub options: Vec<OsString>,
+    /// Options that only shape the hunks (`-U<n>`, `-W`, `--inter-hunk-context`), verbatim:
+    /// honoured in the hunks the answer carries.
+    pub patch: Vec<OsString>,
 }
 
 /// `git log [<options>] [<revision-range>] [[--] <paths>...]`.
@@ -183,6 +186,12 @@ pub struct Show {
     pub rev: Option<OsString>,
     /// Options that change the facts, verbatim.
     pub options: Vec<OsString>,
+    /// Options that only shape the hunks (`-U<n>`, `-W`), verbatim.
+    pub patch: Vec<OsString>,
+    /// `--format=` / `--pretty=` (empty): the commit's header is not wanted.
+    pub no_header: bool,
+    /// `-s` / `--no-patch`: the commit without its hunks.
+    pub no_patch: bool,
 }
 
 /// `git blame [<options>] [<rev>] [--] <path>`.
@@ -336,6 +345,13 @@ enum Role {
     Pickaxe(PickaxeKind),
     /// `blame -L`.
     LineRange,
+    /// Shapes the hunks only (context lines, function context): honoured in the answer.
+    Patch,
+    /// `--format` / `--pretty`: for `show`, a header that is only reshaped or suppressed is
+    /// honoured; any other format is git's own.
+    Format,
+    /// `-s` / `--no-patch`: for `show`, the commit without hunks; elsewhere git's own output.
+    NoPatch,
     /// `-h`.
     Help,
 }
@@ -409,10 +425,10 @@ const DIFF_PRESENTATION: &[Opt] = &[
     o("--color-moved-ws", Value, Ignore),
     o("--no-color-moved-ws", Flag, Ignore),
     o("--submodule", Attached, Ignore),
-    o("-W", Flag, Ignore),
-    o("--function-context", Flag, Ignore),
-    o("--no-function-context", Flag, Ignore),
-    o("--inter-hunk-context", Value, Ignore),
+    o("-W", Flag, Role::Patch),
+    o("--function-context", Flag, Role::Patch),
+    o("--no-function-context", Flag, Role::Patch),
+    o("--inter-hunk-context", Value, Role::Patch),
     o("--ws-error-highlight", Value, Ignore),
 ];
 
@@ -421,8 +437,8 @@ const DIFF_MACHINE: &[Opt] = &[
     o("-p", Flag, Machine),
     o("-u", Flag, Machine),
     o("--patch", Flag, Machine),
-    o("-U", Attached, Machine),
-    o("--unified", Value, Machine),
+    o("-U", Attached, Role::Patch),
+    o("--unified", Value, Role::Patch),
     o("--raw", Flag, Machine),
     o("--patch-with-raw", Flag, Machine),
     o("--patch-with-stat", Flag, Machine),
@@ -446,8 +462,8 @@ const DIFF_MACHINE: &[Opt] = &[
     o("--word-diff", Attached, Machine),
     o("--word-diff-regex", Value, Machine),
     o("--color-words", Attached, Machine),
-    o("-s", Flag, Machine),
-    o("--no-patch", Flag, Machine),
+    o("-s", Flag, Role::NoPatch),
+    o("--no-patch", Flag, Role::NoPatch),
     o("--full-index", Flag, Machine),
     o("--abbrev", Attached, Machine),
     o("--no-prefix", Flag, Machine),
@@ -559,8 +575,8 @@ const LOG_PRESENTATION: &[Opt] = &[
     o("--no-use-mailmap", Flag, Ignore),
     o("--no-notes", Flag, Ignore),
     o("--oneline", Flag, Machine),
-    o("--format", Value, Machine),
-    o("--pretty", Attached, Machine),
+    o("--format", Value, Role::Format),
+    o("--pretty", Attached, Role::Format),
     o("--graph", Flag, Machine),
     o("--log-size", Flag, Machine),
     o("--parents", Flag, Machine),
@@ -757,7 +773,8 @@ fn common_role(opt: &Opt) -> Result<bool, Reason> {
             opt.name
         ))),
         Role::Help => Err(Reason::Informational(opt.name.to_owned())),
-        Role::Cached | Role::MergeBase | Role::Pickaxe(_) | Role::LineRange => {
+        Role::Format | Role::NoPatch => Err(Reason::MachineFormat(opt.name.to_owned())),
+        Role::Cached | Role::MergeBase | Role::Pickaxe(_) | Role::LineRange | Role::Patch => {
             Err(Reason::UnknownOption(opt.name.to_owned()))
         }
     }
@@ -772,6 +789,7 @@ fn parse_diff(args: &[OsString]) -> Result<Diff, Reason> {
             Token::Option { opt, tokens, .. } => match opt.role {
                 Role::Cached => diff.cached = true,
                 Role::MergeBase => diff.merge_base = true,
+                Role::Patch => diff.patch.extend_from_slice(tokens),
                 _ => {
                     if common_role(opt)? {
                         diff.options.extend_from_slice(tokens);
@@ -827,6 +845,8 @@ fn parse_log(args: &[OsString]) -> Result<Log, Reason> {
                     });
                     log.args.extend_from_slice(tokens);
                 }
+                // Without `-p` (git's own output) they change nothing `log` prints.
+                Role::Patch => {}
                 _ => {
                     if common_role(opt)? {
                         log.args.extend_from_slice(tokens);
@@ -854,11 +874,19 @@ fn parse_show(args: &[OsString]) -> Result<Show, Reason> {
     let mut scanner = Scanner::new(args, TABLES);
     while let Some(token) = scanner.next_token() {
         match token? {
-            Token::Option { opt, tokens, .. } => {
-                if common_role(opt)? {
-                    show.options.extend_from_slice(tokens);
+            Token::Option { opt, value, tokens } => match opt.role {
+                Role::Patch => show.patch.extend_from_slice(tokens),
+                Role::NoPatch => show.no_patch = true,
+                Role::Format => match header_format(value) {
+                    Some(suppressed) => show.no_header = suppressed,
+                    None => return Err(Reason::MachineFormat(lossy(tokens[0].as_os_str()))),
+                },
+                _ => {
+                    if common_role(opt)? {
+                        show.options.extend_from_slice(tokens);
+                    }
                 }
-            }
+            },
             Token::Positional(arg) => {
                 if show.rev.is_some() {
                     return Err(Reason::Unsupported(
@@ -891,6 +919,18 @@ fn parse_show(args: &[OsString]) -> Result<Show, Reason> {
         }
     }
     Ok(show)
+}
+
+/// Reads a `--format`/`--pretty` value of `show`: `Some(true)` when it suppresses the commit's
+/// header (an empty format), `Some(false)` when it only reshapes it (a built-in multi-line
+/// format), `None` for a format of git's own (`oneline`, `format:...`, `%H`, `email`, ...).
+fn header_format(value: Option<&OsStr>) -> Option<bool> {
+    match value.map(OsStr::as_bytes) {
+        None => Some(false),
+        Some(b"" | b"format:" | b"tformat:") => Some(true),
+        Some(b"medium" | b"short" | b"full" | b"fuller" | b"reference") => Some(false),
+        Some(_) => None,
+    }
 }
 
 fn parse_blame(args: &[OsString]) -> Result<Blame, Reason> {

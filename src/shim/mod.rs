@@ -81,7 +81,7 @@ impl fmt::Display for Passthrough {
 #[derive(Debug)]
 pub enum Structured {
     /// A `git` call.
-    Git(classify::Request),
+    Git(Box<classify::Request>),
     /// `gh pr diff`.
     Gh(gh::PrDiff),
 }
@@ -160,7 +160,7 @@ fn classify_and_check(
 ) -> Result<Structured, Passthrough> {
     let structured = match tool {
         Tool::Git => match classify::classify(args) {
-            classify::Decision::Structured(request) => Structured::Git(request),
+            classify::Decision::Structured(request) => Structured::Git(Box::new(request)),
             classify::Decision::Passthrough(reason) => {
                 return Err(Passthrough::Classified(reason));
             }

@@ -3,7 +3,7 @@
 use serde_json::Value;
 
 use crate::common::{Repo, TestEnv, join};
-use crate::oracle::{git_facts, manifest_facts};
+use crate::oracle::{compact_facts, git_facts, manifest_facts};
 
 /// Runs `git <args>` through the shim as an agent (the test process plays the harness).
 fn agent(env: &TestEnv, dir: &std::path::Path, args: &[&str]) -> std::process::Output {
@@ -70,7 +70,7 @@ fn diff_answers_carry_git_s_facts() {
         let doc = answer(&env, &repo.dir, &args);
         let git_args: Vec<&str> = args[1..].to_vec();
         assert_eq!(
-            manifest_facts(&doc),
+            compact_facts(&doc),
             git_facts(&repo, &repo.dir, &git_args),
             "{args:?}"
         );
@@ -88,16 +88,22 @@ fn diff_answers_carry_git_s_facts() {
             doc["raw"],
             format!("GIT_PRISM_INSIDE_SHIM=1 git {}", quoted.join(" "))
         );
-        assert!(
-            doc["summary"].get("functions").is_some(),
-            "function analysis is on"
-        );
+        assert!(doc["summary"].as_str().unwrap().contains("changed"));
     }
+    // Functions and the changed code are inside.
+    let doc = answer(&env, &repo.dir, &["diff", "HEAD~3..HEAD"]);
+    assert_eq!(doc["functions"]["src/lib.rs"][0], "modified add", "{doc}");
+    let hunk = doc["hunks"]["src/lib.rs"][0].as_str().unwrap();
+    assert!(hunk.starts_with("@@ -1 +1 @@ add\n pub fn add"), "{hunk}");
+    assert!(
+        hunk.contains("\n-    a + b\n+    a.saturating_add(b)"),
+        "{hunk}"
+    );
     // From a subdirectory, with -C, and with GIT_DIR.
     let sub = repo.dir.join("src");
     let doc = answer(&env, &sub, &["diff", "HEAD~3..HEAD", "--", "."]);
     assert_eq!(
-        manifest_facts(&doc),
+        compact_facts(&doc),
         git_facts(&repo, &sub, &["HEAD~3..HEAD", "--", "."])
     );
     let doc = answer(
@@ -105,7 +111,7 @@ fn diff_answers_carry_git_s_facts() {
         &env.root(),
         &["-C", repo.dir.to_str().unwrap(), "diff", "HEAD~1..HEAD"],
     );
-    assert_eq!(doc["files"][0]["path"], "docs/readme.md");
+    assert_eq!(doc["files"]["docs/"][0], "M readme.md +2 -0");
     let out = env
         .shim_git(&["diff", "HEAD~1..HEAD"])
         .env("CLAUDECODE", "1")
@@ -115,18 +121,29 @@ fn diff_answers_carry_git_s_facts() {
         .output()
         .unwrap();
     let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(doc["files"][0]["path"], "docs/readme.md");
+    assert_eq!(doc["files"]["docs/"][0], "M readme.md +2 -0");
     // The working tree, with an untracked file.
     repo.write("src/new.py", "def fresh():\n    pass\n");
     let doc = answer(&env, &repo.dir, &["diff", "HEAD"]);
-    let fresh = doc["files"]
+    assert_eq!(
+        doc["range"].as_str().unwrap().len(),
+        12 + 2 + "(working tree)".len()
+    );
+    let listed: Vec<&str> = doc["files"]["src/"]
         .as_array()
         .unwrap()
         .iter()
-        .find(|f| f["path"] == "src/new.py")
-        .unwrap();
-    assert_eq!(fresh["untracked"], true);
-    assert_eq!(fresh["functions_changed"][0]["name"], "fresh");
+        .map(|v| v.as_str().unwrap())
+        .collect();
+    assert!(listed.contains(&"? new.py +2 -0"), "{listed:?}");
+    assert_eq!(
+        doc["functions"]["src/new.py"][0],
+        "added fresh: def fresh()"
+    );
+    assert_eq!(
+        doc["hunks"]["src/new.py"][0],
+        "@@ -0 +1 @@ fresh\n+def fresh():\n+    pass"
+    );
 }
 
 #[test]
@@ -203,29 +220,36 @@ fn show_is_the_commit_against_its_first_parent() {
     let repo = branchy(&env);
     let doc = answer(&env, &repo.dir, &["show", "HEAD~1"]);
     let sha = repo.git(&["rev-parse", "HEAD~1"]).trim().to_owned();
-    assert_eq!(doc["commit"]["sha"], sha.as_str());
-    assert_eq!(doc["commit"]["is_merge"], true);
+    assert_eq!(doc["commit"], sha.as_str());
+    assert_eq!(doc["compared_with"], "its first parent (merge commit)");
+    assert_eq!(doc["message"], "merge feature");
+    assert_eq!(doc["author"], "A U Thor <author@example.com>");
     assert_eq!(
-        manifest_facts(&doc["manifest"]),
+        compact_facts(&doc),
         git_facts(&repo, &repo.dir, &["HEAD~1^1", "HEAD~1"])
-    );
-    assert_eq!(
-        doc["diffstat"]["files_changed"],
-        doc["manifest"]["summary"]["files_changed"]
     );
     let root = repo
         .git(&["rev-list", "--max-parents=0", "HEAD"])
         .trim()
         .to_owned();
     let doc = answer(&env, &repo.dir, &["show", &root]);
-    assert_eq!(
-        doc["manifest"]["summary"]["added"], 3,
-        "a root commit adds everything"
+    assert!(
+        doc["summary"]
+            .as_str()
+            .unwrap()
+            .starts_with("3 files changed"),
+        "a root commit adds everything: {doc}"
     );
-    assert_eq!(
-        doc["commit"]["compared_with"],
-        "the empty tree (root commit)"
-    );
+    assert_eq!(doc["compared_with"], "the empty tree (root commit)");
+    // The header options that only reshape or suppress the header, and -s.
+    let doc = answer(&env, &repo.dir, &["show", "HEAD", "--format=", "-U0"]);
+    assert_eq!(doc["commit"], repo.git(&["rev-parse", "HEAD"]).trim());
+    assert!(doc.get("message").is_none() && doc.get("author").is_none());
+    assert_eq!(doc["hunks"]["docs/readme.md"][0], "@@ -1 +2 @@\n+\n+more");
+    let doc = answer(&env, &repo.dir, &["show", "-s", "HEAD"]);
+    assert!(doc.get("hunks").is_none());
+    assert_eq!(doc["message"], "docs");
+    assert!(doc["files"].is_object());
     // Trees, blobs and `rev:path` go to git.
     for args in [&["show", "HEAD:src/app.py"][..], &["show", "HEAD^{tree}"]] {
         let out = agent(&env, &repo.dir, args);
@@ -327,66 +351,70 @@ fn answers_stay_within_the_budget_and_say_how_to_get_the_rest() {
         );
     }
     repo.commit("many");
-    let out = env
-        .shim_git(&["diff", "HEAD~1..HEAD"])
-        .env("CLAUDECODE", "1")
-        .env("GIT_PRISM_MAX_OUTPUT", "4000")
-        .current_dir(&repo.dir)
-        .output()
-        .unwrap();
-    assert!(out.stdout.len() <= 4000, "{}", out.stdout.len());
-    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
-    let shown = doc["files"].as_array().unwrap().len();
-    assert!(shown < 120);
-    let next = doc["truncated"]["next_page"].as_str().unwrap();
-    assert!(next.starts_with("git-prism manifest --repo "), "{next}");
-    assert_eq!(doc["summary"]["files_changed"], 120);
-    // Following the command returns the rest: every file exactly once.
-    let mut total = shown;
-    let mut command = next.to_owned();
-    while !command.is_empty() {
-        let words: Vec<String> = shell_words(&command);
-        let page = env
-            .command(crate::common::bin(), &env.plain_path())
-            .args(&words[1..])
-            .current_dir(&repo.dir)
-            .output()
-            .unwrap();
-        assert!(
-            page.status.success(),
-            "{}",
-            String::from_utf8_lossy(&page.stderr)
+    for i in 0..120 {
+        repo.write(
+            &format!("pkg/module_number_{i:03}.py"),
+            format!("def f{i}():\n    return {i} + {i}\n\n\ndef g{i}():\n    return 0\n"),
         );
-        let doc: Value = serde_json::from_slice(&page.stdout).unwrap();
-        total += doc["files"].as_array().unwrap().len();
-        command = doc["truncated"]["next_page"]
-            .as_str()
-            .unwrap_or("")
-            .to_owned();
     }
-    assert_eq!(total, 120);
-}
-
-/// Splits a command line the way the tests' commands are quoted (single quotes only).
-fn shell_words(line: &str) -> Vec<String> {
-    let mut words = Vec::new();
-    let mut current = String::new();
-    let mut quoted = false;
-    for c in line.chars() {
-        match c {
-            '\'' => quoted = !quoted,
-            ' ' if !quoted => {
-                if !current.is_empty() {
-                    words.push(std::mem::take(&mut current));
+    repo.commit("change every module");
+    let run = |cursor: Option<&str>| {
+        let mut cmd = env.shim_git(&["diff", "HEAD~1..HEAD"]);
+        cmd.env("CLAUDECODE", "1")
+            .env("GIT_PRISM_MAX_OUTPUT", "4000")
+            .current_dir(&repo.dir);
+        if let Some(c) = cursor {
+            cmd.env("GIT_PRISM_CURSOR", c);
+        }
+        let out = cmd.output().unwrap();
+        assert!(out.stdout.len() <= 4000, "{}", out.stdout.len());
+        serde_json::from_slice::<Value>(&out.stdout).unwrap()
+    };
+    let doc = run(None);
+    // Every file is counted on the first page even though not every one is listed.
+    assert!(
+        doc["summary"]
+            .as_str()
+            .unwrap()
+            .starts_with("120 files changed")
+    );
+    assert_eq!(
+        doc["directories"]["pkg/"],
+        // module 0 returned 0 already: its `return 0` line is context.
+        "120 files +599 -119; functions: 120 added, 120 modified",
+        "{doc}"
+    );
+    let next = doc["next"].as_str().unwrap();
+    assert!(next.starts_with("GIT_PRISM_CURSOR=gp2-"), "{next}");
+    assert!(next.ends_with(" git diff HEAD~1..HEAD"), "{next}");
+    // Following the cursor returns every file's hunks, each exactly once.
+    let mut seen: Vec<String> = Vec::new();
+    let mut page = doc;
+    loop {
+        if let Some(hunks) = page["hunks"].as_object() {
+            for (path, list) in hunks {
+                for h in list.as_array().unwrap() {
+                    seen.push(format!("{path}: {}", h.as_str().unwrap()));
                 }
             }
-            c => current.push(c),
         }
+        let Some(next) = page["next"].as_str() else {
+            break;
+        };
+        let cursor = next
+            .strip_prefix("GIT_PRISM_CURSOR=")
+            .unwrap()
+            .split_once(' ')
+            .unwrap()
+            .0
+            .to_owned();
+        page = run(Some(&cursor));
     }
-    if !current.is_empty() {
-        words.push(current);
-    }
-    words
+    let files: std::collections::BTreeSet<&str> =
+        seen.iter().map(|s| s.split_once(':').unwrap().0).collect();
+    assert_eq!(files.len(), 120);
+    let unique: std::collections::BTreeSet<&String> = seen.iter().collect();
+    assert_eq!(unique.len(), seen.len(), "a hunk was shown twice");
 }
 
 #[test]

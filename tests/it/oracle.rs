@@ -209,3 +209,90 @@ pub fn assert_matches_git(env: &TestEnv, repo: &Repo<'_>, dir: &Path, args: &[&s
     );
     doc
 }
+
+/// Reads the facts of a shim answer's compact listing (`"files": {"dir/": ["M name +1 -2",
+/// ...]}`), tracked files only, in the same shape as [`git_facts`].
+pub fn compact_facts(doc: &Value) -> BTreeMap<BString, Fact> {
+    let mut out = BTreeMap::new();
+    let empty = serde_json::Map::new();
+    let files = match &doc["files"] {
+        Value::Null => &empty,
+        files => files
+            .as_object()
+            .unwrap_or_else(|| panic!("no files listing: {doc}")),
+    };
+    for (dir, entries) in files {
+        for entry in entries.as_array().unwrap() {
+            let entry = entry.as_str().unwrap();
+            let (status, mut rest) = entry.split_once(' ').unwrap();
+            if status == "?" {
+                continue;
+            }
+            let mut lines = None;
+            let mut binary = false;
+            // Flags and counts come last, in a fixed order: strip them from the end.
+            loop {
+                if let Some(r) = rest.strip_suffix(" binary") {
+                    binary = true;
+                    rest = r;
+                    continue;
+                }
+                if let Some(r) = rest.strip_suffix(" symlink") {
+                    rest = r;
+                    continue;
+                }
+                let Some((head, last)) = rest.rsplit_once(' ') else {
+                    break;
+                };
+                if last.starts_with("generated:")
+                    || (last.contains("->") && head.ends_with(" mode"))
+                {
+                    rest = head.strip_suffix(" mode").unwrap_or(head);
+                    continue;
+                }
+                if last.contains("..") && head.ends_with(" submodule") {
+                    rest = head.strip_suffix(" submodule").unwrap();
+                    continue;
+                }
+                if let Some(removed) = last.strip_prefix('-').and_then(|n| n.parse::<u64>().ok()) {
+                    let (head2, plus) = head.rsplit_once(' ').unwrap();
+                    let added = plus.strip_prefix('+').unwrap().parse::<u64>().unwrap();
+                    lines = Some((added, removed));
+                    rest = head2;
+                    continue;
+                }
+                break;
+            }
+            assert!(
+                lines.is_some() || binary,
+                "no counts but not binary: {entry}"
+            );
+            let (name, old) = match rest.split_once(" <- ") {
+                Some((n, o)) => (n, Some(o)),
+                None => (rest, None),
+            };
+            let bytes = |text: &str| -> BString {
+                if text.starts_with('"') {
+                    BString::from(unquote(text))
+                } else {
+                    BString::from(text)
+                }
+            };
+            let mut path = BString::from(dir.as_str());
+            path.extend_from_slice(&bytes(name));
+            assert!(
+                out.insert(
+                    path,
+                    Fact {
+                        status: status.to_owned(),
+                        old_path: old.map(bytes),
+                        lines: if binary { None } else { lines },
+                    }
+                )
+                .is_none(),
+                "duplicate path {entry}"
+            );
+        }
+    }
+    out
+}

@@ -116,9 +116,15 @@ fn decisions() {
         ("diff --raw A..B", "P machine"),
         ("diff -p A..B", "P machine"),
         ("diff --patch A..B", "P machine"),
-        ("diff -U5 A..B", "P machine"),
-        ("diff -U A..B", "P machine"),
-        ("diff --unified=1 A..B", "P machine"),
+        ("diff -U5 A..B", "S diff"),
+        ("diff -U A..B", "S diff"),
+        ("diff -U0 A..B", "S diff"),
+        ("diff --unified=1 A..B", "S diff"),
+        ("diff --unified 1 A..B", "S diff"),
+        ("diff -W A..B", "S diff"),
+        ("diff --function-context A..B", "S diff"),
+        ("diff --inter-hunk-context=4 A..B", "S diff"),
+        ("diff -U1 A..B -- f", "S diff"),
         ("diff -z A..B", "P machine"),
         ("diff --quiet A..B", "P machine"),
         ("diff --exit-code A..B", "P machine"),
@@ -216,7 +222,18 @@ fn decisions() {
         ("show --name-only HEAD", "P machine"),
         ("show --format=%H -s", "P machine"),
         ("show --oneline", "P machine"),
-        ("show -s", "P machine"),
+        ("show -s", "S show"),
+        ("show --no-patch HEAD", "S show"),
+        ("show X --format= -U4", "S show"),
+        ("show --pretty= HEAD", "S show"),
+        ("show --pretty HEAD", "S show"),
+        ("show --pretty=fuller HEAD", "S show"),
+        ("show --format=medium -W HEAD", "S show"),
+        ("show --unified=0 HEAD", "S show"),
+        ("show --pretty=oneline HEAD", "P machine"),
+        ("show --format=%H%n%s HEAD", "P machine"),
+        ("show --pretty=format:%h HEAD", "P machine"),
+        ("show --pretty=email HEAD", "P machine"),
         ("show -p HEAD", "P machine"),
         // Blame.
         ("blame a.rs", "S blame"),
@@ -502,4 +519,31 @@ fn extreme_command_lines_are_classified() {
     assert!(matches!(classify(&args), Decision::Structured(_)));
     let args = vec![OsString::from_vec(vec![0xff; 4096])];
     assert!(matches!(classify(&args), Decision::Passthrough(_)));
+}
+
+#[test]
+fn patch_and_header_options_are_kept_for_the_answer() {
+    let Decision::Structured(r) = classify(&argv("diff -U0 --inter-hunk-context 2 -w A..B")) else {
+        panic!("structured")
+    };
+    let Command::Diff(d) = r.command else {
+        panic!("diff")
+    };
+    assert_eq!(d.patch, argv("-U0 --inter-hunk-context 2"));
+    assert_eq!(d.options, argv("-w"));
+    let Decision::Structured(r) = classify(&argv("show X --format= -s --unified=4")) else {
+        panic!("structured")
+    };
+    let Command::Show(s) = r.command else {
+        panic!("show")
+    };
+    assert!(s.no_header && s.no_patch);
+    assert_eq!(s.patch, argv("--unified=4"));
+    let Decision::Structured(r) = classify(&argv("show --pretty=fuller")) else {
+        panic!("structured")
+    };
+    let Command::Show(s) = r.command else {
+        panic!("show")
+    };
+    assert!(!s.no_header && !s.no_patch);
 }

@@ -1,0 +1,141 @@
+//! What kind of code a changed file is, for ordering hunks when not all fit: production code
+//! first, then tests, then everything else (benches, examples, docs, configuration), then
+//! untracked files.
+
+use bstr::ByteSlice;
+
+use crate::manifest::model::FileChange;
+
+/// A file's place in the order hunks are shown in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Role {
+    /// Code the program runs.
+    Production = 0,
+    /// Tests.
+    Test = 1,
+    /// Benches, examples, documentation, configuration.
+    Other = 2,
+    /// Untracked files (not part of git's diff).
+    Untracked = 3,
+}
+
+impl Role {
+    /// The word used in answers.
+    pub fn label(self) -> &'static str {
+        match self {
+            Role::Production => "production code",
+            Role::Test => "tests",
+            Role::Other => "benches, examples, docs and configuration",
+            Role::Untracked => "untracked files",
+        }
+    }
+}
+
+/// Directories whose files are not production code.
+const OTHER_DIRS: &[&str] = &[
+    "bench",
+    "benches",
+    "benchmarks",
+    "example",
+    "examples",
+    "doc",
+    "docs",
+    "documentation",
+    ".github",
+    ".circleci",
+    "ci",
+    "scripts",
+    "fixtures",
+    "testdata",
+];
+
+/// Extensions of documentation and configuration files.
+const OTHER_EXTENSIONS: &[&str] = &[
+    "md", "markdown", "rst", "txt", "adoc", "toml", "yaml", "yml", "json", "ini", "cfg", "conf",
+    "lock", "xml", "csv", "svg", "html",
+];
+
+/// Returns a file's role.
+pub fn of(f: &FileChange) -> Role {
+    if f.untracked {
+        return Role::Untracked;
+    }
+    let path = f.path.to_str_lossy();
+    if crate::context::is_test_path(&path) {
+        return Role::Test;
+    }
+    let mut parts: Vec<&str> = path.split('/').collect();
+    let name = parts.pop().unwrap_or("").to_ascii_lowercase();
+    if parts
+        .iter()
+        .any(|d| OTHER_DIRS.contains(&d.to_ascii_lowercase().as_str()))
+    {
+        return Role::Other;
+    }
+    // Every extension counts: `Cargo.toml.orig` and `setup.cfg.in` are configuration too.
+    if name
+        .split('.')
+        .skip(1)
+        .any(|e| OTHER_EXTENSIONS.contains(&e))
+        || name.starts_with("readme")
+        || name.starts_with("changelog")
+        || name.starts_with("license")
+        || name == "makefile"
+        || name == "dockerfile"
+        || name.starts_with('.')
+    {
+        return Role::Other;
+    }
+    Role::Production
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn role(path: &str, untracked: bool) -> Role {
+        let f = FileChange {
+            path: path.into(),
+            old_path: None,
+            status: crate::git::raw::Status::Modified,
+            similarity: None,
+            mode_before: 0o100644,
+            mode_after: 0o100644,
+            oid_before: None,
+            oid_after: None,
+            lines: Some((1, 0)),
+            binary: false,
+            size_before: None,
+            size_after: None,
+            language: None,
+            generated: None,
+            untracked,
+            functions: crate::manifest::model::Functions::Off,
+            outline: Default::default(),
+        };
+        of(&f)
+    }
+
+    #[test]
+    fn roles_follow_conventions() {
+        for (path, want) in [
+            ("src/lib.rs", Role::Production),
+            ("tokio/src/runtime/mod.rs", Role::Production),
+            ("app.py", Role::Production),
+            ("tests/it.rs", Role::Test),
+            ("pkg/test_app.py", Role::Test),
+            ("web/a.spec.ts", Role::Test),
+            ("benches/speed.rs", Role::Other),
+            ("examples/demo.rs", Role::Other),
+            ("docs/guide/index.md", Role::Other),
+            ("README.md", Role::Other),
+            ("Cargo.toml", Role::Other),
+            ("rust/syn/Cargo.toml.orig", Role::Other),
+            (".github/workflows/ci.yml", Role::Other),
+            ("Makefile", Role::Other),
+        ] {
+            assert_eq!(role(path, false), want, "{path}");
+        }
+        assert_eq!(role("src/lib.rs", true), Role::Untracked);
+    }
+}

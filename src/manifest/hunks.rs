@@ -1,0 +1,307 @@
+//! The changed lines of a manifest's files: git's own patch for the range (`git diff -p`),
+//! split per file, matched to the manifest's entries by path, and each hunk placed in the
+//! function it changes.
+//!
+//! Invariants:
+//! - The patch comes from the real git, run like the facts are (no external diff, no textconv,
+//!   no colour, the default `a/`/`b/` prefixes, on a private index copy for working-tree
+//!   targets), with the caller's fact options and then the hunk-shaping options, so the hunks
+//!   are the ones git would print for the same options.
+//! - Only the files asked for are diffed (with the sources of their renames), unless the caller
+//!   chose options under which a narrower pathspec could change git's answer (`--relative`,
+//!   copy detection); git's output is read up to [`MAX_PATCH`] bytes.
+//! - Untracked files get the hunk git would show for them if they were added.
+//! - A hunk's function is the innermost function containing its first changed line, on the
+//!   side that line belongs to (tree-sitter's qualified name); otherwise git's own hunk header
+//!   text.
+
+use std::ffi::OsString;
+use std::os::unix::ffi::OsStrExt;
+
+use bstr::ByteSlice;
+
+use super::model::{FileChange, Manifest, Outline};
+use crate::git::patch::{self, Hunk};
+use crate::git::revs::Head;
+use crate::git::{GitError, Repo};
+
+/// The most bytes of patch read from git for one answer.
+pub const MAX_PATCH: usize = 64 * 1024 * 1024;
+
+/// The most pathspecs passed to git; more files are diffed without narrowing.
+const MAX_PATHSPECS: usize = 1000;
+
+/// One hunk and the function it changes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlacedHunk {
+    /// git's hunk.
+    pub hunk: Hunk,
+    /// The qualified name of the function containing the first changed line, or git's hunk
+    /// header text.
+    pub function: Option<String>,
+}
+
+/// The hunks of one file of the manifest.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FileHunks {
+    /// The file's index in [`Manifest::files`].
+    pub index: usize,
+    /// Its hunks, in order.
+    pub hunks: Vec<PlacedHunk>,
+}
+
+/// Returns the hunks of the files `wanted` (indices into `manifest.files`), in that order, with
+/// `shaping` (`-U<n>`, `-W`, ...) applied after the caller's fact options. Files without hunks
+/// (binary, mode-only, pure renames, submodules) are left out.
+pub fn hunks(
+    repo: &Repo,
+    manifest: &Manifest,
+    wanted: &[usize],
+    shaping: &[OsString],
+) -> Result<Vec<FileHunks>, GitError> {
+    let mut found: Vec<Option<Vec<Hunk>>> = vec![None; manifest.files.len()];
+    let tracked: Vec<usize> = wanted
+        .iter()
+        .copied()
+        .filter(|&i| !manifest.files[i].untracked)
+        .collect();
+    if !tracked.is_empty() {
+        let out = run(repo, manifest, &tracked, shaping)?;
+        for file in patch::file_patches(&out) {
+            let Some(path) = file.path() else { continue };
+            if let Some(i) = tracked
+                .iter()
+                .copied()
+                .find(|&i| manifest.files[i].path == *path && found[i].is_none())
+            {
+                found[i] = Some(file.hunks);
+            }
+        }
+    }
+    let mut result = Vec::new();
+    for &i in wanted {
+        let f = &manifest.files[i];
+        let raw = if f.untracked {
+            super::snapshot::untracked_hunk(repo, f, super::snapshot::MAX_FILE_SIZE_LIMIT)
+        } else {
+            found[i].take().unwrap_or_default()
+        };
+        if raw.is_empty() {
+            continue;
+        }
+        result.push(FileHunks {
+            index: i,
+            hunks: raw.into_iter().map(|h| place(h, f)).collect(),
+        });
+    }
+    Ok(result)
+}
+
+/// Runs `git diff -p` for the files `tracked` of the manifest's range.
+fn run(
+    repo: &Repo,
+    manifest: &Manifest,
+    tracked: &[usize],
+    shaping: &[OsString],
+) -> Result<Vec<u8>, GitError> {
+    let options = &manifest.diff_options;
+    let mut args: Vec<OsString> = [
+        "diff",
+        "-p",
+        "--no-ext-diff",
+        "--no-textconv",
+        "--no-color",
+        "--src-prefix=a/",
+        "--dst-prefix=b/",
+    ]
+    .iter()
+    .map(OsString::from)
+    .collect();
+    let starts = |prefixes: &[&str]| {
+        options.iter().any(|o| {
+            prefixes
+                .iter()
+                .any(|p| o.as_bytes().starts_with(p.as_bytes()))
+        })
+    };
+    if !starts(&[
+        "-M",
+        "-C",
+        "--find-renames",
+        "--find-copies",
+        "--no-renames",
+        "-B",
+        "--break",
+    ]) {
+        args.push("-M".into());
+    }
+    let relative = starts(&["--relative"]);
+    if !relative {
+        args.push("--no-relative".into());
+    }
+    args.extend(options.iter().cloned());
+    args.extend(shaping.iter().cloned());
+    args.extend(manifest.target.diff_args.iter().cloned());
+    args.push("--".into());
+    let copies = starts(&["-C", "--find-copies"]);
+    if relative || copies || tracked.len() > MAX_PATHSPECS || tracked.len() == manifest.files.len()
+    {
+        args.extend(manifest.paths.iter().cloned());
+    } else {
+        for &i in tracked {
+            let f = &manifest.files[i];
+            for path in std::iter::once(&f.path).chain(f.old_path.as_ref()) {
+                let mut spec = b":(top,literal)".to_vec();
+                spec.extend_from_slice(path);
+                args.push(OsString::from(std::ffi::OsStr::from_bytes(&spec)));
+            }
+        }
+    }
+    let running = match (manifest.target.head, repo.index_path()) {
+        (Head::Worktree, Some(index)) => repo.git.spawn_on_index_copy(args, &index)?,
+        _ => repo.git.spawn(args)?,
+    };
+    running.finish_capped(MAX_PATCH)
+}
+
+/// Places a hunk in the functions its changed lines belong to: the innermost function around
+/// each changed line, in order, at most three named; git's hunk header text when none is.
+fn place(hunk: Hunk, file: &FileChange) -> PlacedHunk {
+    let mut names: Vec<&str> = Vec::new();
+    for (old_side, line) in changed_lines(&hunk) {
+        let spans = if old_side {
+            &file.outline.before
+        } else {
+            &file.outline.after
+        };
+        if let Some(span) = Outline::enclosing(spans, line) {
+            if !names.contains(&span.name.as_str()) {
+                names.push(&span.name);
+            }
+        }
+    }
+    let function = if names.is_empty() {
+        let section = hunk.section.trim();
+        (!section.is_empty()).then(|| section.chars().take(80).collect())
+    } else {
+        let mut text = names.iter().take(3).copied().collect::<Vec<_>>().join(", ");
+        if names.len() > 3 {
+            text.push_str(&format!(" and {} more", names.len() - 3));
+        }
+        Some(text)
+    };
+    PlacedHunk { hunk, function }
+}
+
+/// The changed lines of a hunk: whether each is on the old side, and its line number there.
+fn changed_lines(hunk: &Hunk) -> Vec<(bool, u32)> {
+    let (mut old, mut new) = (hunk.old_start, hunk.new_start);
+    let mut out = Vec::new();
+    for line in &hunk.lines {
+        match line.as_bytes().first() {
+            Some(b'-') => {
+                out.push((true, old));
+                old += 1;
+            }
+            Some(b'+') => {
+                out.push((false, new));
+                new += 1;
+            }
+            Some(b' ') => {
+                old += 1;
+                new += 1;
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Returns whether a path's hunks are worth showing: text a person wrote (not generated, not
+/// binary, not a submodule or a link).
+pub fn shows_hunks(f: &FileChange) -> bool {
+    use super::model::Kind;
+    f.generated.is_none() && !f.binary && f.kind() == Kind::File && f.lines.is_some()
+}
+
+/// The path of a file as the answer names it (git's C-quoted form when it is not UTF-8).
+pub fn display_path(path: &[u8]) -> String {
+    match path.to_str() {
+        Ok(s) => s.to_owned(),
+        Err(_) => super::page::c_quote(path),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::manifest::model::Span;
+
+    fn hunk(old_start: u32, new_start: u32, lines: &[&str]) -> Hunk {
+        Hunk {
+            old_start,
+            old_lines: 0,
+            new_start,
+            new_lines: 0,
+            section: "impl Foo {".into(),
+            lines: lines.iter().map(|l| (*l).to_owned()).collect(),
+        }
+    }
+
+    #[test]
+    fn changed_lines_are_numbered_on_their_side() {
+        assert_eq!(
+            changed_lines(&hunk(10, 12, &[" a", " b", "+c"])),
+            [(false, 14)]
+        );
+        assert_eq!(
+            changed_lines(&hunk(10, 12, &[" a", "-b", "+c", "+d"])),
+            [(true, 11), (false, 13), (false, 14)]
+        );
+        assert!(changed_lines(&hunk(10, 12, &[" a"])).is_empty());
+    }
+
+    #[test]
+    fn a_hunk_is_placed_in_its_innermost_function() {
+        let span = |name: &str, start, end| Span {
+            name: name.into(),
+            start,
+            end,
+        };
+        let file = FileChange {
+            path: "a.rs".into(),
+            old_path: None,
+            status: crate::git::raw::Status::Modified,
+            similarity: None,
+            mode_before: 0o100644,
+            mode_after: 0o100644,
+            oid_before: None,
+            oid_after: None,
+            lines: Some((1, 1)),
+            binary: false,
+            size_before: None,
+            size_after: None,
+            language: None,
+            generated: None,
+            untracked: false,
+            functions: super::super::model::Functions::Off,
+            outline: Outline {
+                before: vec![span("Foo::old", 1, 30)],
+                after: vec![span("Foo", 1, 40), span("Foo::bar", 10, 20)],
+            },
+        };
+        let placed = place(hunk(10, 12, &[" a", "+c"]), &file);
+        assert_eq!(placed.function.as_deref(), Some("Foo::bar"));
+        let placed = place(hunk(10, 12, &["-a"]), &file);
+        assert_eq!(placed.function.as_deref(), Some("Foo::old"));
+        // A hunk that starts before a function (its doc comment) and reaches into it.
+        let placed = place(hunk(5, 5, &["+doc", " a", " b", " c", " d", "+x"]), &file);
+        assert_eq!(placed.function.as_deref(), Some("Foo, Foo::bar"));
+        let placed = place(hunk(100, 100, &["+z"]), &file);
+        assert_eq!(
+            placed.function.as_deref(),
+            Some("impl Foo {"),
+            "git's header text"
+        );
+    }
+}
