@@ -134,7 +134,7 @@ Feature: The shim answers an agent's git with structure
     When the agent runs "gh pr diff 7"
     Then it succeeds
     And the JSON field "pull_request.number" is "7"
-    And the JSON field "manifest.files.0.path" is "feature.txt"
+    And the answer lists "feature.txt" as "A feature.txt +1 -0"
     And the fake gh was asked "pr view --json number,title,url,baseRefOid,headRefOid,baseRefName,headRefName -- 7"
 
   Scenario: gh pr diff --patch and other gh calls go to gh

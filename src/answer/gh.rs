@@ -14,8 +14,9 @@ use std::process::Stdio;
 
 use serde::Serialize;
 
-use super::{AnswerError, Context, repo_arg, tokens_for};
-use crate::manifest::{self, page};
+use super::compact::{self, Body};
+use super::{AnswerError, Context, next_page, repo_arg, shaping};
+use crate::manifest;
 use crate::shim::classify::Diff;
 use crate::shim::gh::PrDiff;
 use crate::shim::resolve;
@@ -37,7 +38,7 @@ struct PrView {
     head_ref_name: String,
 }
 
-#[derive(Serialize)]
+#[derive(Clone, Copy, Serialize)]
 struct PullRequest<'a> {
     number: u64,
     title: &'a str,
@@ -50,10 +51,15 @@ struct PullRequest<'a> {
     merge_base: &'a str,
 }
 
+/// The answer to `gh pr diff`.
 #[derive(Serialize)]
-struct Header<'a> {
+struct GhAnswer<'a> {
+    /// The command that prints gh's own output.
     raw: &'a str,
+    /// Which pull request, and its commits.
     pull_request: PullRequest<'a>,
+    #[serde(flatten)]
+    body: &'a Body,
 }
 
 const FIELDS: &str = "number,title,url,baseRefOid,headRefOid,baseRefName,headRefName";
@@ -84,47 +90,38 @@ pub fn answer(pr: &PrDiff, ctx: &Context) -> Result<String, AnswerError> {
         separator: true,
         ..Diff::default()
     };
-    let mut built = manifest::build(&repo, &diff, &manifest::Options::default())?;
-    let base_name = if view.base_ref_name.is_empty() {
-        "base"
-    } else {
-        view.base_ref_name.as_str()
+    let built = manifest::build(&repo, &diff, &manifest::Options::default())?;
+    let pull_request = PullRequest {
+        number: view.number,
+        title: &view.title,
+        url: &view.url,
+        base_ref: &view.base_ref_name,
+        head_ref: &view.head_ref_name,
+        base_sha: &view.base_ref_oid,
+        head_sha: &view.head_ref_oid,
+        merge_base: &merge_base,
     };
-    built.target.base_ref = format!("merge-base({base_name}, pull/{}/head)", view.number);
-    built.target.head_ref = format!("pull/{}/head", view.number);
-    let header = Header {
-        raw: &ctx.raw,
-        pull_request: PullRequest {
-            number: view.number,
-            title: &view.title,
-            url: &view.url,
-            base_ref: &view.base_ref_name,
-            head_ref: &view.head_ref_name,
-            base_sha: &view.base_ref_oid,
-            head_sha: &view.head_ref_oid,
-            merge_base: &merge_base,
-        },
-    };
-    let header = serde_json::to_string(&header).map_err(|e| AnswerError::Gh(e.to_string()))?;
-    let next = |cursor: &str| {
-        format!(
-            "git-prism manifest {} --max-tokens {} --cursor {cursor} {merge_base} {}",
+    let shaping = shaping(&[]);
+    let request = compact::Request {
+        manifest: &built,
+        shaping: &shaping,
+        hunks: true,
+        budget: ctx.max_output.saturating_sub(1),
+        cursor: ctx.cursor.as_deref(),
+        next: &|cursor| next_page(ctx, cursor),
+        full_listing: format!(
+            "git-prism manifest {} {merge_base} {}",
             repo_arg(&repo),
-            tokens_for(ctx.max_output),
             view.head_ref_oid
-        )
+        ),
     };
-    let paging = page::Paging {
-        max_bytes: Some(ctx.max_output.saturating_sub(header.len() + 16)),
-        ..page::Paging::default()
-    };
-    let manifest = page::render(&built, &paging, &ctx.now, &next)?;
-    let mut out = header;
-    out.pop();
-    out.push_str(",\"manifest\":");
-    out.push_str(&manifest);
-    out.push('}');
-    Ok(out)
+    compact::render(&repo, &request, &|body| {
+        serde_json::to_string(&GhAnswer {
+            raw: &ctx.raw,
+            pull_request,
+            body,
+        })
+    })
 }
 
 /// Asks the real `gh` about the pull request.

@@ -461,7 +461,7 @@ fn gh_pr_diff_answers_with_the_pull_request_manifest() {
     assert_eq!(doc["pull_request"]["title"], "Say hi by name");
     let merge_base = repo.git(&["merge-base", &base, &head]).trim().to_owned();
     assert_eq!(
-        manifest_facts(&doc["manifest"]),
+        compact_facts(&doc),
         git_facts(&repo, &repo.dir, &[&merge_base, &head])
     );
     assert_eq!(doc["raw"], "GIT_PRISM_INSIDE_SHIM=1 gh pr diff 7");
