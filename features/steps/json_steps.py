@@ -124,3 +124,19 @@ def step_answer_hunk(context, path, text):
 @then('the answer has no hunks')
 def step_answer_no_hunks(context):
     assert "hunks" not in doc(context), doc(context)
+
+
+@then("the log answer lists the commits git log lists")
+def step_log_answer_matches(context):
+    from world import git_ok
+
+    want = [sha[:12] for sha in git_ok(context, "log", "--format=%H").split()]
+    got = [line[:12] for line in doc(context)["commits"]]
+    assert got == want, (got, want)
+    assert doc(context)["total"] == len(want)
+
+
+@then('commit line {index:d} contains "{text}"')
+def step_commit_line(context, index, text):
+    line = doc(context)["commits"][index]
+    assert text in line, line

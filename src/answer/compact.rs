@@ -108,7 +108,7 @@ pub fn render(
     if request.cursor.is_none() {
         body.overview = choose_overview(m, request, &size);
     } else {
-        body.overview.summary = super::overview::summary_line(m);
+        body.overview.summary = super::overview::summary_line(m.into());
     }
     let order = hunk_order(m);
     if !request.hunks || order.is_empty() || start.file >= order.len() {
@@ -225,7 +225,7 @@ fn finish(
 fn choose_overview(m: &Manifest, request: &Request<'_>, size: &dyn Fn(&Body) -> usize) -> Overview {
     let limit = request.budget.saturating_sub(RESERVE);
     for level in [Level::Full, Level::Names] {
-        let o = overview(m, level, usize::MAX, &request.full_listing);
+        let o = overview(m.into(), level, usize::MAX, &request.full_listing);
         let body = Body {
             overview: o,
             ..Body::default()
@@ -238,7 +238,7 @@ fn choose_overview(m: &Manifest, request: &Request<'_>, size: &dyn Fn(&Body) -> 
     // budget, leaving the rest to hunks.
     let mut room = request.budget / 2;
     loop {
-        let o = overview(m, Level::Summarised, room, &request.full_listing);
+        let o = overview(m.into(), Level::Summarised, room, &request.full_listing);
         let body = Body {
             overview: o,
             ..Body::default()

@@ -196,8 +196,3 @@ fn range_label(m: &crate::manifest::Manifest) -> String {
     };
     format!("{base}..{head}")
 }
-
-/// Budget in tokens to give a follow-up command so its pages are the size of this answer.
-fn tokens_for(max_output: usize) -> usize {
-    (max_output / crate::manifest::page::BYTES_PER_TOKEN).max(100)
-}

@@ -82,6 +82,25 @@ pub struct Overview {
     pub omitted: Vec<String>,
 }
 
+/// What an overview describes: a range's files and dependency changes (a manifest's, or one
+/// commit's of a log).
+#[derive(Clone, Copy)]
+pub struct Change<'a> {
+    /// The changed files.
+    pub files: &'a [FileChange],
+    /// The dependency changes.
+    pub dependencies: &'a crate::deps::Report,
+}
+
+impl<'a> From<&'a Manifest> for Change<'a> {
+    fn from(m: &'a Manifest) -> Self {
+        Change {
+            files: &m.files,
+            dependencies: &m.dependencies,
+        }
+    }
+}
+
 /// How much of the listing an overview holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Level {
@@ -97,18 +116,18 @@ pub enum Level {
 const MAX_DEPENDENCY_LINES: usize = 12;
 
 /// Builds the overview of `m` at `level`; `room` bounds a summarised listing (in bytes).
-pub fn overview(m: &Manifest, level: Level, room: usize, full_listing: &str) -> Overview {
+pub fn overview(m: Change<'_>, level: Level, room: usize, full_listing: &str) -> Overview {
     let mut o = Overview {
         summary: summary_line(m),
         dependencies: dependency_lines(m),
         ..Overview::default()
     };
     if level < Level::Summarised {
-        for f in &m.files {
+        for f in m.files {
             let (dir, name) = split(&f.path);
             o.files.push_to(&dir, file_line(f, &name));
         }
-        for f in &m.files {
+        for f in m.files {
             add_functions(&mut o, f, level == Level::Full);
         }
         return o;
@@ -117,7 +136,7 @@ pub fn overview(m: &Manifest, level: Level, room: usize, full_listing: &str) -> 
     // significant entries in the room left.
     let depth = directory_depth(m, (room / 90).max(1));
     let mut dirs: BTreeMap<String, (usize, u64, u64, Vec<FunctionChange>)> = BTreeMap::new();
-    for f in &m.files {
+    for f in m.files {
         let key = prefix(&f.path, depth);
         let e = dirs.entry(key).or_default();
         e.0 += 1;
@@ -212,10 +231,10 @@ pub fn json_len<T: Serialize>(value: &T) -> usize {
 
 /// The deepest directory depth (up to 6) at which a summarised listing has at most `groups`
 /// directories; the top level (0: one group per top-level directory) when none has.
-fn directory_depth(m: &Manifest, groups: usize) -> usize {
+fn directory_depth(m: Change<'_>, groups: usize) -> usize {
     for depth in (1..=6).rev() {
         let mut seen = std::collections::BTreeSet::new();
-        for f in &m.files {
+        for f in m.files {
             seen.insert(prefix(&f.path, depth));
         }
         if seen.len() <= groups {
@@ -375,12 +394,12 @@ fn counts(changes: &[FunctionChange]) -> String {
 }
 
 /// `6 files changed, +38 -18; 1 binary, 2 generated; functions: 1 added, 2 modified`.
-pub fn summary_line(m: &Manifest) -> String {
+pub fn summary_line(m: Change<'_>) -> String {
     let (mut added, mut removed) = (0u64, 0u64);
     let (mut binary, mut generated, mut untracked) = (0, 0, 0);
     let mut changes: Vec<FunctionChange> = Vec::new();
     let mut reformatted = 0;
-    for f in &m.files {
+    for f in m.files {
         if let Some((a, r)) = f.lines {
             added = added.saturating_add(a);
             removed = removed.saturating_add(r);
@@ -421,7 +440,7 @@ pub fn summary_line(m: &Manifest) -> String {
 }
 
 /// Declared dependency changes, then lockfile totals; summarised when many, majors first.
-fn dependency_lines(m: &Manifest) -> Vec<String> {
+fn dependency_lines(m: Change<'_>) -> Vec<String> {
     let deps = &m.dependencies;
     let line = |c: &crate::deps::Change| {
         let versions = match (&c.old_version, &c.new_version) {
