@@ -70,6 +70,10 @@ pub struct Context {
     pub now: String,
 }
 
+/// The longest command line an answer repeats (in `raw` and `next`); a longer one gets git's
+/// own output.
+const MAX_COMMAND: usize = 2000;
+
 /// The variable that asks the shim for a later page of an answer.
 pub const CURSOR_VAR: &str = "GIT_PRISM_CURSOR";
 
@@ -95,6 +99,12 @@ impl Context {
             .map(OsString::as_os_str)
             .collect();
         let command = format!("git {}", shell::join(args));
+        if command.len() > MAX_COMMAND {
+            return Err(AnswerError::Unsupported(format!(
+                "a command line of {} characters is too long to repeat as `raw`",
+                command.len()
+            )));
+        }
         Ok(Context {
             location,
             max_output,

@@ -3,7 +3,7 @@
 use serde_json::Value;
 
 use crate::common::{Repo, TestEnv, join};
-use crate::oracle::{compact_facts, git_facts, manifest_facts};
+use crate::oracle::{compact_facts, git_facts};
 
 /// Runs `git <args>` through the shim as an agent (the test process plays the harness).
 fn agent(env: &TestEnv, dir: &std::path::Path, args: &[&str]) -> std::process::Output {
