@@ -33,8 +33,8 @@ pub const DEFAULT_CONTEXT: &str = "-U1";
 /// The longest line shown whole; longer ones are cut with their length stated.
 const MAX_LINE: usize = 2000;
 
-/// Room kept free on every page for the cut note and the next command.
-const RESERVE: usize = 700;
+/// Room kept free on every page for the cut note (besides the next command).
+const RESERVE: usize = 600;
 
 /// What to render.
 pub struct Request<'a> {
@@ -104,9 +104,11 @@ pub fn render(
         None => Position::default(),
     };
     let size = |body: &Body| wrap(body).map(|s| s.len()).unwrap_or(usize::MAX);
+    // Room for the cut note and the next command, whose length is known up to the cursor.
+    let reserve = RESERVE + (request.next)(&encode(fp, Position::default())).len() + 16;
     let mut body = Body::default();
     if request.cursor.is_none() {
-        body.overview = choose_overview(m, request, &size);
+        body.overview = choose_overview(m, request, reserve, &size);
     } else {
         body.overview.summary = super::overview::summary_line(m.into());
     }
@@ -124,7 +126,7 @@ pub fn render(
         ));
     }
     let base = size(&body);
-    let limit = request.budget.saturating_sub(RESERVE);
+    let limit = request.budget.saturating_sub(reserve);
     let part_limit = (request.budget / 2).max(400);
     let mut used = base;
     let mut shown: Vec<Piece> = Vec::new();
@@ -222,8 +224,13 @@ fn finish(
 
 /// The most detailed overview whose answer leaves room for the cut note: every file and
 /// function with signatures, then without, then summarised into a share of the budget.
-fn choose_overview(m: &Manifest, request: &Request<'_>, size: &dyn Fn(&Body) -> usize) -> Overview {
-    let limit = request.budget.saturating_sub(RESERVE);
+fn choose_overview(
+    m: &Manifest,
+    request: &Request<'_>,
+    reserve: usize,
+    size: &dyn Fn(&Body) -> usize,
+) -> Overview {
+    let limit = request.budget.saturating_sub(reserve);
     for level in [Level::Full, Level::Names] {
         let o = overview(m.into(), level, usize::MAX, &request.full_listing);
         let body = Body {

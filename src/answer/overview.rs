@@ -31,14 +31,17 @@ impl<V> Ordered<V> {
         self.0.is_empty()
     }
 
-    /// Appends `value` to the entry `key` (which must be the last one or new).
+    /// Appends `value` to the entry `key`, adding the entry at the end when it is new.
     fn push_to(&mut self, key: &str, value: V::Item)
     where
         V: Default + Extend<V::Item> + IntoIterator,
     {
-        match self.0.last_mut() {
-            Some((k, v)) if k == key => v.extend(std::iter::once(value)),
-            _ => {
+        // Files arrive in git's order, where a directory's files can be interrupted by those
+        // of its subdirectories (`src/app.rs`, `src/args/x.rs`, `src/lib.rs`): look back, the
+        // most recent entries first.
+        match self.0.iter_mut().rev().find(|(k, _)| k == key) {
+            Some((_, v)) => v.extend(std::iter::once(value)),
+            None => {
                 let mut v = V::default();
                 v.extend(std::iter::once(value));
                 self.0.push((key.to_owned(), v));
@@ -104,9 +107,9 @@ impl<'a> From<&'a Manifest> for Change<'a> {
 /// How much of the listing an overview holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Level {
-    /// Every file and function, signatures included.
+    /// Every file and function, signatures and imports included.
     Full,
-    /// Every file and function, without signatures.
+    /// Every file, each with its changed functions by name on the same line.
     Names,
     /// Counts per directory and per file, and the most significant entries.
     Summarised,
@@ -122,15 +125,29 @@ pub fn overview(m: Change<'_>, level: Level, room: usize, full_listing: &str) ->
         dependencies: dependency_lines(m),
         ..Overview::default()
     };
-    if level < Level::Summarised {
-        for f in m.files {
-            let (dir, name) = split(&f.path);
-            o.files.push_to(&dir, file_line(f, &name));
+    match level {
+        Level::Full => {
+            for f in m.files {
+                let (dir, name) = split(&f.path);
+                o.files.push_to(&dir, file_line(f, &name));
+            }
+            for f in m.files {
+                add_functions(&mut o, f, true);
+            }
+            return o;
         }
-        for f in m.files {
-            add_functions(&mut o, f, level == Level::Full);
+        Level::Names => {
+            for f in m.files {
+                let (dir, name) = split(&f.path);
+                o.files.push_to(&dir, merged_line(f, &name));
+            }
+            if m.files.iter().any(has_imports) {
+                o.omitted
+                    .push(format!("imports and signatures: {full_listing}"));
+            }
+            return o;
         }
-        return o;
+        Level::Summarised => {}
     }
     // Complete counts per directory (coarser directories when there are many), then the most
     // significant entries in the room left.
@@ -170,37 +187,19 @@ pub fn overview(m: Change<'_>, level: Level, room: usize, full_listing: &str) ->
     let mut used = json_len(&o);
     let mut shown = 0;
     let mut shown_functions = 0;
-    let total_functions: usize = m
-        .files
-        .iter()
-        .map(|f| match &f.functions {
-            Functions::Analysed(a) => a.changed.len(),
-            _ => 0,
-        })
-        .sum();
+    let total_functions: usize = m.files.iter().map(changed_count).sum();
     for &i in &order {
         let f = &m.files[i];
         let (dir, name) = split(&f.path);
-        let line = file_line(f, &name);
+        let line = merged_line(f, &name);
         let cost = line.len() + dir.len() + 8;
         if used + cost > room {
             break;
         }
         used += cost;
         shown += 1;
+        shown_functions += changed_count(f);
         o.files.push_to(&dir, line);
-        if let Functions::Analysed(a) = &f.functions {
-            for c in &a.changed {
-                let line = function_line(c, false);
-                let cost = line.len() + f.path.len() + 8;
-                if used + cost > room {
-                    break;
-                }
-                used += cost;
-                shown_functions += 1;
-                o.functions.push_to(&display_path(&f.path), line);
-            }
-        }
     }
     sort_groups(&mut o.files);
     o.omitted.push(format!(
@@ -379,6 +378,56 @@ fn add_functions(o: &mut Overview, f: &FileChange, signatures: bool) {
     for i in &a.imports_removed {
         o.imports.push_to(&path, format!("- {i}"));
     }
+}
+
+/// Whether a file's analysis found imports added or removed.
+fn has_imports(f: &FileChange) -> bool {
+    matches!(&f.functions, Functions::Analysed(a) if !a.imports_added.is_empty() || !a.imports_removed.is_empty())
+}
+
+/// How many functions of a file changed.
+fn changed_count(f: &FileChange) -> usize {
+    match &f.functions {
+        Functions::Analysed(a) => a.changed.len(),
+        _ => 0,
+    }
+}
+
+/// A file's line with its changed functions by name: `M app.rs +3 -1: added a, b; modified c`.
+fn merged_line(f: &FileChange, name: &str) -> String {
+    let mut line = file_line(f, name);
+    let Functions::Analysed(a) = &f.functions else {
+        return line;
+    };
+    let mut by: Vec<(&'static str, Vec<String>)> = Vec::new();
+    for c in &a.changed {
+        let (kind, text) = match c.change_type {
+            ChangeType::Renamed => (
+                "renamed",
+                format!("{} -> {}", c.old_name.as_deref().unwrap_or("?"), c.name),
+            ),
+            ChangeType::Moved => (
+                "moved",
+                format!("{} from {}", c.name, c.old_path.as_deref().unwrap_or("?")),
+            ),
+            ChangeType::SignatureChanged => ("signature", c.name.clone()),
+            other => (other.label(), c.name.clone()),
+        };
+        match by.iter_mut().find(|(k, _)| *k == kind) {
+            Some((_, names)) => names.push(text),
+            None => by.push((kind, vec![text])),
+        }
+    }
+    if !a.formatting_only.is_empty() {
+        by.push(("reformatted", a.formatting_only.clone()));
+    }
+    for (i, (kind, names)) in by.iter().enumerate() {
+        line.push_str(if i == 0 { ": " } else { "; " });
+        line.push_str(kind);
+        line.push(' ');
+        line.push_str(&names.join(", "));
+    }
+    line
 }
 
 /// `2 added, 1 modified`.
