@@ -49,6 +49,13 @@ const OTHER_DIRS: &[&str] = &[
     "testdata",
 ];
 
+/// Language labels that are data, documentation or configuration rather than code.
+const NOT_CODE: &[&str] = &[
+    "asciidoc", "config", "csv", "gitattributes", "gitconfig", "gitignore", "go-checksum",
+    "go-module", "image", "ini", "json", "jupyter", "latex", "lockfile", "markdown", "mdx", "pdf",
+    "restructuredtext", "svg", "text", "toml", "tsv", "xml", "yaml",
+];
+
 /// Extensions of documentation and configuration files.
 const OTHER_EXTENSIONS: &[&str] = &[
     "md", "markdown", "rst", "txt", "adoc", "toml", "yaml", "yml", "json", "ini", "cfg", "conf",
@@ -86,7 +93,11 @@ pub fn of(f: &FileChange) -> Role {
     {
         return Role::Other;
     }
-    Role::Production
+    // Production code is code: a file whose language is not known is something else.
+    match f.language {
+        Some(label) if !NOT_CODE.contains(&label) => Role::Production,
+        _ => Role::Other,
+    }
 }
 
 #[cfg(test)]
@@ -94,6 +105,7 @@ mod tests {
     use super::*;
 
     fn role(path: &str, untracked: bool) -> Role {
+        let language = crate::manifest::language::from_path(path.as_bytes());
         let f = FileChange {
             path: path.into(),
             old_path: None,
@@ -107,7 +119,7 @@ mod tests {
             binary: false,
             size_before: None,
             size_after: None,
-            language: None,
+            language,
             generated: None,
             untracked,
             functions: crate::manifest::model::Functions::Off,
@@ -133,6 +145,11 @@ mod tests {
             ("rust/syn/Cargo.toml.orig", Role::Other),
             (".github/workflows/ci.yml", Role::Other),
             ("Makefile", Role::Other),
+            ("python/attrs/CITATION.cff", Role::Other),
+            ("python/attrs/PKG-INFO", Role::Other),
+            ("web/index.html", Role::Other),
+            ("scripts/build.sh", Role::Other),
+            ("tools/gen.sh", Role::Production),
         ] {
             assert_eq!(role(path, false), want, "{path}");
         }
