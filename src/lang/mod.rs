@@ -22,6 +22,7 @@ mod calls;
 pub mod compare;
 mod cpp;
 mod ecmascript;
+mod normal;
 mod go;
 mod java;
 mod javascript;
@@ -90,6 +91,21 @@ pub enum Role<'t> {
     Other,
 }
 
+/// How a node counts toward the fingerprints besides as written: what a formatter may write
+/// differently without changing the meaning (ADR 8, `docs/adr/0008-where-formatting-ends.md`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Normal {
+    /// As written.
+    Keep,
+    /// Not at all: a leaf the language lets the writer add or leave out (an optional `;`).
+    Drop,
+    /// As this one token: a leaf written another way with the same meaning (`0XFF`, `0xff`),
+    /// or a literal compared by its value (its leaves then do not count).
+    As(u64),
+    /// Its first and last leaves do not count: redundant parentheses.
+    Unwrap,
+}
+
 /// One language's view of its tree-sitter grammar.
 pub trait Analyzer: Sync {
     /// The manifest language labels this analyzer handles (`rust`, `python`, ...).
@@ -125,6 +141,22 @@ pub trait Analyzer: Sync {
     /// Whether a scope holds tests only (`#[cfg(test)] mod tests`, a `unittest.TestCase`).
     fn is_test_scope(&self, _node: Node<'_>, _name: &str, _source: &[u8]) -> bool {
         false
+    }
+    /// How a node (a leaf, or a node with children that is not a definition) counts toward
+    /// the fingerprints; `parent` is its parent. Called for every such node, so it must look
+    /// at no more than the node, its parent and its children.
+    fn normal(&self, _node: Node<'_>, _parent: Option<Node<'_>>, _source: &[u8]) -> Normal {
+        Normal::Keep
+    }
+    /// Whether a comma that ends `list` means something (the comma of a one-element tuple);
+    /// other trailing commas do not count.
+    fn comma_counts(&self, _list: Node<'_>, _source: &[u8]) -> bool {
+        false
+    }
+    /// The tokens a node ends with whether written or not (a statement's optional `;`, counted
+    /// once: the written one is [`Normal::Drop`]ped); `parent` is its parent.
+    fn implied_end(&self, _node: Node<'_>, _parent: Option<Node<'_>>) -> &'static [&'static str] {
+        &[]
     }
 }
 
@@ -452,11 +484,13 @@ fn edits(before: &[u8], after: &[u8]) -> Vec<tree_sitter::InputEdit> {
 }
 
 /// Hashes bytes with FNV-1a (stable across runs and versions).
-pub fn fnv(bytes: &[u8]) -> u64 {
+pub const fn fnv(bytes: &[u8]) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in bytes {
-        h ^= u64::from(*b);
+    let mut i = 0;
+    while i < bytes.len() {
+        h ^= bytes[i] as u64;
         h = h.wrapping_mul(0x0100_0000_01b3);
+        i += 1;
     }
     h
 }
@@ -471,6 +505,31 @@ pub(crate) mod testing {
         let analysis = analyze(label, source.as_bytes()).unwrap();
         assert!(!analysis.parse_errors, "{source}");
         analysis.functions
+    }
+
+    /// Each function's name and fingerprints (signature, body).
+    fn fingerprints(label: &'static str, source: &str) -> Vec<(String, u64, u64)> {
+        functions(label, source)
+            .into_iter()
+            .map(|f| (f.name, f.signature_hash, f.body_hash))
+            .collect()
+    }
+
+    /// Asserts that two versions of a file differ only in formatting: the same functions with
+    /// the same fingerprints.
+    #[track_caller]
+    pub fn same(label: &'static str, a: &str, b: &str) {
+        let (x, y) = (fingerprints(label, a), fingerprints(label, b));
+        assert!(!x.is_empty(), "no function in {a}");
+        assert_eq!(x, y, "\n{a}\n---\n{b}");
+    }
+
+    /// Asserts that two versions of a file differ in some function's fingerprints.
+    #[track_caller]
+    pub fn differ(label: &'static str, a: &str, b: &str) {
+        let (x, y) = (fingerprints(label, a), fingerprints(label, b));
+        assert!(!x.is_empty(), "no function in {a}");
+        assert_ne!(x, y, "\n{a}\n---\n{b}");
     }
 
     /// `(qualified name, kind)` of each function extracted from `source`.

@@ -4,8 +4,60 @@
 
 use tree_sitter::{Language, Node};
 
+use super::normal::{caseless, named_count, only_child, quoted_value};
 use super::walk::text;
-use super::{Analyzer, Role};
+use super::{Analyzer, Normal, Role};
+
+/// The token a block ends with, written as a dedent: without it `if a:\n  b\nc` and
+/// `if a:\n  b\n  c` would have the same tokens.
+const DEDENT: &str = "\u{1}dedent";
+
+/// Expressions that bind tighter than any operator: parentheses around them never matter.
+const ATOMS: &[&str] = &[
+    "identifier",
+    "attribute",
+    "subscript",
+    "call",
+    "string",
+    "concatenated_string",
+    "integer",
+    "float",
+    "true",
+    "false",
+    "none",
+    "ellipsis",
+    "list",
+    "dictionary",
+    "set",
+    "tuple",
+    "parenthesized_expression",
+    "list_comprehension",
+    "dictionary_comprehension",
+    "set_comprehension",
+    "generator_expression",
+];
+
+/// Parents whose child fills a whole expression slot, where black adds or removes
+/// parentheses (`return (\n  x\n)`, `for v in (\n  values\n):`, `if (a):`).
+const SLOTS: &[&str] = &[
+    "return_statement",
+    "assignment",
+    "augmented_assignment",
+    "for_statement",
+    "if_statement",
+    "elif_clause",
+    "while_statement",
+    "assert_statement",
+    "delete_statement",
+    "keyword_argument",
+    "argument_list",
+    "type",
+    "parenthesized_expression",
+    "expression_statement",
+];
+
+/// Lists whose trailing comma makes a one-element tuple.
+const TUPLES: &[&str] = &["tuple", "tuple_pattern", "expression_list", "pattern_list"];
 
 /// The Python analyzer.
 pub struct Python;
@@ -67,7 +119,49 @@ impl Analyzer for Python {
     }
 
     fn is_comment(&self, node: Node<'_>) -> bool {
-        node.kind() == "comment"
+        is_comment(node)
+    }
+
+    fn normal(&self, node: Node<'_>, parent: Option<Node<'_>>, source: &[u8]) -> Normal {
+        match node.kind() {
+            // Statement separators: every statement ends with one (`implied_end`).
+            ";" if parent.is_some_and(|p| matches!(p.kind(), "block" | "module")) => Normal::Drop,
+            "line_continuation" => Normal::Drop,
+            "integer" | "float" => caseless(&source[node.byte_range()]),
+            "string" => string_value(node, source),
+            "parenthesized_expression" if redundant(node, parent) => Normal::Unwrap,
+            // `for (a, b) in x` is `for a, b in x`; `del (a, b)` is `del a, b`.
+            "tuple" | "tuple_pattern"
+                if parent.is_some_and(|p| {
+                    p.kind() == "delete_statement"
+                        || (p.kind() == "for_statement"
+                            && p.child_by_field_name("left")
+                                .is_some_and(|l| l.id() == node.id()))
+                }) =>
+            {
+                Normal::Unwrap
+            }
+            _ => Normal::Keep,
+        }
+    }
+
+    fn comma_counts(&self, list: Node<'_>, _source: &[u8]) -> bool {
+        match list.kind() {
+            kind if TUPLES.contains(&kind) => named_count(list, is_comment) == 1,
+            // `a[1,]` indexes with a tuple; the value is the first named child.
+            "subscript" => named_count(list, is_comment) == 2,
+            _ => false,
+        }
+    }
+
+    fn implied_end(&self, node: Node<'_>, parent: Option<Node<'_>>) -> &'static [&'static str] {
+        if node.kind() == "block" {
+            &[DEDENT]
+        } else if parent.is_some_and(|p| matches!(p.kind(), "block" | "module")) {
+            &[";"]
+        } else {
+            &[]
+        }
     }
 
     fn is_test(&self, outer: Node<'_>, node: Node<'_>, name: &str, source: &[u8]) -> bool {
@@ -168,6 +262,89 @@ impl Analyzer for Python {
         }
         out
     }
+}
+
+fn is_comment(node: Node<'_>) -> bool {
+    node.kind() == "comment"
+}
+
+/// Whether a parenthesized expression's parentheses are redundant: around an atom, or filling
+/// a whole slot.
+fn redundant(node: Node<'_>, parent: Option<Node<'_>>) -> bool {
+    let Some(inner) = only_child(node, is_comment) else {
+        return false;
+    };
+    // `(yield)` and `(x := 1)` need theirs in most places; leave them.
+    if matches!(inner.kind(), "yield" | "named_expression") {
+        return false;
+    }
+    ATOMS.contains(&inner.kind()) || parent.is_some_and(|p| SLOTS.contains(&p.kind()))
+}
+
+/// A string literal as its value: the prefix in lower case, without `u`, in a fixed order;
+/// single or triple quotes, whichever quote character; `\'` and `\"` read as quotes, hex
+/// escapes in lower case and `\N{...}` names in upper case (unless raw).
+fn string_value(node: Node<'_>, source: &[u8]) -> Normal {
+    let count = node.child_count();
+    let (Some(start), Some(end)) = (node.child(0), node.child(count.saturating_sub(1) as u32))
+    else {
+        return Normal::Keep;
+    };
+    if start.kind() != "string_start" || end.kind() != "string_end" {
+        return Normal::Keep;
+    }
+    let opening = &source[start.byte_range()];
+    let letters = opening.iter().take_while(|b| b.is_ascii_alphabetic()).count();
+    let mut prefix: Vec<u8> = opening[..letters]
+        .iter()
+        .map(u8::to_ascii_lowercase)
+        .filter(|b| *b != b'u')
+        .collect();
+    prefix.sort_unstable();
+    let raw = prefix.contains(&b'r');
+    prefix.push(if opening.len() - letters == 3 { b'3' } else { b'1' });
+    let body = &source[start.end_byte()..end.start_byte().max(start.end_byte())];
+    if raw || !body.contains(&b'\\') {
+        return Normal::As(quoted_value(&prefix, body, !raw));
+    }
+    Normal::As(quoted_value(&prefix, &escapes_in_one_case(body), true))
+}
+
+/// Writes hex escapes (`\xAB`, `\uABCD`, `\U0001ABCD`) in lower case and `\N{...}` names in
+/// upper case, as black does: the same characters either way.
+fn escapes_in_one_case(body: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(body.len());
+    let mut i = 0;
+    while i < body.len() {
+        if body[i] != b'\\' || i + 1 >= body.len() {
+            out.push(body[i]);
+            i += 1;
+            continue;
+        }
+        let kind = body[i + 1];
+        out.extend_from_slice(&body[i..i + 2]);
+        i += 2;
+        let digits = match kind {
+            b'x' => 2,
+            b'u' => 4,
+            b'U' => 8,
+            b'N' => {
+                while i < body.len() && body[i] != b'}' {
+                    out.push(body[i].to_ascii_uppercase());
+                    i += 1;
+                }
+                0
+            }
+            _ => 0,
+        };
+        for _ in 0..digits {
+            if i < body.len() && body[i].is_ascii_hexdigit() {
+                out.push(body[i].to_ascii_lowercase());
+                i += 1;
+            }
+        }
+    }
+    out
 }
 
 #[cfg(test)]
