@@ -189,7 +189,10 @@ mod tests {
             quoted_value(b"r", b"it\\'s", false),
             quoted_value(b"r", b"it's", false)
         );
-        assert_ne!(quoted_value(b"b", b"x", true), quoted_value(b"", b"x", true));
+        assert_ne!(
+            quoted_value(b"b", b"x", true),
+            quoted_value(b"", b"x", true)
+        );
     }
 
     #[test]

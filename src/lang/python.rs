@@ -294,7 +294,10 @@ fn string_value(node: Node<'_>, source: &[u8]) -> Normal {
         return Normal::Keep;
     }
     let opening = &source[start.byte_range()];
-    let letters = opening.iter().take_while(|b| b.is_ascii_alphabetic()).count();
+    let letters = opening
+        .iter()
+        .take_while(|b| b.is_ascii_alphabetic())
+        .count();
     let mut prefix: Vec<u8> = opening[..letters]
         .iter()
         .map(u8::to_ascii_lowercase)
@@ -302,7 +305,11 @@ fn string_value(node: Node<'_>, source: &[u8]) -> Normal {
         .collect();
     prefix.sort_unstable();
     let raw = prefix.contains(&b'r');
-    prefix.push(if opening.len() - letters == 3 { b'3' } else { b'1' });
+    prefix.push(if opening.len() - letters == 3 {
+        b'3'
+    } else {
+        b'1'
+    });
     let body = &source[start.end_byte()..end.start_byte().max(start.end_byte())];
     if raw || !body.contains(&b'\\') {
         return Normal::As(quoted_value(&prefix, body, !raw));
@@ -457,5 +464,117 @@ async def fetch():
         .map(|(n, t)| ((*n).to_owned(), *t))
         .collect();
         assert_eq!(tests, expected);
+    }
+
+    #[test]
+    fn formatting_black_applies_is_not_a_change() {
+        use crate::lang::testing::same;
+        // Magic trailing commas, and wrapped calls.
+        same(
+            "python",
+            "def total(values, start):\n    return sum(values, start)\n",
+            "def total(\n    values,\n    start,\n):\n    return sum(\n        values,\n        start,\n    )\n",
+        );
+        // Redundant parentheses, added or removed.
+        same(
+            "python",
+            "def f(values):\n    for v in values:\n        x = v + 1\n    if x:\n        return x\n    return (a.b)\n",
+            "def f(values):\n    for v in (\n        values\n    ):\n        x = (\n            v + 1\n        )\n    if (x):\n        return (x)\n    return a.b\n",
+        );
+        same(
+            "python",
+            "def f(p):\n    for (a, b) in p:\n        del (a, b)\n",
+            "def f(p):\n    for a, b in p:\n        del a, b\n",
+        );
+        // String quotes, prefixes, quote escapes and hex escapes.
+        same(
+            "python",
+            "def f():\n    return ['a', u'b', 'it\\'s', \"say \\\"hi\\\"\", B'x', Rb'\\d', '\\xAB']\n",
+            "def f():\n    return [\"a\", \"b\", \"it's\", 'say \"hi\"', b\"x\", bR\"\\d\", \"\\xab\"]\n",
+        );
+        // Numbers in any case, `;` between statements, backslash continuations.
+        same(
+            "python",
+            "def f():\n    a = 0XFF; b = 1E5\n    c = 1 + \\\n        2\n",
+            "def f():\n    a = 0xff\n    b = 1e5\n    c = 1 + 2\n",
+        );
+    }
+
+    #[test]
+    fn meaningful_edits_near_the_formatting_rules_are_changes() {
+        use crate::lang::testing::differ;
+        // One-element tuples and subscripts.
+        differ(
+            "python",
+            "def f():\n    return (1,)\n",
+            "def f():\n    return (1)\n",
+        );
+        differ("python", "def f():\n    x = 1,\n", "def f():\n    x = 1\n");
+        differ(
+            "python",
+            "def f():\n    return a[1,]\n",
+            "def f():\n    return a[1]\n",
+        );
+        // Parentheses that group.
+        differ(
+            "python",
+            "def f():\n    return (a + b) * c\n",
+            "def f():\n    return a + b * c\n",
+        );
+        differ(
+            "python",
+            "def f():\n    return (a < b) < c\n",
+            "def f():\n    return a < b < c\n",
+        );
+        // String contents, raw strings and prefixes.
+        differ(
+            "python",
+            "def f():\n    return 'a'\n",
+            "def f():\n    return 'b'\n",
+        );
+        differ(
+            "python",
+            "def f():\n    return 'a b'\n",
+            "def f():\n    return 'a  b'\n",
+        );
+        differ(
+            "python",
+            "def f():\n    return '\\n'\n",
+            "def f():\n    return r'\\n'\n",
+        );
+        differ(
+            "python",
+            "def f():\n    return 'x'\n",
+            "def f():\n    return b'x'\n",
+        );
+        differ(
+            "python",
+            "def f():\n    return 'it\\n'\n",
+            "def f():\n    return 'at\\n'\n",
+        );
+        // Which block a statement belongs to.
+        differ(
+            "python",
+            "def f():\n    if a:\n        b()\n    c()\n",
+            "def f():\n    if a:\n        b()\n        c()\n",
+        );
+        // Literals, operators, arguments and order.
+        differ("python", "def f():\n    g(1)\n", "def f():\n    g(2)\n");
+        differ("python", "def f():\n    a + b\n", "def f():\n    a - b\n");
+        differ("python", "def f():\n    g(a)\n", "def f():\n    g(a, b)\n");
+        differ(
+            "python",
+            "def f():\n    a()\n    b()\n",
+            "def f():\n    b()\n    a()\n",
+        );
+    }
+
+    #[test]
+    fn signatures_read_as_one_line() {
+        let f = crate::lang::testing::functions(
+            "python",
+            "def total(\n    values,\n    start=(1,),\n):\n    pass\n",
+        );
+        assert_eq!(f[0].signature, "def total(values, start=(1,))");
     }
 }

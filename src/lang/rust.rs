@@ -79,9 +79,7 @@ impl Analyzer for Rust {
             // `else { return }` is `else { return; }`: the block diverges either way.
             ";" if parent.is_some_and(diverging_tail) => Normal::Drop,
             // `A => { x }` is `A => x`.
-            "block"
-                if parent.is_some_and(|p| p.kind() == "match_arm") && lone_expression(node) =>
-            {
+            "block" if parent.is_some_and(|p| p.kind() == "match_arm") && lone_expression(node) => {
                 Normal::Unwrap
             }
             _ => Normal::Keep,
@@ -102,7 +100,11 @@ impl Analyzer for Rust {
                     .find(|b| !b.is_ascii_whitespace())
                     == Some(&b'!');
                 let mut cursor = list.walk();
-                !own && list.children(&mut cursor).filter(|c| c.kind() == ",").count() == 1
+                !own && list
+                    .children(&mut cursor)
+                    .filter(|c| c.kind() == ",")
+                    .count()
+                    == 1
             }
             _ => false,
         }
@@ -496,7 +498,11 @@ mod inner {
     fn meaningful_edits_near_the_formatting_rules_are_changes() {
         use crate::lang::testing::differ;
         // A one-element tuple is not a parenthesized expression.
-        differ("rust", "fn f() { let t = (1,); }\n", "fn f() { let t = (1); }\n");
+        differ(
+            "rust",
+            "fn f() { let t = (1,); }\n",
+            "fn f() { let t = (1); }\n",
+        );
         differ("rust", "fn f(t: (u8,)) {}\n", "fn f(t: (u8)) {}\n");
         // ... not even inside a macro's arguments.
         differ("rust", "fn f() { m!((1,)); }\n", "fn f() { m!((1)); }\n");

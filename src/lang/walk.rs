@@ -20,8 +20,8 @@ use std::ops::Range;
 use tree_sitter::{Node, Tree};
 
 use super::{
-    Analysis, Analyzer, Call, EXTRACT_BUDGET, Function, MAX_SCOPE_DEPTH, Normal, OVER_BUDGET,
-    Role, fnv,
+    Analysis, Analyzer, Call, EXTRACT_BUDGET, Function, MAX_SCOPE_DEPTH, Normal, OVER_BUDGET, Role,
+    fnv,
 };
 
 /// The most body tokens kept per function for similarity (the hash covers them all).
@@ -369,8 +369,7 @@ fn settle(
     let Some(comma) = open.comma.take() else {
         return;
     };
-    let trailing =
-        CLOSING.contains(&hash) || comma.list.is_some_and(|l| at.start >= l.end_byte());
+    let trailing = CLOSING.contains(&hash) || comma.list.is_some_and(|l| at.start >= l.end_byte());
     let dropped = trailing
         && !comma.after_opening
         && !comma.list.is_some_and(|l| analyzer.comma_counts(l, source));
@@ -450,8 +449,7 @@ fn signature_text(
                 return finish_signature(out, comma_at);
             }
             let comment = analyzer.is_comment(current);
-            if current.child_count() == 0 && !comment && current.end_byte() > current.start_byte()
-            {
+            if current.child_count() == 0 && !comment && current.end_byte() > current.start_byte() {
                 let token = text(current, source);
                 let closing = matches!(token, ")" | "]" | "}" | ">");
                 if closing {
