@@ -91,20 +91,25 @@ impl Analyzer for Rust {
             "tuple_expression" | "tuple_type" | "tuple_pattern" => {
                 named_count(list, is_comment) == 1
             }
-            // A macro's tokens: `(x,)` inside them may be a one-element tuple; the macro's
-            // own argument list (`vec![a, b,]`) is a list like any other.
+            // A macro's tokens: a parenthesized group with one comma, at its end, is a
+            // one-element tuple unless it follows a name or a closing bracket (then it is an
+            // argument list: `vec![f(a,)]`, and the macro's own `m!(a,)`).
             "token_tree" => {
-                let own = source[..list.start_byte()]
+                let before = source[..list.start_byte()]
                     .iter()
                     .rev()
-                    .find(|b| !b.is_ascii_whitespace())
-                    == Some(&b'!');
+                    .find(|b| !b.is_ascii_whitespace());
+                let arguments = before.is_some_and(|b| {
+                    b.is_ascii_alphanumeric() || matches!(b, b'_' | b')' | b']' | b'>' | b'!')
+                });
                 let mut cursor = list.walk();
-                !own && list
-                    .children(&mut cursor)
-                    .filter(|c| c.kind() == ",")
-                    .count()
-                    == 1
+                list.child(0).is_some_and(|c| c.kind() == "(")
+                    && !arguments
+                    && list
+                        .children(&mut cursor)
+                        .filter(|c| c.kind() == ",")
+                        .count()
+                        == 1
             }
             _ => false,
         }
@@ -214,10 +219,14 @@ fn diverging_tail(statement: Node<'_>) -> bool {
 }
 
 /// Whether a block holds one expression and nothing else (no statement, no item, no label).
+/// A block-like expression there (`{ match x { .. } }`) is read as a statement without `;`.
 fn lone_expression(block: Node<'_>) -> bool {
     block.child(0).is_some_and(|c| c.kind() == "{")
         && only_child(block, is_comment).is_some_and(|e| {
             let kind = e.kind();
+            if kind == "expression_statement" {
+                return e.child_count() == 1;
+            }
             !(kind.ends_with("_statement")
                 || kind.ends_with("_item")
                 || kind.ends_with("_declaration")
@@ -486,11 +495,17 @@ mod inner {
             "fn f(x: u8) -> u8 { if x > 1 { return 2 } else { loop { break } } for i in a { continue } 0 }\n",
             "fn f(x: u8) -> u8 {\n    if x > 1 {\n        return 2;\n    } else {\n        loop {\n            break;\n        }\n    }\n    for i in a {\n        continue;\n    }\n    0\n}\n",
         );
+        // Inside macros, argument lists wrapped by rustfmt.
+        same(
+            "rust",
+            "fn f() { vec![M { s: T::new(S { a, b }) }]; }\n",
+            "fn f() {\n    vec![M {\n        s: T::new(\n            S {\n                a,\n                b,\n            },\n        ),\n    }];\n}\n",
+        );
         // Match arms: a block holding one expression, and the commas between arms.
         same(
             "rust",
-            "fn f(x: u8) -> u8 { match x { 1 => g(x), 2 => { h(x) } _ => 3 } }\n",
-            "fn f(x: u8) -> u8 {\n    match x {\n        1 => {\n            g(x)\n        }\n        2 => h(x),\n        _ => 3,\n    }\n}\n",
+            "fn f(x: u8) -> u8 { match x { 1 => g(x), 2 => { h(x) } 3 => match x { _ => 4 }, _ => 3 } }\n",
+            "fn f(x: u8) -> u8 {\n    match x {\n        1 => {\n            g(x)\n        }\n        2 => h(x),\n        3 => {\n            match x {\n                _ => 4,\n            }\n        }\n        _ => 3,\n    }\n}\n",
         );
     }
 
@@ -506,6 +521,11 @@ mod inner {
         differ("rust", "fn f(t: (u8,)) {}\n", "fn f(t: (u8)) {}\n");
         // ... not even inside a macro's arguments.
         differ("rust", "fn f() { m!((1,)); }\n", "fn f() { m!((1)); }\n");
+        differ(
+            "rust",
+            "fn f() { m!(a, (1,)); }\n",
+            "fn f() { m!(a, (1)); }\n",
+        );
         // A block's value: `x` and `x;` differ when the tail does not diverge.
         differ("rust", "fn f() -> u8 { x }\n", "fn f() -> u8 { x; }\n");
         // A `return;` that is not the last statement is not a tail.
