@@ -625,6 +625,8 @@ static PARENS: Parens = Parens {
         "spread_element",
         "template_substitution",
         "jsx_expression",
+        // `(a = 1), b()`: each operand of the comma operator is a whole assignment.
+        "sequence_expression",
     ],
     // `new (a())()` is not `new a()()`.
     never: &["new_expression"],
@@ -718,6 +720,14 @@ fn parens_redundant(node: Node<'_>, parent: Option<Node<'_>>, source: &[u8]) -> 
         {
             return false;
         }
+    }
+    // Every binary and unary expression binds tighter than `?:`, in any of its three places.
+    if parent.is_some_and(|p| p.kind() == "ternary_expression")
+        && only_child(node, is_comment).is_some_and(|inner| {
+            PARENS.binary.contains(&inner.kind()) || PARENS.unary.contains(&inner.kind())
+        })
+    {
+        return true;
     }
     redundant(&PARENS, node, parent, source, is_comment)
 }

@@ -378,22 +378,26 @@ fn settle(
     }
 }
 
+/// Whether a token lies within `region`. An implied token (empty, at the end of the node that
+/// implies it) lies where a written one would: after that node, so at the very end of a region
+/// it is outside, as a written `;` after an arrow function's expression body is.
+fn within(region: &Range<usize>, at: &Range<usize>) -> bool {
+    if at.is_empty() {
+        region.start <= at.start && at.start < region.end
+    } else {
+        region.start <= at.start && at.end <= region.end
+    }
+}
+
 /// Adds a token to the body or the signature fingerprint, by where it lies.
 fn count(open: &mut Open<'_>, at: &Range<usize>, hash: u64) {
     open.after_opening = hash == COMMA || OPENING.contains(&hash);
-    if open
-        .body
-        .as_ref()
-        .is_some_and(|b| b.start <= at.start && at.end <= b.end)
-    {
+    if open.body.as_ref().is_some_and(|b| within(b, at)) {
         open.body_hash = mix(open.body_hash, hash);
         if open.tokens.len() < TOKEN_CAP {
             open.tokens.push(hash as u32);
         }
-    } else if open.signature.start <= at.start
-        && at.end <= open.signature.end
-        && !(open.name.start <= at.start && at.end <= open.name.end)
-    {
+    } else if within(&open.signature, at) && !within(&open.name, at) {
         open.signature_hash = mix(open.signature_hash, hash);
     }
 }
