@@ -10,7 +10,7 @@ use tree_sitter::{Language, Node};
 
 use super::normal::{Parens, caseless, lone_statement, redundant};
 use super::walk::text;
-use super::{Analyzer, Normal, Role};
+use super::{Analyzer, Normal, Role, fnv};
 
 /// The C analyzer.
 pub struct C;
@@ -153,7 +153,6 @@ pub(super) const ATOMS: &[&str] = &[
     "null",
     "this",
     "qualified_identifier",
-    "parenthesized_expression",
 ];
 
 /// Expressions that bind tighter than any binary operator.
@@ -181,6 +180,46 @@ pub(super) fn precedence(operator: &[u8]) -> Option<u8> {
     })
 }
 
+/// A string literal, or adjacent ones, as the bytes between their quotes joined (with the
+/// first one's prefix, `L`, `u8`...); adjacent literals with a macro between them
+/// (`"%" PRIu64`) count as written.
+fn string_value(node: Node<'_>, source: &[u8]) -> Normal {
+    let mut value = Vec::new();
+    let mut prefix_done = false;
+    let mut literal = |n: Node<'_>, value: &mut Vec<u8>| -> bool {
+        let text = &source[n.byte_range()];
+        let Some(open) = text.iter().position(|b| *b == b'"') else {
+            return false;
+        };
+        if text.len() < open + 2 || text.last() != Some(&b'"') {
+            return false;
+        }
+        if !prefix_done {
+            value.extend_from_slice(&text[..open]);
+            value.push(0);
+            prefix_done = true;
+        }
+        value.extend_from_slice(&text[open + 1..text.len() - 1]);
+        true
+    };
+    if node.kind() == "string_literal" {
+        if !literal(node, &mut value) {
+            return Normal::Keep;
+        }
+    } else {
+        let mut cursor = node.walk();
+        for child in node.named_children(&mut cursor) {
+            if is_comment(child) {
+                continue;
+            }
+            if child.kind() != "string_literal" || !literal(child, &mut value) {
+                return Normal::Keep;
+            }
+        }
+    }
+    Normal::As(fnv(&value))
+}
+
 /// How a node counts (shared with C++): number spellings, redundant parentheses, and the
 /// braces of a control statement's lone simple statement (clang-format's `InsertBraces`).
 pub(super) fn normal(
@@ -191,6 +230,11 @@ pub(super) fn normal(
 ) -> Normal {
     match node.kind() {
         "number_literal" => caseless(&source[node.byte_range()]),
+        // clang-format breaks long literals into adjacent ones: `"a b"` is `"a " "b"`.
+        "string_literal" if parent.is_none_or(|p| p.kind() != "concatenated_string") => {
+            string_value(node, source)
+        }
+        "concatenated_string" => string_value(node, source),
         "parenthesized_expression" if redundant(parens, node, parent, source, is_comment) => {
             Normal::Unwrap
         }
@@ -287,8 +331,8 @@ int main(int argc, char **argv) { return proto(argc); }
         // Brace styles, inserted braces, doubled parentheses, trailing commas.
         same(
             "c",
-            "int f(int a, int b) {\n  if (a > b) return ((a));\n  else { b++; }\n  int x[] = {1, 2, 3};\n  while ((a = g())) b += (a * 2);\n  return a + b;\n}\n",
-            "int\nf (int a, int b)\n{\n  if (a > b)\n    {\n      return a;\n    }\n  else\n    b++;\n  int x[] = {\n    1,\n    2,\n    3,\n  };\n  while ((a = g()))\n    {\n      b += a * 2;\n    }\n  return a + b;\n}\n",
+            "int f(int a, int b) {\n  g(\"a long \" \"message\");\n  if (a > b) return ((a));\n  else { b++; }\n  int x[] = {1, 2, 3};\n  while ((a = g())) b += (a * 2);\n  return a + b;\n}\n",
+            "int\nf (int a, int b)\n{\n  g (\"a long message\");\n  if (a > b)\n    {\n      return a;\n    }\n  else\n    b++;\n  int x[] = {\n    1,\n    2,\n    3,\n  };\n  while ((a = g()))\n    {\n      b += a * 2;\n    }\n  return a + b;\n}\n",
         );
     }
 
@@ -297,6 +341,8 @@ int main(int argc, char **argv) { return proto(argc); }
         use crate::lang::testing::differ;
         let f = |body: &str| format!("int f(void) {{\n  {body}\n}}\n");
         let pairs: &[(&str, &str)] = &[
+            ("g(\"a b\");", "g(\"a\" \"b\");"),
+            ("g(\"%\" PRIu64);", "g(\"%\" \"PRIu64\");"),
             // A parenthesized name is not expanded as a function-like macro.
             ("return (max)(a, b);", "return max(a, b);"),
             ("return (a + b) * c;", "return a + b * c;"),

@@ -606,7 +606,6 @@ static PARENS: Parens = Parens {
         "undefined",
         "array",
         "object",
-        "parenthesized_expression",
         "regex",
         "jsx_element",
         "jsx_self_closing_element",

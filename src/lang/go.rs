@@ -190,7 +190,6 @@ static PARENS: Parens = Parens {
         "nil",
         "iota",
         "composite_literal",
-        "parenthesized_expression",
     ],
     slots: &[
         "if_statement",

@@ -208,7 +208,6 @@ static PARENS: Parens = Parens {
         "null_literal",
         "class_literal",
         "object_creation_expression",
-        "parenthesized_expression",
     ],
     slots: &[
         "return_statement",

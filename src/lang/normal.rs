@@ -72,6 +72,7 @@ pub(super) fn quoted_value(prefix: &[u8], body: &[u8], escapes: bool) -> u64 {
 /// The grammar facts the C-family parenthesis rule needs.
 pub(super) struct Parens {
     /// Expressions that bind tighter than any operator: parentheses around them never matter.
+    /// Not a parenthesized expression: of doubled parentheses only the inner pair goes.
     pub atoms: &'static [&'static str],
     /// Parents whose child fills a whole expression slot (an argument, a return value, the
     /// right side of an assignment): parentheses there never matter.

@@ -30,7 +30,6 @@ const ATOMS: &[&str] = &[
     "dictionary",
     "set",
     "tuple",
-    "parenthesized_expression",
     "list_comprehension",
     "dictionary_comprehension",
     "set_comprehension",
