@@ -201,4 +201,40 @@ mod tests {
         assert_eq!(caseless(b"0XFF"), Normal::As(fnv(b"0xff")));
         assert_eq!(caseless(b"0xff"), Normal::Keep);
     }
+
+    // Doubled parentheses lost both pairs, so `((a + b)) * c` read as `a + b * c`.
+    #[test]
+    fn doubled_parentheses_keep_one_pair() {
+        use crate::lang::testing::{differ, same};
+        differ(
+            "python",
+            "def f():\n    return ((a + b)) * c\n",
+            "def f():\n    return a + b * c\n",
+        );
+        same(
+            "python",
+            "def f():\n    return ((a + b)) * c\n",
+            "def f():\n    return (a + b) * c\n",
+        );
+        differ(
+            "java",
+            "class A { int f() { return ((a + b)) * c; } }\n",
+            "class A { int f() { return a + b * c; } }\n",
+        );
+        same(
+            "java",
+            "class A { void f() { if ((a <= 0)) { g(); } } }\n",
+            "class A { void f() { if (a <= 0) { g(); } } }\n",
+        );
+        differ(
+            "c",
+            "int f(void) { return ((a + b)) * c; }\n",
+            "int f(void) { return a + b * c; }\n",
+        );
+        differ(
+            "typescript",
+            "function f() { return ((a + b)) * c; }\n",
+            "function f() { return a + b * c; }\n",
+        );
+    }
 }
