@@ -78,8 +78,12 @@ impl Analyzer for Rust {
         match node.kind() {
             // `else { return }` is `else { return; }`: the block diverges either way.
             ";" if parent.is_some_and(diverging_tail) => Normal::Drop,
-            // `A => { x }` is `A => x`.
-            "block" if parent.is_some_and(|p| p.kind() == "match_arm") && lone_expression(node) => {
+            // `A => { x }` is `A => x`, and `|a| { x }` is `|a| x`.
+            "block"
+                if parent
+                    .is_some_and(|p| matches!(p.kind(), "match_arm" | "closure_expression"))
+                    && lone_expression(node) =>
+            {
                 Normal::Unwrap
             }
             _ => Normal::Keep,
@@ -501,6 +505,12 @@ mod inner {
             "fn f() { vec![M { s: T::new(S { a, b }) }]; }\n",
             "fn f() {\n    vec![M {\n        s: T::new(\n            S {\n                a,\n                b,\n            },\n        ),\n    }];\n}\n",
         );
+        // Closure bodies wrapped in a block.
+        same(
+            "rust",
+            "fn f() { v.with_mut(|p| p.write(1)); }\n",
+            "fn f() {\n    v.with_mut(|p| {\n        p.write(1)\n    });\n}\n",
+        );
         // Match arms: a block holding one expression, and the commas between arms.
         same(
             "rust",
@@ -539,6 +549,11 @@ mod inner {
             "rust",
             "fn f(x: u8) { match x { _ => { g(); } } }\n",
             "fn f(x: u8) { match x { _ => g(), } }\n",
+        );
+        differ(
+            "rust",
+            "fn f() { v.map(|p| { p.write(1); }); }\n",
+            "fn f() { v.map(|p| p.write(1)); }\n",
         );
         // Literals, operators, arguments and order.
         differ("rust", "fn f() { g(1, 2); }\n", "fn f() { g(1, 3); }\n");

@@ -13,6 +13,7 @@ mod answers;
 mod cli;
 mod common;
 mod context;
+mod formatting;
 mod functions;
 mod history;
 mod lang_c;
