@@ -9,8 +9,9 @@ reported as real changes (`functions_changed`) instead of `formatting_only`.
 
     bench/formatting.py --binary target/x86_64-unknown-linux-gnu/release/git-prism
 
-Formatters are found as the tests find them: GIT_PRISM_BLACK, GIT_PRISM_PRETTIER,
-GIT_PRISM_PRETTIER_JAVA (a directory holding prettier-plugin-java), else PATH.
+Formatters are found as the tests find them: GIT_PRISM_RUSTFMT, GIT_PRISM_BLACK,
+GIT_PRISM_PRETTIER, GIT_PRISM_PRETTIER_JAVA (prettier-plugin-java's entry file),
+GIT_PRISM_GOFMT, GIT_PRISM_CLANG_FORMAT, else PATH. `make bench-formatting` sets them.
 """
 
 import argparse
@@ -44,7 +45,7 @@ def formatters():
         ("black", "python", black and (lambda f: [black, "-q", "-l", "50", *f])),
         ("prettier (TypeScript)", "typescript", prettier and (lambda f: [prettier, "--log-level", "warn", "--print-width", "50", "--write", *f])),
         ("prettier (JavaScript)", "javascript", prettier and (lambda f: [prettier, "--log-level", "warn", "--print-width", "50", "--write", *f])),
-        ("prettier-plugin-java", "java", prettier and plugin and (lambda f: [prettier, "--log-level", "warn", "--plugin", str(Path(plugin) / "node_modules" / "prettier-plugin-java" / "dist" / "index.mjs"), "--print-width", "50", "--write", *f])),
+        ("prettier-plugin-java", "java", prettier and plugin and (lambda f: [prettier, "--log-level", "warn", "--plugin", plugin, "--print-width", "50", "--write", *f])),
         ("gofmt", "go", gofmt and (lambda f: [gofmt, "-w", *f])),
         ("clang-format (C)", "c", clang and (lambda f: [clang, "-i", f"--style={style}", *f])),
         ("clang-format (C++)", "cpp", clang and (lambda f: [clang, "-i", f"--style={style}", *f])),
