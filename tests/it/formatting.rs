@@ -165,10 +165,16 @@ const CPP: Case = Case {
     extra: "int extra_param",
 };
 
+/// A path from the environment, absolute (formatters run in the test repository).
+fn from_env(variable: &str) -> Option<PathBuf> {
+    let path = PathBuf::from(std::env::var_os(variable).filter(|v| !v.is_empty())?);
+    Some(std::env::current_dir().unwrap().join(path))
+}
+
 /// The formatter's program, from its variable or PATH.
 fn find(case: &Case) -> Option<PathBuf> {
-    if let Some(path) = std::env::var_os(case.variable).filter(|v| !v.is_empty()) {
-        return Some(PathBuf::from(path));
+    if let Some(path) = from_env(case.variable) {
+        return Some(path);
     }
     let path = std::env::var_os("PATH")?;
     std::env::split_paths(&path)
@@ -182,10 +188,9 @@ fn command(case: &Case) -> Result<Vec<OsString>, String> {
     let mut out = vec![program.into_os_string()];
     for arg in case.args {
         if *arg == "{plugin}" {
-            let plugin = std::env::var_os("GIT_PRISM_PRETTIER_JAVA")
-                .filter(|v| !v.is_empty())
+            let plugin = from_env("GIT_PRISM_PRETTIER_JAVA")
                 .ok_or_else(|| "prettier-plugin-java not installed".to_owned())?;
-            out.push(plugin);
+            out.push(plugin.into_os_string());
         } else {
             out.push((*arg).into());
         }
