@@ -50,6 +50,10 @@ impl Analyzer for C {
         normal(&PARENS, node, parent, source)
     }
 
+    fn normal_kinds(&self) -> &'static [&'static str] {
+        NORMAL_KINDS
+    }
+
     fn imports(&self, node: Node<'_>, source: &[u8]) -> Vec<String> {
         include(node, source).into_iter().collect()
     }
@@ -118,6 +122,15 @@ const CONTROL: &[&str] = &[
 pub(super) fn is_comment(node: Node<'_>) -> bool {
     node.kind() == "comment"
 }
+
+/// The kinds `normal` looks at.
+pub(super) const NORMAL_KINDS: &[&str] = &[
+    "number_literal",
+    "string_literal",
+    "concatenated_string",
+    "parenthesized_expression",
+    "compound_statement",
+];
 
 /// C's parentheses rule: atoms, whole slots, doubled, or implied by precedence. Never around
 /// a called name: `(max)(a, b)` does not expand a function-like macro `max`.

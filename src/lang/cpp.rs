@@ -78,6 +78,10 @@ impl Analyzer for Cpp {
         c::normal(&PARENS, node, parent, source)
     }
 
+    fn normal_kinds(&self) -> &'static [&'static str] {
+        c::NORMAL_KINDS
+    }
+
     fn imports(&self, node: Node<'_>, source: &[u8]) -> Vec<String> {
         match node.kind() {
             "preproc_include" => include(node, source).into_iter().collect(),

@@ -570,6 +570,42 @@ const STATEMENTS: &[&str] = &[
     "function_signature",
 ];
 
+/// The kinds `normal` looks at.
+pub(super) const NORMAL_KINDS: &[&str] = &[
+    ";",
+    "|",
+    "&",
+    "number",
+    "string",
+    "parenthesized_expression",
+    "formal_parameters",
+];
+
+/// The kinds `implied_end` looks at: [`STATEMENTS`], [`FIELDS`], empty statements and `new`.
+pub(super) const IMPLIED_KINDS: &[&str] = &[
+    "expression_statement",
+    "lexical_declaration",
+    "variable_declaration",
+    "return_statement",
+    "throw_statement",
+    "break_statement",
+    "continue_statement",
+    "debugger_statement",
+    "do_statement",
+    "import_statement",
+    "export_statement",
+    "type_alias_declaration",
+    "ambient_declaration",
+    "function_signature",
+    "field_definition",
+    "public_field_definition",
+    "method_signature",
+    "abstract_method_signature",
+    "index_signature",
+    "empty_statement",
+    "new_expression",
+];
+
 /// Class members that end with a `;` whether written or not (the `;` is the class body's).
 const FIELDS: &[&str] = &[
     "field_definition",
@@ -675,7 +711,8 @@ pub(super) fn normal(node: Node<'_>, parent: Option<Node<'_>>, source: &[u8]) ->
             Normal::Drop
         }
         "number" => number(&source[node.byte_range()]),
-        "string" => string(node, parent, source),
+        // Not the `string` type keyword.
+        "string" if node.is_named() => string(node, parent, source),
         "parenthesized_expression" if parens_redundant(node, parent, source) => Normal::Unwrap,
         // `(x) => x` is `x => x`.
         "formal_parameters" if parent_kind == "arrow_function" && lone_parameter(node) => {
@@ -788,6 +825,13 @@ fn string(node: Node<'_>, parent: Option<Node<'_>>, source: &[u8]) -> Normal {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn implied_kinds_cover_every_statement_and_field() {
+        for kind in super::STATEMENTS.iter().chain(super::FIELDS) {
+            assert!(super::IMPLIED_KINDS.contains(kind), "{kind}");
+        }
+    }
+
     use super::{byte_after, may_follow_decorator, unquote, word_before};
     use crate::lang::{Function, analyze};
 

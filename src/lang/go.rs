@@ -64,6 +64,20 @@ impl Analyzer for Go {
         }
     }
 
+    fn normal_kinds(&self) -> &'static [&'static str] {
+        &[
+            ";",
+            "int_literal",
+            "float_literal",
+            "imaginary_literal",
+            "parenthesized_expression",
+        ]
+    }
+
+    fn implied_kinds(&self) -> (&'static [&'static str], &'static [&'static str]) {
+        (&[], STATEMENT_LISTS)
+    }
+
     fn implied_end(&self, _node: Node<'_>, parent: Option<Node<'_>>) -> &'static [&'static str] {
         // Every statement ends with a `;`, written or implied by its line break: without it,
         // `a\n(b)` (two statements) and `a(b)` would have the same tokens.

@@ -103,6 +103,18 @@ impl Analyzer for Java {
         }
     }
 
+    fn normal_kinds(&self) -> &'static [&'static str] {
+        &[
+            "decimal_integer_literal",
+            "hex_integer_literal",
+            "octal_integer_literal",
+            "binary_integer_literal",
+            "decimal_floating_point_literal",
+            "hex_floating_point_literal",
+            "parenthesized_expression",
+        ]
+    }
+
     fn imports(&self, node: Node<'_>, source: &[u8]) -> Vec<String> {
         if node.kind() != "import_declaration" {
             return Vec::new();

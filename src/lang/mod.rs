@@ -1,10 +1,12 @@
 //! Function-level analysis with tree-sitter: one analyzer per language behind one trait.
 //!
 //! An [`Analyzer`] tells the shared walker what its grammar's nodes mean (a function, a scope
-//! that qualifies names, an import, a comment, a docstring). The walker ([`extract`]) turns a
-//! syntax tree into [`Function`]s with qualified names and a fingerprint of their body tokens
-//! without comments, whitespace and docstrings, and into import strings; [`compare`] turns two
-//! such extractions into function changes.
+//! that qualifies names, an import, a comment, a docstring) and what its formatters may write
+//! either way ([`Normal`], ADR 8). The walker ([`extract`]) turns a syntax tree into
+//! [`Function`]s with qualified names and a fingerprint of their body tokens as the language
+//! reads them (without comments, whitespace, docstrings, trailing commas, optional semicolons,
+//! redundant parentheses...), and into import strings; [`compare`] turns two such extractions
+//! into function changes.
 //!
 //! Adding a language is one file and one line in [`REGISTRY`]
 //! (see `docs/adding-a-language.md`).
@@ -148,6 +150,16 @@ pub trait Analyzer: Sync {
     fn normal(&self, _node: Node<'_>, _parent: Option<Node<'_>>, _source: &[u8]) -> Normal {
         Normal::Keep
     }
+    /// The node kinds (named or not) `normal` may answer other than [`Normal::Keep`] for; it
+    /// is not asked about other nodes.
+    fn normal_kinds(&self) -> &'static [&'static str] {
+        &[]
+    }
+    /// The node kinds `implied_end` may answer for, as the node itself and as its parent; it
+    /// is not asked about other nodes.
+    fn implied_kinds(&self) -> (&'static [&'static str], &'static [&'static str]) {
+        (&[], &[])
+    }
     /// Whether a comma that ends `list` means something (the comma of a one-element tuple);
     /// other trailing commas do not count.
     fn comma_counts(&self, _list: Node<'_>, _source: &[u8]) -> bool {
@@ -230,9 +242,11 @@ pub struct Function {
     pub start_line: u32,
     /// Last line (1-based).
     pub end_line: u32,
-    /// The signature's text, whitespace collapsed.
+    /// The signature's text on one line: its tokens, comments left out, single spaces, no
+    /// trailing comma.
     pub signature: String,
-    /// Hash of the signature's tokens (format-insensitive).
+    /// Hash of the signature's tokens as the language reads them, without the function's own
+    /// name (so equal hashes mean equal parameters, return type and modifiers).
     pub signature_hash: u64,
     /// Hash of the body's tokens without comments, whitespace, docstrings and nested functions.
     pub body_hash: u64,

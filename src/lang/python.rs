@@ -144,6 +144,23 @@ impl Analyzer for Python {
         }
     }
 
+    fn normal_kinds(&self) -> &'static [&'static str] {
+        &[
+            ";",
+            "line_continuation",
+            "integer",
+            "float",
+            "string",
+            "parenthesized_expression",
+            "tuple",
+            "tuple_pattern",
+        ]
+    }
+
+    fn implied_kinds(&self) -> (&'static [&'static str], &'static [&'static str]) {
+        (&["block"], &["block", "module"])
+    }
+
     fn comma_counts(&self, list: Node<'_>, _source: &[u8]) -> bool {
         match list.kind() {
             kind if TUPLES.contains(&kind) => named_count(list, is_comment) == 1,

@@ -90,6 +90,10 @@ impl Analyzer for Rust {
         }
     }
 
+    fn normal_kinds(&self) -> &'static [&'static str] {
+        &[";", "block"]
+    }
+
     fn comma_counts(&self, list: Node<'_>, source: &[u8]) -> bool {
         match list.kind() {
             "tuple_expression" | "tuple_type" | "tuple_pattern" => {

@@ -55,6 +55,14 @@ impl Analyzer for TypeScript {
         ecmascript::normal(node, parent, source)
     }
 
+    fn normal_kinds(&self) -> &'static [&'static str] {
+        ecmascript::NORMAL_KINDS
+    }
+
+    fn implied_kinds(&self) -> (&'static [&'static str], &'static [&'static str]) {
+        (ecmascript::IMPLIED_KINDS, &[])
+    }
+
     fn implied_end(&self, node: Node<'_>, parent: Option<Node<'_>>) -> &'static [&'static str] {
         ecmascript::implied_end(node, parent)
     }

@@ -15,9 +15,12 @@
 //! [`Analyzer::comma_counts`] says it means something there. Each step looks at one node, its
 //! parent and at most its children, so the walk stays linear.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::ops::Range;
+use std::rc::Rc;
 
-use tree_sitter::{Node, Tree};
+use tree_sitter::{Language, Node, Tree};
 
 use super::{
     Analysis, Analyzer, Call, EXTRACT_BUDGET, Function, MAX_SCOPE_DEPTH, Normal, OVER_BUDGET, Role,
@@ -37,6 +40,49 @@ const CLOSING: [u64; 4] = [fnv(b")"), fnv(b"]"), fnv(b"}"), fnv(b">")];
 /// Tokens that open a delimited list: a comma right after one (or after another comma) is an
 /// elision (`[a, , b]`), never a trailing comma.
 const OPENING: [u64; 4] = [fnv(b"("), fnv(b"["), fnv(b"{"), fnv(b"<")];
+
+/// Kind flags: `normal` may change nodes of the kind.
+const NORMAL: u8 = 1;
+/// `implied_end` may answer for nodes of the kind.
+const IMPLIED: u8 = 2;
+/// `implied_end` may answer for children of nodes of the kind.
+const IMPLIED_CHILDREN: u8 = 4;
+
+thread_local! {
+    /// Per grammar, which node kinds the analyzer's normalisation hooks are asked about:
+    /// asking about every node would cost a string conversion of its kind each time.
+    static HOOKS: RefCell<HashMap<Language, Rc<Vec<u8>>>> = RefCell::new(HashMap::new());
+}
+
+/// Returns the kind flags of a grammar for an analyzer, indexed by kind id.
+fn hooks(analyzer: &dyn Analyzer, language: &Language) -> Rc<Vec<u8>> {
+    HOOKS.with(|cache| {
+        if let Some(flags) = cache.borrow().get(language) {
+            return Rc::clone(flags);
+        }
+        let mut flags = vec![0u8; language.node_kind_count().max(1)];
+        let (implied, children) = analyzer.implied_kinds();
+        for (kinds, flag) in [
+            (analyzer.normal_kinds(), NORMAL),
+            (implied, IMPLIED),
+            (children, IMPLIED_CHILDREN),
+        ] {
+            for kind in kinds {
+                for named in [true, false] {
+                    let id = usize::from(language.id_for_node_kind(kind, named));
+                    if id != 0 && id < flags.len() {
+                        flags[id] |= flag;
+                    }
+                }
+            }
+        }
+        let flags = Rc::new(flags);
+        cache
+            .borrow_mut()
+            .insert(language.clone(), Rc::clone(&flags));
+        flags
+    })
+}
 
 fn mix(hash: u64, token: u64) -> u64 {
     (hash ^ token).wrapping_mul(PRIME)
@@ -94,8 +140,10 @@ struct Walk<'t, 'a> {
     analyzer: &'a dyn Analyzer,
     source: &'a [u8],
     scopes: Vec<Scope<'t>>,
-    /// The ancestors of the current node, innermost last.
-    ancestors: Vec<Node<'t>>,
+    /// Kind flags of the grammar ([`hooks`]).
+    flags: Rc<Vec<u8>>,
+    /// The ancestors of the current node with their kind flags, innermost last.
+    ancestors: Vec<(Node<'t>, u8)>,
     /// Leaves that do not count: the parentheses of unwrapped nodes not reached yet.
     skip: Vec<usize>,
     /// The node whose leaves do not count because it counted as one token.
@@ -113,6 +161,7 @@ pub fn extract(analyzer: &dyn Analyzer, tree: &Tree, source: &[u8]) -> Analysis 
         analyzer,
         source,
         scopes: Vec::new(),
+        flags: hooks(analyzer, &tree.language()),
         ancestors: Vec::new(),
         skip: Vec::new(),
         muted: None,
@@ -129,17 +178,20 @@ pub fn extract(analyzer: &dyn Analyzer, tree: &Tree, source: &[u8]) -> Analysis 
             ));
         }
         let node = cursor.node();
+        let flags = walk.flags_of(node);
         let noise = analyzer.is_comment(node) || analyzer.is_docstring(node, source);
-        let descend = !noise && walk.enter(node, &mut out);
+        let descend = !noise && walk.enter(node, flags, &mut out);
         if descend && cursor.goto_first_child() {
-            walk.ancestors.push(node);
+            walk.ancestors.push((node, flags));
             continue;
         }
         // Only the node just entered can be a comment or docstring (the walk never enters
         // those): nothing is implied at its end.
         let mut quiet = noise;
         loop {
-            walk.leave(cursor.node(), &mut out, quiet);
+            let current = cursor.node();
+            let flags = if quiet { 0 } else { walk.flags_of(current) };
+            walk.leave(current, flags, &mut out, quiet);
             quiet = false;
             if cursor.goto_next_sibling() {
                 break;
@@ -160,8 +212,20 @@ pub fn extract(analyzer: &dyn Analyzer, tree: &Tree, source: &[u8]) -> Analysis 
 }
 
 impl<'t> Walk<'t, '_> {
+    fn flags_of(&self, node: Node<'_>) -> u8 {
+        self.flags
+            .get(usize::from(node.kind_id()))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    /// The current node's parent.
+    fn parent(&self) -> Option<Node<'t>> {
+        self.ancestors.last().map(|(n, _)| *n)
+    }
+
     /// Handles a node the walk enters; returns whether to descend into it.
-    fn enter(&mut self, node: Node<'t>, out: &mut Analysis) -> bool {
+    fn enter(&mut self, node: Node<'t>, flags: u8, out: &mut Analysis) -> bool {
         let (analyzer, source) = (self.analyzer, self.source);
         // Past the depth limit, definitions are plain code of the innermost scope.
         let role = if self.scopes.len() < MAX_SCOPE_DEPTH {
@@ -218,7 +282,7 @@ impl<'t> Walk<'t, '_> {
             }
             Role::Other => {
                 if node.child_count() == 0 {
-                    self.leaf(node);
+                    self.leaf(node, flags);
                 } else {
                     if let Some(site) = analyzer.call(node, source) {
                         out.calls.push(Call {
@@ -238,8 +302,8 @@ impl<'t> Walk<'t, '_> {
                         self.tokens_of(node);
                         return false;
                     }
-                    if self.muted.is_none() {
-                        let parent = self.ancestors.last().copied();
+                    if self.muted.is_none() && flags & NORMAL != 0 {
+                        let parent = self.parent();
                         match analyzer.normal(node, parent, source) {
                             Normal::Unwrap => {
                                 let last = node.child_count().saturating_sub(1);
@@ -266,7 +330,7 @@ impl<'t> Walk<'t, '_> {
     }
 
     /// Handles a node the walk leaves (its subtree done).
-    fn leave(&mut self, node: Node<'t>, out: &mut Analysis, quiet: bool) {
+    fn leave(&mut self, node: Node<'t>, flags: u8, out: &mut Analysis, quiet: bool) {
         let id = node.id();
         if self.scopes.last().is_some_and(|s| s.node_id == id) {
             if let Some(scope) = self.scopes.pop() {
@@ -276,8 +340,10 @@ impl<'t> Walk<'t, '_> {
         if self.muted == Some(id) {
             self.muted = None;
         }
-        if node.is_named() && !quiet && self.muted.is_none() {
-            let parent = self.ancestors.last().copied();
+        let parent_flags = self.ancestors.last().map_or(0, |(_, f)| *f);
+        let asked = flags & IMPLIED != 0 || parent_flags & IMPLIED_CHILDREN != 0;
+        if asked && !quiet && self.muted.is_none() && node.is_named() {
+            let parent = self.parent();
             let end = node.end_byte();
             for token in self.analyzer.implied_end(node, parent) {
                 self.emit(end..end, fnv(token.as_bytes()), parent);
@@ -286,16 +352,23 @@ impl<'t> Walk<'t, '_> {
     }
 
     /// Counts a leaf, normalised.
-    fn leaf(&mut self, leaf: Node<'t>) {
+    fn leaf(&mut self, leaf: Node<'t>, flags: u8) {
         if self.muted.is_some() {
             return;
         }
-        if let Some(at) = self.skip.iter().rposition(|id| *id == leaf.id()) {
-            self.skip.swap_remove(at);
-            return;
+        if !self.skip.is_empty() {
+            if let Some(at) = self.skip.iter().rposition(|id| *id == leaf.id()) {
+                self.skip.swap_remove(at);
+                return;
+            }
         }
-        let parent = self.ancestors.last().copied();
-        let hash = match self.analyzer.normal(leaf, parent, self.source) {
+        let parent = self.parent();
+        let normal = if flags & NORMAL != 0 {
+            self.analyzer.normal(leaf, parent, self.source)
+        } else {
+            Normal::Keep
+        };
+        let hash = match normal {
             Normal::Drop => return,
             Normal::As(hash) => hash,
             Normal::Keep | Normal::Unwrap => fnv(&self.source[leaf.byte_range()]),
