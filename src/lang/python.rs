@@ -302,8 +302,7 @@ fn redundant(node: Node<'_>, parent: Option<Node<'_>>) -> bool {
 /// escapes in lower case and `\N{...}` names in upper case (unless raw).
 fn string_value(node: Node<'_>, source: &[u8]) -> Normal {
     let count = node.child_count();
-    let (Some(start), Some(end)) = (node.child(0), node.child(count.saturating_sub(1) as u32))
-    else {
+    let (Some(start), Some(end)) = (node.child(0), node.child(count.saturating_sub(1))) else {
         return Normal::Keep;
     };
     if start.kind() != "string_start" || end.kind() != "string_end" {

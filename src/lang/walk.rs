@@ -307,9 +307,7 @@ impl<'t> Walk<'t, '_> {
                         match analyzer.normal(node, parent, source) {
                             Normal::Unwrap => {
                                 let last = node.child_count().saturating_sub(1);
-                                for child in [node.child(0), node.child(last as u32)]
-                                    .into_iter()
-                                    .flatten()
+                                for child in [node.child(0), node.child(last)].into_iter().flatten()
                                 {
                                     if child.child_count() == 0 {
                                         self.skip.push(child.id());

@@ -387,7 +387,7 @@ fn parameter_edit(case: &Case, function: Node<'_>, source: &str) -> Option<Edit>
     if text.contains("...") || text.contains("**") || text.contains("void)") {
         return None;
     }
-    let close = list.child(list.child_count().checked_sub(1)? as u32)?;
+    let close = list.child(list.child_count().checked_sub(1)?)?;
     if close.kind() != ")" {
         return None;
     }
