@@ -165,16 +165,17 @@ const CPP: Case = Case {
     extra: "int extra_param",
 };
 
-/// A path from the environment, absolute (formatters run in the test repository).
+/// A file named by the environment, absolute (formatters run in the test repository); none
+/// when the variable is unset or the file is missing (an install that could not happen).
 fn from_env(variable: &str) -> Option<PathBuf> {
     let path = PathBuf::from(std::env::var_os(variable).filter(|v| !v.is_empty())?);
-    Some(std::env::current_dir().unwrap().join(path))
+    Some(std::env::current_dir().unwrap().join(path)).filter(|p| p.is_file())
 }
 
 /// The formatter's program, from its variable or PATH.
 fn find(case: &Case) -> Option<PathBuf> {
-    if let Some(path) = from_env(case.variable) {
-        return Some(path);
+    if std::env::var_os(case.variable).is_some_and(|v| !v.is_empty()) {
+        return from_env(case.variable);
     }
     let path = std::env::var_os("PATH")?;
     std::env::split_paths(&path)
