@@ -17,9 +17,16 @@ RELOCATION_MODEL ?= static
 RELEASE_BIN := $(TARGET_DIR)/$(HOST)/release/git-prism
 DEBUG_BIN := $(TARGET_DIR)/debug/git-prism
 VENV := $(TARGET_DIR)/venv
+# The formatters tests/it/formatting.rs runs (black, prettier, prettier-plugin-java), pinned in
+# FORMATTERS; rustfmt comes with the toolchain, gofmt and clang-format from the system.
+FORMATTERS := tests/fixtures/formatting/tools
+NPM_DIR := $(TARGET_DIR)/npm
+FORMATTER_ENV := GIT_PRISM_BLACK=$(VENV)/bin/black \
+	GIT_PRISM_PRETTIER=$(NPM_DIR)/node_modules/.bin/prettier \
+	GIT_PRISM_PRETTIER_JAVA=$(NPM_DIR)/node_modules/prettier-plugin-java/dist/index.mjs
 PREFIX ?= $(HOME)/.local
 
-.PHONY: build test fmt-check clippy unit bdd venv bench corpus demo install clean
+.PHONY: build test fmt-check clippy unit bdd venv formatters bench bench-formatting corpus demo install clean
 
 build:
 	RUSTFLAGS="$${RUSTFLAGS:-} -C target-feature=+crt-static -C relocation-model=$(RELOCATION_MODEL)" $(CARGO) build $(RELEASE_FLAGS)
@@ -32,8 +39,8 @@ fmt-check:
 clippy:
 	$(CARGO) clippy --all-targets --locked -- -D warnings
 
-unit:
-	$(CARGO) test --locked
+unit: formatters
+	$(FORMATTER_ENV) $(CARGO) test --locked
 
 bdd: venv
 	$(CARGO) build --locked
@@ -46,6 +53,23 @@ $(VENV)/.installed: features/requirements.txt
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check -r features/requirements.txt
 	touch $@
 
+# Installed once and kept (stamp files); a formatter that cannot be installed makes its tests
+# skip, saying so.
+formatters: $(VENV)/.formatters $(NPM_DIR)/.installed
+
+$(VENV)/.formatters: $(VENV)/.installed $(FORMATTERS)/requirements.txt
+	$(VENV)/bin/pip install --quiet --disable-pip-version-check -r $(FORMATTERS)/requirements.txt
+	touch $@
+
+$(NPM_DIR)/.installed: $(FORMATTERS)/package.json $(FORMATTERS)/package-lock.json
+	@if command -v npm >/dev/null; then \
+		mkdir -p $(NPM_DIR) && \
+		cp $(FORMATTERS)/package.json $(FORMATTERS)/package-lock.json $(NPM_DIR)/ && \
+		(cd $(NPM_DIR) && npm ci --no-audit --no-fund --loglevel=error) && touch $@; \
+	else \
+		echo "formatters: npm not found: the prettier tests will be skipped" >&2; \
+	fi
+
 corpus:
 	$(PYTHON) bench/corpus.py
 
@@ -57,6 +81,10 @@ bench: build corpus
 		--corpus "$$($(PYTHON) bench/corpus.py)" \
 		--work $(TARGET_DIR)/bench-work \
 		--results bench/RESULTS.md
+
+# The formatting figure of bench/RESULTS.md (printed; see bench/formatting.py).
+bench-formatting: build formatters
+	$(FORMATTER_ENV) $(PYTHON) bench/formatting.py --binary $(RELEASE_BIN)
 
 demo: build
 	scripts/demo.sh $(RELEASE_BIN)

@@ -8,8 +8,9 @@
 
 use tree_sitter::{Language, Node};
 
+use super::normal::{Parens, caseless, lone_statement, redundant};
 use super::walk::text;
-use super::{Analyzer, Role};
+use super::{Analyzer, Normal, Role, fnv};
 
 /// The C analyzer.
 pub struct C;
@@ -43,6 +44,14 @@ impl Analyzer for C {
 
     fn is_comment(&self, node: Node<'_>) -> bool {
         node.kind() == "comment"
+    }
+
+    fn normal(&self, node: Node<'_>, parent: Option<Node<'_>>, source: &[u8]) -> Normal {
+        normal(&PARENS, node, parent, source)
+    }
+
+    fn normal_kinds(&self) -> &'static [&'static str] {
+        NORMAL_KINDS
     }
 
     fn imports(&self, node: Node<'_>, source: &[u8]) -> Vec<String> {
@@ -88,6 +97,168 @@ pub(super) fn include(node: Node<'_>, source: &[u8]) -> Option<String> {
     }
     let path = text(node.child_by_field_name("path")?, source).trim();
     (!path.is_empty()).then(|| path.to_owned())
+}
+
+/// The statements whose braces are redundant when they are a control statement's whole body.
+const SIMPLE: &[&str] = &[
+    "expression_statement",
+    "return_statement",
+    "break_statement",
+    "continue_statement",
+    "goto_statement",
+    "throw_statement",
+];
+
+/// Control statements whose body may be braced or not.
+const CONTROL: &[&str] = &[
+    "if_statement",
+    "else_clause",
+    "for_statement",
+    "for_range_loop",
+    "while_statement",
+    "do_statement",
+];
+
+pub(super) fn is_comment(node: Node<'_>) -> bool {
+    node.kind() == "comment"
+}
+
+/// The kinds `normal` looks at.
+pub(super) const NORMAL_KINDS: &[&str] = &[
+    "number_literal",
+    "string_literal",
+    "concatenated_string",
+    "parenthesized_expression",
+    "compound_statement",
+];
+
+/// C's parentheses rule: atoms, whole slots, doubled, or implied by precedence. Never around
+/// a called name: `(max)(a, b)` does not expand a function-like macro `max`.
+pub(super) static PARENS: Parens = Parens {
+    atoms: ATOMS,
+    slots: &[
+        "return_statement",
+        "init_declarator",
+        "assignment_expression",
+        "argument_list",
+        "initializer_list",
+    ],
+    never: &["call_expression"],
+    not_in_slots: &["comma_expression"],
+    unary: UNARY,
+    binary: &["binary_expression"],
+    precedence,
+    right_assoc: &[],
+};
+
+/// Expressions that bind tighter than any operator.
+pub(super) const ATOMS: &[&str] = &[
+    "identifier",
+    "field_expression",
+    "call_expression",
+    "subscript_expression",
+    "number_literal",
+    "string_literal",
+    "char_literal",
+    "concatenated_string",
+    "true",
+    "false",
+    "null",
+    "this",
+    "qualified_identifier",
+];
+
+/// Expressions that bind tighter than any binary operator.
+pub(super) const UNARY: &[&str] = &[
+    "unary_expression",
+    "pointer_expression",
+    "cast_expression",
+    "sizeof_expression",
+    "update_expression",
+];
+
+pub(super) fn precedence(operator: &[u8]) -> Option<u8> {
+    Some(match operator {
+        b"||" => 1,
+        b"&&" => 2,
+        b"|" => 3,
+        b"^" => 4,
+        b"&" => 5,
+        b"==" | b"!=" => 6,
+        b"<" | b">" | b"<=" | b">=" | b"<=>" => 7,
+        b"<<" | b">>" => 8,
+        b"+" | b"-" => 9,
+        b"*" | b"/" | b"%" => 10,
+        _ => return None,
+    })
+}
+
+/// A string literal, or adjacent ones, as the bytes between their quotes joined (with the
+/// first one's prefix, `L`, `u8`...); adjacent literals with a macro between them
+/// (`"%" PRIu64`) count as written.
+fn string_value(node: Node<'_>, source: &[u8]) -> Normal {
+    let mut value = Vec::new();
+    let mut prefix_done = false;
+    let mut literal = |n: Node<'_>, value: &mut Vec<u8>| -> bool {
+        let text = &source[n.byte_range()];
+        let Some(open) = text.iter().position(|b| *b == b'"') else {
+            return false;
+        };
+        if text.len() < open + 2 || text.last() != Some(&b'"') {
+            return false;
+        }
+        if !prefix_done {
+            value.extend_from_slice(&text[..open]);
+            value.push(0);
+            prefix_done = true;
+        }
+        value.extend_from_slice(&text[open + 1..text.len() - 1]);
+        true
+    };
+    if node.kind() == "string_literal" {
+        if !literal(node, &mut value) {
+            return Normal::Keep;
+        }
+    } else {
+        let mut cursor = node.walk();
+        for child in node.named_children(&mut cursor) {
+            if is_comment(child) {
+                continue;
+            }
+            if child.kind() != "string_literal" || !literal(child, &mut value) {
+                return Normal::Keep;
+            }
+        }
+    }
+    Normal::As(fnv(&value))
+}
+
+/// How a node counts (shared with C++): number spellings, redundant parentheses, and the
+/// braces of a control statement's lone simple statement (clang-format's `InsertBraces`).
+pub(super) fn normal(
+    parens: &Parens,
+    node: Node<'_>,
+    parent: Option<Node<'_>>,
+    source: &[u8],
+) -> Normal {
+    match node.kind() {
+        "number_literal" => caseless(&source[node.byte_range()]),
+        // clang-format breaks long literals into adjacent ones: `"a b"` is `"a " "b"`.
+        "string_literal" if parent.is_none_or(|p| p.kind() != "concatenated_string") => {
+            string_value(node, source)
+        }
+        "concatenated_string" => string_value(node, source),
+        "parenthesized_expression" if redundant(parens, node, parent, source, is_comment) => {
+            Normal::Unwrap
+        }
+        "compound_statement"
+            if parent.is_some_and(|p| CONTROL.contains(&p.kind()))
+                && lone_statement(node, SIMPLE, is_comment) =>
+        {
+            Normal::Unwrap
+        }
+        _ => Normal::Keep,
+    }
 }
 
 #[cfg(test)]
@@ -164,6 +335,43 @@ int main(int argc, char **argv) { return proto(argc); }
             assert_eq!(b.name, "f");
             assert_eq!(a.body_hash, b.body_hash, "{other}");
             assert_ne!(a.signature_hash, b.signature_hash, "{other}");
+        }
+    }
+
+    #[test]
+    fn formatting_clang_format_may_apply_is_not_a_change() {
+        use crate::lang::testing::same;
+        // Brace styles, inserted braces, doubled parentheses, trailing commas.
+        same(
+            "c",
+            "int f(int a, int b) {\n  g(\"a long \" \"message\");\n  if (a > b) return ((a));\n  else { b++; }\n  int x[] = {1, 2, 3};\n  while ((a = g())) b += (a * 2);\n  return a + b;\n}\n",
+            "int\nf (int a, int b)\n{\n  g (\"a long message\");\n  if (a > b)\n    {\n      return a;\n    }\n  else\n    b++;\n  int x[] = {\n    1,\n    2,\n    3,\n  };\n  while ((a = g()))\n    {\n      b += a * 2;\n    }\n  return a + b;\n}\n",
+        );
+    }
+
+    #[test]
+    fn meaningful_edits_near_the_formatting_rules_are_changes() {
+        use crate::lang::testing::differ;
+        let f = |body: &str| format!("int f(void) {{\n  {body}\n}}\n");
+        let pairs: &[(&str, &str)] = &[
+            ("g(\"a b\");", "g(\"a\" \"b\");"),
+            ("g(\"%\" PRIu64);", "g(\"%\" \"PRIu64\");"),
+            // A parenthesized name is not expanded as a function-like macro.
+            ("return (max)(a, b);", "return max(a, b);"),
+            ("return (a + b) * c;", "return a + b * c;"),
+            ("g((a, b));", "g(a, b);"),
+            // The `else` of an inner `if`.
+            (
+                "if (a) { if (b) c(); } else d();",
+                "if (a) if (b) c(); else d();",
+            ),
+            ("if (a) { c(); d(); }", "if (a) c(); d();"),
+            ("g(1);", "g(2);"),
+            ("g(a);", "g(a, b);"),
+            ("a(); b();", "b(); a();"),
+        ];
+        for (a, b) in pairs {
+            differ("c", &f(a), &f(b));
         }
     }
 }

@@ -9,6 +9,9 @@
 //! - Unmatched functions are paired into `renamed` (same body, or at least
 //!   [`RENAME_SIMILARITY`] of its tokens) within a file, and into `moved` across files (same
 //!   name, or the same non-trivial body) by [`finish`]; what remains is `added` or `deleted`.
+//!   Bodies under [`MIN_TOKENS`] are too small to pair by content among several candidates,
+//!   but when one function left a file and one arrived, of the same kind, with the same body
+//!   and the same signature apart from the name, that is a rename whatever the size.
 
 use super::{Analysis, Function};
 
@@ -205,12 +208,13 @@ pub fn compare(before: Option<&Analysis>, after: Option<&Analysis>) -> Pending {
         .collect();
     // Renames: the best-scoring pairs first.
     let mut candidates: Vec<(f64, usize, usize)> = Vec::new();
+    let only = deleted.len() == 1 && added.len() == 1;
     for (i, o) in deleted.iter().enumerate() {
         for (j, n) in added.iter().enumerate() {
             if o.kind != n.kind {
                 continue;
             }
-            if let Some(score) = rename_score(o, n) {
+            if let Some(score) = rename_score(o, n, only) {
                 candidates.push((score, i, j));
             }
         }
@@ -244,7 +248,11 @@ pub fn compare(before: Option<&Analysis>, after: Option<&Analysis>) -> Pending {
     pending
 }
 
-fn rename_score(o: &Function, n: &Function) -> Option<f64> {
+fn rename_score(o: &Function, n: &Function, only: bool) -> Option<f64> {
+    // The signature fingerprint leaves the name out: equal means equal parameters.
+    if only && o.body_hash == n.body_hash && o.signature_hash == n.signature_hash {
+        return Some(1.0);
+    }
     if o.tokens.len() < MIN_TOKENS || n.tokens.len() < MIN_TOKENS {
         return None;
     }

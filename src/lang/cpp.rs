@@ -16,9 +16,10 @@
 
 use tree_sitter::{Language, Node};
 
-use super::c::{declarator_name, include};
+use super::c::{self, ATOMS, UNARY, declarator_name, include, precedence};
+use super::normal::Parens;
 use super::walk::text;
-use super::{Analyzer, Role};
+use super::{Analyzer, Normal, Role};
 
 /// The C++ analyzer.
 pub struct Cpp;
@@ -71,6 +72,14 @@ impl Analyzer for Cpp {
 
     fn is_comment(&self, node: Node<'_>) -> bool {
         node.kind() == "comment"
+    }
+
+    fn normal(&self, node: Node<'_>, parent: Option<Node<'_>>, source: &[u8]) -> Normal {
+        c::normal(&PARENS, node, parent, source)
+    }
+
+    fn normal_kinds(&self) -> &'static [&'static str] {
+        c::NORMAL_KINDS
     }
 
     fn imports(&self, node: Node<'_>, source: &[u8]) -> Vec<String> {
@@ -169,6 +178,25 @@ fn compact(node: Node<'_>, source: &[u8]) -> String {
         }
     }
 }
+
+/// C's parentheses rule, except that parentheses in a `return` and in `decltype` stay:
+/// `decltype((x))` is a reference where `decltype(x)` is not, and so is what
+/// `return (x);` returns from a `decltype(auto)` function.
+static PARENS: Parens = Parens {
+    atoms: ATOMS,
+    slots: &[
+        "init_declarator",
+        "assignment_expression",
+        "argument_list",
+        "initializer_list",
+    ],
+    never: &["call_expression", "return_statement", "decltype"],
+    not_in_slots: &["comma_expression"],
+    unary: UNARY,
+    binary: &["binary_expression"],
+    precedence,
+    right_assoc: &[],
+};
 
 #[cfg(test)]
 mod tests {
@@ -295,5 +323,30 @@ void local() { struct L { void m() {} }; }
         assert_eq!(a.body_hash, b.body_hash);
         assert_eq!(a.signature_hash, b.signature_hash);
         assert_ne!(a.text_hash, b.text_hash);
+    }
+
+    #[test]
+    fn formatting_clang_format_may_apply_is_not_a_change() {
+        use crate::lang::testing::same;
+        same(
+            "cpp",
+            "int f(std::vector<int> v) {\n  for (auto x : v) { g(x); }\n  return (v.size());\n}\n",
+            "int f(std::vector<int> v)\n{\n    for (auto x : v)\n        g(x);\n    return (v.size());\n}\n",
+        );
+    }
+
+    #[test]
+    fn parentheses_that_make_references_are_changes() {
+        use crate::lang::testing::differ;
+        differ(
+            "cpp",
+            "decltype(auto) f() { return (x); }\n",
+            "decltype(auto) f() { return x; }\n",
+        );
+        differ(
+            "cpp",
+            "void f() { decltype((x)) y = x; }\n",
+            "void f() { decltype(x) y = x; }\n",
+        );
     }
 }

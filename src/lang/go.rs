@@ -11,8 +11,9 @@
 
 use tree_sitter::{Language, Node};
 
+use super::normal::{Parens, caseless, redundant};
 use super::walk::text;
-use super::{Analyzer, Role};
+use super::{Analyzer, Normal, Role};
 
 /// The Go analyzer.
 pub struct Go;
@@ -46,7 +47,45 @@ impl Analyzer for Go {
     }
 
     fn is_comment(&self, node: Node<'_>) -> bool {
-        node.kind() == "comment"
+        is_comment(node)
+    }
+
+    fn normal(&self, node: Node<'_>, parent: Option<Node<'_>>, source: &[u8]) -> Normal {
+        match node.kind() {
+            // A written `;` between statements is the line break gofmt puts there.
+            ";" if parent.is_some_and(|p| STATEMENT_LISTS.contains(&p.kind())) => Normal::Drop,
+            "int_literal" | "float_literal" | "imaginary_literal" => {
+                caseless(&source[node.byte_range()])
+            }
+            "parenthesized_expression" if redundant(&PARENS, node, parent, source, is_comment) => {
+                Normal::Unwrap
+            }
+            _ => Normal::Keep,
+        }
+    }
+
+    fn normal_kinds(&self) -> &'static [&'static str] {
+        &[
+            ";",
+            "int_literal",
+            "float_literal",
+            "imaginary_literal",
+            "parenthesized_expression",
+        ]
+    }
+
+    fn implied_kinds(&self) -> (&'static [&'static str], &'static [&'static str]) {
+        (&[], STATEMENT_LISTS)
+    }
+
+    fn implied_end(&self, _node: Node<'_>, parent: Option<Node<'_>>) -> &'static [&'static str] {
+        // Every statement ends with a `;`, written or implied by its line break: without it,
+        // `a\n(b)` (two statements) and `a(b)` would have the same tokens.
+        if parent.is_some_and(|p| STATEMENT_LISTS.contains(&p.kind())) {
+            &[";"]
+        } else {
+            &[]
+        }
     }
 
     fn imports(&self, node: Node<'_>, source: &[u8]) -> Vec<String> {
@@ -138,6 +177,62 @@ fn import_spec(spec: Node<'_>, source: &[u8]) -> Option<String> {
     })
 }
 
+fn is_comment(node: Node<'_>) -> bool {
+    node.kind() == "comment"
+}
+
+/// Lists of statements or declarations, separated by `;` or line breaks.
+const STATEMENT_LISTS: &[&str] = &["statement_list", "source_file", "field_declaration_list"];
+
+/// Go's parentheses rule; gofmt removes those around an `if`, `for` or `switch` condition.
+static PARENS: Parens = Parens {
+    atoms: &[
+        "identifier",
+        "selector_expression",
+        "call_expression",
+        "index_expression",
+        "slice_expression",
+        "type_assertion_expression",
+        "int_literal",
+        "float_literal",
+        "imaginary_literal",
+        "rune_literal",
+        "interpreted_string_literal",
+        "raw_string_literal",
+        "true",
+        "false",
+        "nil",
+        "iota",
+        "composite_literal",
+    ],
+    slots: &[
+        "if_statement",
+        "for_statement",
+        "expression_switch_statement",
+        "expression_list",
+        "argument_list",
+        "literal_element",
+        "keyed_element",
+    ],
+    never: &[],
+    not_in_slots: &[],
+    unary: &["unary_expression"],
+    binary: &["binary_expression"],
+    precedence,
+    right_assoc: &[],
+};
+
+fn precedence(operator: &[u8]) -> Option<u8> {
+    Some(match operator {
+        b"||" => 1,
+        b"&&" => 2,
+        b"==" | b"!=" | b"<" | b"<=" | b">" | b">=" => 3,
+        b"+" | b"-" | b"|" | b"^" => 4,
+        b"*" | b"/" | b"%" | b"<<" | b">>" | b"&" | b"&^" => 5,
+        _ => return None,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use crate::lang::analyze;
@@ -193,7 +288,7 @@ func (s *(Server)) Paren() {}
         assert_eq!((f.start_line, f.end_line), (4, 8));
         assert_eq!(
             f.signature,
-            "func (s *Server) Start( ctx context.Context, ) error"
+            "func (s *Server) Start(ctx context.Context) error"
         );
     }
 
@@ -284,5 +379,34 @@ func (s *(Server)) Paren() {}
             elapsed < std::time::Duration::from_secs(3),
             "took {elapsed:?}"
         );
+    }
+
+    #[test]
+    fn formatting_gofmt_applies_is_not_a_change() {
+        use crate::lang::testing::same;
+        same(
+            "go",
+            "package p\nfunc f(a, b int) int {\n\tif (a > b) { return (a) }; x := []int{1,2,\n3,\n}\n\tfor (a < b) { a++ }\n\treturn 0X1F + len(x)\n}\n",
+            "package p\n\nfunc f(a, b int) int {\n\tif a > b {\n\t\treturn (a)\n\t}\n\tx := []int{1, 2,\n\t\t3,\n\t}\n\tfor a < b {\n\t\ta++\n\t}\n\treturn 0x1f + len(x)\n}\n",
+        );
+    }
+
+    #[test]
+    fn meaningful_edits_near_the_formatting_rules_are_changes() {
+        use crate::lang::testing::differ;
+        let f = |body: &str| format!("package p\n\nfunc f() {{\n\t{body}\n}}\n");
+        let pairs: &[(&str, &str)] = &[
+            ("x = (a + b) * c", "x = a + b*c"),
+            ("x = a - (b - c)", "x = a - b - c"),
+            // A line break ends a statement: two statements, not one call.
+            ("a\n\t(b)", "a(b)"),
+            ("g(1)", "g(2)"),
+            ("x = a + b", "x = a - b"),
+            ("g(a)", "g(a, b)"),
+            ("a()\n\tb()", "b()\n\ta()"),
+        ];
+        for (a, b) in pairs {
+            differ("go", &f(a), &f(b));
+        }
     }
 }

@@ -12,8 +12,9 @@
 
 use tree_sitter::{Language, Node};
 
+use super::normal::{Parens, caseless, redundant};
 use super::walk::text;
-use super::{Analyzer, Role};
+use super::{Analyzer, Normal, Role};
 
 /// The Java analyzer.
 pub struct Java;
@@ -81,6 +82,37 @@ impl Analyzer for Java {
 
     fn is_comment(&self, node: Node<'_>) -> bool {
         matches!(node.kind(), "line_comment" | "block_comment")
+    }
+
+    fn normal(&self, node: Node<'_>, parent: Option<Node<'_>>, source: &[u8]) -> Normal {
+        match node.kind() {
+            "decimal_integer_literal"
+            | "hex_integer_literal"
+            | "octal_integer_literal"
+            | "binary_integer_literal"
+            | "decimal_floating_point_literal"
+            | "hex_floating_point_literal" => caseless(&source[node.byte_range()]),
+            "parenthesized_expression"
+                if redundant(&PARENS, node, parent, source, |n| {
+                    matches!(n.kind(), "line_comment" | "block_comment")
+                }) =>
+            {
+                Normal::Unwrap
+            }
+            _ => Normal::Keep,
+        }
+    }
+
+    fn normal_kinds(&self) -> &'static [&'static str] {
+        &[
+            "decimal_integer_literal",
+            "hex_integer_literal",
+            "octal_integer_literal",
+            "binary_integer_literal",
+            "decimal_floating_point_literal",
+            "hex_floating_point_literal",
+            "parenthesized_expression",
+        ]
     }
 
     fn imports(&self, node: Node<'_>, source: &[u8]) -> Vec<String> {
@@ -164,6 +196,62 @@ fn dotted(node: Node<'_>, source: &[u8]) -> String {
             }
         }
     }
+}
+
+/// Java's parentheses rule: atoms, whole slots, doubled, or implied by precedence.
+static PARENS: Parens = Parens {
+    atoms: &[
+        "identifier",
+        "field_access",
+        "method_invocation",
+        "array_access",
+        "this",
+        "decimal_integer_literal",
+        "hex_integer_literal",
+        "octal_integer_literal",
+        "binary_integer_literal",
+        "decimal_floating_point_literal",
+        "hex_floating_point_literal",
+        "string_literal",
+        "character_literal",
+        "text_block",
+        "true",
+        "false",
+        "null_literal",
+        "class_literal",
+        "object_creation_expression",
+    ],
+    slots: &[
+        "return_statement",
+        "throw_statement",
+        "variable_declarator",
+        "assignment_expression",
+        "argument_list",
+        "array_initializer",
+        "lambda_expression",
+    ],
+    never: &[],
+    not_in_slots: &[],
+    unary: &["unary_expression", "cast_expression", "update_expression"],
+    binary: &["binary_expression"],
+    precedence,
+    right_assoc: &[],
+};
+
+fn precedence(operator: &[u8]) -> Option<u8> {
+    Some(match operator {
+        b"||" => 1,
+        b"&&" => 2,
+        b"|" => 3,
+        b"^" => 4,
+        b"&" => 5,
+        b"==" | b"!=" => 6,
+        b"<" | b">" | b"<=" | b">=" => 7,
+        b"<<" | b">>" | b">>>" => 8,
+        b"+" | b"-" => 9,
+        b"*" | b"/" | b"%" => 10,
+        _ => return None,
+    })
 }
 
 #[cfg(test)]
@@ -287,5 +375,32 @@ public class Outer<T> extends Base {
             .map(|c| (c.name.clone(), c.change_type.label(), c.start_line))
             .collect();
         assert_eq!(summary, [("K.f".to_owned(), "modified", 3)]);
+    }
+
+    #[test]
+    fn formatting_prettier_java_applies_is_not_a_change() {
+        use crate::lang::testing::same;
+        same(
+            "java",
+            "class A { int f(int a, int b) { if ((a > b) && (b > 0 || a < 0)) { return (a); } return (a * b) + 0XFF; } }\n",
+            "class A {\n\n  int f(int a, int b) {\n    if (a > b && (b > 0 || a < 0)) {\n      return a;\n    }\n    return a * b + 0xff;\n  }\n}\n",
+        );
+    }
+
+    #[test]
+    fn meaningful_edits_near_the_formatting_rules_are_changes() {
+        use crate::lang::testing::differ;
+        let f = |body: &str| format!("class A {{ void f() {{ {body} }} }}\n");
+        let pairs: &[(&str, &str)] = &[
+            // String concatenation is left to right.
+            ("s = \"a\" + (1 + 2);", "s = \"a\" + 1 + 2;"),
+            ("x = (a || b) && c;", "x = a || b && c;"),
+            ("g(1);", "g(2);"),
+            ("g(a);", "g(a, b);"),
+            ("a(); b();", "b(); a();"),
+        ];
+        for (a, b) in pairs {
+            differ("java", &f(a), &f(b));
+        }
     }
 }

@@ -14,7 +14,7 @@
 use tree_sitter::{Language, Node};
 
 use super::ecmascript::{self, Dialect};
-use super::{Analyzer, Role};
+use super::{Analyzer, Normal, Role};
 
 /// The JavaScript analyzer (`javascript` and `jsx`).
 pub struct JavaScript;
@@ -43,6 +43,22 @@ impl Analyzer for JavaScript {
 
     fn imports(&self, node: Node<'_>, source: &[u8]) -> Vec<String> {
         ecmascript::imports(node, source)
+    }
+
+    fn normal(&self, node: Node<'_>, parent: Option<Node<'_>>, source: &[u8]) -> Normal {
+        ecmascript::normal(node, parent, source)
+    }
+
+    fn normal_kinds(&self) -> &'static [&'static str] {
+        ecmascript::NORMAL_KINDS
+    }
+
+    fn implied_kinds(&self) -> (&'static [&'static str], &'static [&'static str]) {
+        (ecmascript::IMPLIED_KINDS, &[])
+    }
+
+    fn implied_end(&self, node: Node<'_>, parent: Option<Node<'_>>) -> &'static [&'static str] {
+        ecmascript::implied_end(node, parent)
     }
 }
 
@@ -227,5 +243,37 @@ async function load() {
         }
         let arrow = functions("javascript", "export const f = async (a, b) => {\n};\n");
         assert_eq!(arrow[0].signature, "export const f = async (a, b) =>");
+    }
+
+    #[test]
+    fn formatting_prettier_applies_is_not_a_change() {
+        use crate::lang::testing::same;
+        same(
+            "javascript",
+            "function f(a) {\n  const g = x => ({ 'k': x })\n  const e = <div className='x'>hi</div>\n  return a ? (b) : g(a,)\n}\n",
+            "function f(a) {\n  const g = (x) => ({ k: x });\n  const e = <div className=\"x\">hi</div>;\n  return a ? b : g(a);\n}\n",
+        );
+    }
+
+    #[test]
+    fn meaningful_edits_near_the_formatting_rules_are_changes() {
+        use crate::lang::testing::differ;
+        // Array holes are elements.
+        differ(
+            "javascript",
+            "function f() { return [a, , ]; }\n",
+            "function f() { return [a, ]; }\n",
+        );
+        // A quoted property name that is no identifier, and JSX attribute text.
+        differ(
+            "javascript",
+            "function f() { return { 'a-b': 1 }; }\n",
+            "function f() { return { 'ab': 1 }; }\n",
+        );
+        differ(
+            "javascript",
+            "function f() { return <a b=\"it\\'s\" />; }\n",
+            "function f() { return <a b=\"it's\" />; }\n",
+        );
     }
 }

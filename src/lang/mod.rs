@@ -1,10 +1,12 @@
 //! Function-level analysis with tree-sitter: one analyzer per language behind one trait.
 //!
 //! An [`Analyzer`] tells the shared walker what its grammar's nodes mean (a function, a scope
-//! that qualifies names, an import, a comment, a docstring). The walker ([`extract`]) turns a
-//! syntax tree into [`Function`]s with qualified names and a fingerprint of their body tokens
-//! without comments, whitespace and docstrings, and into import strings; [`compare`] turns two
-//! such extractions into function changes.
+//! that qualifies names, an import, a comment, a docstring) and what its formatters may write
+//! either way ([`Normal`], ADR 9). The walker ([`extract`]) turns a syntax tree into
+//! [`Function`]s with qualified names and a fingerprint of their body tokens as the language
+//! reads them (without comments, whitespace, docstrings, trailing commas, optional semicolons,
+//! redundant parentheses...), and into import strings; [`compare`] turns two such extractions
+//! into function changes.
 //!
 //! Adding a language is one file and one line in [`REGISTRY`]
 //! (see `docs/adding-a-language.md`).
@@ -25,6 +27,7 @@ mod ecmascript;
 mod go;
 mod java;
 mod javascript;
+mod normal;
 mod python;
 mod rust;
 mod typescript;
@@ -90,6 +93,21 @@ pub enum Role<'t> {
     Other,
 }
 
+/// How a node counts toward the fingerprints besides as written: what a formatter may write
+/// differently without changing the meaning (ADR 9, `docs/adr/0009-where-formatting-ends.md`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Normal {
+    /// As written.
+    Keep,
+    /// Not at all: a leaf the language lets the writer add or leave out (an optional `;`).
+    Drop,
+    /// As this one token: a leaf written another way with the same meaning (`0XFF`, `0xff`),
+    /// or a literal compared by its value (its leaves then do not count).
+    As(u64),
+    /// Its first and last leaves do not count: redundant parentheses.
+    Unwrap,
+}
+
 /// One language's view of its tree-sitter grammar.
 pub trait Analyzer: Sync {
     /// The manifest language labels this analyzer handles (`rust`, `python`, ...).
@@ -125,6 +143,32 @@ pub trait Analyzer: Sync {
     /// Whether a scope holds tests only (`#[cfg(test)] mod tests`, a `unittest.TestCase`).
     fn is_test_scope(&self, _node: Node<'_>, _name: &str, _source: &[u8]) -> bool {
         false
+    }
+    /// How a node (a leaf, or a node with children that is not a definition) counts toward
+    /// the fingerprints; `parent` is its parent. Called for every such node, so it must look
+    /// at no more than the node, its parent and its children.
+    fn normal(&self, _node: Node<'_>, _parent: Option<Node<'_>>, _source: &[u8]) -> Normal {
+        Normal::Keep
+    }
+    /// The node kinds (named or not) `normal` may answer other than [`Normal::Keep`] for; it
+    /// is not asked about other nodes.
+    fn normal_kinds(&self) -> &'static [&'static str] {
+        &[]
+    }
+    /// The node kinds `implied_end` may answer for, as the node itself and as its parent; it
+    /// is not asked about other nodes.
+    fn implied_kinds(&self) -> (&'static [&'static str], &'static [&'static str]) {
+        (&[], &[])
+    }
+    /// Whether a comma that ends `list` means something (the comma of a one-element tuple);
+    /// other trailing commas do not count.
+    fn comma_counts(&self, _list: Node<'_>, _source: &[u8]) -> bool {
+        false
+    }
+    /// The tokens a node ends with whether written or not (a statement's optional `;`, counted
+    /// once: the written one is [`Normal::Drop`]ped); `parent` is its parent.
+    fn implied_end(&self, _node: Node<'_>, _parent: Option<Node<'_>>) -> &'static [&'static str] {
+        &[]
     }
 }
 
@@ -198,9 +242,11 @@ pub struct Function {
     pub start_line: u32,
     /// Last line (1-based).
     pub end_line: u32,
-    /// The signature's text, whitespace collapsed.
+    /// The signature's text on one line: its tokens, comments left out, single spaces, no
+    /// trailing comma.
     pub signature: String,
-    /// Hash of the signature's tokens (format-insensitive).
+    /// Hash of the signature's tokens as the language reads them, without the function's own
+    /// name (so equal hashes mean equal parameters, return type and modifiers).
     pub signature_hash: u64,
     /// Hash of the body's tokens without comments, whitespace, docstrings and nested functions.
     pub body_hash: u64,
@@ -452,11 +498,13 @@ fn edits(before: &[u8], after: &[u8]) -> Vec<tree_sitter::InputEdit> {
 }
 
 /// Hashes bytes with FNV-1a (stable across runs and versions).
-pub fn fnv(bytes: &[u8]) -> u64 {
+pub const fn fnv(bytes: &[u8]) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in bytes {
-        h ^= u64::from(*b);
+    let mut i = 0;
+    while i < bytes.len() {
+        h ^= bytes[i] as u64;
         h = h.wrapping_mul(0x0100_0000_01b3);
+        i += 1;
     }
     h
 }
@@ -471,6 +519,31 @@ pub(crate) mod testing {
         let analysis = analyze(label, source.as_bytes()).unwrap();
         assert!(!analysis.parse_errors, "{source}");
         analysis.functions
+    }
+
+    /// Each function's name and fingerprints (signature, body).
+    fn fingerprints(label: &'static str, source: &str) -> Vec<(String, u64, u64)> {
+        functions(label, source)
+            .into_iter()
+            .map(|f| (f.name, f.signature_hash, f.body_hash))
+            .collect()
+    }
+
+    /// Asserts that two versions of a file differ only in formatting: the same functions with
+    /// the same fingerprints.
+    #[track_caller]
+    pub fn same(label: &'static str, a: &str, b: &str) {
+        let (x, y) = (fingerprints(label, a), fingerprints(label, b));
+        assert!(!x.is_empty(), "no function in {a}");
+        assert_eq!(x, y, "\n{a}\n---\n{b}");
+    }
+
+    /// Asserts that two versions of a file differ in some function's fingerprints.
+    #[track_caller]
+    pub fn differ(label: &'static str, a: &str, b: &str) {
+        let (x, y) = (fingerprints(label, a), fingerprints(label, b));
+        assert!(!x.is_empty(), "no function in {a}");
+        assert_ne!(x, y, "\n{a}\n---\n{b}");
     }
 
     /// `(qualified name, kind)` of each function extracted from `source`.

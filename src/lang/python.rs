@@ -4,8 +4,59 @@
 
 use tree_sitter::{Language, Node};
 
+use super::normal::{caseless, named_count, only_child, quoted_value};
 use super::walk::text;
-use super::{Analyzer, Role};
+use super::{Analyzer, Normal, Role};
+
+/// The token a block ends with, written as a dedent: without it `if a:\n  b\nc` and
+/// `if a:\n  b\n  c` would have the same tokens.
+const DEDENT: &str = "\u{1}dedent";
+
+/// Expressions that bind tighter than any operator: parentheses around them never matter.
+const ATOMS: &[&str] = &[
+    "identifier",
+    "attribute",
+    "subscript",
+    "call",
+    "string",
+    "concatenated_string",
+    "integer",
+    "float",
+    "true",
+    "false",
+    "none",
+    "ellipsis",
+    "list",
+    "dictionary",
+    "set",
+    "tuple",
+    "list_comprehension",
+    "dictionary_comprehension",
+    "set_comprehension",
+    "generator_expression",
+];
+
+/// Parents whose child fills a whole expression slot, where black adds or removes
+/// parentheses (`return (\n  x\n)`, `for v in (\n  values\n):`, `if (a):`).
+const SLOTS: &[&str] = &[
+    "return_statement",
+    "assignment",
+    "augmented_assignment",
+    "for_statement",
+    "if_statement",
+    "elif_clause",
+    "while_statement",
+    "assert_statement",
+    "delete_statement",
+    "keyword_argument",
+    "argument_list",
+    "type",
+    "parenthesized_expression",
+    "expression_statement",
+];
+
+/// Lists whose trailing comma makes a one-element tuple.
+const TUPLES: &[&str] = &["tuple", "tuple_pattern", "expression_list", "pattern_list"];
 
 /// The Python analyzer.
 pub struct Python;
@@ -67,7 +118,66 @@ impl Analyzer for Python {
     }
 
     fn is_comment(&self, node: Node<'_>) -> bool {
-        node.kind() == "comment"
+        is_comment(node)
+    }
+
+    fn normal(&self, node: Node<'_>, parent: Option<Node<'_>>, source: &[u8]) -> Normal {
+        match node.kind() {
+            // Statement separators: every statement ends with one (`implied_end`).
+            ";" if parent.is_some_and(|p| matches!(p.kind(), "block" | "module")) => Normal::Drop,
+            "line_continuation" => Normal::Drop,
+            "integer" | "float" => caseless(&source[node.byte_range()]),
+            "string" => string_value(node, source),
+            "parenthesized_expression" if redundant(node, parent) => Normal::Unwrap,
+            // `for (a, b) in x` is `for a, b in x`; `del (a, b)` is `del a, b`.
+            "tuple" | "tuple_pattern"
+                if parent.is_some_and(|p| {
+                    p.kind() == "delete_statement"
+                        || (p.kind() == "for_statement"
+                            && p.child_by_field_name("left")
+                                .is_some_and(|l| l.id() == node.id()))
+                }) =>
+            {
+                Normal::Unwrap
+            }
+            _ => Normal::Keep,
+        }
+    }
+
+    fn normal_kinds(&self) -> &'static [&'static str] {
+        &[
+            ";",
+            "line_continuation",
+            "integer",
+            "float",
+            "string",
+            "parenthesized_expression",
+            "tuple",
+            "tuple_pattern",
+        ]
+    }
+
+    fn implied_kinds(&self) -> (&'static [&'static str], &'static [&'static str]) {
+        (&["block"], &["block", "module"])
+    }
+
+    fn comma_counts(&self, list: Node<'_>, _source: &[u8]) -> bool {
+        match list.kind() {
+            kind if TUPLES.contains(&kind) => named_count(list, is_comment) == 1,
+            // `a[1,]` indexes with a tuple; the value is the first named child.
+            "subscript" => named_count(list, is_comment) == 2,
+            _ => false,
+        }
+    }
+
+    fn implied_end(&self, node: Node<'_>, parent: Option<Node<'_>>) -> &'static [&'static str] {
+        if node.kind() == "block" {
+            &[DEDENT]
+        } else if parent.is_some_and(|p| matches!(p.kind(), "block" | "module")) {
+            &[";"]
+        } else {
+            &[]
+        }
     }
 
     fn is_test(&self, outer: Node<'_>, node: Node<'_>, name: &str, source: &[u8]) -> bool {
@@ -168,6 +278,95 @@ impl Analyzer for Python {
         }
         out
     }
+}
+
+fn is_comment(node: Node<'_>) -> bool {
+    node.kind() == "comment"
+}
+
+/// Whether a parenthesized expression's parentheses are redundant: around an atom, or filling
+/// a whole slot.
+fn redundant(node: Node<'_>, parent: Option<Node<'_>>) -> bool {
+    let Some(inner) = only_child(node, is_comment) else {
+        return false;
+    };
+    // `(yield)` and `(x := 1)` need theirs in most places; leave them.
+    if matches!(inner.kind(), "yield" | "named_expression") {
+        return false;
+    }
+    ATOMS.contains(&inner.kind()) || parent.is_some_and(|p| SLOTS.contains(&p.kind()))
+}
+
+/// A string literal as its value: the prefix in lower case, without `u`, in a fixed order;
+/// single or triple quotes, whichever quote character; `\'` and `\"` read as quotes, hex
+/// escapes in lower case and `\N{...}` names in upper case (unless raw).
+fn string_value(node: Node<'_>, source: &[u8]) -> Normal {
+    let count = node.child_count();
+    let (Some(start), Some(end)) = (node.child(0), node.child(count.saturating_sub(1))) else {
+        return Normal::Keep;
+    };
+    if start.kind() != "string_start" || end.kind() != "string_end" {
+        return Normal::Keep;
+    }
+    let opening = &source[start.byte_range()];
+    let letters = opening
+        .iter()
+        .take_while(|b| b.is_ascii_alphabetic())
+        .count();
+    let mut prefix: Vec<u8> = opening[..letters]
+        .iter()
+        .map(u8::to_ascii_lowercase)
+        .filter(|b| *b != b'u')
+        .collect();
+    prefix.sort_unstable();
+    let raw = prefix.contains(&b'r');
+    prefix.push(if opening.len() - letters == 3 {
+        b'3'
+    } else {
+        b'1'
+    });
+    let body = &source[start.end_byte()..end.start_byte().max(start.end_byte())];
+    if raw || !body.contains(&b'\\') {
+        return Normal::As(quoted_value(&prefix, body, !raw));
+    }
+    Normal::As(quoted_value(&prefix, &escapes_in_one_case(body), true))
+}
+
+/// Writes hex escapes (`\xAB`, `\uABCD`, `\U0001ABCD`) in lower case and `\N{...}` names in
+/// upper case, as black does: the same characters either way.
+fn escapes_in_one_case(body: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(body.len());
+    let mut i = 0;
+    while i < body.len() {
+        if body[i] != b'\\' || i + 1 >= body.len() {
+            out.push(body[i]);
+            i += 1;
+            continue;
+        }
+        let kind = body[i + 1];
+        out.extend_from_slice(&body[i..i + 2]);
+        i += 2;
+        let digits = match kind {
+            b'x' => 2,
+            b'u' => 4,
+            b'U' => 8,
+            b'N' => {
+                while i < body.len() && body[i] != b'}' {
+                    out.push(body[i].to_ascii_uppercase());
+                    i += 1;
+                }
+                0
+            }
+            _ => 0,
+        };
+        for _ in 0..digits {
+            if i < body.len() && body[i].is_ascii_hexdigit() {
+                out.push(body[i].to_ascii_lowercase());
+                i += 1;
+            }
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -280,5 +479,117 @@ async def fetch():
         .map(|(n, t)| ((*n).to_owned(), *t))
         .collect();
         assert_eq!(tests, expected);
+    }
+
+    #[test]
+    fn formatting_black_applies_is_not_a_change() {
+        use crate::lang::testing::same;
+        // Magic trailing commas, and wrapped calls.
+        same(
+            "python",
+            "def total(values, start):\n    return sum(values, start)\n",
+            "def total(\n    values,\n    start,\n):\n    return sum(\n        values,\n        start,\n    )\n",
+        );
+        // Redundant parentheses, added or removed.
+        same(
+            "python",
+            "def f(values):\n    for v in values:\n        x = v + 1\n    if x:\n        return x\n    return (a.b)\n",
+            "def f(values):\n    for v in (\n        values\n    ):\n        x = (\n            v + 1\n        )\n    if (x):\n        return (x)\n    return a.b\n",
+        );
+        same(
+            "python",
+            "def f(p):\n    for (a, b) in p:\n        del (a, b)\n",
+            "def f(p):\n    for a, b in p:\n        del a, b\n",
+        );
+        // String quotes, prefixes, quote escapes and hex escapes.
+        same(
+            "python",
+            "def f():\n    return ['a', u'b', 'it\\'s', \"say \\\"hi\\\"\", B'x', Rb'\\d', '\\xAB']\n",
+            "def f():\n    return [\"a\", \"b\", \"it's\", 'say \"hi\"', b\"x\", bR\"\\d\", \"\\xab\"]\n",
+        );
+        // Numbers in any case, `;` between statements, backslash continuations.
+        same(
+            "python",
+            "def f():\n    a = 0XFF; b = 1E5\n    c = 1 + \\\n        2\n",
+            "def f():\n    a = 0xff\n    b = 1e5\n    c = 1 + 2\n",
+        );
+    }
+
+    #[test]
+    fn meaningful_edits_near_the_formatting_rules_are_changes() {
+        use crate::lang::testing::differ;
+        // One-element tuples and subscripts.
+        differ(
+            "python",
+            "def f():\n    return (1,)\n",
+            "def f():\n    return (1)\n",
+        );
+        differ("python", "def f():\n    x = 1,\n", "def f():\n    x = 1\n");
+        differ(
+            "python",
+            "def f():\n    return a[1,]\n",
+            "def f():\n    return a[1]\n",
+        );
+        // Parentheses that group.
+        differ(
+            "python",
+            "def f():\n    return (a + b) * c\n",
+            "def f():\n    return a + b * c\n",
+        );
+        differ(
+            "python",
+            "def f():\n    return (a < b) < c\n",
+            "def f():\n    return a < b < c\n",
+        );
+        // String contents, raw strings and prefixes.
+        differ(
+            "python",
+            "def f():\n    return 'a'\n",
+            "def f():\n    return 'b'\n",
+        );
+        differ(
+            "python",
+            "def f():\n    return 'a b'\n",
+            "def f():\n    return 'a  b'\n",
+        );
+        differ(
+            "python",
+            "def f():\n    return '\\n'\n",
+            "def f():\n    return r'\\n'\n",
+        );
+        differ(
+            "python",
+            "def f():\n    return 'x'\n",
+            "def f():\n    return b'x'\n",
+        );
+        differ(
+            "python",
+            "def f():\n    return 'it\\n'\n",
+            "def f():\n    return 'at\\n'\n",
+        );
+        // Which block a statement belongs to.
+        differ(
+            "python",
+            "def f():\n    if a:\n        b()\n    c()\n",
+            "def f():\n    if a:\n        b()\n        c()\n",
+        );
+        // Literals, operators, arguments and order.
+        differ("python", "def f():\n    g(1)\n", "def f():\n    g(2)\n");
+        differ("python", "def f():\n    a + b\n", "def f():\n    a - b\n");
+        differ("python", "def f():\n    g(a)\n", "def f():\n    g(a, b)\n");
+        differ(
+            "python",
+            "def f():\n    a()\n    b()\n",
+            "def f():\n    b()\n    a()\n",
+        );
+    }
+
+    #[test]
+    fn signatures_read_as_one_line() {
+        let f = crate::lang::testing::functions(
+            "python",
+            "def total(\n    values,\n    start=(1,),\n):\n    pass\n",
+        );
+        assert_eq!(f[0].signature, "def total(values, start=(1,))");
     }
 }

@@ -4,8 +4,9 @@
 
 use tree_sitter::{Language, Node};
 
+use super::normal::{named_count, only_child};
 use super::walk::text;
-use super::{Analyzer, CallSite, Role, calls};
+use super::{Analyzer, CallSite, Normal, Role, calls};
 
 /// The Rust analyzer.
 pub struct Rust;
@@ -70,7 +71,56 @@ impl Analyzer for Rust {
     }
 
     fn is_comment(&self, node: Node<'_>) -> bool {
-        matches!(node.kind(), "line_comment" | "block_comment")
+        is_comment(node)
+    }
+
+    fn normal(&self, node: Node<'_>, parent: Option<Node<'_>>, _source: &[u8]) -> Normal {
+        match node.kind() {
+            // `else { return }` is `else { return; }`: the block diverges either way.
+            ";" if parent.is_some_and(diverging_tail) => Normal::Drop,
+            // `A => { x }` is `A => x`, and `|a| { x }` is `|a| x`.
+            "block"
+                if parent
+                    .is_some_and(|p| matches!(p.kind(), "match_arm" | "closure_expression"))
+                    && lone_expression(node) =>
+            {
+                Normal::Unwrap
+            }
+            _ => Normal::Keep,
+        }
+    }
+
+    fn normal_kinds(&self) -> &'static [&'static str] {
+        &[";", "block"]
+    }
+
+    fn comma_counts(&self, list: Node<'_>, source: &[u8]) -> bool {
+        match list.kind() {
+            "tuple_expression" | "tuple_type" | "tuple_pattern" => {
+                named_count(list, is_comment) == 1
+            }
+            // A macro's tokens: a parenthesized group with one comma, at its end, is a
+            // one-element tuple unless it follows a name or a closing bracket (then it is an
+            // argument list: `vec![f(a,)]`, and the macro's own `m!(a,)`).
+            "token_tree" => {
+                let before = source[..list.start_byte()]
+                    .iter()
+                    .rev()
+                    .find(|b| !b.is_ascii_whitespace());
+                let arguments = before.is_some_and(|b| {
+                    b.is_ascii_alphanumeric() || matches!(b, b'_' | b')' | b']' | b'>' | b'!')
+                });
+                let mut cursor = list.walk();
+                list.child(0).is_some_and(|c| c.kind() == "(")
+                    && !arguments
+                    && list
+                        .children(&mut cursor)
+                        .filter(|c| c.kind() == ",")
+                        .count()
+                        == 1
+            }
+            _ => false,
+        }
     }
 
     fn call(&self, node: Node<'_>, source: &[u8]) -> Option<CallSite> {
@@ -145,6 +195,51 @@ impl Analyzer for Rust {
         }
         out
     }
+}
+
+fn is_comment(node: Node<'_>) -> bool {
+    matches!(node.kind(), "line_comment" | "block_comment")
+}
+
+/// Whether a statement is a `return`, `break` or `continue` ending its block, where a `;`
+/// changes nothing (rustfmt adds it).
+fn diverging_tail(statement: Node<'_>) -> bool {
+    if statement.kind() != "expression_statement" {
+        return false;
+    }
+    let diverges = statement.named_child(0).is_some_and(|e| {
+        matches!(
+            e.kind(),
+            "return_expression" | "break_expression" | "continue_expression"
+        )
+    });
+    if !diverges {
+        return false;
+    }
+    let mut next = statement.next_named_sibling();
+    while let Some(n) = next {
+        if !is_comment(n) {
+            return false;
+        }
+        next = n.next_named_sibling();
+    }
+    true
+}
+
+/// Whether a block holds one expression and nothing else (no statement, no item, no label).
+/// A block-like expression there (`{ match x { .. } }`) is read as a statement without `;`.
+fn lone_expression(block: Node<'_>) -> bool {
+    block.child(0).is_some_and(|c| c.kind() == "{")
+        && only_child(block, is_comment).is_some_and(|e| {
+            let kind = e.kind();
+            if kind == "expression_statement" {
+                return e.child_count() == 1;
+            }
+            !(kind.ends_with("_statement")
+                || kind.ends_with("_item")
+                || kind.ends_with("_declaration")
+                || kind.ends_with("attribute_item"))
+        })
 }
 
 /// A call inside a macro's arguments (`assert_eq!(total(&x), 3)`), where the grammar keeps
@@ -385,5 +480,102 @@ mod inner {
         .map(|(n, t)| ((*n).to_owned(), *t))
         .collect();
         assert_eq!(tests, expected);
+    }
+
+    #[test]
+    fn formatting_rustfmt_applies_is_not_a_change() {
+        use crate::lang::testing::same;
+        // Trailing commas where arguments, parameters and generics are wrapped.
+        same(
+            "rust",
+            "fn f<T: Clone, U>(a: T, b: U) -> T { g(a, b); vec![1, 2]; S { a, b } }\n",
+            "fn f<\n    T: Clone,\n    U,\n>(\n    a: T,\n    b: U,\n) -> T {\n    g(\n        a,\n        b,\n    );\n    vec![\n        1,\n        2,\n    ];\n    S {\n        a,\n        b,\n    }\n}\n",
+        );
+        // `where` clauses end with a comma when they are wrapped.
+        same(
+            "rust",
+            "fn f<T>(t: T) where T: Clone { t; }\n",
+            "fn f<T>(t: T)\nwhere\n    T: Clone,\n{\n    t;\n}\n",
+        );
+        // A `;` after a diverging tail expression.
+        same(
+            "rust",
+            "fn f(x: u8) -> u8 { if x > 1 { return 2 } else { loop { break } } for i in a { continue } 0 }\n",
+            "fn f(x: u8) -> u8 {\n    if x > 1 {\n        return 2;\n    } else {\n        loop {\n            break;\n        }\n    }\n    for i in a {\n        continue;\n    }\n    0\n}\n",
+        );
+        // Inside macros, argument lists wrapped by rustfmt.
+        same(
+            "rust",
+            "fn f() { vec![M { s: T::new(S { a, b }) }]; }\n",
+            "fn f() {\n    vec![M {\n        s: T::new(\n            S {\n                a,\n                b,\n            },\n        ),\n    }];\n}\n",
+        );
+        // Closure bodies wrapped in a block.
+        same(
+            "rust",
+            "fn f() { v.with_mut(|p| p.write(1)); }\n",
+            "fn f() {\n    v.with_mut(|p| {\n        p.write(1)\n    });\n}\n",
+        );
+        // Match arms: a block holding one expression, and the commas between arms.
+        same(
+            "rust",
+            "fn f(x: u8) -> u8 { match x { 1 => g(x), 2 => { h(x) } 3 => match x { _ => 4 }, _ => 3 } }\n",
+            "fn f(x: u8) -> u8 {\n    match x {\n        1 => {\n            g(x)\n        }\n        2 => h(x),\n        3 => {\n            match x {\n                _ => 4,\n            }\n        }\n        _ => 3,\n    }\n}\n",
+        );
+    }
+
+    #[test]
+    fn meaningful_edits_near_the_formatting_rules_are_changes() {
+        use crate::lang::testing::differ;
+        // A one-element tuple is not a parenthesized expression.
+        differ(
+            "rust",
+            "fn f() { let t = (1,); }\n",
+            "fn f() { let t = (1); }\n",
+        );
+        differ("rust", "fn f(t: (u8,)) {}\n", "fn f(t: (u8)) {}\n");
+        // ... not even inside a macro's arguments.
+        differ("rust", "fn f() { m!((1,)); }\n", "fn f() { m!((1)); }\n");
+        differ(
+            "rust",
+            "fn f() { m!(a, (1,)); }\n",
+            "fn f() { m!(a, (1)); }\n",
+        );
+        // A block's value: `x` and `x;` differ when the tail does not diverge.
+        differ("rust", "fn f() -> u8 { x }\n", "fn f() -> u8 { x; }\n");
+        // A `return;` that is not the last statement is not a tail.
+        differ(
+            "rust",
+            "fn f() { if a { return; g() } }\n",
+            "fn f() { if a { return g() } }\n",
+        );
+        // A match arm block with statements is not its expression.
+        differ(
+            "rust",
+            "fn f(x: u8) { match x { _ => { g(); } } }\n",
+            "fn f(x: u8) { match x { _ => g(), } }\n",
+        );
+        differ(
+            "rust",
+            "fn f() { v.map(|p| { p.write(1); }); }\n",
+            "fn f() { v.map(|p| p.write(1)); }\n",
+        );
+        // Literals, operators, arguments and order.
+        differ("rust", "fn f() { g(1, 2); }\n", "fn f() { g(1, 3); }\n");
+        differ("rust", "fn f() { a + b; }\n", "fn f() { a - b; }\n");
+        differ("rust", "fn f() { g(a); }\n", "fn f() { g(a, b); }\n");
+        differ("rust", "fn f() { a(); b(); }\n", "fn f() { b(); a(); }\n");
+        differ("rust", "fn f(a: u8) {}\n", "fn f(a: u8, b: u8) {}\n");
+    }
+
+    #[test]
+    fn signatures_read_as_one_line() {
+        let a = crate::lang::testing::functions(
+            "rust",
+            "pub fn total<\n    T: Clone,\n>(\n    values: &[T], // the values\n    start: T,\n) -> T\nwhere\n    T: Add,\n{\n    start\n}\n",
+        );
+        assert_eq!(
+            a[0].signature,
+            "pub fn total<T: Clone>(values: &[T], start: T) -> T where T: Add"
+        );
     }
 }

@@ -16,7 +16,7 @@
 use tree_sitter::{Language, Node};
 
 use super::ecmascript::{self, Dialect};
-use super::{Analyzer, Role};
+use super::{Analyzer, Normal, Role};
 
 /// The TypeScript analyzer (`typescript` and `tsx`).
 pub struct TypeScript;
@@ -49,6 +49,22 @@ impl Analyzer for TypeScript {
 
     fn imports(&self, node: Node<'_>, source: &[u8]) -> Vec<String> {
         ecmascript::imports(node, source)
+    }
+
+    fn normal(&self, node: Node<'_>, parent: Option<Node<'_>>, source: &[u8]) -> Normal {
+        ecmascript::normal(node, parent, source)
+    }
+
+    fn normal_kinds(&self) -> &'static [&'static str] {
+        ecmascript::NORMAL_KINDS
+    }
+
+    fn implied_kinds(&self) -> (&'static [&'static str], &'static [&'static str]) {
+        (ecmascript::IMPLIED_KINDS, &[])
+    }
+
+    fn implied_end(&self, node: Node<'_>, parent: Option<Node<'_>>) -> &'static [&'static str] {
+        ecmascript::implied_end(node, parent)
     }
 }
 
@@ -261,7 +277,7 @@ async function load() {
         assert_eq!(plain[0].body_hash, decorated[0].body_hash);
         assert_ne!(plain[0].signature_hash, decorated[0].signature_hash);
         assert_eq!(decorated[0].start_line, 2);
-        assert_eq!(decorated[0].signature, "@log() // why @trace m()");
+        assert_eq!(decorated[0].signature, "@log() @trace m()");
         // A comment between decorators is not part of the signature's tokens.
         let uncommented = functions(
             "typescript",
@@ -328,5 +344,60 @@ async function load() {
         );
         let analysis = analyze("typescript", deep.as_bytes()).unwrap();
         assert_eq!(analysis.functions[0].name, "f");
+    }
+
+    #[test]
+    fn formatting_prettier_applies_is_not_a_change() {
+        use crate::lang::testing::same;
+        // Semicolons, quotes, trailing commas, arrow parameter parentheses, `new Foo`.
+        same(
+            "typescript",
+            "function f(a: number, b: string) {\n  const g = x => x + 1\n  let s = 'it\\'s'\n  h(a, b)\n  return new Foo\n}\n",
+            "function f(\n  a: number,\n  b: string,\n) {\n  const g = (x) => x + 1;\n  let s = \"it's\";\n  h(\n    a,\n    b,\n  );\n  return new Foo();\n}\n",
+        );
+        // Parentheses: around atoms, in slots, by precedence; numbers; property names.
+        same(
+            "typescript",
+            "function f() {\n  const a = (b && c) || d\n  const e = (g * h) + 1.50\n  return (x)\n}\nconst k = () => ({ \"a\": 1, b: (c ? d : e) })\n",
+            "function f() {\n  const a = b && c || d;\n  const e = g * h + 1.5;\n  return x;\n}\nconst k = () => ({ a: 1, b: c ? d : e });\n",
+        );
+        // Object type separators, a leading `|`, class body semicolons.
+        same(
+            "typescript",
+            "class A {\n  x: { a: string, b: number } = y\n  m(p: | A | B): void {\n    return\n  };\n}\n",
+            "class A {\n  x: { a: string; b: number } = y;\n  m(p: A | B): void {\n    return;\n  }\n}\n",
+        );
+    }
+
+    #[test]
+    fn meaningful_edits_near_the_formatting_rules_are_changes() {
+        use crate::lang::testing::differ;
+        let f = |body: &str| format!("function f() {{\n{body}\n}}\n");
+        let pairs: &[(&str, &str)] = &[
+            // Grouping against precedence, and the comma operator.
+            ("x = (a || b) && c;", "x = a || b && c;"),
+            ("x = a - (b - c);", "x = a - b - c;"),
+            ("x = (a ** b) ** c;", "x = a ** b ** c;"),
+            ("g((a, b));", "g(a, b);"),
+            // An object body is not a block; an optional chain stops at parentheses.
+            ("const k = () => ({});", "const k = () => {};"),
+            ("x = (a?.b).c;", "x = a?.b.c;"),
+            ("x = new (a())();", "x = new a()();"),
+            // Automatic semicolon insertion: `return` ends at the line break.
+            ("return\nx;", "return x;"),
+            ("a\n;(b)", "a(b)"),
+            ("if (x); g();", "if (x) g();"),
+            // Typed arrow parameters keep their parentheses.
+            ("const k = (x: T) => x;", "const k = x => x;"),
+            // Literals, operators, arguments and order.
+            ("g('a');", "g('b');"),
+            ("g(1.5);", "g(1.25);"),
+            ("x = a + b;", "x = a - b;"),
+            ("g(a);", "g(a, b);"),
+            ("a(); b();", "b(); a();"),
+        ];
+        for (a, b) in pairs {
+            differ("typescript", &f(a), &f(b));
+        }
     }
 }

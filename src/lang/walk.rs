@@ -2,29 +2,94 @@
 //! fingerprints, and imports.
 //!
 //! Every leaf token goes to the innermost open function only: to its body fingerprint when it
-//! lies in the body, to its signature fingerprint when it lies before the body. Comment and
+//! lies in the body, to its signature fingerprint when it lies before the body (the function's
+//! own name excepted, so a renamed function keeps its signature fingerprint). Comment and
 //! docstring subtrees are never entered. A nested function's text is cut out of its parent's
 //! raw-text hash, so a change inside `outer.inner` shows on `outer.inner` alone.
+//!
+//! Tokens are counted as the language means them, not as a formatter wrote them (ADR 9,
+//! `docs/adr/0009-where-formatting-ends.md`): the analyzer's [`Analyzer::normal`] drops or
+//! rewrites tokens and unwraps redundant parentheses, [`Analyzer::implied_end`] adds the
+//! terminators a language lets the writer omit, and a comma that ends a list (the next token
+//! closes a delimiter, or lies outside the list) does not count unless
+//! [`Analyzer::comma_counts`] says it means something there. Each step looks at one node, its
+//! parent and at most its children, so the walk stays linear.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::ops::Range;
+use std::rc::Rc;
 
-use tree_sitter::{Node, Tree};
+use tree_sitter::{Language, Node, Tree};
 
 use super::{
-    Analysis, Analyzer, Call, EXTRACT_BUDGET, Function, MAX_SCOPE_DEPTH, OVER_BUDGET, Role, fnv,
+    Analysis, Analyzer, Call, EXTRACT_BUDGET, Function, MAX_SCOPE_DEPTH, Normal, OVER_BUDGET, Role,
+    fnv,
 };
 
 /// The most body tokens kept per function for similarity (the hash covers them all).
 const TOKEN_CAP: usize = 1024;
 const SEED: u64 = 0xcbf2_9ce4_8422_2325;
 const PRIME: u64 = 0x0100_0000_01b3;
+/// The longest signature text kept.
+const SIGNATURE_CHARS: usize = 240;
+
+const COMMA: u64 = fnv(b",");
+/// Tokens that close a delimited list: a comma right before one of them is a trailing comma.
+const CLOSING: [u64; 4] = [fnv(b")"), fnv(b"]"), fnv(b"}"), fnv(b">")];
+/// Tokens that open a delimited list: a comma right after one (or after another comma) is an
+/// elision (`[a, , b]`), never a trailing comma.
+const OPENING: [u64; 4] = [fnv(b"("), fnv(b"["), fnv(b"{"), fnv(b"<")];
+
+/// Kind flags: `normal` may change nodes of the kind.
+const NORMAL: u8 = 1;
+/// `implied_end` may answer for nodes of the kind.
+const IMPLIED: u8 = 2;
+/// `implied_end` may answer for children of nodes of the kind.
+const IMPLIED_CHILDREN: u8 = 4;
+
+thread_local! {
+    /// Per grammar, which node kinds the analyzer's normalisation hooks are asked about:
+    /// asking about every node would cost a string conversion of its kind each time.
+    static HOOKS: RefCell<HashMap<Language, Rc<Vec<u8>>>> = RefCell::new(HashMap::new());
+}
+
+/// Returns the kind flags of a grammar for an analyzer, indexed by kind id.
+fn hooks(analyzer: &dyn Analyzer, language: &Language) -> Rc<Vec<u8>> {
+    HOOKS.with(|cache| {
+        if let Some(flags) = cache.borrow().get(language) {
+            return Rc::clone(flags);
+        }
+        let mut flags = vec![0u8; language.node_kind_count().max(1)];
+        let (implied, children) = analyzer.implied_kinds();
+        for (kinds, flag) in [
+            (analyzer.normal_kinds(), NORMAL),
+            (implied, IMPLIED),
+            (children, IMPLIED_CHILDREN),
+        ] {
+            for kind in kinds {
+                for named in [true, false] {
+                    let id = usize::from(language.id_for_node_kind(kind, named));
+                    if id != 0 && id < flags.len() {
+                        flags[id] |= flag;
+                    }
+                }
+            }
+        }
+        let flags = Rc::new(flags);
+        cache
+            .borrow_mut()
+            .insert(language.clone(), Rc::clone(&flags));
+        flags
+    })
+}
 
 fn mix(hash: u64, token: u64) -> u64 {
     (hash ^ token).wrapping_mul(PRIME)
 }
 
 /// A scope on the walk's stack: a container or a function.
-struct Scope {
+struct Scope<'t> {
     /// The node that opened it (popped when the walk leaves that node).
     node_id: usize,
     name: String,
@@ -32,27 +97,57 @@ struct Scope {
     /// Whether everything inside is test code.
     test: bool,
     /// Set for functions.
-    open: Option<Open>,
+    open: Option<Open<'t>>,
 }
 
 /// A function whose node the walk is inside.
-struct Open {
+struct Open<'t> {
     /// Its index in the output (reserved when it opened, to keep source order).
     index: usize,
     /// Where the definition starts (attributes and decorators included).
     outer_start: usize,
     body: Option<Range<usize>>,
     signature: Range<usize>,
+    /// The name's bytes, which do not count toward the signature fingerprint.
+    name: Range<usize>,
     end: usize,
     body_hash: u64,
     signature_hash: u64,
     tokens: Vec<u32>,
     nested: Vec<Range<usize>>,
+    /// A comma not counted yet: whether it is a trailing comma depends on the next token.
+    comma: Option<Comma<'t>>,
+    /// Whether the last token counted opened a list or was a comma.
+    after_opening: bool,
+}
+
+/// A comma waiting for the token after it.
+struct Comma<'t> {
+    at: Range<usize>,
+    /// The node the comma separates the children of.
+    list: Option<Node<'t>>,
+    /// Whether it directly follows an opening delimiter or another comma (an elision).
+    after_opening: bool,
 }
 
 /// Returns a node's text (empty for invalid UTF-8).
 pub fn text<'s>(node: Node<'_>, source: &'s [u8]) -> &'s str {
     std::str::from_utf8(&source[node.byte_range()]).unwrap_or("")
+}
+
+/// The walk's state besides the scopes.
+struct Walk<'t, 'a> {
+    analyzer: &'a dyn Analyzer,
+    source: &'a [u8],
+    scopes: Vec<Scope<'t>>,
+    /// Kind flags of the grammar ([`hooks`]).
+    flags: Rc<Vec<u8>>,
+    /// The ancestors of the current node with their kind flags, innermost last.
+    ancestors: Vec<(Node<'t>, u8)>,
+    /// Leaves that do not count: the parentheses of unwrapped nodes not reached yet.
+    skip: Vec<usize>,
+    /// The node whose leaves do not count because it counted as one token.
+    muted: Option<usize>,
 }
 
 /// Extracts functions and imports from a parsed file.
@@ -62,7 +157,15 @@ pub fn extract(analyzer: &dyn Analyzer, tree: &Tree, source: &[u8]) -> Analysis 
         parse_errors: root.has_error(),
         ..Analysis::default()
     };
-    let mut scopes: Vec<Scope> = Vec::new();
+    let mut walk = Walk {
+        analyzer,
+        source,
+        scopes: Vec::new(),
+        flags: hooks(analyzer, &tree.language()),
+        ancestors: Vec::new(),
+        skip: Vec::new(),
+        muted: None,
+    };
     let mut cursor = root.walk();
     let started = std::time::Instant::now();
     let mut visited = 0u32;
@@ -75,121 +178,297 @@ pub fn extract(analyzer: &dyn Analyzer, tree: &Tree, source: &[u8]) -> Analysis 
             ));
         }
         let node = cursor.node();
+        let flags = walk.flags_of(node);
         let noise = analyzer.is_comment(node) || analyzer.is_docstring(node, source);
-        let mut descend = !noise;
-        if !noise {
-            // Past the depth limit, definitions are plain code of the innermost scope.
-            let role = if scopes.len() < MAX_SCOPE_DEPTH {
-                analyzer.role(node, source)
-            } else {
-                Role::Other
-            };
-            match role {
-                Role::Function { name, body, outer } => {
-                    let scope = open_function(
-                        analyzer, source, node, name, body, outer, None, &scopes, &mut out,
-                    );
-                    scopes.push(scope);
-                }
-                Role::Method {
-                    name,
-                    body,
-                    outer,
-                    receiver,
-                } => {
-                    let scope = open_function(
-                        analyzer,
-                        source,
-                        node,
-                        name,
-                        body,
-                        outer,
-                        Some(&receiver),
-                        &scopes,
-                        &mut out,
-                    );
-                    scopes.push(scope);
-                }
-                Role::Scope { name, methods } => {
-                    let test = scopes.last().is_some_and(|s| s.test)
-                        || analyzer.is_test_scope(node, &name, source);
-                    scopes.push(Scope {
-                        node_id: node.id(),
-                        name,
-                        methods,
-                        test,
-                        open: None,
-                    });
-                }
-                Role::Other => {
-                    if node.child_count() == 0 {
-                        token(&mut scopes, node, source);
-                    } else {
-                        if let Some(site) = analyzer.call(node, source) {
-                            out.calls.push(Call {
-                                site,
-                                line: node.start_position().row as u32 + 1,
-                                caller: scopes
-                                    .iter()
-                                    .rev()
-                                    .find_map(|s| s.open.as_ref().map(|o| o.index as u32)),
-                            });
-                        }
-                        let imports = analyzer.imports(node, source);
-                        if !imports.is_empty() {
-                            out.imports.extend(imports);
-                            // Import statements still count as tokens of an enclosing body.
-                            tokens_of(&mut scopes, node, source);
-                            descend = false;
-                        }
-                    }
-                }
-            }
-        }
+        let descend = !noise && walk.enter(node, flags, &mut out);
         if descend && cursor.goto_first_child() {
+            walk.ancestors.push((node, flags));
             continue;
         }
+        // Only the node just entered can be a comment or docstring (the walk never enters
+        // those): nothing is implied at its end.
+        let mut quiet = noise;
         loop {
-            let id = cursor.node().id();
-            if scopes.last().is_some_and(|s| s.node_id == id) {
-                if let Some(scope) = scopes.pop() {
-                    close(scope, source, &mut scopes, &mut out);
-                }
-            }
+            let current = cursor.node();
+            let flags = if quiet { 0 } else { walk.flags_of(current) };
+            walk.leave(current, flags, &mut out, quiet);
+            quiet = false;
             if cursor.goto_next_sibling() {
                 break;
             }
             if !cursor.goto_parent() {
                 break 'walk;
             }
+            walk.ancestors.pop();
         }
     }
     // Functions left open by a malformed tree still get their fingerprints.
-    while let Some(scope) = scopes.pop() {
-        close(scope, source, &mut scopes, &mut out);
+    while let Some(scope) = walk.scopes.pop() {
+        close(scope, source, &mut walk.scopes, &mut out);
     }
     out.imports.sort();
     out.imports.dedup();
     out
 }
 
-/// Adds a leaf token to the innermost open function.
-fn token(scopes: &mut [Scope], leaf: Node<'_>, source: &[u8]) {
-    let Some(open) = scopes.iter_mut().rev().find_map(|s| s.open.as_mut()) else {
+impl<'t> Walk<'t, '_> {
+    fn flags_of(&self, node: Node<'_>) -> u8 {
+        self.flags
+            .get(usize::from(node.kind_id()))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    /// The current node's parent.
+    fn parent(&self) -> Option<Node<'t>> {
+        self.ancestors.last().map(|(n, _)| *n)
+    }
+
+    /// Handles a node the walk enters; returns whether to descend into it.
+    fn enter(&mut self, node: Node<'t>, flags: u8, out: &mut Analysis) -> bool {
+        let (analyzer, source) = (self.analyzer, self.source);
+        // Past the depth limit, definitions are plain code of the innermost scope.
+        let role = if self.scopes.len() < MAX_SCOPE_DEPTH {
+            analyzer.role(node, source)
+        } else {
+            Role::Other
+        };
+        match role {
+            Role::Function { name, body, outer } => {
+                self.flush();
+                let scope = open_function(
+                    analyzer,
+                    source,
+                    node,
+                    name,
+                    body,
+                    outer,
+                    None,
+                    &self.scopes,
+                    out,
+                );
+                self.scopes.push(scope);
+            }
+            Role::Method {
+                name,
+                body,
+                outer,
+                receiver,
+            } => {
+                self.flush();
+                let scope = open_function(
+                    analyzer,
+                    source,
+                    node,
+                    name,
+                    body,
+                    outer,
+                    Some(&receiver),
+                    &self.scopes,
+                    out,
+                );
+                self.scopes.push(scope);
+            }
+            Role::Scope { name, methods } => {
+                let test = self.scopes.last().is_some_and(|s| s.test)
+                    || analyzer.is_test_scope(node, &name, source);
+                self.scopes.push(Scope {
+                    node_id: node.id(),
+                    name,
+                    methods,
+                    test,
+                    open: None,
+                });
+            }
+            Role::Other => {
+                if node.child_count() == 0 {
+                    self.leaf(node, flags);
+                } else {
+                    if let Some(site) = analyzer.call(node, source) {
+                        out.calls.push(Call {
+                            site,
+                            line: node.start_position().row as u32 + 1,
+                            caller: self
+                                .scopes
+                                .iter()
+                                .rev()
+                                .find_map(|s| s.open.as_ref().map(|o| o.index as u32)),
+                        });
+                    }
+                    let imports = analyzer.imports(node, source);
+                    if !imports.is_empty() {
+                        out.imports.extend(imports);
+                        // Import statements still count as tokens of an enclosing body.
+                        self.tokens_of(node);
+                        return false;
+                    }
+                    if self.muted.is_none() && flags & NORMAL != 0 {
+                        let parent = self.parent();
+                        match analyzer.normal(node, parent, source) {
+                            Normal::Unwrap => {
+                                let last = node.child_count().saturating_sub(1);
+                                for child in [node.child(0), node.child(last)].into_iter().flatten()
+                                {
+                                    if child.child_count() == 0 {
+                                        self.skip.push(child.id());
+                                    }
+                                }
+                            }
+                            Normal::As(hash) => {
+                                self.emit(node.byte_range(), hash, parent);
+                                self.muted = Some(node.id());
+                            }
+                            Normal::Keep | Normal::Drop => {}
+                        }
+                    }
+                }
+            }
+        }
+        true
+    }
+
+    /// Handles a node the walk leaves (its subtree done).
+    fn leave(&mut self, node: Node<'t>, flags: u8, out: &mut Analysis, quiet: bool) {
+        let id = node.id();
+        if self.scopes.last().is_some_and(|s| s.node_id == id) {
+            if let Some(scope) = self.scopes.pop() {
+                close(scope, self.source, &mut self.scopes, out);
+            }
+        }
+        if self.muted == Some(id) {
+            self.muted = None;
+        }
+        let parent_flags = self.ancestors.last().map_or(0, |(_, f)| *f);
+        let asked = flags & IMPLIED != 0 || parent_flags & IMPLIED_CHILDREN != 0;
+        if asked && !quiet && self.muted.is_none() && node.is_named() {
+            let parent = self.parent();
+            let end = node.end_byte();
+            for token in self.analyzer.implied_end(node, parent) {
+                self.emit(end..end, fnv(token.as_bytes()), parent);
+            }
+        }
+    }
+
+    /// Counts a leaf, normalised.
+    fn leaf(&mut self, leaf: Node<'t>, flags: u8) {
+        if self.muted.is_some() {
+            return;
+        }
+        if !self.skip.is_empty() {
+            if let Some(at) = self.skip.iter().rposition(|id| *id == leaf.id()) {
+                self.skip.swap_remove(at);
+                return;
+            }
+        }
+        let parent = self.parent();
+        let normal = if flags & NORMAL != 0 {
+            self.analyzer.normal(leaf, parent, self.source)
+        } else {
+            Normal::Keep
+        };
+        let hash = match normal {
+            Normal::Drop => return,
+            Normal::As(hash) => hash,
+            Normal::Keep | Normal::Unwrap => fnv(&self.source[leaf.byte_range()]),
+        };
+        self.emit(leaf.byte_range(), hash, parent);
+    }
+
+    /// Counts every leaf of a subtree (an import statement) as written.
+    fn tokens_of(&mut self, node: Node<'t>) {
+        let mut cursor = node.walk();
+        let start = node.id();
+        loop {
+            let current = cursor.node();
+            if current.child_count() == 0 {
+                let hash = fnv(&self.source[current.byte_range()]);
+                self.emit(current.byte_range(), hash, None);
+            } else if cursor.goto_first_child() {
+                continue;
+            }
+            loop {
+                if cursor.node().id() == start {
+                    return;
+                }
+                if cursor.goto_next_sibling() {
+                    break;
+                }
+                if !cursor.goto_parent() {
+                    return;
+                }
+            }
+        }
+    }
+
+    /// Gives a token to the innermost open function; a comma waits for the token after it.
+    fn emit(&mut self, at: Range<usize>, hash: u64, list: Option<Node<'t>>) {
+        let (analyzer, source) = (self.analyzer, self.source);
+        let Some(open) = self.scopes.iter_mut().rev().find_map(|s| s.open.as_mut()) else {
+            return;
+        };
+        settle(open, (&at, hash), analyzer, source);
+        if hash == COMMA {
+            open.comma = Some(Comma {
+                at,
+                list,
+                after_opening: open.after_opening,
+            });
+            return;
+        }
+        count(open, &at, hash);
+    }
+
+    /// Counts the innermost open function's waiting comma before a nested function opens:
+    /// what follows it is not the outer function's.
+    fn flush(&mut self) {
+        if let Some(open) = self.scopes.iter_mut().rev().find_map(|s| s.open.as_mut()) {
+            if let Some(comma) = open.comma.take() {
+                count(open, &comma.at, COMMA);
+            }
+        }
+    }
+}
+
+/// Decides a waiting comma now that the next token is known: a trailing comma does not count,
+/// unless the language says it means something.
+fn settle(
+    open: &mut Open<'_>,
+    (at, hash): (&Range<usize>, u64),
+    analyzer: &dyn Analyzer,
+    source: &[u8],
+) {
+    let Some(comma) = open.comma.take() else {
         return;
     };
-    let range = leaf.byte_range();
-    let hash = fnv(&source[range.clone()]);
-    if open
-        .body
-        .as_ref()
-        .is_some_and(|b| b.start <= range.start && range.end <= b.end)
-    {
+    let trailing = CLOSING.contains(&hash) || comma.list.is_some_and(|l| at.start >= l.end_byte());
+    let dropped = trailing
+        && !comma.after_opening
+        && !comma.list.is_some_and(|l| analyzer.comma_counts(l, source));
+    if !dropped {
+        count(open, &comma.at, COMMA);
+    }
+}
+
+/// Whether a token lies within `region`. An implied token (empty, at the end of the node that
+/// implies it) lies where a written one would: after that node, so at the very end of a region
+/// it is outside, as a written `;` after an arrow function's expression body is.
+fn within(region: &Range<usize>, at: &Range<usize>) -> bool {
+    if at.is_empty() {
+        region.start <= at.start && at.start < region.end
+    } else {
+        region.start <= at.start && at.end <= region.end
+    }
+}
+
+/// Adds a token to the body or the signature fingerprint, by where it lies.
+fn count(open: &mut Open<'_>, at: &Range<usize>, hash: u64) {
+    open.after_opening = hash == COMMA || OPENING.contains(&hash);
+    if open.body.as_ref().is_some_and(|b| within(b, at)) {
         open.body_hash = mix(open.body_hash, hash);
         if open.tokens.len() < TOKEN_CAP {
             open.tokens.push(hash as u32);
         }
-    } else if open.signature.start <= range.start && range.end <= open.signature.end {
+    } else if within(&open.signature, at) && !within(&open.name, at) {
         open.signature_hash = mix(open.signature_hash, hash);
     }
 }
@@ -222,43 +501,108 @@ fn hash_leaves(analyzer: &dyn Analyzer, node: Node<'_>, source: &[u8], hash: &mu
     }
 }
 
-/// Adds every leaf of a subtree (an import statement) to the innermost open function.
-fn tokens_of(scopes: &mut [Scope], node: Node<'_>, source: &[u8]) {
-    let mut cursor = node.walk();
-    let start = node.id();
-    loop {
-        let current = cursor.node();
-        if current.child_count() == 0 {
-            token(scopes, current, source);
-        } else if cursor.goto_first_child() {
-            continue;
+/// Returns a definition's signature as one line: its tokens from `outer` to the body without
+/// comments, separated by one space where the source had any, none just inside brackets, and
+/// no trailing comma (unless it means something, as in a one-element tuple).
+fn signature_text(
+    analyzer: &dyn Analyzer,
+    outer: Node<'_>,
+    node: Node<'_>,
+    end: usize,
+    source: &[u8],
+) -> String {
+    let mut out = String::new();
+    let mut prev: Option<(usize, &str)> = None;
+    // Where the last token, a comma, began in `out` (with the space before it).
+    let mut comma_at: Option<usize> = None;
+    let mut root = Some(outer);
+    while let Some(r) = root {
+        let mut cursor = r.walk();
+        'subtree: loop {
+            let current = cursor.node();
+            if current.start_byte() >= end {
+                return finish_signature(out, comma_at);
+            }
+            let comment = analyzer.is_comment(current);
+            if current.child_count() == 0 && !comment && current.end_byte() > current.start_byte() {
+                let token = text(current, source);
+                let closing = matches!(token, ")" | "]" | "}" | ">");
+                if closing {
+                    if let Some(at) = comma_at.take() {
+                        out.truncate(at);
+                    }
+                }
+                if let Some((prev_end, prev_token)) = prev {
+                    let gap = &source[prev_end.min(current.start_byte())..current.start_byte()];
+                    let newline = gap.contains(&b'\n');
+                    let tight = matches!(prev_token, "(" | "[")
+                        || matches!(token, ")" | "]")
+                        || (newline && (matches!(prev_token, "{" | "<") || closing));
+                    if !gap.is_empty() && !tight {
+                        out.push(' ');
+                    }
+                }
+                comma_at = None;
+                if token == "," {
+                    let meaningful = current
+                        .parent()
+                        .is_some_and(|list| analyzer.comma_counts(list, source));
+                    if !meaningful {
+                        comma_at = Some(out.trim_end().len());
+                    }
+                }
+                let mut words = token.split_whitespace();
+                if let Some(first) = words.next() {
+                    out.push_str(first);
+                    for word in words {
+                        out.push(' ');
+                        out.push_str(word);
+                    }
+                }
+                prev = Some((current.end_byte(), token));
+            } else if current.child_count() > 0 && !comment && cursor.goto_first_child() {
+                continue;
+            }
+            loop {
+                if cursor.node().id() == r.id() {
+                    break 'subtree;
+                }
+                if cursor.goto_next_sibling() {
+                    break;
+                }
+                if !cursor.goto_parent() {
+                    break 'subtree;
+                }
+            }
         }
-        loop {
-            if cursor.node().id() == start {
-                return;
-            }
-            if cursor.goto_next_sibling() {
-                break;
-            }
-            if !cursor.goto_parent() {
-                return;
-            }
-        }
+        // Attributes before the definition are its preceding siblings.
+        root = (r.id() != node.id() && r.end_byte() <= node.start_byte())
+            .then(|| r.next_sibling())
+            .flatten();
     }
+    finish_signature(out, comma_at)
+}
+
+fn finish_signature(mut out: String, comma_at: Option<usize>) -> String {
+    if let Some(at) = comma_at {
+        out.truncate(at);
+    }
+    let trimmed = out.trim_end_matches(['{', ':', ' ']);
+    trimmed.chars().take(SIGNATURE_CHARS).collect()
 }
 
 #[allow(clippy::too_many_arguments, reason = "the parts of one definition")]
-fn open_function(
+fn open_function<'t>(
     analyzer: &dyn Analyzer,
     source: &[u8],
-    node: Node<'_>,
-    name: Node<'_>,
-    body: Option<Node<'_>>,
-    outer: Node<'_>,
+    node: Node<'t>,
+    name: Node<'t>,
+    body: Option<Node<'t>>,
+    outer: Node<'t>,
     receiver: Option<&str>,
-    scopes: &[Scope],
+    scopes: &[Scope<'t>],
     out: &mut Analysis,
-) -> Scope {
+) -> Scope<'t> {
     let leaf = text(name, source).to_owned();
     let kind = if receiver.is_some() || scopes.last().is_some_and(|s| s.methods) {
         "method"
@@ -275,7 +619,6 @@ fn open_function(
     let test =
         scopes.last().is_some_and(|s| s.test) || analyzer.is_test(outer, node, &leaf, source);
     let sig_end = body.map_or(node.end_byte(), |b| b.start_byte());
-    let signature = outer.start_byte()..sig_end;
     // Attributes before the function's own node (Rust's `#[...]` items are its siblings): hash
     // them here; everything from the node's start to its body comes through the walk.
     let mut signature_hash = SEED;
@@ -290,11 +633,7 @@ fn open_function(
         }
         sibling = n.next_sibling();
     }
-    let signature_text = String::from_utf8_lossy(&source[signature.clone()])
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ");
-    let signature_text: String = signature_text.chars().take(240).collect();
+    let signature = signature_text(analyzer, outer, node, sig_end, source);
     let index = out.functions.len();
     out.functions.push(Function {
         name: qualified,
@@ -303,7 +642,7 @@ fn open_function(
         test,
         start_line: outer.start_position().row as u32 + 1,
         end_line: node.end_position().row as u32 + 1,
-        signature: signature_text.trim_end_matches(['{', ':', ' ']).to_owned(),
+        signature,
         signature_hash: 0,
         body_hash: 0,
         text_hash: 0,
@@ -319,19 +658,25 @@ fn open_function(
             outer_start: outer.start_byte(),
             body: body.map(|b| b.byte_range()),
             signature: node.start_byte()..sig_end,
+            name: name.byte_range(),
             end: node.end_byte(),
             body_hash: SEED,
             signature_hash,
             tokens: Vec::new(),
             nested: Vec::new(),
+            comma: None,
+            after_opening: false,
         }),
     }
 }
 
 /// Finishes a scope: a function's fingerprints are written to its reserved slot, and its
 /// range is cut out of its parent function's raw text.
-fn close(scope: Scope, source: &[u8], scopes: &mut [Scope], out: &mut Analysis) {
+fn close(scope: Scope<'_>, source: &[u8], scopes: &mut [Scope<'_>], out: &mut Analysis) {
     let Some(mut open) = scope.open else { return };
+    if let Some(comma) = open.comma.take() {
+        count(&mut open, &comma.at, COMMA);
+    }
     let mut text_hash = SEED;
     let begin = open.outer_start;
     let mut at = begin;

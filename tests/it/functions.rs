@@ -568,3 +568,70 @@ fn the_cache_is_read_not_rewritten() {
     assert_eq!(entries(), filled, "a warm run rewrote the cache");
     assert_eq!(changes(&first), changes(&second));
 }
+
+/// A rename of a small function (`async def fetch(url): return url` to `download`) was
+/// reported as one function added and one deleted: its body was too small to pair by content,
+/// although it was the only candidate and nothing else changed.
+#[test]
+fn a_small_function_renamed_alone_is_renamed() {
+    let env = TestEnv::new();
+    let repo = env.repo("small-rename");
+    let before = "async def fetch(url):\n    return url\n\n\ndef keep():\n    return 1\n";
+    repo.write("a.py", before).commit("base");
+    let mut src = Source(before.to_owned());
+    assert_eq!(
+        step(
+            &env,
+            &repo,
+            &[("a.py", Some(&src.edit("def fetch(", "def download(")))]
+        ),
+        ["a.py renamed download (was fetch)"]
+    );
+    // A different parameter list is not the same function under a new name.
+    assert_eq!(
+        step(
+            &env,
+            &repo,
+            &[("a.py", Some(&src.edit("def download(url)", "def get(uri)")))]
+        ),
+        ["a.py added get", "a.py deleted download"]
+    );
+    // Among several small candidates, content alone pairs nothing.
+    let many = "def a():\n    return 1\n\ndef b():\n    return 1\n";
+    repo.write("b.py", many).commit("two");
+    assert_eq!(
+        step(
+            &env,
+            &repo,
+            &[(
+                "b.py",
+                Some("def c():\n    return 1\n\ndef d():\n    return 1\n")
+            )]
+        ),
+        [
+            "b.py added c",
+            "b.py added d",
+            "b.py deleted a",
+            "b.py deleted b"
+        ]
+    );
+}
+
+/// After black wrapped a signature, the reported signature kept its line breaks as spaces and
+/// its trailing comma (`def total( values, start, )`).
+#[test]
+fn a_wrapped_signature_reads_as_one_line() {
+    let env = TestEnv::new();
+    let repo = env.repo("signature");
+    repo.write("a.py", "def total(values):\n    return sum(values)\n")
+        .commit("base");
+    repo.write(
+        "a.py",
+        "def total(\n    values,\n    start,\n):\n    return sum(values, start)\n",
+    )
+    .commit("wrapped");
+    let doc = manifest(&env, &repo.dir, &["HEAD~1..HEAD"]);
+    let change = &doc["files"][0]["functions_changed"][0];
+    assert_eq!(change["change_type"], "signature_changed");
+    assert_eq!(change["signature"], "def total(values, start)");
+}

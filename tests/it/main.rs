@@ -14,6 +14,7 @@ mod cli;
 mod common;
 mod context;
 mod fidelity;
+mod formatting;
 mod functions;
 mod history;
 mod lang_c;
