@@ -13,6 +13,14 @@ Feature: Installing the shim
     And stdout contains "PATH not changed"
     And the file "{home}/.bashrc" does not exist
 
+  Scenario: Install prints the note that tells the agent
+    When I run "git-prism shim install --no"
+    Then it succeeds
+    And stdout contains "paste these lines into your project's AGENTS.md or CLAUDE.md"
+    And stdout contains "answer in JSON here"
+    And stdout contains "get git's own output unchanged"
+    And stdout contains "GIT_PRISM_INSIDE_SHIM=1 git ..."
+
   Scenario: Install is idempotent
     When I run "git-prism shim install --no"
     And I run "git-prism shim install --no"

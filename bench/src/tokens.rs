@@ -69,8 +69,7 @@ fn facts_only(doc: &Value) -> Vec<String> {
         for (dir, entries) in files {
             for e in entries.as_array().into_iter().flatten() {
                 let e = e.as_str().unwrap_or("");
-                if e.contains(" generated:") || e.contains(" binary") || e.contains(" symlink")
-                {
+                if e.contains(" generated:") || e.contains(" binary") || e.contains(" symlink") {
                     let name = e.split(' ').nth(1).unwrap_or("");
                     out.push(format!("{dir}{name}"));
                 }
@@ -183,7 +182,11 @@ pub fn run_figure(options: &Options, report: &mut Report) -> Result<()> {
         // binary), when it is small enough to be shown whole.
         let excluded = facts_only(&doc);
         let mut args: Vec<String> = vec!["diff".into(), "-U0".into(), range.clone(), "--".into()];
-        args.extend(excluded.iter().map(|p| format!(":(exclude,top,literal){p}")));
+        args.extend(
+            excluded
+                .iter()
+                .map(|p| format!(":(exclude,top,literal){p}")),
+        );
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
         let wanted_patch = run(git(&args))?;
         if count(&wanted_patch) <= WHOLE_PATCH_TOKENS {
@@ -220,9 +223,9 @@ pub fn run_figure(options: &Options, report: &mut Report) -> Result<()> {
             let functions = function_total(&doc);
             if files <= WHOLE_LISTING && functions <= WHOLE_LISTING {
                 listable += 1;
-                let shown: usize = doc["files"]
-                    .as_object()
-                    .map_or(0, |f| f.values().map(|v| v.as_array().map_or(0, Vec::len)).sum());
+                let shown: usize = doc["files"].as_object().map_or(0, |f| {
+                    f.values().map(|v| v.as_array().map_or(0, Vec::len)).sum()
+                });
                 listed += usize::from(shown == files && doc.get("directories").is_none());
             }
         }

@@ -51,9 +51,30 @@ const OTHER_DIRS: &[&str] = &[
 
 /// Language labels that are data, documentation or configuration rather than code.
 const NOT_CODE: &[&str] = &[
-    "asciidoc", "config", "csv", "gitattributes", "gitconfig", "gitignore", "go-checksum",
-    "go-module", "image", "ini", "json", "jupyter", "latex", "lockfile", "markdown", "mdx", "pdf",
-    "restructuredtext", "svg", "text", "toml", "tsv", "xml", "yaml",
+    "asciidoc",
+    "config",
+    "csv",
+    "gitattributes",
+    "gitconfig",
+    "gitignore",
+    "go-checksum",
+    "go-module",
+    "image",
+    "ini",
+    "json",
+    "jupyter",
+    "latex",
+    "lockfile",
+    "markdown",
+    "mdx",
+    "pdf",
+    "restructuredtext",
+    "svg",
+    "text",
+    "toml",
+    "tsv",
+    "xml",
+    "yaml",
 ];
 
 /// Extensions of documentation and configuration files.

@@ -48,6 +48,16 @@ enum Action {
     },
 }
 
+/// Prints the note to paste into a project's `AGENTS.md` / `CLAUDE.md`.
+fn agent_note(out: &mut Out<'_>) -> anyhow::Result<()> {
+    writeln!(
+        out.stdout,
+        "\nTell your agent: paste these lines into your project's AGENTS.md or CLAUDE.md:\n{}",
+        install::AGENT_NOTE
+    )?;
+    Ok(())
+}
+
 pub fn run(args: Args, out: &mut Out<'_>) -> anyhow::Result<i32> {
     match args.action {
         Action::Install {
@@ -75,6 +85,7 @@ pub fn run(args: Args, out: &mut Out<'_>) -> anyhow::Result<i32> {
             }
             if report.path_position == PathPosition::First {
                 writeln!(out.stdout, "{} is first on PATH", report.bin_dir.display())?;
+                agent_note(out)?;
                 return Ok(exit_codes::SUCCESS);
             }
             let files = install::rc::files_for(&layout);
@@ -107,6 +118,7 @@ pub fn run(args: Args, out: &mut Out<'_>) -> anyhow::Result<i32> {
                     report.bin_dir.display()
                 )?;
             }
+            agent_note(out)?;
             Ok(exit_codes::SUCCESS)
         }
         Action::Status { dir, json } => {
