@@ -19,10 +19,20 @@ Feature: MCP server
     Then the tools match the snapshot "mcp_tools.json"
     And the server says it is "git-prism" version "0.1.0"
 
-  Scenario: A change manifest
+  Scenario: A change at a glance with its code (the compact form)
     When an MCP client calls "get_change_manifest" with
       """
       {"base_ref": "main~2", "head_ref": "main"}
+      """
+    Then the tool call succeeds
+    And the answer lists "src/app.py" as "M app.py +5 -1"
+    And the answer lists "src/shop.py" as "A shop.py +5 -0"
+    And a hunk of "src/app.py" contains "+def bye():"
+
+  Scenario: A change manifest in full
+    When an MCP client calls "get_change_manifest" with
+      """
+      {"base_ref": "main~2", "head_ref": "main", "format": "full"}
       """
     Then the tool call succeeds
     And the JSON field "summary.files_changed" is "2"
@@ -36,7 +46,7 @@ Feature: MCP server
       """
     When an MCP client calls "get_change_manifest" with
       """
-      {"base_ref": "HEAD", "exclude_patterns": ["*.md"]}
+      {"base_ref": "HEAD", "exclude_patterns": ["*.md"], "format": "full"}
       """
     Then the tool call succeeds
     And the JSON field "summary.files_changed" is "0"

@@ -152,6 +152,8 @@ def step_page_through(context, tool, base, head, size):
         while True:
             args = {"base_ref": base, "head_ref": head, "page_size": size,
                     "include_function_analysis": False}
+            if tool == "get_change_manifest":
+                args["format"] = "full"
             if cursor:
                 args["cursor"] = cursor
             result = await s.call_tool(tool, args)
@@ -184,7 +186,7 @@ def step_stale(context, base, head):
         return await s.call_tool(
             "get_change_manifest",
             {"base_ref": base, "head_ref": head, "page_size": 40, "cursor": cursor,
-             "include_function_analysis": False},
+             "include_function_analysis": False, "format": "full"},
         )
 
     _store(context, session(context, work))

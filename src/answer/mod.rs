@@ -189,7 +189,7 @@ fn shaping(patch: &[OsString]) -> Vec<OsString> {
 }
 
 /// `base..head` with short ids, as an answer names its range.
-fn range_label(m: &crate::manifest::Manifest) -> String {
+pub fn range_label(m: &crate::manifest::Manifest) -> String {
     use crate::git::revs::Head;
     let short = |s: &Option<String>| {
         s.as_deref()

@@ -85,7 +85,7 @@ impl Server {
 
     #[tool(
         name = "get_change_manifest",
-        description = "What changed between two revisions, or between a revision and the working tree, as one JSON manifest: every file with git's own change type, rename pairing and line counts (equal to `git diff --numstat -M`), language and generated/vendored flag; the functions added, modified, renamed, moved or deleted and the imports changed; dependency version bumps. Replaces `git diff <base>..<head>`, `git diff --stat` and `git status` for reading a change: call it first to see the shape of a change, then read only the files you need with get_file_snapshots. Answers over the budget are paged: pass `pagination.next_cursor` back as `cursor`."
+        description = "What changed between two revisions, or between a revision and the working tree: every file with git's own status and line counts (equal to `git diff --numstat -M`), generated/binary flags, the functions added, modified, renamed, moved or deleted, imports and dependency bumps — then the changed code itself, git's hunks with one line of context, each placed in its function (format `compact`, the default). Replaces `git diff <base>..<head>`, `git diff --stat` and `git status`: one call shows the whole change and its code. Hunks that do not fit are on later pages: call again with `cursor` as `next` says. `format: full` gives the complete manifest schema (sizes, languages, line spans) without hunks, paged with `page_size` and `pagination.next_cursor`."
     )]
     async fn get_change_manifest(
         &self,

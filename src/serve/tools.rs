@@ -12,6 +12,7 @@ use bstr::BString;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
+use crate::answer::compact;
 use crate::context::{self, ContextError, render as context_render};
 use crate::git::{GitError, Repo};
 use crate::manifest::page::{self, BYTES_PER_TOKEN, PageError, Paging};
@@ -53,6 +54,9 @@ pub enum ToolError {
     /// A cursor is invalid or stale.
     #[error(transparent)]
     Page(#[from] PageError),
+    /// The compact answer could not be built.
+    #[error(transparent)]
+    Answer(#[from] crate::answer::AnswerError),
 }
 
 /// A 1-based inclusive line range.
@@ -85,12 +89,30 @@ pub struct ManifestArgs {
     pub exclude_patterns: Vec<String>,
     /// Analyse functions and imports (default true; false is faster).
     pub include_function_analysis: Option<bool>,
+    /// `compact` (default): every file and changed function at a glance, then git's own hunks
+    /// with one line of context, each placed in its function — what an agent's `git diff`
+    /// answers. `full`: the complete manifest (sizes, languages, line spans of functions), no
+    /// hunks, paged by files with `page_size`.
+    pub format: Option<ManifestFormat>,
+    /// Lines of context around each change in `compact` hunks (default 1, like `git diff -U1`).
+    pub context_lines: Option<u32>,
     /// `next_cursor` from a previous page of the same call.
     pub cursor: Option<String>,
     /// Files per page (default: as many as fit the budget).
     pub page_size: Option<usize>,
     /// Output budget in tokens (default 20,000).
     pub max_response_tokens: Option<usize>,
+}
+
+/// The forms `get_change_manifest` answers in.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum ManifestFormat {
+    /// The overview and the hunks.
+    #[default]
+    Compact,
+    /// The complete manifest, without hunks.
+    Full,
 }
 
 /// Arguments of `get_file_snapshots`.
@@ -297,6 +319,9 @@ pub fn change_manifest(
         functions: args.include_function_analysis.unwrap_or(true),
     };
     let built = manifest::build(repo, &d, &options)?;
+    if args.format.unwrap_or_default() == ManifestFormat::Compact {
+        return compact_manifest(repo, &built, args, default_tokens);
+    }
     let paging = Paging {
         cursor: args.cursor.clone(),
         page_size: page_size(args.page_size)?,
@@ -310,6 +335,45 @@ pub fn change_manifest(
         &manifest::now_rfc3339(),
         &next_call("get_change_manifest", "cursor"),
     )?)
+}
+
+/// The compact form of `get_change_manifest`: the shim's `git diff` answer, paged by cursor.
+fn compact_manifest(
+    repo: &Repo,
+    built: &manifest::Manifest,
+    args: &ManifestArgs,
+    default_tokens: usize,
+) -> Result<String, ToolError> {
+    #[derive(serde::Serialize)]
+    struct Compact<'a> {
+        range: String,
+        #[serde(flatten)]
+        body: &'a compact::Body,
+    }
+    if args.page_size.is_some() {
+        return Err(ToolError::Invalid(
+            "page_size applies to format \"full\"; the compact form pages by cursor".into(),
+        ));
+    }
+    let context = args.context_lines.unwrap_or(1).min(10_000);
+    let shaping = [std::ffi::OsString::from(format!("-U{context}"))];
+    let next = next_call("get_change_manifest", "cursor");
+    let request = compact::Request {
+        manifest: built,
+        shaping: &shaping,
+        hunks: true,
+        budget: budget(args.max_response_tokens, default_tokens),
+        cursor: args.cursor.as_deref(),
+        next: &next,
+        full_listing: "call get_change_manifest with format \"full\"".into(),
+    };
+    let range = crate::answer::range_label(built);
+    Ok(compact::render(repo, &request, &|body| {
+        serde_json::to_string(&Compact {
+            range: range.clone(),
+            body,
+        })
+    })?)
 }
 
 /// `get_file_snapshots`.
