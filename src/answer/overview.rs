@@ -164,6 +164,22 @@ pub fn overview(m: Change<'_>, level: Level, room: usize, full_listing: &str) ->
             e.3.extend(analysis.changed.iter().cloned());
         }
     }
+    let max_groups = (room / 90).max(8);
+    let mut dirs: Vec<(String, (usize, u64, u64, Vec<FunctionChange>))> =
+        dirs.into_iter().collect();
+    let mut rest: Option<(usize, usize, u64, u64)> = None;
+    if dirs.len() > max_groups {
+        // Even the top directories are too many: keep the largest, count the others.
+        dirs.sort_by_key(|(_, (n, a, r, _))| std::cmp::Reverse((a.saturating_add(*r), *n)));
+        for (_, (n, a, r, _)) in dirs.drain(max_groups..) {
+            let e = rest.get_or_insert((0, 0, 0, 0));
+            e.0 += 1;
+            e.1 += n;
+            e.2 = e.2.saturating_add(a);
+            e.3 = e.3.saturating_add(r);
+        }
+        dirs.sort_by(|x, y| x.0.cmp(&y.0));
+    }
     o.directories = Ordered(
         dirs.into_iter()
             .map(|(d, (n, a, r, functions))| {
@@ -175,6 +191,12 @@ pub fn overview(m: Change<'_>, level: Level, room: usize, full_listing: &str) ->
             })
             .collect(),
     );
+    if let Some((groups, n, a, r)) = rest {
+        o.directories.0.push((
+            format!("({groups} other directories)"),
+            format!("{n} files +{a} -{r}"),
+        ));
+    }
     let mut order: Vec<usize> = (0..m.files.len()).collect();
     order.sort_by_key(|&i| {
         let f = &m.files[i];
@@ -580,4 +602,158 @@ fn dependency_lines(m: Change<'_>) -> Vec<String> {
         ));
     }
     lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::manifest::model::Outline;
+
+    fn file(path: &str, status: Status, lines: Option<(u64, u64)>) -> FileChange {
+        FileChange {
+            path: path.into(),
+            old_path: None,
+            status,
+            similarity: None,
+            mode_before: 0o100644,
+            mode_after: 0o100644,
+            oid_before: None,
+            oid_after: None,
+            lines,
+            binary: lines.is_none(),
+            size_before: None,
+            size_after: None,
+            language: None,
+            generated: None,
+            untracked: false,
+            functions: Functions::Off,
+            outline: Outline::default(),
+        }
+    }
+
+    fn change(name: &str, change_type: ChangeType) -> FunctionChange {
+        FunctionChange {
+            name: name.into(),
+            old_name: Some("old".into()),
+            kind: "function",
+            change_type,
+            start_line: 1,
+            end_line: 2,
+            signature: format!("fn {name}()"),
+            old_path: Some("was.rs".into()),
+            edited: false,
+        }
+    }
+
+    #[test]
+    fn file_lines_say_what_git_says_and_only_the_flags_that_matter() {
+        let mut renamed = file("src/new.rs", Status::Renamed, Some((2, 1)));
+        renamed.similarity = Some(97);
+        renamed.old_path = Some("old/path.rs".into());
+        assert_eq!(
+            file_line(&renamed, "new.rs"),
+            "R097 new.rs <- old/path.rs +2 -1"
+        );
+        let binary = file("logo.png", Status::Added, None);
+        assert_eq!(file_line(&binary, "logo.png"), "A logo.png binary");
+        let mut generated = file("Cargo.lock", Status::Modified, Some((3, 3)));
+        generated.generated = Some(crate::manifest::generated::Reason::Lockfile);
+        assert_eq!(
+            file_line(&generated, "Cargo.lock"),
+            "M Cargo.lock +3 -3 generated:lockfile"
+        );
+        let mut mode = file("run.sh", Status::Modified, Some((0, 0)));
+        mode.mode_after = 0o100755;
+        assert_eq!(
+            file_line(&mode, "run.sh"),
+            "M run.sh +0 -0 mode 100644->100755"
+        );
+        let mut untracked = file("new.py", Status::Added, Some((4, 0)));
+        untracked.untracked = true;
+        assert_eq!(file_line(&untracked, "new.py"), "? new.py +4 -0");
+        let mut sub = file("vendor/lib", Status::Modified, Some((1, 1)));
+        sub.mode_before = 0o160000;
+        sub.mode_after = 0o160000;
+        sub.oid_before = Some("a".repeat(40));
+        sub.oid_after = Some("b".repeat(40));
+        assert_eq!(
+            file_line(&sub, "lib"),
+            format!(
+                "M lib +1 -1 submodule {}..{}",
+                "a".repeat(12),
+                "b".repeat(12)
+            )
+        );
+        assert_eq!(split(b"a/b/c.rs"), ("a/b/".into(), "c.rs".into()));
+        assert_eq!(split(b"top.rs"), (String::new(), "top.rs".into()));
+        assert_eq!(
+            split(b"d/\xff.rs"),
+            (String::new(), "\"d/\\377.rs\"".into())
+        );
+    }
+
+    #[test]
+    fn functions_read_as_their_kind_of_change() {
+        assert_eq!(
+            function_line(&change("a", ChangeType::Added), true),
+            "added a: fn a()"
+        );
+        assert_eq!(
+            function_line(&change("a", ChangeType::Added), false),
+            "added a"
+        );
+        assert_eq!(
+            function_line(&change("b", ChangeType::Renamed), true),
+            "renamed old -> b"
+        );
+        assert_eq!(
+            function_line(&change("c", ChangeType::Moved), true),
+            "moved c from was.rs"
+        );
+        let mut f = file("src/lib.rs", Status::Modified, Some((5, 1)));
+        f.functions = Functions::Analysed(crate::lang::FileFunctions {
+            changed: vec![
+                change("a", ChangeType::Added),
+                change("b", ChangeType::Added),
+                change("c", ChangeType::Modified),
+            ],
+            formatting_only: vec!["d".into()],
+            ..Default::default()
+        });
+        assert_eq!(
+            merged_line(&f, "lib.rs"),
+            "M lib.rs +5 -1: added a, b; modified c; reformatted d"
+        );
+    }
+
+    #[test]
+    fn a_summarised_overview_stays_in_its_room_whatever_the_tree() {
+        // 2,000 files in 400 top-level directories.
+        let files: Vec<FileChange> = (0..2000)
+            .map(|i| {
+                file(
+                    &format!("d{}/sub/f{i}.rs", i % 400),
+                    Status::Modified,
+                    Some((1, 1)),
+                )
+            })
+            .collect();
+        let deps = crate::deps::Report::default();
+        let m = Change {
+            files: &files,
+            dependencies: &deps,
+        };
+        for room in [500, 2_000, 10_000] {
+            let o = overview(m, Level::Summarised, room, "git-prism manifest A B");
+            assert!(json_len(&o) <= room + 600, "{room}: {}", json_len(&o));
+            let counted: usize = o
+                .directories
+                .0
+                .iter()
+                .map(|(_, v)| v.split(' ').next().unwrap().parse::<usize>().unwrap())
+                .sum();
+            assert_eq!(counted, 2000, "every file is counted");
+        }
+        assert!(summary_line(m).starts_with("2000 files changed, +2000 -2000"));
+    }
 }
