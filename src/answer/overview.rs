@@ -152,7 +152,7 @@ pub fn overview(m: Change<'_>, level: Level, room: usize, full_listing: &str) ->
     // Complete counts per directory (coarser directories when there are many), then the most
     // significant entries in the room left.
     let depth = directory_depth(m, (room / 90).max(1));
-    let mut dirs: BTreeMap<String, (usize, u64, u64, Vec<FunctionChange>)> = BTreeMap::new();
+    let mut dirs: BTreeMap<String, Totals> = BTreeMap::new();
     for f in m.files {
         let key = prefix(&f.path, depth);
         let e = dirs.entry(key).or_default();
@@ -165,8 +165,7 @@ pub fn overview(m: Change<'_>, level: Level, room: usize, full_listing: &str) ->
         }
     }
     let max_groups = (room / 90).max(8);
-    let mut dirs: Vec<(String, (usize, u64, u64, Vec<FunctionChange>))> =
-        dirs.into_iter().collect();
+    let mut dirs: Vec<(String, Totals)> = dirs.into_iter().collect();
     let mut rest: Option<(usize, usize, u64, u64)> = None;
     if dirs.len() > max_groups {
         // Even the top directories are too many: keep the largest, count the others.
@@ -244,6 +243,9 @@ fn sort_groups(groups: &mut Ordered<Vec<String>>) {
     }
     groups.0 = merged;
 }
+
+/// A directory's files, lines added and removed, and changed functions.
+type Totals = (usize, u64, u64, Vec<FunctionChange>);
 
 /// The serialized length of a value.
 pub fn json_len<T: Serialize>(value: &T) -> usize {
