@@ -21,18 +21,6 @@ pub struct Args {
     pub max_response_tokens: usize,
 }
 
-/// Variables that make git read a repository, an index or objects from elsewhere than the
-/// directory a call names. Each call's `repo_path` decides the repository and confinement
-/// checks every directory it is read from; one of these, inherited from whatever started
-/// the server, would make every call read somewhere confinement never sees.
-const REPOSITORY_VARIABLES: &[&str] = &[
-    "GIT_DIR",
-    "GIT_WORK_TREE",
-    "GIT_COMMON_DIR",
-    "GIT_INDEX_FILE",
-    "GIT_OBJECT_DIRECTORY",
-    "GIT_ALTERNATE_OBJECT_DIRECTORIES",
-];
 
 /// One lifecycle line on stderr (stdout belongs to the protocol).
 #[allow(clippy::print_stderr, reason = "the server's log is its stderr")]
@@ -68,7 +56,10 @@ fn watch_parent() {
 }
 
 pub fn run(args: Args) -> anyhow::Result<i32> {
-    for name in REPOSITORY_VARIABLES {
+    // Each call's `repo_path` decides the repository and confinement checks every directory
+    // it is read from; one of these, inherited from whatever started the server, would make
+    // every call read somewhere confinement never sees.
+    for name in crate::git::real::REPOSITORY_VARIABLES {
         if std::env::var_os(name).is_some() {
             log(&format!(
                 "ignoring {name}: each call's repo_path names the repository"

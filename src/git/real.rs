@@ -380,8 +380,9 @@ impl Drop for IndexCopy {
     }
 }
 
-/// The variables that point git at a repository; a submodule's git must not inherit them.
-const REPOSITORY_VARIABLES: &[&str] = &[
+/// The variables that point git at a repository, an index or objects elsewhere than the
+/// directory it runs in: a submodule's git must not inherit them, and the MCP server drops them.
+pub const REPOSITORY_VARIABLES: &[&str] = &[
     "GIT_DIR",
     "GIT_WORK_TREE",
     "GIT_COMMON_DIR",
