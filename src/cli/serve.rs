@@ -21,7 +21,6 @@ pub struct Args {
     pub max_response_tokens: usize,
 }
 
-
 /// One lifecycle line on stderr (stdout belongs to the protocol).
 #[allow(clippy::print_stderr, reason = "the server's log is its stderr")]
 fn log(line: &str) {

@@ -18,7 +18,7 @@ pub mod rc;
 /// its git now answers (printed by `git-prism shim install`, shown in the README).
 pub const AGENT_NOTE: &str = "\
 - `git diff`, `git show`, `git log` and `git blame` answer in JSON here: every changed file and function at a glance, with the changed lines (hunks) inside; `-U<n>` and `-W` work, and `next` gives the next page.
-- Pipes, redirects and format options (`| head`, `> file`, `--stat`, `--name-only`, `--oneline`, `--format=%H`) get git's own output unchanged.
+- Pipes into other programs, redirects and format options (`| head`, `| grep`, `> file`, `--stat`, `--name-only`, `--oneline`, `--format=%H`) get git's own output unchanged; `| cat` changes nothing, so it is not needed.
 - Every answer's `raw` is the command that prints git's own output (`GIT_PRISM_INSIDE_SHIM=1 git ...`).";
 
 use std::ffi::OsString;

@@ -58,6 +58,20 @@ const MAX_DEPTH: usize = 64;
 /// How many of the harness's open descriptors to inspect at most.
 const MAX_FDS: usize = 4096;
 
+/// How many times (a millisecond apart) to look for the `cat` a pipe leads to.
+const CAT_POLLS: usize = 50;
+
+/// Returns whether a `/proc/<pid>/cmdline` is a plain `cat`: no options and no files (`-` is
+/// standard input), so it copies its input to its output unchanged.
+pub fn is_plain_cat(cmdline: &[u8]) -> bool {
+    let mut args = cmdline.split(|b| *b == 0).filter(|a| !a.is_empty());
+    let Some(name) = args.next() else {
+        return false;
+    };
+    let base = name.rsplit(|b| *b == b'/').next().unwrap_or(name);
+    base == b"cat" && args.all(|a| a == b"-")
+}
+
 /// Returns the `tty-index` of a pseudo-terminal master from its `/proc/<pid>/fdinfo/<fd>`.
 pub fn tty_index(fdinfo: &[u8]) -> Option<u32> {
     fdinfo.split(|b| *b == b'\n').find_map(|line| {
@@ -88,7 +102,9 @@ pub fn parse_ppid(stat: &[u8]) -> Option<u32> {
 
 #[cfg(target_os = "linux")]
 mod imp {
-    use super::{MAX_DEPTH, MAX_FDS, Refusal, environ_has, parse_ppid, tty_index};
+    use super::{
+        CAT_POLLS, MAX_DEPTH, MAX_FDS, Refusal, environ_has, is_plain_cat, parse_ppid, tty_index,
+    };
     use std::os::unix::fs::MetadataExt;
 
     /// What identifies an open stream: the device and inode it lives on, and its file type.
@@ -113,11 +129,71 @@ mod imp {
     pub fn check(marker: &str) -> Result<(), Refusal> {
         let mine = stdout_stream()?;
         let harness = find_harness(marker)?;
-        if harness_holds(harness, &mine)? {
-            Ok(())
-        } else {
-            Err(Refusal::Redirected)
+        let peer = (mine.kind() == libc::S_IFSOCK)
+            .then(socket_peer_pid)
+            .flatten();
+        if harness_holds(harness, &mine, peer)? {
+            return Ok(());
         }
+        // `git diff | cat`: agents add it out of habit, to keep a pager away. `cat` copies its
+        // input to its output unchanged, so when its output is the harness's stream, ours is
+        // in effect too.
+        if mine.kind() == libc::S_IFIFO {
+            if let Some(cat) = plain_cat_reading(&mine) {
+                let path = format!("/proc/{cat}/fd/1");
+                if let Ok(meta) = std::fs::metadata(&path) {
+                    let theirs = Stream {
+                        dev: meta.dev(),
+                        ino: meta.ino(),
+                        mode: meta.mode(),
+                        rdev: meta.rdev(),
+                    };
+                    if harness_holds(harness, &theirs, None)? {
+                        return Ok(());
+                    }
+                }
+            }
+        }
+        Err(Refusal::Redirected)
+    }
+
+    /// Returns the process reading our stdout pipe when it is a plain `cat` (no options, no
+    /// files). The reader is a sibling started by the same shell, which may not have started
+    /// it, or the reader may not have exec'd `cat` yet, when we look: the answer waits for it
+    /// for up to [`CAT_POLLS`] milliseconds. In `$(...)` the shell itself reads and no sibling
+    /// ever does: the wait ends that.
+    fn plain_cat_reading(mine: &Stream) -> Option<u32> {
+        let me = std::process::id();
+        let parent = read_ppid(me).ok()?;
+        let shell = std::fs::read_link(format!("/proc/{parent}/exe")).ok()?;
+        for _ in 0..CAT_POLLS {
+            let children =
+                std::fs::read_to_string(format!("/proc/{parent}/task/{parent}/children")).ok()?;
+            for pid in children
+                .split_ascii_whitespace()
+                .filter_map(|p| p.parse::<u32>().ok())
+                .filter(|p| *p != me)
+            {
+                let Ok(input) = std::fs::metadata(format!("/proc/{pid}/fd/0")) else {
+                    continue;
+                };
+                if !mine.same_file(input.dev(), input.ino()) {
+                    continue;
+                }
+                let Ok(exe) = std::fs::read_link(format!("/proc/{pid}/exe")) else {
+                    continue;
+                };
+                if exe == shell {
+                    // The shell's child, not yet the command it will run.
+                    continue;
+                }
+                let argv = std::fs::read(format!("/proc/{pid}/cmdline")).ok()?;
+                let cat = is_plain_cat(&argv) && exe.file_name().is_some_and(|n| n == "cat");
+                return cat.then_some(pid);
+            }
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        None
     }
 
     /// Returns the nearest ancestor whose environment does not carry `marker`.
@@ -140,7 +216,7 @@ mod imp {
     /// Returns whether the harness holds our stdout's stream open: the same pipe (either end:
     /// both ends of a pipe are one inode), terminal or file; the other end of a socket pair it
     /// created; or the master side of our pseudo-terminal.
-    fn harness_holds(harness: u32, mine: &Stream) -> Result<bool, Refusal> {
+    fn harness_holds(harness: u32, mine: &Stream, peer: Option<u32>) -> Result<bool, Refusal> {
         let dir = format!("/proc/{harness}/fd");
         let entries = std::fs::read_dir(&dir).map_err(|source| Refusal::Proc {
             pid: harness,
@@ -165,10 +241,7 @@ mod imp {
                 }
             }
         }
-        if mine.kind() == libc::S_IFSOCK {
-            return Ok(socket_peer_pid() == Some(harness));
-        }
-        Ok(false)
+        Ok(peer == Some(harness))
     }
 
     fn is_ptmx(fd_link: &std::path::Path) -> bool {
@@ -277,6 +350,23 @@ mod tests {
         assert_eq!(parse_ppid(b"123 (a b) c) R 7 1 1"), Some(7));
         assert_eq!(parse_ppid(b"123 (x"), None);
         assert_eq!(parse_ppid(b""), None);
+    }
+
+    #[test]
+    fn only_a_plain_cat_passes_its_input_through() {
+        assert!(is_plain_cat(b"cat\0"));
+        assert!(is_plain_cat(b"/usr/bin/cat\0"));
+        assert!(is_plain_cat(b"cat\0-\0"));
+        for other in [
+            &b"cat\0-n\0"[..],
+            b"cat\0file\0",
+            b"cat\0-A\0",
+            b"head\0",
+            b"concat\0",
+            b"",
+        ] {
+            assert!(!is_plain_cat(other), "{other:?}");
+        }
     }
 
     #[test]

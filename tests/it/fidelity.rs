@@ -286,3 +286,50 @@ fn a_make_recipe_that_redirects_gets_git_s_bytes() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains(DEBUG_STRUCTURED), "{stderr}");
 }
+
+// Agents end commands with `| cat` out of habit (to keep a pager away): trials showed every
+// such call lost the answer. A plain `cat` copies its input unchanged to its output, so when
+// that output is the harness's stream, the answer is given; any other reader gets git's bytes.
+#[test]
+fn a_pipe_into_a_plain_cat_on_the_harness_stream_is_answered() {
+    let env = TestEnv::new();
+    let repo = fixture(&env);
+    let patch = git_bytes(&repo, &["diff", "HEAD~1"]);
+    for shell in shells() {
+        for script in [
+            "git diff HEAD~1 | cat",
+            "git diff HEAD~1 2>&1 | cat",
+            "git diff HEAD~1 | cat -",
+            "cd sub && git diff HEAD~1 | /bin/cat",
+        ] {
+            let out = agent(&env, &repo.dir, shell, &["-c", script]);
+            let text = String::from_utf8_lossy(&out.stdout);
+            assert!(text.contains("{\"raw\""), "{shell} -c {script:?}: {text}");
+        }
+        for script in [
+            "git diff HEAD~1 | cat -n",
+            "git diff HEAD~1 | head -n 400",
+            "git diff HEAD~1 | cat | cat",
+        ] {
+            let out = agent(&env, &repo.dir, shell, &["-c", script]);
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert!(
+                stderr.contains(DEBUG_REDIRECTED),
+                "{shell} -c {script:?}: {stderr}"
+            );
+        }
+        let _ = std::fs::remove_file(repo.dir.join("c.txt"));
+        let out = agent(
+            &env,
+            &repo.dir,
+            shell,
+            &["-c", "git diff HEAD~1 | cat > c.txt"],
+        );
+        assert!(out.status.success());
+        assert_eq!(
+            std::fs::read(repo.dir.join("c.txt")).unwrap(),
+            patch,
+            "{shell}"
+        );
+    }
+}
