@@ -3,7 +3,8 @@
 //! [`super::compact`] renders a change: the whole change at a glance, then its hunks.
 //!
 //! `--format=` / `--pretty=` (empty) leave out the commit's header (its id stays, so the answer
-//! is citable); `-s` / `--no-patch` leave out the hunks; `-U<n>` and `-W` shape them.
+//! is citable); `-s` / `--no-patch` leave out the hunks; `-U<n>` and `-W` shape them; paths
+//! after `--` limit the change to them.
 
 use std::ffi::OsString;
 
@@ -62,6 +63,7 @@ pub fn answer(show: &Show, ctx: &Context) -> Result<String, AnswerError> {
     let diff = Diff {
         positional: vec![base.clone().into(), sha.clone().into()],
         separator: true,
+        paths: show.paths.clone(),
         options: show.options.clone(),
         ..Diff::default()
     };

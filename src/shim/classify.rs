@@ -908,13 +908,7 @@ fn parse_show(args: &[OsString]) -> Result<Show, Reason> {
                 }
                 show.rev = Some(arg.clone());
             }
-            Token::Separator(rest) => {
-                if !rest.is_empty() {
-                    return Err(Reason::Unsupported(
-                        "`show` limited to paths has no structured answer".to_owned(),
-                    ));
-                }
-            }
+            Token::Separator(rest) => show.paths = rest.to_vec(),
             Token::Count(arg) => return Err(Reason::UnknownOption(lossy(arg))),
         }
     }

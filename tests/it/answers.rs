@@ -565,3 +565,15 @@ fn gh_pr_diff_never_fetches_and_checks_object_ids() {
         assert!(!marker.exists(), "{base} {head}: something fetched");
     }
 }
+
+#[test]
+fn show_limited_to_paths_answers_for_those_paths() {
+    let env = TestEnv::new();
+    let repo = branchy(&env);
+    let doc = answer(&env, &repo.dir, &["show", "HEAD~1", "--", "src/app.py"]);
+    assert_eq!(
+        compact_facts(&doc),
+        git_facts(&repo, &repo.dir, &["HEAD~1^1", "HEAD~1", "--", "src/app.py"])
+    );
+    assert!(doc["hunks"]["src/app.py"].is_array(), "{doc}");
+}
