@@ -192,6 +192,8 @@ pub struct Show {
     pub no_header: bool,
     /// `-s` / `--no-patch`: the commit without its hunks.
     pub no_patch: bool,
+    /// Paths after `--`: the change limited to them.
+    pub paths: Vec<OsString>,
 }
 
 /// `git blame [<options>] [<rev>] [--] <path>`.
