@@ -30,7 +30,7 @@ pub enum Decision {
     /// Exec the real git untouched.
     Passthrough(Reason),
     /// Answer with structured data (or, if that fails, exec the real git).
-    Structured(Request),
+    Structured(Box<Request>),
 }
 
 /// Why a call passes through to the real git.
@@ -212,7 +212,7 @@ pub struct Blame {
 /// Classifies the arguments of a `git` call (without `argv[0]`).
 pub fn classify(args: &[OsString]) -> Decision {
     match classify_inner(args) {
-        Ok(request) => Decision::Structured(request),
+        Ok(request) => Decision::Structured(Box::new(request)),
         Err(reason) => Decision::Passthrough(reason),
     }
 }

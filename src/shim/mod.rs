@@ -160,7 +160,7 @@ fn classify_and_check(
 ) -> Result<Structured, Passthrough> {
     let structured = match tool {
         Tool::Git => match classify::classify(args) {
-            classify::Decision::Structured(request) => Structured::Git(Box::new(request)),
+            classify::Decision::Structured(request) => Structured::Git(request),
             classify::Decision::Passthrough(reason) => {
                 return Err(Passthrough::Classified(reason));
             }

@@ -269,7 +269,7 @@ fn decisions() {
 
 fn structured(line: &str) -> Request {
     match classify(&argv(line)) {
-        Decision::Structured(r) => r,
+        Decision::Structured(r) => *r,
         Decision::Passthrough(r) => panic!("{line}: passthrough: {r}"),
     }
 }
@@ -412,7 +412,7 @@ fn non_utf8_arguments_are_carried_byte_for_byte() {
 
 fn structured_args(args: &[OsString]) -> Request {
     match classify(args) {
-        Decision::Structured(r) => r,
+        Decision::Structured(r) => *r,
         Decision::Passthrough(r) => panic!("passthrough: {r}"),
     }
 }
