@@ -17,7 +17,7 @@ Feature: Installing the shim
     When I run "git-prism shim install --no"
     Then it succeeds
     And stdout contains "paste these lines into your project's AGENTS.md or CLAUDE.md"
-    And stdout contains "answer in JSON here"
+    And stdout contains "here they answer in JSON"
     And stdout contains "get git's own output unchanged"
     And stdout contains "GIT_PRISM_INSIDE_SHIM=1 git ..."
 

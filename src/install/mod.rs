@@ -17,8 +17,8 @@ pub mod rc;
 /// The note a user pastes into a project's `AGENTS.md` / `CLAUDE.md`, so the agent knows what
 /// its git now answers (printed by `git-prism shim install`, shown in the README).
 pub const AGENT_NOTE: &str = "\
-- `git diff`, `git show`, `git log` and `git blame` answer in JSON here: every changed file and function at a glance, with the changed lines (hunks) inside; `-U<n>` and `-W` work, and `next` gives the next page.
-- Pipes into other programs, redirects and format options (`| head`, `| grep`, `> file`, `--stat`, `--name-only`, `--oneline`, `--format=%H`) get git's own output unchanged; `| cat` changes nothing, so it is not needed.
+- Run `git diff`, `git show` and `git log` plainly, without `| cat`, `| head` or `| grep`: here they answer in JSON with every changed file and function at a glance and the changed lines (hunks) inside, usually all a task needs and fewer tokens than the patch; `-U<n>`, `-W` and `-- <paths>` work, and `next` gives the next page.
+- Pipes into other programs, redirects and format options (`| head`, `| grep`, `> file`, `--stat`, `--name-only`, `--oneline`, `--format=%H`) get git's own output unchanged.
 - Every answer's `raw` is the command that prints git's own output (`GIT_PRISM_INSIDE_SHIM=1 git ...`).";
 
 use std::ffi::OsString;
