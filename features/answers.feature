@@ -24,6 +24,21 @@ Feature: The shim answers an agent's git with structure
     Then stdout is JSON
     And a hunk of "src/app.py" contains " def hello():"
 
+  Scenario: A change too large for one answer continues with GIT_PRISM_CURSOR
+    Given the file "gen.sh" contains
+      """
+      for i in $(seq 1 40); do printf 'def f%s():\n    return %s\n' $i $i > "m$i.py"; done
+      git add -A && git -c user.name=x -c user.email=x@y commit -q -m many
+      for i in $(seq 1 40); do printf 'def f%s():\n    return %s + 1\n' $i $i > "m$i.py"; done
+      git -c user.name=x -c user.email=x@y commit -q -am more
+      """
+    And the environment variable GIT_PRISM_MAX_OUTPUT is "2000"
+    When I run "sh gen.sh"
+    And the agent runs "git diff HEAD~1..HEAD"
+    Then stdout is JSON
+    And stdout contains ""next":"GIT_PRISM_CURSOR=gp2-"
+    And following "next" with GIT_PRISM_CURSOR as the agent shows the hunks of all 40 files once
+
   Scenario: Already compact formats keep git's bytes
     When the agent runs "git diff --stat main~1..main"
     Then stdout is exactly what git prints for "diff --stat main~1..main"

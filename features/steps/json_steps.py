@@ -140,3 +140,24 @@ def step_log_answer_matches(context):
 def step_commit_line(context, index, text):
     line = doc(context)["commits"][index]
     assert text in line, line
+
+
+@then('following "next" with GIT_PRISM_CURSOR as the agent shows the hunks of all {count:d} files once')
+def step_follow_next(context, count):
+    from world import run
+
+    seen = []
+    page = doc(context)
+    for _ in range(200):
+        for path, hunks in (page.get("hunks") or {}).items():
+            seen.extend(f"{path}: {h}" for h in hunks)
+        command = page.get("next")
+        if not command:
+            break
+        assert command.startswith("GIT_PRISM_CURSOR="), command
+        result = run(["bash", "-c", command], context, CLAUDECODE="1")
+        assert result.returncode == 0, result.stderr
+        page = json.loads(result.stdout)
+    files = {s.split(": ", 1)[0] for s in seen}
+    assert len(files) == count, sorted(files)
+    assert len(seen) == len(set(seen)), "a hunk was shown twice"
