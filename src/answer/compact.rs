@@ -139,21 +139,27 @@ pub fn render(
             let Some(file) = fetched.iter().find(|f| f.index == index) else {
                 continue;
             };
-            for piece in pieces(file, file_pos, part_limit) {
+            for mut piece in pieces(file, file_pos, part_limit) {
                 if piece.at < start {
                     continue;
                 }
                 let new_group = shown.last().is_none_or(|p| p.index != piece.index);
-                let cost = json_len(&piece.text)
-                    + 1
-                    + if new_group {
-                        json_len(&display_path(&m.files[index].path)) + 3
-                    } else {
-                        0
-                    };
+                let key = if new_group {
+                    json_len(&display_path(&m.files[index].path)) + 3
+                } else {
+                    0
+                };
+                let mut cost = json_len(&piece.text) + 1 + key;
                 if used + cost > limit {
-                    resume = Some(piece.at);
-                    break 'fill;
+                    if !shown.is_empty() {
+                        resume = Some(piece.at);
+                        break 'fill;
+                    }
+                    // Not even one piece fits this page (a very long line under a small
+                    // budget): show what fits of it and go on, so paging always advances.
+                    let room = limit.saturating_sub(used + key + 1);
+                    piece.text = squeeze(&piece.text, room);
+                    cost = json_len(&piece.text) + 1 + key;
                 }
                 used += cost;
                 shown.push(piece);
@@ -171,7 +177,8 @@ pub fn render(
             body.cut.push(later_note(m, &order, at));
             body.next = Some((request.next)(&encode(fp, at)));
         }
-        if size(&body) <= request.budget || shown.is_empty() {
+        // A page keeps at least one piece, so that following `next` always advances.
+        if size(&body) <= request.budget || shown.len() <= 1 {
             break;
         }
         resume = shown.pop().map(|p| p.at).or(resume);
@@ -348,6 +355,27 @@ fn parts(placed: &PlacedHunk, limit: usize) -> Vec<String> {
     out
 }
 
+/// A piece cut so that its JSON form takes at most `room` bytes, saying so.
+fn squeeze(text: &str, room: usize) -> String {
+    const NOTE: &str = "… [the rest of this part does not fit the output budget]";
+    let with = |n: usize| -> String {
+        let mut out: String = text.chars().take(n).collect();
+        out.push_str(NOTE);
+        out
+    };
+    // The largest prefix, in characters, whose JSON form fits.
+    let (mut lo, mut hi) = (0, text.chars().count());
+    while lo < hi {
+        let mid = lo + (hi - lo).div_ceil(2);
+        if json_len(&with(mid)) <= room {
+            lo = mid;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    with(lo)
+}
+
 /// A line cut to [`MAX_LINE`] characters, saying how much was cut.
 fn clip(line: &str) -> std::borrow::Cow<'_, str> {
     if line.len() <= MAX_LINE {
@@ -486,6 +514,16 @@ mod tests {
             }
         }
         assert!(split[1].starts_with(&format!("@@ -{old} +{new} @@ f (part 2)")));
+    }
+
+    #[test]
+    fn a_squeezed_piece_fits_its_room() {
+        let text = format!("@@ -1 +1 @@\n+{}", "\"quoted\" ".repeat(300));
+        for room in [80, 200, 1000] {
+            let s = squeeze(&text, room);
+            assert!(json_len(&s) <= room, "{room}: {}", json_len(&s));
+            assert!(s.ends_with("does not fit the output budget]"));
+        }
     }
 
     #[test]

@@ -573,7 +573,60 @@ fn show_limited_to_paths_answers_for_those_paths() {
     let doc = answer(&env, &repo.dir, &["show", "HEAD~1", "--", "src/app.py"]);
     assert_eq!(
         compact_facts(&doc),
-        git_facts(&repo, &repo.dir, &["HEAD~1^1", "HEAD~1", "--", "src/app.py"])
+        git_facts(
+            &repo,
+            &repo.dir,
+            &["HEAD~1^1", "HEAD~1", "--", "src/app.py"]
+        )
     );
     assert!(doc["hunks"]["src/app.py"].is_array(), "{doc}");
+}
+
+// A 2,000-character line under the smallest budget did not fit any page: following `next`
+// returned the same cursor again and again.
+#[test]
+fn paging_always_advances_under_the_smallest_budget() {
+    let env = TestEnv::new();
+    let repo = env.repo("repo");
+    repo.write("a.py", format!("x = '{}'\n", "a".repeat(3000)));
+    repo.write("b.py", "y = 1\n");
+    repo.commit("one");
+    repo.write("a.py", format!("x = '{}'\n", "b".repeat(3000)));
+    repo.write("b.py", "y = 2\n");
+    repo.commit("two");
+    let mut cursor: Option<String> = None;
+    let mut seen = Vec::new();
+    for _ in 0..20 {
+        let mut cmd = env.shim_git(&["diff", "HEAD~1..HEAD"]);
+        cmd.env("CLAUDECODE", "1")
+            .env("GIT_PRISM_MAX_OUTPUT", "1000")
+            .current_dir(&repo.dir);
+        if let Some(c) = &cursor {
+            cmd.env("GIT_PRISM_CURSOR", c);
+        }
+        let out = cmd.output().unwrap();
+        assert!(out.stdout.len() <= 1000, "{}", out.stdout.len());
+        let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+        if let Some(h) = doc["hunks"].as_object() {
+            seen.extend(h.keys().cloned());
+        }
+        let next = doc["next"].as_str().map(|n| {
+            n.strip_prefix("GIT_PRISM_CURSOR=")
+                .unwrap()
+                .split_once(' ')
+                .unwrap()
+                .0
+                .to_owned()
+        });
+        assert!(next.is_none() || next != cursor, "the same page again");
+        cursor = next;
+        if cursor.is_none() {
+            break;
+        }
+    }
+    assert!(cursor.is_none(), "paging never ended");
+    assert!(
+        seen.contains(&"a.py".to_owned()) && seen.contains(&"b.py".to_owned()),
+        "{seen:?}"
+    );
 }
