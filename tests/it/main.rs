@@ -21,6 +21,7 @@ mod lang_go;
 mod lang_java;
 mod lang_javascript;
 mod lang_typescript;
+mod layers;
 mod manifest;
 mod oracle;
 mod passthrough;
