@@ -17,10 +17,13 @@ pub mod exit_codes;
 pub mod git;
 pub mod install;
 pub mod lang;
+pub mod locate;
 pub mod manifest;
+pub mod request;
 pub mod serve;
 pub mod shell;
 pub mod shim;
+pub mod time;
 
 use std::ffi::{OsStr, OsString};
 use std::path::Path;

@@ -10,11 +10,12 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 use super::{AnswerError, Context};
-use crate::git::blame::{self, iso_date};
+use crate::git::blame;
 use crate::git::{GitError, Repo};
 use crate::manifest::language;
+use crate::request::Blame;
 use crate::shell;
-use crate::shim::classify::Blame;
+use crate::time::iso_date;
 
 /// Characters of a commit id shown in hunks and the commits table.
 const SHORT: usize = 12;

@@ -4,8 +4,8 @@ use std::ffi::{OsStr, OsString};
 
 use super::{AnswerError, Context, repo_arg, tokens_for};
 use crate::manifest::{self, page};
+use crate::request::Diff;
 use crate::shell;
-use crate::shim::classify::Diff;
 
 /// Builds the answer to `git diff` (`argv` is the subcommand and its arguments).
 pub fn answer(diff: &Diff, argv: &[OsString], ctx: &Context) -> Result<String, AnswerError> {

@@ -4,8 +4,8 @@ use std::ffi::{OsStr, OsString};
 
 use super::{AnswerError, Context, repo_arg, tokens_for};
 use crate::manifest::{history, page};
+use crate::request::Log;
 use crate::shell;
-use crate::shim::classify::Log;
 
 /// Builds the answer to `git log` (`argv` is the subcommand and its arguments).
 pub fn answer(log: &Log, argv: &[OsString], ctx: &Context) -> Result<String, AnswerError> {

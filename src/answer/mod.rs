@@ -23,8 +23,8 @@ use std::ffi::{OsStr, OsString};
 use crate::git::{GitError, Location, Repo};
 use crate::manifest::ManifestError;
 use crate::manifest::page::PageError;
+use crate::request::{Command, Request};
 use crate::shell;
-use crate::shim::classify::{Command, Request};
 
 pub use blame::{BlameDoc, blame_doc};
 
@@ -83,7 +83,7 @@ impl Context {
             location,
             max_output,
             raw: format!("GIT_PRISM_INSIDE_SHIM=1 git {}", shell::join(args)),
-            now: crate::manifest::now_rfc3339(),
+            now: crate::time::now_rfc3339(),
         })
     }
 
@@ -115,13 +115,13 @@ pub fn git(request: &Request, ctx: &Context) -> Result<Vec<u8>, AnswerError> {
 }
 
 /// Answers `gh pr diff`.
-pub fn gh(pr: &crate::shim::gh::PrDiff, argv: &[OsString]) -> Result<Vec<u8>, AnswerError> {
+pub fn gh(pr: &crate::request::gh::PrDiff, argv: &[OsString]) -> Result<Vec<u8>, AnswerError> {
     let args: Vec<&OsStr> = argv.iter().map(OsString::as_os_str).collect();
     let ctx = Context {
         location: Location::current()?,
         max_output: max_output_from_env(),
         raw: format!("GIT_PRISM_INSIDE_SHIM=1 gh {}", shell::join(args)),
-        now: crate::manifest::now_rfc3339(),
+        now: crate::time::now_rfc3339(),
     };
     Ok(finish(gh::answer(pr, &ctx)?))
 }

@@ -19,8 +19,8 @@ use crate::git::Repo;
 use crate::git::repo::Objects;
 use crate::manifest::model::{FileChange, Kind};
 use crate::manifest::{history, language, page};
+use crate::request::{Log, PickaxeKind};
 use crate::shell;
-use crate::shim::classify::{Log, PickaxeKind};
 
 /// How the term matches.
 enum Matcher {

@@ -8,8 +8,8 @@ use serde::Serialize;
 use super::{AnswerError, Context, repo_arg, tokens_for};
 use crate::git::revs::EMPTY_TREE;
 use crate::manifest::{self, history, page};
+use crate::request::{Diff, Log, Show};
 use crate::shell;
-use crate::shim::classify::{Diff, Log, Show};
 
 /// The commit part of a `git show` answer.
 #[derive(Serialize)]

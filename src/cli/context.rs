@@ -176,7 +176,7 @@ pub fn run(mode: Mode, mut args: Args, out: &mut Out<'_>) -> anyhow::Result<i32>
         cmd
     };
     let max_bytes = args.max_tokens.map(|t| t.saturating_mul(BYTES_PER_TOKEN));
-    let now = manifest::now_rfc3339();
+    let now = crate::time::now_rfc3339();
     let json = match mode {
         Mode::Context => {
             let paging = page::Paging {

@@ -8,8 +8,8 @@ use anyhow::Context;
 use super::Out;
 use super::manifest::{BYTES_PER_TOKEN, extract_own_flags, open_repo, shell_quote};
 use crate::exit_codes;
-use crate::manifest::{self, history, page};
-use crate::shim::classify::{self, Command, Decision};
+use crate::manifest::{history, page};
+use crate::request;
 
 /// Arguments of `history`.
 #[derive(Debug, clap::Args)]
@@ -50,15 +50,8 @@ pub fn run(mut args: Args, out: &mut Out<'_>) -> anyhow::Result<i32> {
     args.cursor = args.cursor.or(own.cursor);
     args.max_tokens = args.max_tokens.or(own.max_tokens);
     args.no_functions |= own.no_functions;
-    let mut argv = vec![OsString::from("log")];
-    argv.extend(args.range.iter().cloned());
-    let log = match classify::classify(&argv) {
-        Decision::Structured(request) => match request.command {
-            Command::Log(log) => log,
-            _ => anyhow::bail!("not a log range"),
-        },
-        Decision::Passthrough(reason) => anyhow::bail!("unsupported range arguments: {reason}"),
-    };
+    let log = request::parse_log(&args.range)
+        .map_err(|reason| anyhow::anyhow!("unsupported range arguments: {reason}"))?;
     let repo = open_repo(args.repo.as_deref())?;
     let commits = history::history(&repo, &log, !args.no_functions)?;
     let range: Vec<String> = args.range.iter().map(|a| shell_quote(a)).collect();
@@ -95,7 +88,7 @@ pub fn run(mut args: Args, out: &mut Out<'_>) -> anyhow::Result<i32> {
         &range.join(" "),
         &commits,
         &paging,
-        &manifest::now_rfc3339(),
+        &crate::time::now_rfc3339(),
         &next,
     )
     .context("cannot page the history")?;

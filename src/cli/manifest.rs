@@ -9,7 +9,7 @@ use super::Out;
 use crate::exit_codes;
 use crate::git::{Location, Repo};
 use crate::manifest::{self, page};
-use crate::shim::classify::{self, Command, Decision};
+use crate::request;
 
 /// Arguments of `manifest`.
 #[derive(Debug, clap::Args)]
@@ -49,16 +49,9 @@ pub struct Args {
 pub use crate::manifest::page::BYTES_PER_TOKEN;
 
 /// Parses `git diff`-style range arguments with the shim's grammar.
-pub fn parse_range(range: &[OsString]) -> anyhow::Result<classify::Diff> {
-    let mut argv = vec![OsString::from("diff")];
-    argv.extend(range.iter().cloned());
-    match classify::classify(&argv) {
-        Decision::Structured(request) => match request.command {
-            Command::Diff(diff) => Ok(diff),
-            _ => anyhow::bail!("not a diff range"),
-        },
-        Decision::Passthrough(reason) => anyhow::bail!("unsupported range arguments: {reason}"),
-    }
+pub fn parse_range(range: &[OsString]) -> anyhow::Result<request::Diff> {
+    request::parse_diff(range)
+        .map_err(|reason| anyhow::anyhow!("unsupported range arguments: {reason}"))
 }
 
 /// git-prism's own options, wherever they appear among the range arguments.
@@ -202,7 +195,7 @@ pub fn run(mut args: Args, out: &mut Out<'_>) -> anyhow::Result<i32> {
         }
         cmd
     };
-    let json = page::render(&built, &paging, &manifest::now_rfc3339(), &next)
+    let json = page::render(&built, &paging, &crate::time::now_rfc3339(), &next)
         .context("cannot page the manifest")?;
     writeln!(out.stdout, "{json}")?;
     Ok(exit_codes::SUCCESS)

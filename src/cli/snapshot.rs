@@ -78,7 +78,7 @@ pub fn run(args: Args, out: &mut Out<'_>) -> anyhow::Result<i32> {
         diff_hunks: args.diff_hunks,
     };
     let files = snapshot::snapshots(&repo, &built, &request)?;
-    let doc = snapshot::SnapshotDoc::new(&built, files, manifest::now_rfc3339());
+    let doc = snapshot::SnapshotDoc::new(&built, files, crate::time::now_rfc3339());
     let json = if args.pretty {
         serde_json::to_string_pretty(&doc)?
     } else {

@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use super::GitError;
-use crate::shim::resolve;
+use crate::locate;
 
 /// How to run the real git against the caller's repository.
 #[derive(Clone, Debug)]
@@ -68,12 +68,12 @@ impl Invocation {
     /// Locates the real git and prepares calls from `cwd` with the caller's `globals`.
     pub fn locate(cwd: PathBuf, globals: Vec<OsString>) -> Result<Invocation, GitError> {
         let path_var = std::env::var_os("PATH");
-        let pinned = std::env::var_os(resolve::pin_variable("git"));
-        let program = resolve::resolve(resolve::Inputs {
+        let pinned = std::env::var_os(locate::pin_variable("git"));
+        let program = locate::resolve(locate::Inputs {
             tool: "git",
             path_var: path_var.as_deref(),
             pinned: pinned.as_deref(),
-            self_id: resolve::FileId::current_exe(),
+            self_id: locate::FileId::current_exe(),
         })
         .map_err(|e| GitError::Spawn(e.to_string()))?;
         Ok(Invocation {

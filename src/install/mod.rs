@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use crate::shim::resolve::{self, FileId};
+use crate::locate::{self, FileId};
 
 /// The names linked to the binary.
 pub const NAMES: [&str; 2] = ["git", "gh"];
@@ -360,7 +360,7 @@ pub fn status(layout: &Layout) -> Status {
         .collect();
     let self_id = FileId::of(&layout.exe);
     let real = |tool: &str| {
-        resolve::resolve(resolve::Inputs {
+        locate::resolve(locate::Inputs {
             tool,
             path_var: layout.path_var.as_deref(),
             pinned: None,
@@ -525,7 +525,7 @@ mod tests {
         std::fs::create_dir_all(&ours).unwrap();
         std::fs::create_dir_all(&other).unwrap();
         std::fs::write(other.join("git"), "").unwrap();
-        let p = |dirs: &[&Path]| Some(resolve::join_path(dirs.iter()));
+        let p = |dirs: &[&Path]| Some(locate::join_path(dirs.iter()));
         assert_eq!(
             path_position(&ours, p(&[&ours, &other]).as_deref()),
             PathPosition::First

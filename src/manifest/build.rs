@@ -27,7 +27,7 @@ use crate::git::raw::{self, Status};
 use crate::git::repo::Objects;
 use crate::git::revs::{Head, Target};
 use crate::git::{GitError, Repo};
-use crate::shim::classify::Diff;
+use crate::request::Diff;
 
 /// The error returned by [`build`].
 #[derive(Debug, thiserror::Error)]

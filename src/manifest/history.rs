@@ -16,7 +16,7 @@ use super::model::FileChange;
 use crate::deps;
 use crate::git::raw;
 use crate::git::{GitError, Repo};
-use crate::shim::classify::Log;
+use crate::request::Log;
 
 /// One commit as `git log` describes it.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -16,7 +16,7 @@ use crate::context::{self, ContextError, render as context_render};
 use crate::git::{GitError, Repo};
 use crate::manifest::page::{self, BYTES_PER_TOKEN, PageError, Paging};
 use crate::manifest::{self, ManifestError, history, snapshot};
-use crate::shim::classify::{Diff, Log};
+use crate::request::{Diff, Log};
 
 /// The output budget when a call gives none: well under the 25,000 tokens clients commonly
 /// accept from one tool call.
@@ -273,7 +273,7 @@ pub fn change_manifest(
     Ok(page::render(
         &built,
         &paging,
-        &manifest::now_rfc3339(),
+        &crate::time::now_rfc3339(),
         &next_call("get_change_manifest", "cursor"),
     )?)
 }
@@ -329,7 +329,7 @@ pub fn file_snapshots(
         let mut doc = serde_json::to_value(snapshot::SnapshotDoc::new(
             &built,
             files.to_vec(),
-            manifest::now_rfc3339(),
+            crate::time::now_rfc3339(),
         ))
         .unwrap_or_default();
         if !cuts.is_empty() {
@@ -429,7 +429,7 @@ pub fn commit_history(
         &range,
         &commits,
         &paging,
-        &manifest::now_rfc3339(),
+        &crate::time::now_rfc3339(),
         &next_call("get_commit_history", "cursor"),
     )?)
 }
@@ -455,7 +455,7 @@ pub fn function_context(
         &ctx,
         &args.function_names,
         &paging,
-        &manifest::now_rfc3339(),
+        &crate::time::now_rfc3339(),
         &next_call("get_function_context", "cursor"),
     )?)
 }
@@ -491,7 +491,7 @@ pub fn review_change(
         &ctx,
         &args.function_names,
         &paging,
-        &manifest::now_rfc3339(),
+        &crate::time::now_rfc3339(),
         &next_call("review_change", "manifest_cursor"),
         &next_call("review_change", "context_cursor"),
     )?)

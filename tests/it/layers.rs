@@ -304,7 +304,6 @@ fn every_module_has_a_layer() {
 }
 
 #[test]
-#[ignore = "fails until the layering refactor of issue 14 lands"]
 fn no_module_imports_a_layer_above_it() {
     let upward: Vec<String> = all_edges()
         .into_iter()
@@ -330,7 +329,6 @@ fn no_module_imports_a_layer_above_it() {
 }
 
 #[test]
-#[ignore = "fails until the layering refactor of issue 14 lands"]
 fn top_level_modules_form_no_cycle() {
     let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     for e in all_edges() {
