@@ -131,8 +131,7 @@ pub fn answer(log: &Log, argv: &[OsString], ctx: &Context) -> Result<String, Ans
         }
     }
     let changes = history::changes_with(&repo, listed, &log.paths, false, &diff_options)?;
-    let local = repo.local();
-    let objects = Objects::new(&local);
+    let objects = repo.objects();
     let commits: Vec<CommitDoc> = changes
         .iter()
         .map(|c| CommitDoc {
@@ -202,12 +201,7 @@ fn fit(doc: &mut Doc<'_>, repo: &Repo, argv: &[OsString], max: usize) {
     doc.truncated = Some(next(lo));
 }
 
-fn file_doc(
-    objects: &Objects<'_>,
-    f: &FileChange,
-    matcher: &Matcher,
-    kind: PickaxeKind,
-) -> FileDoc {
+fn file_doc(objects: &Objects, f: &FileChange, matcher: &Matcher, kind: PickaxeKind) -> FileDoc {
     let read = |oid: &Option<String>| -> Option<Vec<u8>> {
         let oid = oid.as_deref()?;
         (objects.size(oid).ok()? <= crate::lang::MAX_FILE_BYTES as u64)

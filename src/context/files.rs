@@ -136,7 +136,7 @@ impl HeadTree {
     }
 
     /// Reads any file on the head side (by blob id, or from the working tree).
-    pub fn read(&self, objects: &Objects<'_>, path: &str, oid: Option<&str>) -> Option<Vec<u8>> {
+    pub fn read(&self, objects: &Objects, path: &str, oid: Option<&str>) -> Option<Vec<u8>> {
         match oid {
             Some(oid) => objects.blob(oid).ok(),
             None => {
@@ -156,7 +156,7 @@ impl HeadTree {
     }
 
     /// Reads a file's content on the head side.
-    pub fn content(&self, objects: &Objects<'_>, file: &HeadFile) -> Option<Vec<u8>> {
+    pub fn content(&self, objects: &Objects, file: &HeadFile) -> Option<Vec<u8>> {
         self.read(objects, &file.path, file.oid.as_deref())
     }
 }
@@ -229,8 +229,8 @@ pub fn mentioning(
     let found: Vec<(String, Analysis)> = files
         .into_par_iter()
         .map_init(
-            || repo.local(),
-            |local, file| {
+            || repo.objects(),
+            |objects, file| {
                 if let Some(hit) = file
                     .oid
                     .as_deref()
@@ -238,7 +238,7 @@ pub fn mentioning(
                 {
                     return refers(&hit, names).then(|| (file.path.clone(), hit));
                 }
-                let content = tree.content(&Objects::new(local), file)?;
+                let content = tree.content(objects, file)?;
                 if !has_word(&searcher, &content) {
                     return None;
                 }
@@ -284,11 +284,10 @@ pub fn analyse_all(repo: &Repo, tree: &HeadTree, paths: &[String]) -> HashMap<St
     files
         .into_par_iter()
         .map_init(
-            || repo.local(),
-            |local, file| {
-                let objects = Objects::new(local);
+            || repo.objects(),
+            |objects, file| {
                 let analysis = analyse(file.label, file.oid.as_deref(), || {
-                    tree.content(&objects, file)
+                    tree.content(objects, file)
                 })?;
                 Some((file.path.clone(), analysis))
             },

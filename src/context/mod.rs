@@ -25,7 +25,6 @@ use std::collections::{BTreeSet, HashMap};
 use files::HeadTree;
 use resolve::{Definition, FileView, Project, Resolution, Scheme};
 
-use crate::git::repo::Objects;
 use crate::git::{GitError, Repo};
 use crate::lang::{self, Analysis, ChangeType};
 use crate::manifest::model::{Functions, Manifest};
@@ -285,8 +284,7 @@ pub fn build(repo: &Repo, manifest: &Manifest, names: &[String]) -> Result<Conte
         Project::default()
     };
     // Deleted functions are read from the base side.
-    let local = repo.local();
-    let objects = Objects::new(&local);
+    let objects = repo.objects();
     let mut base: HashMap<String, Analysis> = HashMap::new();
     for t in &targets {
         if let Some(oid) = &t.base_oid {
@@ -408,8 +406,7 @@ fn changed(manifest: &Manifest) -> Vec<Target> {
 
 /// Reads the repository's crates from its `Cargo.toml` files on the head side.
 fn project(repo: &Repo, tree: &HeadTree) -> Project {
-    let local = repo.local();
-    let objects = Objects::new(&local);
+    let objects = repo.objects();
     let crates = tree
         .manifests("Cargo.toml")
         .iter()

@@ -11,6 +11,7 @@
 //! - Output is captured whole; nothing is written to the caller's streams.
 
 use std::ffi::{OsStr, OsString};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
@@ -34,16 +35,18 @@ pub struct Invocation {
 pub struct Running {
     child: std::process::Child,
     name: String,
+    program: PathBuf,
 }
 
 impl Running {
     /// Waits for git and returns its standard output; a non-zero exit is an error carrying
     /// git's standard error.
     pub fn finish(self) -> Result<Vec<u8>, GitError> {
+        let program = self.program;
         let out = self
             .child
             .wait_with_output()
-            .map_err(|e| GitError::Spawn(e.to_string()))?;
+            .map_err(|source| GitError::Spawn { program, source })?;
         if !out.status.success() {
             return Err(GitError::Command {
                 command: self.name,
@@ -74,8 +77,7 @@ impl Invocation {
             path_var: path_var.as_deref(),
             pinned: pinned.as_deref(),
             self_id: locate::FileId::current_exe(),
-        })
-        .map_err(|e| GitError::Spawn(e.to_string()))?;
+        })?;
         Ok(Invocation {
             program,
             cwd,
@@ -148,8 +150,49 @@ impl Invocation {
         let child = self
             .command(&args)
             .spawn()
-            .map_err(|e| GitError::Spawn(format!("{}: {e}", self.program.display())))?;
-        Ok(Running { child, name })
+            .map_err(|source| self.spawn_error(source))?;
+        Ok(Running {
+            child,
+            name,
+            program: self.program.clone(),
+        })
+    }
+
+    /// Runs git with `args`, writes `input` to its standard input (from a thread: git starts
+    /// writing before it has read everything), and returns its standard output; a non-zero exit
+    /// is an error carrying git's standard error.
+    pub fn output_with_input<I, S>(&self, args: I, input: Vec<u8>) -> Result<Vec<u8>, GitError>
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<OsStr>,
+    {
+        let args: Vec<OsString> = args.into_iter().map(|a| a.as_ref().to_owned()).collect();
+        let mut child = self
+            .command(&args)
+            .stdin(Stdio::piped())
+            .spawn()
+            .map_err(|source| self.spawn_error(source))?;
+        let mut stdin = child.stdin.take().expect("stdin is piped");
+        let writer = std::thread::spawn(move || stdin.write_all(&input));
+        let running = Running {
+            child,
+            name: args
+                .first()
+                .map(|a| a.to_string_lossy().into_owned())
+                .unwrap_or_default(),
+            program: self.program.clone(),
+        };
+        let out = running.finish();
+        // A write error means git exited early; its status and stderr say why.
+        let _ = writer.join();
+        out
+    }
+
+    fn spawn_error(&self, source: std::io::Error) -> GitError {
+        GitError::Spawn {
+            program: self.program.clone(),
+            source,
+        }
     }
 
     /// Returns the real git's path.

@@ -124,9 +124,14 @@ impl Repo {
         Ok(Repo { inner, git, dir })
     }
 
-    /// Returns a handle for the calling thread.
-    pub fn local(&self) -> gix::Repository {
+    /// Returns a gix handle for the calling thread (gix stays inside this module).
+    pub(in crate::git) fn local(&self) -> gix::Repository {
         self.inner.to_thread_local()
+    }
+
+    /// Returns an object reader for the calling thread (one per thread, as gix handles are).
+    pub fn objects(&self) -> Objects {
+        Objects { repo: self.local() }
     }
 
     /// Returns the working tree, if the repository has one.
@@ -166,21 +171,17 @@ fn filter_drivers(repo: &gix::Repository) -> Vec<String> {
     names
 }
 
-/// Reads objects of a repository handle.
-pub struct Objects<'r> {
-    repo: &'r gix::Repository,
+/// Reads the objects, trees, index and attributes of a repository, through a handle for the
+/// calling thread ([`Repo::objects`]).
+pub struct Objects {
+    pub(in crate::git) repo: gix::Repository,
 }
 
-impl<'r> Objects<'r> {
-    /// Wraps a thread-local repository handle.
-    pub fn new(repo: &'r gix::Repository) -> Self {
-        Objects { repo }
-    }
-
-    fn id(hex: &str) -> Result<gix::ObjectId, GitError> {
+impl Objects {
+    pub(in crate::git) fn id(hex: &str) -> Result<gix::ObjectId, GitError> {
         gix::ObjectId::from_hex(hex.as_bytes()).map_err(|e| GitError::Object {
             id: hex.to_owned(),
-            reason: e.to_string(),
+            source: Box::new(e),
         })
     }
 
@@ -192,7 +193,7 @@ impl<'r> Objects<'r> {
             .map(|h| h.size())
             .map_err(|e| GitError::Object {
                 id: hex.to_owned(),
-                reason: e.to_string(),
+                source: Box::new(e),
             })
     }
 
@@ -204,7 +205,7 @@ impl<'r> Objects<'r> {
             .map(|mut b| b.take_data())
             .map_err(|e| GitError::Object {
                 id: hex.to_owned(),
-                reason: e.to_string(),
+                source: Box::new(e),
             })
     }
 }

@@ -23,6 +23,7 @@ use super::language;
 use super::model::{FileChange, Functions, Kind, Manifest};
 use super::prefetch::{Prefetched, ReadAhead};
 use crate::deps;
+use crate::git::attributes::State;
 use crate::git::raw::{self, Status};
 use crate::git::repo::Objects;
 use crate::git::revs::{Head, Target};
@@ -83,8 +84,6 @@ pub fn build(repo: &Repo, diff: &Diff, options: &Options) -> Result<Manifest, Ma
     } else {
         None
     };
-    let local = repo.local();
-    let index = local.index_or_empty().ok();
     let (finished, prefetched, git_time, ahead_time) = std::thread::scope(|scope| {
         let ahead = ReadAhead::start(scope, repo, &target, !paths.is_empty(), options.functions);
         let start = std::time::Instant::now();
@@ -118,12 +117,7 @@ pub fn build(repo: &Repo, diff: &Diff, options: &Options) -> Result<Manifest, Ma
         .filter(|s| s.format.is_some())
         .collect();
     let untracked_refs: Vec<&bstr::BStr> = untracked.iter().map(|p| p.as_bstr()).collect();
-    let (attrs, untracked_attrs) = attributes(
-        &local,
-        index.as_ref().map(|i| &***i),
-        &entries,
-        &untracked_refs,
-    );
+    let (attrs, untracked_attrs) = attributes(&repo.objects(), &entries, &untracked_refs);
     lap("attributes", &mut timings);
     let (((mut files, untracked_attrs), enrich_time), (dependencies, deps_time)) = rayon::join(
         || {
@@ -189,10 +183,8 @@ fn enrich_entries(
         .into_par_iter()
         .zip(attrs.into_par_iter())
         .map_init(
-            || repo.local(),
-            |local, (entry, attr)| {
-                enrich(&Objects::new(local), entry, attr, head, base, prefetched)
-            },
+            || repo.objects(),
+            |objects, (entry, attr)| enrich(objects, entry, attr, head, base, prefetched),
         )
         .collect();
     (files, untracked_attrs)
@@ -200,9 +192,7 @@ fn enrich_entries(
 
 /// Turns the entries of a commit-to-commit comparison into file changes.
 pub fn commit_files(repo: &Repo, entries: Vec<raw::Entry>, functions: bool) -> Vec<FileChange> {
-    let local = repo.local();
-    let index = local.index_or_empty().ok();
-    let (attrs, _) = attributes(&local, index.as_ref().map(|i| &***i), &entries, &[]);
+    let (attrs, _) = attributes(&repo.objects(), &entries, &[]);
     let prefetched = Prefetched::default();
     let mut files = enrich_entries(
         repo,
@@ -244,9 +234,8 @@ pub(crate) fn analyze_functions(
     let pending: Vec<(usize, String, crate::lang::compare::Pending)> = jobs
         .par_iter()
         .map_init(
-            || repo.local(),
-            |local, &(i, label)| {
-                let objects = Objects::new(local);
+            || repo.objects(),
+            |objects, &(i, label)| {
                 let f = &files[i];
                 if let Some(reason) = f.generated {
                     // Generated code is regenerated, not reviewed: its functions are noise.
@@ -267,7 +256,7 @@ pub(crate) fn analyze_functions(
                         if !present || done {
                             return Ok(None);
                         }
-                        content_of(&objects, oid, path, base).map(Some)
+                        content_of(objects, oid, path, base).map(Some)
                     };
                     let old = read(
                         f.mode_before != 0,
@@ -323,7 +312,7 @@ fn version_input<'a>(
 /// Reads one side of a file for analysis: a blob, or the working-tree file; a side over the
 /// analysis size limit is `Err` with the reason.
 fn content_of(
-    objects: &Objects<'_>,
+    objects: &Objects,
     oid: Option<&str>,
     path: &BString,
     base: Option<&Path>,
@@ -439,71 +428,41 @@ struct Attrs {
 
 /// Looks up the attributes of `tracked` and `untracked` paths (returned in the same order).
 fn attributes(
-    local: &gix::Repository,
-    index: Option<&gix::index::File>,
+    objects: &Objects,
     entries: &[raw::Entry],
     untracked: &[&bstr::BStr],
 ) -> (Vec<Attrs>, Vec<Attrs>) {
-    let tracked: Vec<&bstr::BStr> = entries.iter().map(|e| e.path.as_bstr()).collect();
-    let lookup = || -> Option<(Vec<Attrs>, Vec<Attrs>)> {
-        let index = index?;
-        let source = if local.workdir().is_some() {
-            gix::worktree::stack::state::attributes::Source::WorktreeThenIdMapping
-        } else {
-            gix::worktree::stack::state::attributes::Source::IdMapping
-        };
-        let mut stack = local.attributes_only(index, source).ok()?;
-        let mut outcome = stack.selected_attribute_matches([
-            "linguist-generated",
-            "linguist-vendored",
-            "binary",
-            "diff",
-        ]);
-        let mut one = |path: &bstr::BStr| -> Attrs {
-            let mut attrs = Attrs::default();
-            let Ok(platform) = stack.at_entry(path, None) else {
-                return attrs;
-            };
-            platform.matching_attributes(&mut outcome);
-            for m in outcome.iter_selected() {
-                attrs.apply(m.assignment.name.as_str(), m.assignment.state);
-            }
-            attrs
-        };
-        let tracked = tracked.iter().map(|p| one(p)).collect();
-        let untracked = untracked.iter().map(|p| one(p)).collect();
-        Some((tracked, untracked))
-    };
-    lookup().unwrap_or_else(|| {
-        (
-            vec![Attrs::default(); tracked.len()],
-            vec![Attrs::default(); untracked.len()],
-        )
-    })
+    let paths: Vec<&bstr::BStr> = entries
+        .iter()
+        .map(|e| e.path.as_bstr())
+        .chain(untracked.iter().copied())
+        .collect();
+    let mut attrs = vec![Attrs::default(); paths.len()];
+    let names = ["linguist-generated", "linguist-vendored", "binary", "diff"];
+    objects.attributes(&names, &paths, |i, name, state| attrs[i].apply(name, state));
+    let untracked = attrs.split_off(entries.len());
+    (attrs, untracked)
 }
 
 impl Attrs {
-    /// Folds one matched attribute into the result.
-    fn apply(&mut self, name: &str, state: gix::attrs::StateRef<'_>) {
-        use gix::attrs::StateRef;
+    /// Folds one assigned attribute into the result.
+    fn apply(&mut self, name: &str, state: State<'_>) {
         let generated_attr = matches!(name, "linguist-generated" | "linguist-vendored");
         match state {
-            StateRef::Set if generated_attr => self.generated = Attribute::Generated,
-            StateRef::Value(v) if generated_attr && v.as_bstr() == "true" => {
+            State::Set if generated_attr => self.generated = Attribute::Generated,
+            State::Value(v) if generated_attr && v == "true" => {
                 self.generated = Attribute::Generated;
             }
-            StateRef::Unset if generated_attr && self.generated == Attribute::Unspecified => {
+            State::Unset if generated_attr && self.generated == Attribute::Unspecified => {
                 self.generated = Attribute::NotGenerated;
             }
-            StateRef::Value(v)
-                if generated_attr
-                    && v.as_bstr() == "false"
-                    && self.generated == Attribute::Unspecified =>
+            State::Value(v)
+                if generated_attr && v == "false" && self.generated == Attribute::Unspecified =>
             {
                 self.generated = Attribute::NotGenerated;
             }
-            StateRef::Set if name == "binary" => self.binary = true,
-            StateRef::Unset if name == "diff" => self.binary = true,
+            State::Set if name == "binary" => self.binary = true,
+            State::Unset if name == "diff" => self.binary = true,
             _ => {}
         }
     }
@@ -511,7 +470,7 @@ impl Attrs {
 
 /// Adds sizes, language and the generated flag to one of git's entries.
 fn enrich(
-    objects: &Objects<'_>,
+    objects: &Objects,
     entry: raw::Entry,
     attr: Attrs,
     head: Head,
@@ -759,7 +718,7 @@ pub(crate) fn dependency_report(
     prefetched: &Prefetched,
 ) -> deps::Report {
     const LIMIT: u64 = 16 * 1024 * 1024;
-    let read = |objects: &Objects<'_>, oid: Option<&str>, path: &BString| -> Option<Vec<u8>> {
+    let read = |objects: &Objects, oid: Option<&str>, path: &BString| -> Option<Vec<u8>> {
         match oid {
             Some(oid) if objects.size(oid).ok()? <= LIMIT => objects.blob(oid).ok(),
             Some(_) => None,
@@ -776,14 +735,13 @@ pub(crate) fn dependency_report(
         .filter(|s| s.regular)
         .filter_map(|s| s.format.map(|format| (s, format)))
         .map_init(
-            || repo.local(),
-            |local, (s, format)| {
-                let objects = Objects::new(local);
+            || repo.objects(),
+            |objects, (s, format)| {
                 let side = |oid: Option<&str>, path: &BString| -> deps::Parsed {
                     if let Some(parsed) = oid.and_then(|o| prefetched.declarations(o, format)) {
                         return Some(parsed.clone());
                     }
-                    read(&objects, oid, path).map(|content| deps::parse(format, &content))
+                    read(objects, oid, path).map(|content| deps::parse(format, &content))
                 };
                 let before = s
                     .oid_before

@@ -6,8 +6,6 @@
 //! commit's per-file facts against its first parent (root commits: against the empty tree).
 
 use std::ffi::OsString;
-use std::io::Write;
-use std::process::Stdio;
 
 use bstr::ByteSlice;
 
@@ -172,31 +170,8 @@ pub fn changes_with(
             None => input.push_str(&format!("{}\n", c.sha)),
         }
     }
-    let mut child = repo
-        .git
-        .command(&args)
-        .stdin(Stdio::piped())
-        .spawn()
-        .map_err(|e| GitError::Spawn(e.to_string()))?;
-    let mut stdin = child
-        .stdin
-        .take()
-        .ok_or_else(|| GitError::Spawn("no stdin".into()))?;
-    // Feed the list from a thread: git starts writing before it has read everything.
-    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
-    let out = child
-        .wait_with_output()
-        .map_err(|e| GitError::Spawn(e.to_string()))?;
-    let _ = writer.join();
-    if !out.status.success() {
-        return Err(GitError::Command {
-            command: "diff-tree".into(),
-            stderr: String::from_utf8_lossy(&out.stderr).trim().to_owned(),
-            code: out.status.code(),
-        }
-        .into());
-    }
-    let per_commit = raw::parse_per_commit(&out.stdout).map_err(|e| GitError::Parse {
+    let out = repo.git.output_with_input(&args, input.into_bytes())?;
+    let per_commit = raw::parse_per_commit(&out).map_err(|e| GitError::Parse {
         command: "diff-tree".into(),
         detail: e.0,
     })?;

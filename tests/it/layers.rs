@@ -368,7 +368,6 @@ fn top_level_modules_form_no_cycle() {
 }
 
 #[test]
-#[ignore = "fails until the layering refactor of issue 14 lands"]
 fn gix_is_named_only_in_the_git_module() {
     let src = src_dir();
     let mut files = Vec::new();
