@@ -3,7 +3,7 @@
 use std::ffi::{OsStr, OsString};
 
 use super::{AnswerError, Context, repo_arg, tokens_for};
-use crate::manifest::{self, page};
+use crate::manifest::{self, page, pager};
 use crate::request::Diff;
 use crate::shell;
 
@@ -20,10 +20,10 @@ pub fn answer(diff: &Diff, argv: &[OsString], ctx: &Context) -> Result<String, A
             shell::join(rest.iter().copied())
         )
     };
-    let paging = page::Paging {
+    let paging = pager::Paging {
         max_bytes: Some(ctx.max_output.saturating_sub(1)),
         raw: Some(ctx.raw.clone()),
-        ..page::Paging::default()
+        ..pager::Paging::default()
     };
     Ok(page::render(&built, &paging, &ctx.now, &next)?)
 }

@@ -12,7 +12,8 @@ use serde::Serialize;
 
 use super::{AnswerError, Context, repo_arg, tokens_for};
 use crate::locate;
-use crate::manifest::{self, page};
+use crate::manifest::schema::ManifestDoc;
+use crate::manifest::{self, page, pager};
 use crate::request::Diff;
 use crate::request::gh::PrDiff;
 
@@ -46,10 +47,14 @@ struct PullRequest<'a> {
     merge_base: &'a str,
 }
 
+/// A `gh pr diff` answer: the pull request, then its manifest.
 #[derive(Serialize)]
-struct Header<'a> {
+struct PrDiffDoc<'a> {
     raw: &'a str,
     pull_request: PullRequest<'a>,
+    /// Absent only while the rest is measured for the budget.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    manifest: Option<ManifestDoc>,
 }
 
 const FIELDS: &str = "number,title,url,baseRefOid,headRefOid,baseRefName,headRefName";
@@ -86,7 +91,7 @@ pub fn answer(pr: &PrDiff, ctx: &Context) -> Result<String, AnswerError> {
     };
     built.target.base_ref = format!("merge-base({base_name}, pull/{}/head)", view.number);
     built.target.head_ref = format!("pull/{}/head", view.number);
-    let header = Header {
+    let mut doc = PrDiffDoc {
         raw: &ctx.raw,
         pull_request: PullRequest {
             number: view.number,
@@ -98,8 +103,9 @@ pub fn answer(pr: &PrDiff, ctx: &Context) -> Result<String, AnswerError> {
             head_sha: &view.head_ref_oid,
             merge_base: &merge_base,
         },
+        manifest: None,
     };
-    let header = serde_json::to_string(&header).map_err(|e| AnswerError::Gh(e.to_string()))?;
+    let header = serde_json::to_string(&doc)?.len();
     let next = |cursor: &str| {
         format!(
             "git-prism manifest {} --max-tokens {} --cursor {cursor} {merge_base} {}",
@@ -108,17 +114,12 @@ pub fn answer(pr: &PrDiff, ctx: &Context) -> Result<String, AnswerError> {
             view.head_ref_oid
         )
     };
-    let paging = page::Paging {
-        max_bytes: Some(ctx.max_output.saturating_sub(header.len() + 16)),
-        ..page::Paging::default()
+    let paging = pager::Paging {
+        max_bytes: Some(ctx.max_output.saturating_sub(header + 16)),
+        ..pager::Paging::default()
     };
-    let manifest = page::render(&built, &paging, &ctx.now, &next)?;
-    let mut out = header;
-    out.pop();
-    out.push_str(",\"manifest\":");
-    out.push_str(&manifest);
-    out.push('}');
-    Ok(out)
+    doc.manifest = Some(page::document(&built, &paging, &ctx.now, &next)?);
+    Ok(serde_json::to_string(&doc)?)
 }
 
 /// Asks the real `gh` about the pull request.

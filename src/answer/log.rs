@@ -3,7 +3,7 @@
 use std::ffi::{OsStr, OsString};
 
 use super::{AnswerError, Context, repo_arg, tokens_for};
-use crate::manifest::{history, page};
+use crate::manifest::{history, pager};
 use crate::request::Log;
 use crate::shell;
 
@@ -20,10 +20,10 @@ pub fn answer(log: &Log, argv: &[OsString], ctx: &Context) -> Result<String, Ans
             tokens_for(ctx.max_output),
         )
     };
-    let paging = page::Paging {
+    let paging = pager::Paging {
         max_bytes: Some(ctx.max_output.saturating_sub(1)),
         raw: Some(ctx.raw.clone()),
-        ..page::Paging::default()
+        ..pager::Paging::default()
     };
     Ok(history::render(
         &repo.display_path().display().to_string(),

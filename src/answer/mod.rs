@@ -22,7 +22,7 @@ use std::ffi::{OsStr, OsString};
 
 use crate::git::{GitError, Location, Repo};
 use crate::manifest::ManifestError;
-use crate::manifest::page::PageError;
+use crate::manifest::pager::PageError;
 use crate::request::{Command, Request};
 use crate::shell;
 
@@ -49,6 +49,9 @@ pub enum AnswerError {
     /// The GitHub CLI failed or answered something unexpected.
     #[error("gh: {0}")]
     Gh(String),
+    /// The answer could not be written as JSON.
+    #[error("cannot write the answer as JSON: {0}")]
+    Json(#[from] serde_json::Error),
 }
 
 /// What every answer needs to know.
@@ -139,5 +142,5 @@ fn repo_arg(repo: &Repo) -> String {
 
 /// Budget in tokens to give a follow-up command so its pages are the size of this answer.
 fn tokens_for(max_output: usize) -> usize {
-    (max_output / crate::manifest::page::BYTES_PER_TOKEN).max(100)
+    (max_output / crate::manifest::pager::BYTES_PER_TOKEN).max(100)
 }

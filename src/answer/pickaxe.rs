@@ -18,7 +18,7 @@ use super::{AnswerError, Context};
 use crate::git::Repo;
 use crate::git::repo::Objects;
 use crate::manifest::model::{FileChange, Kind};
-use crate::manifest::{history, language, page};
+use crate::manifest::{history, language, page, pager};
 use crate::request::{Log, PickaxeKind};
 use crate::shell;
 
@@ -165,15 +165,22 @@ pub fn answer(log: &Log, argv: &[OsString], ctx: &Context) -> Result<String, Ans
         commits,
         truncated: None,
     };
-    fit(&mut doc, &repo, argv, ctx.max_output.saturating_sub(1));
-    serde_json::to_string(&doc).map_err(|e| AnswerError::Unsupported(e.to_string()))
+    fit(&mut doc, &repo, argv, ctx.max_output.saturating_sub(1))?;
+    Ok(serde_json::to_string(&doc)?)
 }
 
 /// Moves commits past the budget to a next page: the same `git log` with `--skip`.
-fn fit(doc: &mut Doc<'_>, repo: &Repo, argv: &[OsString], max: usize) {
-    let size = |d: &Doc<'_>| serde_json::to_string(d).map_or(0, |s| s.len());
-    if size(doc) <= max || doc.commits.len() <= 1 {
-        return;
+fn fit(
+    doc: &mut Doc<'_>,
+    repo: &Repo,
+    argv: &[OsString],
+    max: usize,
+) -> Result<(), serde_json::Error> {
+    let fits = |d: &Doc<'_>| -> Result<bool, serde_json::Error> {
+        Ok(serde_json::to_string(d)?.len() <= max)
+    };
+    if fits(doc)? || doc.commits.len() <= 1 {
+        return Ok(());
     }
     let all = std::mem::take(&mut doc.commits);
     let total = all.len();
@@ -186,19 +193,14 @@ fn fit(doc: &mut Doc<'_>, repo: &Repo, argv: &[OsString], max: usize) {
             shell::join(rest.iter().copied())
         ),
     };
-    let (mut lo, mut hi) = (1, total);
-    while lo < hi {
-        let mid = lo + (hi - lo).div_ceil(2);
+    let shown = pager::largest_fitting(1, total, |mid| {
         doc.commits = all[..mid].to_vec();
         doc.truncated = Some(next(mid));
-        if size(doc) <= max {
-            lo = mid;
-        } else {
-            hi = mid - 1;
-        }
-    }
-    doc.commits = all[..lo].to_vec();
-    doc.truncated = Some(next(lo));
+        fits(doc)
+    })?;
+    doc.commits = all[..shown].to_vec();
+    doc.truncated = Some(next(shown));
+    Ok(())
 }
 
 fn file_doc(objects: &Objects, f: &FileChange, matcher: &Matcher, kind: PickaxeKind) -> FileDoc {

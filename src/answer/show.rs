@@ -7,7 +7,8 @@ use serde::Serialize;
 
 use super::{AnswerError, Context, repo_arg, tokens_for};
 use crate::git::revs::EMPTY_TREE;
-use crate::manifest::{self, history, page};
+use crate::manifest::schema::ManifestDoc;
+use crate::manifest::{self, history, page, pager};
 use crate::request::{Diff, Log, Show};
 use crate::shell;
 
@@ -27,12 +28,15 @@ struct CommitHeader<'a> {
     compared_with: &'a str,
 }
 
-/// The part of a `git show` answer before the manifest, in this order.
+/// A `git show` answer: the commit, its diffstat, then its manifest.
 #[derive(Serialize)]
-struct Header<'a> {
+struct ShowDoc<'a> {
     raw: &'a str,
     commit: CommitHeader<'a>,
     diffstat: Diffstat,
+    /// Absent only while the rest is measured for the budget.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    manifest: Option<ManifestDoc>,
 }
 
 /// The diffstat part: git's totals for the commit.
@@ -85,7 +89,7 @@ pub fn answer(show: &Show, ctx: &Context) -> Result<String, AnswerError> {
     .next()
     .ok_or_else(|| AnswerError::Unsupported("git log listed no commit".into()))?;
     let summary = page::summary(&built.files);
-    let header = Header {
+    let mut doc = ShowDoc {
         raw: &ctx.raw,
         commit: CommitHeader {
             sha: &info.sha,
@@ -106,9 +110,9 @@ pub fn answer(show: &Show, ctx: &Context) -> Result<String, AnswerError> {
             insertions: summary.lines_added,
             deletions: summary.lines_removed,
         },
+        manifest: None,
     };
-    let header =
-        serde_json::to_string(&header).map_err(|e| AnswerError::Unsupported(e.to_string()))?;
+    let header = serde_json::to_string(&doc)?.len();
     let next = |cursor: &str| {
         format!(
             "git-prism manifest {} --max-tokens {} --cursor {cursor} {} {}",
@@ -118,16 +122,10 @@ pub fn answer(show: &Show, ctx: &Context) -> Result<String, AnswerError> {
             sha
         )
     };
-    let paging = page::Paging {
-        max_bytes: Some(ctx.max_output.saturating_sub(header.len() + 16)),
-        ..page::Paging::default()
+    let paging = pager::Paging {
+        max_bytes: Some(ctx.max_output.saturating_sub(header + 16)),
+        ..pager::Paging::default()
     };
-    let manifest = page::render(&built, &paging, &ctx.now, &next)?;
-    // `{"raw":...,"commit":...,"diffstat":...,"manifest":{...}}`
-    let mut out = header;
-    out.pop();
-    out.push_str(",\"manifest\":");
-    out.push_str(&manifest);
-    out.push('}');
-    Ok(out)
+    doc.manifest = Some(page::document(&built, &paging, &ctx.now, &next)?);
+    Ok(serde_json::to_string(&doc)?)
 }

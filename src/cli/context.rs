@@ -9,7 +9,7 @@ use super::Out;
 use super::range::{self, RangeArgs};
 use crate::context::{self, render};
 use crate::exit_codes;
-use crate::manifest::{self, page};
+use crate::manifest::{self, pager};
 
 /// Arguments of `context` and `review`.
 #[derive(Debug, clap::Args)]
@@ -103,10 +103,10 @@ pub fn run(mode: Mode, mut args: Args, out: &mut Out<'_>) -> anyhow::Result<i32>
             &|c| command("--cursor", c),
         ),
         Mode::Review => {
-            let part = |cursor: &Option<String>| page::Paging {
+            let part = |cursor: &Option<String>| pager::Paging {
                 cursor: cursor.clone(),
                 page_size: args.range.page_size,
-                ..page::Paging::default()
+                ..pager::Paging::default()
             };
             let paging = render::ReviewPaging {
                 manifest: part(&args.manifest_cursor),

@@ -13,7 +13,7 @@ use std::path::PathBuf;
 
 use super::Out;
 use crate::git::{Location, Repo};
-use crate::manifest::page::{BYTES_PER_TOKEN, Paging};
+use crate::manifest::pager::{BYTES_PER_TOKEN, Paging};
 use crate::request;
 
 /// Stands in for `--` in the git-style arguments of the range commands while clap parses them

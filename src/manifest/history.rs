@@ -11,6 +11,11 @@ use bstr::ByteSlice;
 
 use super::build::{DepSource, ManifestError, commit_files, dependency_report};
 use super::model::FileChange;
+use super::pager::{self, PageError, Paging, encode_cursor};
+use super::schema::{
+    CommitDoc, HistoryDoc, HistoryMetadata, HistoryPagination, HistorySummary, HistoryTruncation,
+    SCHEMA_VERSION,
+};
 use crate::deps;
 use crate::git::raw;
 use crate::git::{GitError, Repo};
@@ -217,25 +222,14 @@ pub fn render(
     repo_path: &str,
     range: &str,
     commits: &[CommitChange],
-    paging: &super::page::Paging,
+    paging: &Paging,
     generated_at: &str,
     next_page: &dyn Fn(&str) -> String,
-) -> Result<String, super::page::PageError> {
-    use super::page::{PageError, decode_cursor, encode_cursor};
+) -> Result<String, PageError> {
     let fp = fingerprint(commits);
     let total = commits.len();
-    let offset = match &paging.cursor {
-        Some(c) => decode_cursor(c, fp)?,
-        None => 0,
-    };
-    if offset > total {
-        return Err(PageError::Invalid(
-            paging.cursor.clone().unwrap_or_default(),
-        ));
-    }
-    let end = paging
-        .page_size
-        .map_or(total, |n| offset.saturating_add(n.max(1)).min(total));
+    let offset = paging.offset(fp)?;
+    let end = paging.end(offset, total)?;
     let summary = history_summary(commits);
     let mut view = HistoryView {
         offset,
@@ -244,90 +238,70 @@ pub fn render(
         files_per_commit: usize::MAX,
         cuts: Vec::new(),
     };
-    let serialize = |view: &HistoryView| -> String {
+    let doc = |view: &HistoryView| {
         let next_cursor = (view.end < total).then(|| encode_cursor(fp, view.end));
-        let doc = super::schema::HistoryDoc {
+        HistoryDoc {
             raw: paging.raw.clone(),
-            metadata: super::schema::HistoryMetadata {
-                schema_version: super::schema::SCHEMA_VERSION,
+            metadata: HistoryMetadata {
+                schema_version: SCHEMA_VERSION,
                 tool: "git-prism",
                 version: env!("CARGO_PKG_VERSION"),
                 repo_path: repo_path.to_owned(),
                 range: range.to_owned(),
                 generated_at: generated_at.to_owned(),
             },
-            summary: super::schema::HistorySummary {
-                commits: summary.0,
-                merges: summary.1,
-                file_changes: summary.2,
-                lines_added: summary.3,
-                lines_removed: summary.4,
-                authors: summary.5.clone(),
-            },
+            summary: summary.clone(),
             commits: commits[view.offset..view.end]
                 .iter()
                 .map(|c| commit_doc(c, view))
                 .collect(),
-            pagination: (view.offset > 0 || view.end < total).then(|| {
-                super::schema::HistoryPagination {
-                    offset: view.offset,
-                    returned: view.end - view.offset,
-                    total_commits: total,
-                    next_cursor: next_cursor.clone(),
-                }
+            pagination: (view.offset > 0 || view.end < total).then(|| HistoryPagination {
+                offset: view.offset,
+                returned: view.end - view.offset,
+                total_commits: total,
+                next_cursor: next_cursor.clone(),
             }),
-            truncated: (!view.cuts.is_empty()).then(|| super::schema::HistoryTruncation {
+            truncated: (!view.cuts.is_empty()).then(|| HistoryTruncation {
                 cut: view.cuts.clone(),
                 commits_not_shown: total - (view.end - view.offset),
                 next_page: next_cursor.as_deref().map(next_page),
             }),
-        };
-        let out = if paging.pretty {
-            serde_json::to_string_pretty(&doc)
-        } else {
-            serde_json::to_string(&doc)
-        };
-        out.unwrap_or_default()
+        }
     };
+    let json = |view: &HistoryView| paging.to_json(&doc(view));
     let Some(max) = paging.max_bytes else {
-        return Ok(serialize(&view));
+        return Ok(json(&view)?);
     };
-    let fits = |view: &HistoryView| serialize(view).len() <= max;
-    if fits(&view) {
-        return Ok(serialize(&view));
+    let fits =
+        |view: &HistoryView| -> Result<bool, serde_json::Error> { Ok(json(view)?.len() <= max) };
+    if fits(&view)? {
+        return Ok(json(&view)?);
     }
     view.bodies = false;
     view.cuts.push("commit message bodies".into());
-    if fits(&view) {
-        return Ok(serialize(&view));
+    if fits(&view)? {
+        return Ok(json(&view)?);
     }
     for cap in [10, 3, 0] {
         view.files_per_commit = cap;
-        view.cuts.retain(|c| !c.starts_with("files beyond"));
-        view.cuts.push(format!(
-            "files beyond the first {cap} of each commit (counts kept)"
-        ));
-        if fits(&view) {
-            return Ok(serialize(&view));
+        pager::note(
+            &mut view.cuts,
+            "files beyond",
+            format!("files beyond the first {cap} of each commit (counts kept)"),
+        );
+        if fits(&view)? {
+            return Ok(json(&view)?);
         }
     }
-    // Move commits to the next page: the largest prefix of this page that fits.
-    let (mut lo, mut hi) = (offset + 1, view.end);
-    while lo < hi {
-        let mid = lo + (hi - lo).div_ceil(2);
+    // Move commits to the next page: the largest prefix of this page that fits (the note is
+    // added after the search, so it is not part of what is measured).
+    view.end = pager::largest_fitting(offset + 1, view.end, |mid| {
         view.end = mid;
-        if fits(&view) {
-            lo = mid;
-        } else {
-            hi = mid - 1;
-        }
-    }
-    view.end = lo;
-    view.cuts.push(format!(
-        "commits moved to the next page to fit {max} bytes ({} shown)",
-        lo - offset
-    ));
-    Ok(serialize(&view))
+        fits(&view)
+    })?;
+    view.cuts
+        .push(pager::moved("commits", max, view.end - offset));
+    Ok(json(&view)?)
 }
 
 /// What one rendering of a history shows.
@@ -355,9 +329,7 @@ fn fingerprint(commits: &[CommitChange]) -> u64 {
     h
 }
 
-type Totals = (usize, usize, usize, u64, u64, Vec<String>);
-
-fn history_summary(commits: &[CommitChange]) -> Totals {
+fn history_summary(commits: &[CommitChange]) -> HistorySummary {
     let mut authors: Vec<String> = Vec::new();
     let (mut merges, mut files, mut added, mut removed) = (0, 0, 0, 0);
     for c in commits {
@@ -374,17 +346,24 @@ fn history_summary(commits: &[CommitChange]) -> Totals {
             }
         }
     }
-    (commits.len(), merges, files, added, removed, authors)
+    HistorySummary {
+        commits: commits.len(),
+        merges,
+        file_changes: files,
+        lines_added: added,
+        lines_removed: removed,
+        authors,
+    }
 }
 
-fn commit_doc(c: &CommitChange, view: &HistoryView) -> super::schema::CommitDoc {
+fn commit_doc(c: &CommitChange, view: &HistoryView) -> CommitDoc {
     let (added, removed) = c
         .files
         .iter()
         .filter_map(|f| f.lines)
         .fold((0, 0), |acc, (a, r)| (acc.0 + a, acc.1 + r));
     let shown = c.files.len().min(view.files_per_commit);
-    super::schema::CommitDoc {
+    CommitDoc {
         sha: c.info.sha.clone(),
         parents: c.info.parents.clone(),
         author: format!("{} <{}>", c.info.author_name, c.info.author_email),

@@ -10,6 +10,7 @@ pub mod history;
 pub mod language;
 pub mod model;
 pub mod page;
+pub mod pager;
 pub mod prefetch;
 pub mod schema;
 pub mod snapshot;
