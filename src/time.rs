@@ -1,5 +1,5 @@
-//! Time formatting, in one place: RFC 3339 in UTC for when an answer was generated, and
-//! ISO 8601 in the author's zone for blame dates.
+//! Time, in one place: RFC 3339 in UTC for when an answer was generated, ISO 8601 in the
+//! author's zone for blame dates, and the stopwatch behind `GIT_PRISM_TRACE`.
 //!
 //! Pure arithmetic on seconds since the Unix epoch (no time zone database, no locale): the
 //! same input always gives the same text.
@@ -57,6 +57,39 @@ pub fn iso_date(time: i64, tz: &str) -> String {
         h,
         m
     )
+}
+
+/// Times the phases of a run (for `GIT_PRISM_TRACE=1`).
+#[derive(Debug)]
+pub struct Stopwatch {
+    clock: std::time::Instant,
+    laps: Vec<(&'static str, std::time::Duration)>,
+}
+
+impl Stopwatch {
+    /// Starts timing the first phase.
+    pub fn start() -> Stopwatch {
+        Stopwatch {
+            clock: std::time::Instant::now(),
+            laps: Vec::new(),
+        }
+    }
+
+    /// Ends the current phase under `name` and starts the next.
+    pub fn lap(&mut self, name: &'static str) {
+        self.laps.push((name, self.clock.elapsed()));
+        self.clock = std::time::Instant::now();
+    }
+
+    /// Records a phase timed elsewhere (one that ran in parallel with the current one).
+    pub fn record(&mut self, name: &'static str, took: std::time::Duration) {
+        self.laps.push((name, took));
+    }
+
+    /// Returns every phase, in order.
+    pub fn into_laps(self) -> Vec<(&'static str, std::time::Duration)> {
+        self.laps
+    }
 }
 
 #[cfg(test)]

@@ -254,7 +254,7 @@ fn clone_hunk(h: &HunkDoc) -> HunkDoc {
 /// The functions of the blamed version of the file, with their line ranges.
 fn functions_of(repo: &Repo, b: &Blame) -> Option<Vec<(u32, u32, String)>> {
     let label = language::from_path(b.path.as_encoded_bytes())?;
-    crate::lang::for_label(label)?;
+    crate::lang::for_language(label)?;
     let content = match &b.rev {
         Some(rev) => {
             let workdir = repo.workdir()?;

@@ -17,6 +17,7 @@ use serde::Serialize;
 use super::{AnswerError, Context};
 use crate::git::Repo;
 use crate::git::repo::Objects;
+use crate::lang::Language;
 use crate::manifest::model::{FileChange, Kind};
 use crate::manifest::{history, language, page, pager};
 use crate::request::{Log, PickaxeKind};
@@ -221,7 +222,7 @@ fn file_doc(objects: &Objects, f: &FileChange, matcher: &Matcher, kind: PickaxeK
             .as_ref()
             .map_or(0, |c| c.lines().map(|l| matcher.count(l)).sum())
     };
-    let label = language::from_path(&f.path).filter(|l| crate::lang::for_label(l).is_some());
+    let label = language::from_path(&f.path).filter(|l| crate::lang::for_language(*l).is_some());
     let functions = label.filter(|_| regular).map(|label| {
         let per = |content: &Option<Vec<u8>>| per_function(label, content.as_deref(), matcher);
         let (old, new) = (per(&before), per(&after));
@@ -253,13 +254,13 @@ fn file_doc(objects: &Objects, f: &FileChange, matcher: &Matcher, kind: PickaxeK
 
 /// Per function (innermost): the number of occurrences and the matching lines (sorted).
 fn per_function(
-    label: &'static str,
+    language: Language,
     content: Option<&[u8]>,
     matcher: &Matcher,
 ) -> BTreeMap<String, (usize, Vec<BString>)> {
     let mut out: BTreeMap<String, (usize, Vec<BString>)> = BTreeMap::new();
     let Some(content) = content else { return out };
-    let Some(analysis) = crate::lang::analyze(label, content) else {
+    let Some(analysis) = crate::lang::analyze(language, content) else {
         return out;
     };
     for (i, line) in content.lines().enumerate() {

@@ -18,10 +18,10 @@ pub struct Args {
 }
 
 pub fn run(args: Args, out: &mut Out<'_>) -> anyhow::Result<i32> {
-    let analyzed = lang::labels();
+    let analyzed = lang::analyzed();
     let rows: Vec<(&'static str, Vec<String>, bool)> = language::known()
         .into_iter()
-        .map(|(label, names)| (label, names, analyzed.contains(&label)))
+        .map(|(language, names)| (language.label(), names, analyzed.contains(&language)))
         .filter(|(_, _, a)| *a || !args.analyzed)
         .collect();
     if args.json {

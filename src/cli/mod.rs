@@ -141,6 +141,8 @@ pub fn run(argv0: OsString, args: Vec<OsString>) -> i32 {
 /// Parses the command line (without running anything).
 fn parse(argv0: OsString, mut args: Vec<OsString>) -> Result<Cli, clap::Error> {
     let mut command = Cli::command();
+    // Built, the subcommands know their full names for usage lines ("git-prism manifest").
+    command.build();
     let range_command = args
         .first()
         .and_then(|a| a.to_str())

@@ -404,10 +404,10 @@ fn function_doc(f: &FunctionContext, cap: Option<usize>) -> FunctionDoc {
     FunctionDoc {
         name: f.name.clone(),
         file: f.file.clone(),
-        change_type: f.change_type,
-        kind: f.kind,
-        language: f.language,
-        scoping: f.scoping,
+        change_type: f.change_type.label(),
+        kind: f.kind.label(),
+        language: f.language.label(),
+        scoping: f.scoping.label(),
         blast_radius: BlastRadiusDoc {
             production_callers: b.production_callers,
             test_callers: b.test_callers,

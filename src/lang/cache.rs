@@ -14,7 +14,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use super::{Analysis, Call, CallSite, Function};
+use super::{Analysis, Call, CallSite, Function, FunctionKind};
 
 /// Bumped whenever extraction changes what it produces.
 pub const FORMAT: u32 = 5;
@@ -171,7 +171,7 @@ fn encode(a: &Analysis) -> Vec<u8> {
     for f in &a.functions {
         put_str(&mut out, &f.name);
         put_str(&mut out, &f.leaf);
-        out.push(u8::from(f.kind == "method") | (u8::from(f.test) << 1));
+        out.push(u8::from(f.kind == FunctionKind::Method) | (u8::from(f.test) << 1));
         put_u32(&mut out, f.start_line);
         put_u32(&mut out, f.end_line);
         put_str(&mut out, &f.signature);
@@ -214,7 +214,11 @@ fn decode(bytes: &[u8]) -> Option<Analysis> {
         let name = r.string()?;
         let leaf = r.string()?;
         let flags = r.u8()?;
-        let kind = if flags & 1 != 0 { "method" } else { "function" };
+        let kind = if flags & 1 != 0 {
+            FunctionKind::Method
+        } else {
+            FunctionKind::Function
+        };
         let test = flags & 2 != 0;
         let start_line = r.u32()?;
         let end_line = r.u32()?;
@@ -306,11 +310,12 @@ impl<'a> Reader<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::lang::Language;
 
     #[test]
     fn entries_round_trip_and_corruption_is_a_miss() {
         let analysis = crate::lang::analyze(
-            "python",
+            Language::Python,
             b"import os\n\nclass A:\n    def m(self):\n        return os.sep\n",
         )
         .unwrap();

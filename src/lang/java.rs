@@ -10,20 +10,20 @@
 //! Imports: `import a.b.C;` is `a.b.C`, `import a.b.*;` is `a.b.*`, and static imports are
 //! prefixed: `static a.b.C.m`, `static a.b.C.*`.
 
-use tree_sitter::{Language, Node};
+use tree_sitter::Node;
 
 use super::walk::text;
-use super::{Analyzer, Role};
+use super::{Analyzer, Language, Role};
 
 /// The Java analyzer.
 pub struct Java;
 
 impl Analyzer for Java {
-    fn labels(&self) -> &'static [&'static str] {
-        &["java"]
+    fn languages(&self) -> &'static [Language] {
+        &[Language::Java]
     }
 
-    fn grammar(&self, _label: &str) -> Language {
+    fn grammar(&self, _language: Language) -> tree_sitter::Language {
         tree_sitter_java::LANGUAGE.into()
     }
 
@@ -168,10 +168,11 @@ fn dotted(node: Node<'_>, source: &[u8]) -> String {
 
 #[cfg(test)]
 mod tests {
+    use crate::lang::Language;
     use crate::lang::analyze;
 
     fn names(source: &str) -> Vec<(String, &'static str)> {
-        crate::lang::testing::names("java", source)
+        crate::lang::testing::names(Language::Java, source)
     }
 
     #[test]
@@ -229,7 +230,7 @@ public class Outer<T> extends Base {
     #[test]
     fn imports() {
         let source = "package p;\nimport a.b.C;\nimport static a.b.C.m;\nimport a.b.*;\nimport static a.b.C.*;\nimport x . /* odd */ y;\nclass K {}\n";
-        let imports = analyze("java", source.as_bytes()).unwrap().imports;
+        let imports = analyze(Language::Java, source.as_bytes()).unwrap().imports;
         assert_eq!(
             imports,
             vec!["a.b.*", "a.b.C", "static a.b.C.*", "static a.b.C.m", "x.y"]
@@ -238,9 +239,9 @@ public class Outer<T> extends Base {
 
     #[test]
     fn annotations_are_part_of_the_signature() {
-        let plain = analyze("java", b"class K {\n    void f() { g(); }\n}\n").unwrap();
+        let plain = analyze(Language::Java, b"class K {\n    void f() { g(); }\n}\n").unwrap();
         let annotated = analyze(
-            "java",
+            Language::Java,
             b"class K {\n    @Override\n    void f() { g(); }\n}\n",
         )
         .unwrap();
@@ -254,12 +255,11 @@ public class Outer<T> extends Base {
     #[test]
     fn comments_do_not_change_the_body() {
         let a = analyze(
-            "java",
+            Language::Java,
             b"class K {\n    int f(int x) {\n        return x + 1;\n    }\n}\n",
         )
         .unwrap();
-        let b = analyze(
-            "java",
+        let b = analyze(Language::Java,
             b"class K {\n    /** Adds one. */\n    int f(int x /* x */) { // add\n        return x+1; /* really */\n    }\n}\n",
         )
         .unwrap();
@@ -277,8 +277,8 @@ public class Outer<T> extends Base {
         let after =
             "class K {\n    void f(int a) { one(a); }\n    void f(String a) { three(a); }\n}\n";
         let (b, a) = (
-            analyze("java", before.as_bytes()).unwrap(),
-            analyze("java", after.as_bytes()).unwrap(),
+            analyze(Language::Java, before.as_bytes()).unwrap(),
+            analyze(Language::Java, after.as_bytes()).unwrap(),
         );
         let changes = finish(vec![("K.java".into(), compare(Some(&b), Some(&a)))]).remove(0);
         let summary: Vec<(String, &str, u32)> = changes

@@ -2,25 +2,29 @@
 //! and `async` definitions; docstrings count as comments; `import x`, `import x as y`,
 //! `from x import y as z` and relative imports as canonical strings.
 
-use tree_sitter::{Language, Node};
+use tree_sitter::Node;
 
 use super::walk::text;
-use super::{Analyzer, Role};
+use super::{Analyzer, ImportScheme, Language, Role};
 
 /// The Python analyzer.
 pub struct Python;
 
 impl Analyzer for Python {
-    fn labels(&self) -> &'static [&'static str] {
-        &["python"]
+    fn languages(&self) -> &'static [Language] {
+        &[Language::Python]
     }
 
-    fn grammar(&self, _label: &str) -> Language {
+    fn grammar(&self, _language: Language) -> tree_sitter::Language {
         tree_sitter_python::LANGUAGE.into()
     }
 
     fn separator(&self) -> &'static str {
         "."
+    }
+
+    fn import_scheme(&self) -> Option<ImportScheme> {
+        Some(ImportScheme::Python)
     }
 
     fn role<'t>(&self, node: Node<'t>, source: &[u8]) -> Role<'t> {
@@ -172,10 +176,11 @@ impl Analyzer for Python {
 
 #[cfg(test)]
 mod tests {
+    use crate::lang::Language;
     use crate::lang::analyze;
 
     fn names(source: &str) -> Vec<(String, &'static str)> {
-        crate::lang::testing::names("python", source)
+        crate::lang::testing::names(Language::Python, source)
     }
 
     #[test]
@@ -220,7 +225,9 @@ async def fetch():
     #[test]
     fn imports() {
         let source = "import os\nimport a.b as c, d\nfrom x import y as z, w\nfrom . import sibling\nfrom ..pkg.mod import thing\nfrom m import *\nfrom __future__ import annotations\n";
-        let imports = analyze("python", source.as_bytes()).unwrap().imports;
+        let imports = analyze(Language::Python, source.as_bytes())
+            .unwrap()
+            .imports;
         assert_eq!(
             imports,
             vec![
@@ -239,9 +246,9 @@ async def fetch():
 
     #[test]
     fn docstrings_and_comments_are_not_code() {
-        let a = analyze("python", b"def f(x):\n    return x + 1\n").unwrap();
+        let a = analyze(Language::Python, b"def f(x):\n    return x + 1\n").unwrap();
         let b = analyze(
-            "python",
+            Language::Python,
             b"def f(x):\n    \"\"\"Add one.\"\"\"\n    # really\n    return x+1\n",
         )
         .unwrap();
@@ -251,8 +258,8 @@ async def fetch():
 
     #[test]
     fn decorators_are_part_of_the_signature() {
-        let a = analyze("python", b"def f():\n    pass\n").unwrap();
-        let b = analyze("python", b"@cache\ndef f():\n    pass\n").unwrap();
+        let a = analyze(Language::Python, b"def f():\n    pass\n").unwrap();
+        let b = analyze(Language::Python, b"@cache\ndef f():\n    pass\n").unwrap();
         assert_eq!(a.functions[0].body_hash, b.functions[0].body_hash);
         assert_ne!(a.functions[0].signature_hash, b.functions[0].signature_hash);
         assert_eq!(b.functions[0].signature, "@cache def f()");
@@ -261,7 +268,7 @@ async def fetch():
     #[test]
     fn tests_are_marked() {
         let source = "def prod(): pass\ndef test_a(): pass\n@pytest.fixture\ndef db(): pass\n@cache\ndef c(): pass\nclass TestX:\n    def helper(self): pass\nclass Case(unittest.TestCase):\n    def setUp(self): pass\nclass Plain:\n    def m(self): pass\n";
-        let tests: Vec<(String, bool)> = analyze("python", source.as_bytes())
+        let tests: Vec<(String, bool)> = analyze(Language::Python, source.as_bytes())
             .unwrap()
             .functions
             .into_iter()

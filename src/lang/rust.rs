@@ -2,25 +2,35 @@
 //! functions in inline modules (`module::function`) and nested functions (`outer::inner`);
 //! `use` trees expanded to one path per leaf, and `extern crate`.
 
-use tree_sitter::{Language, Node};
+use tree_sitter::Node;
 
 use super::walk::text;
-use super::{Analyzer, CallSite, Role, calls};
+use super::{Analyzer, CallSite, ImportScheme, Language, Role, calls};
 
 /// The Rust analyzer.
 pub struct Rust;
 
 impl Analyzer for Rust {
-    fn labels(&self) -> &'static [&'static str] {
-        &["rust"]
+    fn languages(&self) -> &'static [Language] {
+        &[Language::Rust]
     }
 
-    fn grammar(&self, _label: &str) -> Language {
+    fn grammar(&self, _language: Language) -> tree_sitter::Language {
         tree_sitter_rust::LANGUAGE.into()
     }
 
     fn separator(&self) -> &'static str {
         "::"
+    }
+
+    fn import_scheme(&self) -> Option<ImportScheme> {
+        Some(ImportScheme::Rust)
+    }
+
+    fn builds_value(&self, site: &CallSite) -> bool {
+        // `Some(x)`, `Ok(x)`, `Point(1, 2)`: capitalised calls are enum variants and tuple
+        // structs.
+        site.name.starts_with(char::is_uppercase)
     }
 
     fn role<'t>(&self, node: Node<'t>, source: &[u8]) -> Role<'t> {
@@ -270,10 +280,11 @@ fn expand(node: Node<'_>, prefix: &str, source: &[u8], out: &mut Vec<String>) {
 
 #[cfg(test)]
 mod tests {
+    use crate::lang::Language;
     use crate::lang::analyze;
 
     fn names(source: &str) -> Vec<(String, &'static str)> {
-        crate::lang::testing::names("rust", source)
+        crate::lang::testing::names(Language::Rust, source)
     }
 
     #[test]
@@ -322,7 +333,7 @@ mod inner {
     #[test]
     fn use_trees_expand_to_leaves() {
         let source = "use std::collections::{HashMap, btree_map::{self, Entry as E}};\nuse crate::a::*;\nuse b;\npub use c::d as e;\nextern crate alloc;\n";
-        let imports = analyze("rust", source.as_bytes()).unwrap().imports;
+        let imports = analyze(Language::Rust, source.as_bytes()).unwrap().imports;
         assert_eq!(
             imports,
             vec![
@@ -339,8 +350,8 @@ mod inner {
 
     #[test]
     fn attributes_are_part_of_the_signature() {
-        let plain = analyze("rust", b"fn f() { 1; }\n").unwrap();
-        let inline = analyze("rust", b"#[inline]\nfn f() { 1; }\n").unwrap();
+        let plain = analyze(Language::Rust, b"fn f() { 1; }\n").unwrap();
+        let inline = analyze(Language::Rust, b"#[inline]\nfn f() { 1; }\n").unwrap();
         assert_eq!(plain.functions[0].body_hash, inline.functions[0].body_hash);
         assert_ne!(
             plain.functions[0].signature_hash,
@@ -352,9 +363,9 @@ mod inner {
 
     #[test]
     fn comments_and_whitespace_do_not_change_the_body() {
-        let a = analyze("rust", b"fn f(x: u8) -> u8 {\n    x + 1\n}\n").unwrap();
+        let a = analyze(Language::Rust, b"fn f(x: u8) -> u8 {\n    x + 1\n}\n").unwrap();
         let b = analyze(
-            "rust",
+            Language::Rust,
             b"fn f( x:u8 )->u8{ // add one\n  /* really */ x+1 }\n",
         )
         .unwrap();
@@ -366,7 +377,7 @@ mod inner {
     #[test]
     fn tests_are_marked() {
         let source = "fn prod() {}\n#[test]\nfn t() {}\n#[tokio::test]\nasync fn u() {}\n#[cfg(test)]\nmod checks {\n    fn helper() {}\n}\nmod tests {\n    fn h() {}\n}\n#[cfg(not(feature = \"x\"))]\nmod other {\n    fn o() {}\n}\n#[inline]\nfn testable() {}\n";
-        let tests: Vec<(String, bool)> = analyze("rust", source.as_bytes())
+        let tests: Vec<(String, bool)> = analyze(Language::Rust, source.as_bytes())
             .unwrap()
             .functions
             .into_iter()

@@ -13,22 +13,22 @@
 //!
 //! The rules are shared with JavaScript and detailed in `ecmascript.rs`.
 
-use tree_sitter::{Language, Node};
+use tree_sitter::Node;
 
 use super::ecmascript::{self, Dialect};
-use super::{Analyzer, Role};
+use super::{Analyzer, Language, Role};
 
 /// The TypeScript analyzer (`typescript` and `tsx`).
 pub struct TypeScript;
 
 impl Analyzer for TypeScript {
-    fn labels(&self) -> &'static [&'static str] {
-        &["typescript", "tsx"]
+    fn languages(&self) -> &'static [Language] {
+        &[Language::TypeScript, Language::Tsx]
     }
 
-    fn grammar(&self, label: &str) -> Language {
+    fn grammar(&self, language: Language) -> tree_sitter::Language {
         // The TSX grammar reads `<T>x` as JSX, so plain TypeScript needs its own.
-        if label == "tsx" {
+        if language == Language::Tsx {
             tree_sitter_typescript::LANGUAGE_TSX.into()
         } else {
             tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into()
@@ -37,6 +37,16 @@ impl Analyzer for TypeScript {
 
     fn separator(&self) -> &'static str {
         "."
+    }
+
+    fn family(&self) -> &'static [Language] {
+        // One program mixes them: each can call into the others' files.
+        &[
+            Language::TypeScript,
+            Language::Tsx,
+            Language::JavaScript,
+            Language::Jsx,
+        ]
     }
 
     fn role<'t>(&self, node: Node<'t>, source: &[u8]) -> Role<'t> {
@@ -54,6 +64,7 @@ impl Analyzer for TypeScript {
 
 #[cfg(test)]
 mod tests {
+    use crate::lang::Language;
     use crate::lang::analyze;
     use crate::lang::testing::{functions, names};
 
@@ -119,7 +130,7 @@ const Anonymous = class {
 exports.legacy = function () {};
 "#;
         assert_eq!(
-            names("typescript", source),
+            names(Language::TypeScript, source),
             vec![
                 ("top".into(), "function"),
                 ("top.inner".into(), "function"),
@@ -174,7 +185,7 @@ class Counter extends React.Component<Props> {
 }
 "#;
         assert_eq!(
-            names("tsx", source),
+            names(Language::Tsx, source),
             vec![
                 ("App".into(), "function"),
                 ("App.onClick".into(), "function"),
@@ -185,7 +196,7 @@ class Counter extends React.Component<Props> {
         // Plain TypeScript has its own grammar: there `<T>` starts a generic arrow, not JSX.
         let generic = "const id = <T>(x: T): T => x;\n";
         assert_eq!(
-            names("typescript", generic),
+            names(Language::TypeScript, generic),
             vec![("id".into(), "function")]
         );
     }
@@ -211,7 +222,9 @@ async function load() {
     const notLiteral = require(name);
 }
 "#;
-        let imports = analyze("typescript", source.as_bytes()).unwrap().imports;
+        let imports = analyze(Language::TypeScript, source.as_bytes())
+            .unwrap()
+            .imports;
         assert_eq!(
             imports,
             vec![
@@ -239,11 +252,11 @@ async function load() {
     #[test]
     fn comments_and_whitespace_do_not_change_the_body() {
         let a = functions(
-            "typescript",
+            Language::TypeScript,
             "function f(x: number): number {\n    return x + 1;\n}\n",
         );
         let b = functions(
-            "typescript",
+            Language::TypeScript,
             "function f( x:number ):number { // add one\n  /** really */ return x+1; }\n",
         );
         assert_eq!(a[0].body_hash, b[0].body_hash);
@@ -253,9 +266,9 @@ async function load() {
 
     #[test]
     fn decorators_are_part_of_the_signature() {
-        let plain = functions("typescript", "class A {\n    m() { go(); }\n}\n");
+        let plain = functions(Language::TypeScript, "class A {\n    m() { go(); }\n}\n");
         let decorated = functions(
-            "typescript",
+            Language::TypeScript,
             "class A {\n    @log()\n    // why\n    @trace m() { go(); }\n}\n",
         );
         assert_eq!(plain[0].body_hash, decorated[0].body_hash);
@@ -264,7 +277,7 @@ async function load() {
         assert_eq!(decorated[0].signature, "@log() // why @trace m()");
         // A comment between decorators is not part of the signature's tokens.
         let uncommented = functions(
-            "typescript",
+            Language::TypeScript,
             "class A {\n    @log() @trace m() { go(); }\n}\n",
         );
         assert_eq!(uncommented[0].signature_hash, decorated[0].signature_hash);
@@ -272,37 +285,40 @@ async function load() {
 
     #[test]
     fn export_async_and_types_are_part_of_the_signature() {
-        let base = functions("typescript", "const f = (x: number) => x + 1;\n");
+        let base = functions(Language::TypeScript, "const f = (x: number) => x + 1;\n");
         for changed in [
             "export const f = (x: number) => x + 1;\n",
             "const f = async (x: number) => x + 1;\n",
             "const f = (x: string) => x + 1;\n",
             "const f: Op = (x: number) => x + 1;\n",
         ] {
-            let other = functions("typescript", changed);
+            let other = functions(Language::TypeScript, changed);
             assert_eq!(base[0].body_hash, other[0].body_hash, "{changed}");
             assert_ne!(base[0].signature_hash, other[0].signature_hash, "{changed}");
         }
         let exported = functions(
-            "typescript",
+            Language::TypeScript,
             "export async function g(): Promise<void> {}\n",
         );
         assert_eq!(
             exported[0].signature,
             "export async function g(): Promise<void>"
         );
-        let interface = functions("typescript", "interface I {\n    m(a: number): void;\n}\n");
+        let interface = functions(
+            Language::TypeScript,
+            "interface I {\n    m(a: number): void;\n}\n",
+        );
         assert_eq!(interface[0].signature, "m(a: number): void");
     }
 
     #[test]
     fn a_nested_function_is_cut_out_of_its_parent() {
         let a = functions(
-            "typescript",
+            Language::TypeScript,
             "function outer() {\n    const inner = () => 1;\n    return inner();\n}\n",
         );
         let b = functions(
-            "typescript",
+            Language::TypeScript,
             "function outer() {\n    const inner = () => 2;\n    return inner();\n}\n",
         );
         assert_eq!(a[0].name, "outer");
@@ -314,7 +330,7 @@ async function load() {
     #[test]
     fn malformed_input_yields_what_it_can() {
         let analysis = analyze(
-            "typescript",
+            Language::TypeScript,
             b"function ok() { return 1; }\nclass { m( { }\nexport const = () =>\n",
         )
         .unwrap();
@@ -326,7 +342,7 @@ async function load() {
             "(\n".repeat(20_000),
             ")\n".repeat(20_000)
         );
-        let analysis = analyze("typescript", deep.as_bytes()).unwrap();
+        let analysis = analyze(Language::TypeScript, deep.as_bytes()).unwrap();
         assert_eq!(analysis.functions[0].name, "f");
     }
 }

@@ -28,6 +28,7 @@ use crate::git::raw::{self, Status};
 use crate::git::repo::Objects;
 use crate::git::revs::{Head, Target};
 use crate::git::{GitError, Repo};
+use crate::lang::Language;
 use crate::request::Diff;
 
 /// The error returned by [`build`].
@@ -218,12 +219,12 @@ pub(crate) fn analyze_functions(
     base: Option<&Path>,
     prefetched: &Prefetched,
 ) {
-    let jobs: Vec<(usize, &'static str)> = files
+    let jobs: Vec<(usize, Language)> = files
         .iter()
         .enumerate()
         .filter_map(|(i, f)| {
             let label = f.language?;
-            let analyzable = crate::lang::for_label(label).is_some()
+            let analyzable = crate::lang::for_language(label).is_some()
                 && !f.binary
                 && f.kind() == Kind::File
                 && Kind::of_mode(f.mode_before) != Some(Kind::Symlink)

@@ -19,7 +19,7 @@ use super::pager::{self, CursorError, PageError, Paging, decode_cursor, encode_c
 use super::schema::{self, ManifestDoc};
 use crate::git::raw::Status;
 use crate::git::revs::Head;
-use crate::lang::{ChangeType, FunctionChange};
+use crate::lang::{ChangeType, FunctionChange, Language};
 
 /// The name of the page order that puts files with changed functions first.
 pub const FUNCTIONS_FIRST: &str = "functions_first";
@@ -365,7 +365,7 @@ pub fn summary(files: &[FileChange]) -> schema::Summary {
             s.submodules += 1;
         }
     }
-    s.languages_affected = languages.into_iter().collect();
+    s.languages_affected = languages.into_iter().map(Language::label).collect();
     if files.iter().any(|f| f.functions != Functions::Off) {
         let mut fs = schema::FunctionSummary::default();
         for f in files {
@@ -465,7 +465,7 @@ pub fn file_doc(f: &FileChange, detail: Detail) -> schema::File {
         is_binary: f.binary,
         is_generated: f.generated.is_some(),
         generated_reason: f.generated.map(|g| g.label()),
-        language: f.language,
+        language: f.language.map(Language::label),
         size_before: f.size_before,
         size_after: f.size_after,
         mode_before: mode_changed.then(|| format!("{:06o}", f.mode_before)),
@@ -527,7 +527,7 @@ fn function_docs(changes: &[FunctionChange], detail: Detail) -> Vec<schema::Func
         .map(|c| schema::FunctionChangeDoc {
             name: c.name.clone(),
             old_name: c.old_name.clone(),
-            kind: c.kind,
+            kind: c.kind.label(),
             change_type: c.change_type.label(),
             start_line: full.then_some(c.start_line),
             end_line: full.then_some(c.end_line),
@@ -563,7 +563,7 @@ mod tests {
 
     #[test]
     fn functions_first_keeps_git_order_within_groups() {
-        use crate::lang::FileFunctions;
+        use crate::lang::{FileFunctions, FunctionKind};
         let file = |path: &str, functions: Functions, binary: bool| FileChange {
             path: path.into(),
             old_path: None,
@@ -586,7 +586,7 @@ mod tests {
             changed: vec![FunctionChange {
                 name: "f".into(),
                 old_name: None,
-                kind: "function",
+                kind: FunctionKind::Function,
                 change_type: ChangeType::Modified,
                 start_line: 1,
                 end_line: 1,

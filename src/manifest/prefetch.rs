@@ -27,7 +27,7 @@ use crate::deps;
 use crate::git::Repo;
 use crate::git::repo::Objects;
 use crate::git::revs::{Head, Target};
-use crate::lang::{self, Analysis};
+use crate::lang::{self, Analysis, Language};
 
 /// At most this many changed blobs are read ahead.
 pub const MAX_BLOBS: usize = 20_000;
@@ -46,7 +46,7 @@ type Declarations = Result<Vec<deps::Declaration>, deps::ParseError>;
 pub struct Prefetched {
     heads: HashMap<String, Vec<u8>>,
     declarations: HashMap<(String, deps::Format), Declarations>,
-    analyses: HashMap<(String, &'static str), Analysis>,
+    analyses: HashMap<(String, Language), Analysis>,
 }
 
 impl Prefetched {
@@ -61,8 +61,8 @@ impl Prefetched {
     }
 
     /// Returns a blob's function analysis for a language, if done ahead.
-    pub fn analysis(&self, oid: &str, label: &'static str) -> Option<&Analysis> {
-        self.analyses.get(&(oid.to_owned(), label))
+    pub fn analysis(&self, oid: &str, language: Language) -> Option<&Analysis> {
+        self.analyses.get(&(oid.to_owned(), language))
     }
 }
 
@@ -72,7 +72,7 @@ struct Job {
     old: Option<String>,
     new: Option<String>,
     dependency: Option<deps::Format>,
-    analyzer: Option<&'static str>,
+    analyzer: Option<Language>,
     generated_path: bool,
 }
 
@@ -81,7 +81,7 @@ struct Job {
 struct Side {
     head: Option<Vec<u8>>,
     declarations: Option<(deps::Format, Declarations)>,
-    analysis: Option<(&'static str, Analysis)>,
+    analysis: Option<(Language, Analysis)>,
 }
 
 /// What was done for one job: a side per blob id.
@@ -273,7 +273,7 @@ fn changed_blobs(repo: &Repo, base: &str, head: &str, functions: bool) -> Option
         .map(|change| {
             let path = change.path.as_bstr();
             let analyzer = if functions {
-                language::from_path(path).filter(|l| lang::for_label(l).is_some())
+                language::from_path(path).filter(|l| lang::for_language(*l).is_some())
             } else {
                 None
             };
