@@ -30,6 +30,7 @@ use crate::git::revs::{Head, Target};
 use crate::git::{GitError, Repo};
 use crate::lang::Language;
 use crate::request::Diff;
+use crate::time::Stopwatch;
 
 /// The error returned by [`build`].
 #[derive(Debug, thiserror::Error)]
@@ -64,29 +65,78 @@ impl Default for Options {
 
 /// Builds the manifest of a `git diff` command line.
 pub fn build(repo: &Repo, diff: &Diff, options: &Options) -> Result<Manifest, ManifestError> {
-    let mut timings = Vec::new();
-    let mut clock = std::time::Instant::now();
-    let mut lap = |name: &'static str, timings: &mut Vec<(&'static str, std::time::Duration)>| {
-        timings.push((name, clock.elapsed()));
-        clock = std::time::Instant::now();
-    };
+    let mut clock = Stopwatch::start();
     let (target, paths) = repo.diff_target(diff)?;
-    lap("resolve", &mut timings);
+    clock.lap("resolve");
     let relative = diff
         .options
         .iter()
         .any(|o| o.as_bytes().starts_with(b"--relative"));
-    // git computes the facts while this process prepares what enrichment needs.
-    let diffing = repo.git.spawn(diff_args(&target, &diff.options, &paths))?;
+    let GitFacts {
+        entries,
+        untracked,
+        prefetched,
+    } = git_facts(repo, &target, diff, &paths, options, relative, &mut clock)?;
+    clock.lap("git diff");
+    let base = worktree_base(repo, relative);
+    let (mut files, dependencies) = enrich_all(
+        repo,
+        entries,
+        &untracked,
+        target.head,
+        base.as_deref(),
+        &prefetched,
+        &mut clock,
+    );
+    if options.functions {
+        analyze_functions(repo, &mut files, base.as_deref(), &prefetched);
+        clock.lap("functions");
+    }
+    Ok(Manifest {
+        repo_path: repo.display_path().to_owned(),
+        target,
+        pathspecs: paths
+            .iter()
+            .map(|p| p.to_string_lossy().into_owned())
+            .collect(),
+        files,
+        dependencies,
+        functions: options.functions,
+        timings: clock.into_laps(),
+    })
+}
+
+/// What the real git says changed, and what was read ahead meanwhile.
+struct GitFacts {
+    /// git's changed pairs.
+    entries: Vec<raw::Entry>,
+    /// Untracked files that are not ignored (working-tree targets).
+    untracked: Vec<BString>,
+    /// What was worked out while git ran.
+    prefetched: Prefetched,
+}
+
+/// Runs the real git for the facts (and, on a working tree, the untracked files) while this
+/// process reads ahead what enrichment will need.
+fn git_facts(
+    repo: &Repo,
+    target: &Target,
+    diff: &Diff,
+    paths: &[OsString],
+    options: &Options,
+    relative: bool,
+    clock: &mut Stopwatch,
+) -> Result<GitFacts, ManifestError> {
+    let diffing = repo.git.spawn(diff_args(target, &diff.options, paths))?;
     let wants_untracked =
         options.untracked && target.head == Head::Worktree && !relative && repo.workdir().is_some();
     let listing = if wants_untracked {
-        Some(repo.git.spawn(untracked_args(&paths))?)
+        Some(repo.git.spawn(untracked_args(paths))?)
     } else {
         None
     };
     let (finished, prefetched, git_time, ahead_time) = std::thread::scope(|scope| {
-        let ahead = ReadAhead::start(scope, repo, &target, !paths.is_empty(), options.functions);
+        let ahead = ReadAhead::start(scope, repo, target, !paths.is_empty(), options.functions);
         let start = std::time::Instant::now();
         let finished = diffing.finish();
         let git_time = start.elapsed();
@@ -99,8 +149,8 @@ pub fn build(repo: &Repo, diff: &Diff, options: &Options) -> Result<Manifest, Ma
         };
         (finished, prefetched, git_time, start.elapsed())
     });
-    timings.push(("  git (parallel)", git_time));
-    timings.push(("  read-ahead after git", ahead_time));
+    clock.record("  git (parallel)", git_time);
+    clock.record("  read-ahead after git", ahead_time);
     let entries = raw::parse(&finished?).map_err(|e| GitError::Parse {
         command: "diff".into(),
         detail: e.0,
@@ -109,8 +159,24 @@ pub fn build(repo: &Repo, diff: &Diff, options: &Options) -> Result<Manifest, Ma
         Some(running) => untracked_paths(&running.finish()?),
         None => Vec::new(),
     };
-    lap("git diff", &mut timings);
-    let base = worktree_base(repo, relative);
+    Ok(GitFacts {
+        entries,
+        untracked,
+        prefetched,
+    })
+}
+
+/// Enriches git's entries and the untracked files (sizes, language, generated flag) while
+/// the dependency files among them are parsed.
+fn enrich_all(
+    repo: &Repo,
+    entries: Vec<raw::Entry>,
+    untracked: &[BString],
+    head: Head,
+    base: Option<&Path>,
+    prefetched: &Prefetched,
+    clock: &mut Stopwatch,
+) -> (Vec<FileChange>, deps::Report) {
     let sources: Vec<DepSource> = entries
         .iter()
         .map(DepSource::from_entry)
@@ -119,92 +185,58 @@ pub fn build(repo: &Repo, diff: &Diff, options: &Options) -> Result<Manifest, Ma
         .collect();
     let untracked_refs: Vec<&bstr::BStr> = untracked.iter().map(|p| p.as_bstr()).collect();
     let (attrs, untracked_attrs) = attributes(&repo.objects(), &entries, &untracked_refs);
-    lap("attributes", &mut timings);
-    let (((mut files, untracked_attrs), enrich_time), (dependencies, deps_time)) = rayon::join(
+    clock.lap("attributes");
+    let ((mut files, enrich_time), (dependencies, deps_time)) = rayon::join(
         || {
             let start = std::time::Instant::now();
-            let out = enrich_entries(
-                repo,
-                entries,
-                attrs,
-                target.head,
-                base.as_deref(),
-                untracked_attrs,
-                &prefetched,
-            );
+            let out = enrich_entries(repo, entries, attrs, head, base, prefetched);
             (out, start.elapsed())
         },
         || {
             let start = std::time::Instant::now();
-            let out = dependency_report(repo, &sources, base.as_deref(), &prefetched);
+            let out = dependency_report(repo, &sources, base, prefetched);
             (out, start.elapsed())
         },
     );
-    timings.push(("  files (parallel)", enrich_time));
-    timings.push(("  dependencies (parallel)", deps_time));
+    clock.record("  files (parallel)", enrich_time);
+    clock.record("  dependencies (parallel)", deps_time);
     let untracked_files: Vec<FileChange> = untracked
         .iter()
         .cloned()
         .zip(untracked_attrs)
         .collect::<Vec<_>>()
         .into_par_iter()
-        .filter_map(|(path, attr)| base.as_deref().and_then(|b| untracked_file(b, path, attr)))
+        .filter_map(|(path, attr)| base.and_then(|b| untracked_file(b, path, attr)))
         .collect();
     files.extend(untracked_files);
-    lap("enrich", &mut timings);
-    if options.functions {
-        analyze_functions(repo, &mut files, base.as_deref(), &prefetched);
-        lap("functions", &mut timings);
-    }
-    Ok(Manifest {
-        repo_path: repo.display_path().to_owned(),
-        target,
-        pathspecs: paths
-            .iter()
-            .map(|p| p.to_string_lossy().into_owned())
-            .collect(),
-        files,
-        dependencies,
-        functions: options.functions,
-        timings,
-    })
+    clock.lap("enrich");
+    (files, dependencies)
 }
 
-/// Turns git's entries into file changes, in parallel; `untracked_attrs` are passed through.
+/// Turns git's entries into file changes, in parallel.
 fn enrich_entries(
     repo: &Repo,
     entries: Vec<raw::Entry>,
     attrs: Vec<Attrs>,
     head: Head,
     base: Option<&Path>,
-    untracked_attrs: Vec<Attrs>,
     prefetched: &Prefetched,
-) -> (Vec<FileChange>, Vec<Attrs>) {
-    let files = entries
+) -> Vec<FileChange> {
+    entries
         .into_par_iter()
         .zip(attrs.into_par_iter())
         .map_init(
             || repo.objects(),
             |objects, (entry, attr)| enrich(objects, entry, attr, head, base, prefetched),
         )
-        .collect();
-    (files, untracked_attrs)
+        .collect()
 }
 
 /// Turns the entries of a commit-to-commit comparison into file changes.
 pub fn commit_files(repo: &Repo, entries: Vec<raw::Entry>, functions: bool) -> Vec<FileChange> {
     let (attrs, _) = attributes(&repo.objects(), &entries, &[]);
     let prefetched = Prefetched::default();
-    let mut files = enrich_entries(
-        repo,
-        entries,
-        attrs,
-        Head::Object,
-        None,
-        Vec::new(),
-        &prefetched,
-    )
-    .0;
+    let mut files = enrich_entries(repo, entries, attrs, Head::Object, None, &prefetched);
     if functions {
         analyze_functions(repo, &mut files, None, &prefetched);
     }

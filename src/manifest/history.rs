@@ -226,32 +226,102 @@ pub fn render(
     generated_at: &str,
     next_page: &dyn Fn(&str) -> String,
 ) -> Result<String, PageError> {
-    let fp = fingerprint(commits);
-    let total = commits.len();
-    let offset = paging.offset(fp)?;
-    let end = paging.end(offset, total)?;
-    let summary = history_summary(commits);
-    let mut view = HistoryView {
+    let page = HistoryPage {
+        repo_path,
+        range,
+        commits,
+        raw: &paging.raw,
+        generated_at,
+        next_page,
+        fingerprint: fingerprint(commits),
+        summary: history_summary(commits),
+    };
+    let offset = paging.offset(page.fingerprint)?;
+    let end = paging.end(offset, commits.len())?;
+    let view = HistoryView {
         offset,
         end,
         bodies: true,
         files_per_commit: usize::MAX,
         cuts: Vec::new(),
     };
-    let doc = |view: &HistoryView| {
-        let next_cursor = (view.end < total).then(|| encode_cursor(fp, view.end));
+    let view = fit(&page, paging, view)?;
+    Ok(paging.to_json(&page.doc(&view))?)
+}
+
+/// Cuts detail until the page fits the budget: commit message bodies, then files beyond the
+/// first 10, 3 and 0 of each commit (counts kept), then commits move to the next page.
+fn fit(
+    page: &HistoryPage<'_>,
+    paging: &Paging,
+    mut view: HistoryView,
+) -> Result<HistoryView, serde_json::Error> {
+    let Some(max) = paging.max_bytes else {
+        return Ok(view);
+    };
+    let fits = |view: &HistoryView| -> Result<bool, serde_json::Error> {
+        Ok(paging.to_json(&page.doc(view))?.len() <= max)
+    };
+    if fits(&view)? {
+        return Ok(view);
+    }
+    view.bodies = false;
+    view.cuts.push("commit message bodies".into());
+    if fits(&view)? {
+        return Ok(view);
+    }
+    for cap in [10, 3, 0] {
+        view.files_per_commit = cap;
+        pager::note(
+            &mut view.cuts,
+            "files beyond",
+            format!("files beyond the first {cap} of each commit (counts kept)"),
+        );
+        if fits(&view)? {
+            return Ok(view);
+        }
+    }
+    // Move commits to the next page: the largest prefix of this page that fits (the note is
+    // added after the search, so it is not part of what is measured).
+    let first = view.offset + 1;
+    view.end = pager::largest_fitting(first, view.end, |mid| {
+        view.end = mid;
+        fits(&view)
+    })?;
+    let shown = view.end - view.offset;
+    view.cuts.push(pager::moved("commits", max, shown));
+    Ok(view)
+}
+
+/// What every page of one history shares.
+struct HistoryPage<'a> {
+    repo_path: &'a str,
+    range: &'a str,
+    commits: &'a [CommitChange],
+    raw: &'a Option<String>,
+    generated_at: &'a str,
+    next_page: &'a dyn Fn(&str) -> String,
+    fingerprint: u64,
+    summary: HistorySummary,
+}
+
+impl HistoryPage<'_> {
+    /// The document of one rendering.
+    fn doc(&self, view: &HistoryView) -> HistoryDoc {
+        let total = self.commits.len();
+        let next_cursor = (view.end < total).then(|| encode_cursor(self.fingerprint, view.end));
         HistoryDoc {
-            raw: paging.raw.clone(),
+            raw: self.raw.clone(),
             metadata: HistoryMetadata {
                 schema_version: SCHEMA_VERSION,
                 tool: "git-prism",
                 version: env!("CARGO_PKG_VERSION"),
-                repo_path: repo_path.to_owned(),
-                range: range.to_owned(),
-                generated_at: generated_at.to_owned(),
+                repo_path: self.repo_path.to_owned(),
+                range: self.range.to_owned(),
+                generated_at: self.generated_at.to_owned(),
             },
-            summary: summary.clone(),
-            commits: commits[view.offset..view.end]
+            summary: self.summary.clone(),
+            commits: self.commits[view.offset..view.end]
                 .iter()
                 .map(|c| commit_doc(c, view))
                 .collect(),
@@ -264,44 +334,10 @@ pub fn render(
             truncated: (!view.cuts.is_empty()).then(|| HistoryTruncation {
                 cut: view.cuts.clone(),
                 commits_not_shown: total - (view.end - view.offset),
-                next_page: next_cursor.as_deref().map(next_page),
+                next_page: next_cursor.as_deref().map(self.next_page),
             }),
         }
-    };
-    let json = |view: &HistoryView| paging.to_json(&doc(view));
-    let Some(max) = paging.max_bytes else {
-        return Ok(json(&view)?);
-    };
-    let fits =
-        |view: &HistoryView| -> Result<bool, serde_json::Error> { Ok(json(view)?.len() <= max) };
-    if fits(&view)? {
-        return Ok(json(&view)?);
     }
-    view.bodies = false;
-    view.cuts.push("commit message bodies".into());
-    if fits(&view)? {
-        return Ok(json(&view)?);
-    }
-    for cap in [10, 3, 0] {
-        view.files_per_commit = cap;
-        pager::note(
-            &mut view.cuts,
-            "files beyond",
-            format!("files beyond the first {cap} of each commit (counts kept)"),
-        );
-        if fits(&view)? {
-            return Ok(json(&view)?);
-        }
-    }
-    // Move commits to the next page: the largest prefix of this page that fits (the note is
-    // added after the search, so it is not part of what is measured).
-    view.end = pager::largest_fitting(offset + 1, view.end, |mid| {
-        view.end = mid;
-        fits(&view)
-    })?;
-    view.cuts
-        .push(pager::moved("commits", max, view.end - offset));
-    Ok(json(&view)?)
 }
 
 /// What one rendering of a history shows.

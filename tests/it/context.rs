@@ -560,9 +560,17 @@ fn callers_in_files_whose_names_are_not_utf8_are_found() {
     let expected = ["caller_\u{fffd}.py:5 use".to_owned()];
     // The working tree: the caller is read from disk by its bytes.
     let doc = context(&env, &repo.dir, &[]);
-    assert_eq!(callers(entry(&doc, "util.py", "helper")), expected, "{doc:#}");
+    assert_eq!(
+        callers(entry(&doc, "util.py", "helper")),
+        expected,
+        "{doc:#}"
+    );
     // A commit: the caller is read from its blob.
     repo.commit("two");
     let doc = context(&env, &repo.dir, &["HEAD~1..HEAD"]);
-    assert_eq!(callers(entry(&doc, "util.py", "helper")), expected, "{doc:#}");
+    assert_eq!(
+        callers(entry(&doc, "util.py", "helper")),
+        expected,
+        "{doc:#}"
+    );
 }
