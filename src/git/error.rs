@@ -6,12 +6,13 @@ use std::path::PathBuf;
 #[derive(Debug, thiserror::Error)]
 pub enum GitError {
     /// No repository at or above the directory.
-    #[error("not a git repository: '{}' ({reason})", path.display())]
+    #[error("not a git repository: '{}' ({source})", path.display())]
     NotARepository {
         /// Where the search started.
         path: PathBuf,
-        /// What gix reported.
-        reason: String,
+        /// What gix reported (or that the directory does not exist).
+        #[source]
+        source: BoxedError,
     },
     /// The working directory no longer exists.
     #[error("cannot read the current directory: {0}")]

@@ -11,8 +11,8 @@ use std::path::{Path, PathBuf};
 
 use bstr::ByteSlice;
 
-use super::GitError;
 use super::real::Invocation;
+use super::{BoxedError, GitError};
 
 /// Where a command looks for its repository.
 #[derive(Clone, Debug, Default)]
@@ -61,6 +61,11 @@ impl Location {
     }
 }
 
+/// The reason a directory that does not exist is no repository.
+#[derive(Debug, thiserror::Error)]
+#[error("no such directory")]
+struct NoSuchDirectory;
+
 /// An open repository and the means to ask the real git about it.
 pub struct Repo {
     inner: gix::ThreadSafeRepository,
@@ -77,7 +82,7 @@ impl Repo {
         if !dir.is_dir() {
             return Err(GitError::NotARepository {
                 path: dir,
-                reason: "no such directory".into(),
+                source: Box::new(NoSuchDirectory),
             });
         }
         let env_dir = |var: &str| std::env::var_os(var).filter(|v| !v.is_empty());
@@ -90,9 +95,9 @@ impl Repo {
             .work_tree
             .clone()
             .or_else(|| env_dir("GIT_WORK_TREE"));
-        let not_a_repo = |reason: String| GitError::NotARepository {
+        let not_a_repo = |source: BoxedError| GitError::NotARepository {
             path: dir.clone(),
-            reason,
+            source,
         };
         let inner = match git_dir {
             Some(git_dir) => {
@@ -110,14 +115,14 @@ impl Repo {
                 let options = gix::open::Options::default().cli_overrides(overrides);
                 gix::open_opts(git_dir, options)
                     .map(gix::Repository::into_sync)
-                    .map_err(|e| not_a_repo(e.to_string()))?
+                    .map_err(|e| not_a_repo(Box::new(e)))?
             }
             None => gix::ThreadSafeRepository::discover_opts(
                 &dir,
                 gix::discover::upwards::Options::default().apply_environment(),
                 Default::default(),
             )
-            .map_err(|e| not_a_repo(e.to_string()))?,
+            .map_err(|e| not_a_repo(Box::new(e)))?,
         };
         let mut git = Invocation::locate(location.cwd.clone(), location.globals.clone())?;
         git.disable_filters(filter_drivers(&inner.to_thread_local()));
