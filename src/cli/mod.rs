@@ -243,6 +243,11 @@ mod tests {
         // After `--` everything is a path, even a name that is also an option.
         let (range, pretty, _) = range_of("history -n 3 --pretty -- --pretty").unwrap();
         assert_eq!((range, pretty), (os(&["-n", "3", "--", "--pretty"]), true));
+        // `--help` is clap's, not an own option: after the range it stays git's to refuse.
+        assert_eq!(
+            range_of("manifest HEAD --help").unwrap().0,
+            os(&["HEAD", "--help"])
+        );
         let err = range_of("history main --repo").unwrap_err();
         assert!(err.contains("--repo needs a value"), "{err}");
         let err = range_of("manifest --pretty main --pretty").unwrap_err();

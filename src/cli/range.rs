@@ -212,6 +212,13 @@ pub(crate) fn hoist_own_options(
         let opt = command
             .get_arguments()
             .find(|a| a.get_long().is_some_and(|l| l.as_bytes() == name))?;
+        // `--help` after the range stays in it, where git's grammar refuses it, as before.
+        if matches!(
+            opt.get_action(),
+            clap::ArgAction::Help | clap::ArgAction::HelpShort | clap::ArgAction::HelpLong
+        ) {
+            return None;
+        }
         Some(opt.get_action().takes_values() && !inline)
     };
     let Some(tail) = args.get(1..) else {

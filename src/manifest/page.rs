@@ -1,4 +1,5 @@
-//! Turning a manifest into bytes: pages, cursors, and the output budget.
+//! Turning a manifest into bytes: pages, cursors, and the output budget (through
+//! [`super::pager`]).
 //!
 //! Invariants:
 //! - The summary always covers the whole range; pages only split `files`.
