@@ -19,11 +19,14 @@ pub mod fuzz;
 pub mod git;
 pub mod install;
 pub mod lang;
+pub mod locate;
 pub mod manifest;
+pub mod request;
 pub mod serve;
 pub mod shell;
 pub mod shim;
 pub mod text;
+pub mod time;
 pub mod unwind;
 
 use std::ffi::{OsStr, OsString};

@@ -10,11 +10,12 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 use super::{AnswerError, Context};
-use crate::git::blame::{self, iso_date};
+use crate::git::blame;
 use crate::git::{GitError, Repo, worktree};
-use crate::manifest::language;
+use crate::manifest::{language, pager};
+use crate::request::Blame;
 use crate::shell;
-use crate::shim::classify::Blame;
+use crate::time::iso_date;
 
 /// Characters of a commit id shown in hunks and the commits table.
 const SHORT: usize = 12;
@@ -98,7 +99,7 @@ pub fn answer(b: &Blame, argv: &[OsString], ctx: &Context) -> Result<String, Ans
         Some(ctx.raw.clone()),
         ctx.max_output.saturating_sub(1),
     )?;
-    serde_json::to_string(&doc).map_err(|e| AnswerError::Unsupported(e.to_string()))
+    Ok(serde_json::to_string(&doc)?)
 }
 
 /// Blames with the real git and groups the result, within `max_bytes` of JSON.
@@ -174,19 +175,25 @@ pub fn blame_doc(
         commits,
         truncated: None,
     };
-    fit(&mut doc, repo, argv, max_bytes);
+    fit(&mut doc, &repo.dir, argv, max_bytes)?;
     Ok(doc)
 }
 
 /// Cuts hunks from the end until the JSON fits, and says how to get them.
-fn fit(doc: &mut BlameDoc, repo: &Repo, argv: &[OsString], max_bytes: usize) {
-    let size = |doc: &BlameDoc| serde_json::to_string(doc).map_or(0, |s| s.len());
-    if size(doc) <= max_bytes || doc.hunks.len() <= 1 {
-        return;
+fn fit(
+    doc: &mut BlameDoc,
+    dir: &Path,
+    argv: &[OsString],
+    max_bytes: usize,
+) -> Result<(), serde_json::Error> {
+    let fits = |doc: &BlameDoc| -> Result<bool, serde_json::Error> {
+        Ok(serde_json::to_string(doc)?.len() <= max_bytes)
+    };
+    if fits(doc)? || doc.hunks.len() <= 1 {
+        return Ok(());
     }
     let all = std::mem::take(&mut doc.hunks);
     let last_line = all.last().map_or(0, |h| h.end_line);
-    let (mut lo, mut hi) = (1, all.len());
     let next_page = |from: u32| {
         // The same blame from the first line not shown: git's own `-L`, in a git-prism command.
         let mut rest: Vec<&OsStr> = Vec::new();
@@ -208,28 +215,22 @@ fn fit(doc: &mut BlameDoc, repo: &Repo, argv: &[OsString], max_bytes: usize) {
         }
         format!(
             "git-prism blame --repo {} -L {from},{last_line} {}",
-            shell::quote(repo.dir.as_os_str()),
+            shell::quote(dir.as_os_str()),
             shell::join(rest)
         )
     };
-    while lo < hi {
-        let mid = lo + (hi - lo).div_ceil(2);
+    let truncated = |shown: usize| Truncated {
+        hunks_not_shown: all.len() - shown,
+        next_page: next_page(all[shown].start_line),
+    };
+    // Every hunk did not fit even without a note: at most all but the last are shown.
+    let shown = pager::largest_fitting(1, all.len() - 1, |mid| {
         doc.hunks = all[..mid].iter().map(clone_hunk).collect();
-        doc.truncated = Some(Truncated {
-            hunks_not_shown: all.len() - mid,
-            next_page: next_page(all[mid].start_line),
-        });
-        if size(doc) <= max_bytes {
-            lo = mid;
-        } else {
-            hi = mid - 1;
-        }
-    }
-    doc.hunks = all[..lo].iter().map(clone_hunk).collect();
-    doc.truncated = Some(Truncated {
-        hunks_not_shown: all.len() - lo,
-        next_page: next_page(all[lo].start_line),
-    });
+        doc.truncated = Some(truncated(mid));
+        fits(doc)
+    })?;
+    doc.hunks = all[..shown].iter().map(clone_hunk).collect();
+    doc.truncated = Some(truncated(shown));
     // The commits table only needs the commits of the hunks shown.
     let shown: std::collections::BTreeSet<String> = doc
         .hunks
@@ -237,6 +238,7 @@ fn fit(doc: &mut BlameDoc, repo: &Repo, argv: &[OsString], max_bytes: usize) {
         .map(|h| h.commit.trim_start_matches('^').to_owned())
         .collect();
     doc.commits.retain(|k, _| shown.contains(k));
+    Ok(())
 }
 
 fn clone_hunk(h: &HunkDoc) -> HunkDoc {
@@ -254,7 +256,7 @@ fn clone_hunk(h: &HunkDoc) -> HunkDoc {
 /// The functions of the blamed version of the file, with their line ranges.
 fn functions_of(repo: &Repo, b: &Blame) -> Option<Vec<(u32, u32, String)>> {
     let label = language::from_path(b.path.as_encoded_bytes())?;
-    crate::lang::for_label(label)?;
+    crate::lang::for_language(label)?;
     let content = match &b.rev {
         Some(rev) => {
             let workdir = repo.workdir()?;
@@ -353,5 +355,40 @@ mod tests {
         assert_eq!(innermost(&f, 2, 3), ["outer"]);
         assert_eq!(innermost(&f, 7, 25), ["outer.inner", "next"]);
         assert!(innermost(&f, 40, 41).is_empty());
+    }
+
+    /// Two hunks over the budget used to make the search try showing both, with a next page
+    /// starting at a third hunk that does not exist: an index out of bounds, and the shim
+    /// aborted instead of passing the call to git.
+    #[test]
+    fn two_hunks_over_the_budget_show_one_and_page_the_other() {
+        let hunk = |start: u32, commit: &str| HunkDoc {
+            start_line: start,
+            end_line: start,
+            commit: commit.to_owned(),
+            author: "A".repeat(400),
+            date: "2024-01-01T00:00:00+00:00".into(),
+            summary: "s".repeat(400),
+            functions: Vec::new(),
+        };
+        let mut doc = BlameDoc {
+            raw: None,
+            path: "f".into(),
+            rev: None,
+            lines: 2,
+            hunks: vec![hunk(1, "aaaa"), hunk(2, "bbbb")],
+            commits: BTreeMap::new(),
+            truncated: None,
+        };
+        let argv = ["blame".into(), "f".into()];
+        fit(&mut doc, Path::new("/r"), &argv, 1000).unwrap();
+        assert_eq!(doc.hunks.len(), 1);
+        let truncated = doc.truncated.unwrap();
+        assert_eq!(truncated.hunks_not_shown, 1);
+        assert!(
+            truncated.next_page.contains("-L 2,2 f"),
+            "{}",
+            truncated.next_page
+        );
     }
 }

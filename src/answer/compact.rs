@@ -24,7 +24,8 @@ use super::role::{self, Role};
 use crate::git::Repo;
 use crate::manifest::Manifest;
 use crate::manifest::hunks::{self, FileHunks, PlacedHunk, display_path, shows_hunks};
-use crate::manifest::page::{PageError, fingerprint};
+use crate::manifest::page::fingerprint;
+use crate::manifest::pager::CursorError as PageError;
 
 /// The hunk option used when the caller gives none: one line of context (see the ADR for the
 /// measurement behind it).

@@ -7,8 +7,8 @@ use serde::Serialize;
 use super::compact::{self, Body};
 use super::{AnswerError, Context, next_page, range_label, repo_arg, shaping};
 use crate::manifest;
+use crate::request::Diff;
 use crate::shell;
-use crate::shim::classify::Diff;
 
 /// The answer to `git diff`.
 #[derive(Serialize)]

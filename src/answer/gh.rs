@@ -16,10 +16,10 @@ use serde::Serialize;
 
 use super::compact::{self, Body};
 use super::{AnswerError, Context, next_page, repo_arg, shaping};
+use crate::locate;
 use crate::manifest;
-use crate::shim::classify::Diff;
-use crate::shim::gh::PrDiff;
-use crate::shim::resolve;
+use crate::request::Diff;
+use crate::request::gh::PrDiff;
 
 /// What `gh pr view --json` says about the pull request.
 #[derive(Debug, serde::Deserialize)]
@@ -127,12 +127,12 @@ pub fn answer(pr: &PrDiff, ctx: &Context) -> Result<String, AnswerError> {
 /// Asks the real `gh` about the pull request.
 fn view(pr: &PrDiff) -> Result<PrView, AnswerError> {
     let path_var = std::env::var_os("PATH");
-    let pinned = std::env::var_os(resolve::pin_variable("gh"));
-    let gh = resolve::resolve(resolve::Inputs {
+    let pinned = std::env::var_os(locate::pin_variable("gh"));
+    let gh = locate::resolve(locate::Inputs {
         tool: "gh",
         path_var: path_var.as_deref(),
         pinned: pinned.as_deref(),
-        self_id: resolve::FileId::current_exe(),
+        self_id: locate::FileId::current_exe(),
     })
     .map_err(|e| AnswerError::Gh(e.to_string()))?;
     let mut args: Vec<OsString> = vec![

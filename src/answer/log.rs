@@ -11,8 +11,8 @@ use serde::Serialize;
 use super::overview::{Change, Level, Ordered, Overview, json_len, overview};
 use super::{AnswerError, Context, next_page};
 use crate::manifest::history::{self, CommitChange, CommitInfo};
-use crate::manifest::page::PageError;
-use crate::shim::classify::Log;
+use crate::manifest::pager::CursorError as PageError;
+use crate::request::Log;
 
 /// The share of the budget the commit lines may take; the rest goes to details.
 const LINES_SHARE: usize = 55;

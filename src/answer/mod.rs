@@ -25,9 +25,9 @@ use std::ffi::{OsStr, OsString};
 
 use crate::git::{GitError, Location, Repo};
 use crate::manifest::ManifestError;
-use crate::manifest::page::PageError;
+use crate::manifest::pager::PageError;
+use crate::request::{Command, Request};
 use crate::shell;
-use crate::shim::classify::{Command, Request};
 
 pub use blame::{BlameDoc, blame_doc};
 
@@ -43,15 +43,21 @@ pub enum AnswerError {
     /// Building a manifest failed.
     #[error(transparent)]
     Manifest(#[from] ManifestError),
-    /// A cursor could not be used.
+    /// A page could not be rendered.
     #[error(transparent)]
     Page(#[from] PageError),
+    /// A cursor could not be used.
+    #[error(transparent)]
+    Cursor(#[from] crate::manifest::pager::CursorError),
     /// The request has no structured answer.
     #[error("{0}")]
     Unsupported(String),
     /// The GitHub CLI failed or answered something unexpected.
     #[error("gh: {0}")]
     Gh(String),
+    /// The answer could not be written as JSON.
+    #[error("cannot write the answer as JSON: {0}")]
+    Json(#[from] serde_json::Error),
 }
 
 /// What every answer needs to know.
@@ -111,7 +117,7 @@ impl Context {
             raw: format!("GIT_PRISM_INSIDE_SHIM=1 {command}"),
             command,
             cursor: cursor_from_env(),
-            now: crate::manifest::now_rfc3339(),
+            now: crate::time::now_rfc3339(),
         })
     }
 
@@ -143,7 +149,7 @@ pub fn git(request: &Request, ctx: &Context) -> Result<Vec<u8>, AnswerError> {
 }
 
 /// Answers `gh pr diff`.
-pub fn gh(pr: &crate::shim::gh::PrDiff, argv: &[OsString]) -> Result<Vec<u8>, AnswerError> {
+pub fn gh(pr: &crate::request::gh::PrDiff, argv: &[OsString]) -> Result<Vec<u8>, AnswerError> {
     let args: Vec<&OsStr> = argv.iter().map(OsString::as_os_str).collect();
     let command = format!("gh {}", shell::join(args));
     let ctx = Context {
@@ -152,7 +158,7 @@ pub fn gh(pr: &crate::shim::gh::PrDiff, argv: &[OsString]) -> Result<Vec<u8>, An
         raw: format!("GIT_PRISM_INSIDE_SHIM=1 {command}"),
         command,
         cursor: cursor_from_env(),
-        now: crate::manifest::now_rfc3339(),
+        now: crate::time::now_rfc3339(),
     };
     finish(gh::answer(pr, &ctx)?, ctx.max_output)
 }

@@ -637,7 +637,7 @@ mod tests {
         FunctionChange {
             name: name.into(),
             old_name: Some("old".into()),
-            kind: "function",
+            kind: crate::lang::FunctionKind::Function,
             change_type,
             start_line: 1,
             end_line: 2,

@@ -17,10 +17,11 @@ use serde::Serialize;
 use super::{AnswerError, Context};
 use crate::git::Repo;
 use crate::git::repo::Objects;
+use crate::lang::Language;
 use crate::manifest::model::{FileChange, Kind};
-use crate::manifest::{history, language, page};
+use crate::manifest::{history, language, page, pager};
+use crate::request::{Log, PickaxeKind};
 use crate::shell;
-use crate::shim::classify::{Log, PickaxeKind};
 
 /// How the term matches.
 enum Matcher {
@@ -131,8 +132,7 @@ pub fn answer(log: &Log, argv: &[OsString], ctx: &Context) -> Result<String, Ans
         }
     }
     let changes = history::changes_with(&repo, listed, &log.paths, false, &diff_options)?;
-    let local = repo.local();
-    let objects = Objects::new(&local);
+    let objects = repo.objects();
     let commits: Vec<CommitDoc> = changes
         .iter()
         .map(|c| CommitDoc {
@@ -166,15 +166,22 @@ pub fn answer(log: &Log, argv: &[OsString], ctx: &Context) -> Result<String, Ans
         commits,
         truncated: None,
     };
-    fit(&mut doc, &repo, argv, ctx.max_output.saturating_sub(1));
-    serde_json::to_string(&doc).map_err(|e| AnswerError::Unsupported(e.to_string()))
+    fit(&mut doc, &repo, argv, ctx.max_output.saturating_sub(1))?;
+    Ok(serde_json::to_string(&doc)?)
 }
 
 /// Moves commits past the budget to a next page: the same `git log` with `--skip`.
-fn fit(doc: &mut Doc<'_>, repo: &Repo, argv: &[OsString], max: usize) {
-    let size = |d: &Doc<'_>| serde_json::to_string(d).map_or(0, |s| s.len());
-    if size(doc) <= max || doc.commits.len() <= 1 {
-        return;
+fn fit(
+    doc: &mut Doc<'_>,
+    repo: &Repo,
+    argv: &[OsString],
+    max: usize,
+) -> Result<(), serde_json::Error> {
+    let fits = |d: &Doc<'_>| -> Result<bool, serde_json::Error> {
+        Ok(serde_json::to_string(d)?.len() <= max)
+    };
+    if fits(doc)? || doc.commits.len() <= 1 {
+        return Ok(());
     }
     let all = std::mem::take(&mut doc.commits);
     let total = all.len();
@@ -187,27 +194,17 @@ fn fit(doc: &mut Doc<'_>, repo: &Repo, argv: &[OsString], max: usize) {
             shell::join(rest.iter().copied())
         ),
     };
-    let (mut lo, mut hi) = (1, total);
-    while lo < hi {
-        let mid = lo + (hi - lo).div_ceil(2);
+    let shown = pager::largest_fitting(1, total, |mid| {
         doc.commits = all[..mid].to_vec();
         doc.truncated = Some(next(mid));
-        if size(doc) <= max {
-            lo = mid;
-        } else {
-            hi = mid - 1;
-        }
-    }
-    doc.commits = all[..lo].to_vec();
-    doc.truncated = Some(next(lo));
+        fits(doc)
+    })?;
+    doc.commits = all[..shown].to_vec();
+    doc.truncated = Some(next(shown));
+    Ok(())
 }
 
-fn file_doc(
-    objects: &Objects<'_>,
-    f: &FileChange,
-    matcher: &Matcher,
-    kind: PickaxeKind,
-) -> FileDoc {
+fn file_doc(objects: &Objects, f: &FileChange, matcher: &Matcher, kind: PickaxeKind) -> FileDoc {
     let read = |oid: &Option<String>| -> Option<Vec<u8>> {
         let oid = oid.as_deref()?;
         (objects.size(oid).ok()? <= crate::lang::MAX_FILE_BYTES as u64)
@@ -225,7 +222,7 @@ fn file_doc(
             .as_ref()
             .map_or(0, |c| c.lines().map(|l| matcher.count(l)).sum())
     };
-    let label = language::from_path(&f.path).filter(|l| crate::lang::for_label(l).is_some());
+    let label = language::from_path(&f.path).filter(|l| crate::lang::for_language(*l).is_some());
     let functions = label.filter(|_| regular).map(|label| {
         let per = |content: &Option<Vec<u8>>| per_function(label, content.as_deref(), matcher);
         let (old, new) = (per(&before), per(&after));
@@ -257,13 +254,13 @@ fn file_doc(
 
 /// Per function (innermost): the number of occurrences and the matching lines (sorted).
 fn per_function(
-    label: &'static str,
+    language: Language,
     content: Option<&[u8]>,
     matcher: &Matcher,
 ) -> BTreeMap<String, (usize, Vec<BString>)> {
     let mut out: BTreeMap<String, (usize, Vec<BString>)> = BTreeMap::new();
     let Some(content) = content else { return out };
-    let Some(analysis) = crate::lang::analyze(label, content) else {
+    let Some(analysis) = crate::lang::analyze(language, content) else {
         return out;
     };
     for (i, line) in content.lines().enumerate() {

@@ -116,7 +116,7 @@ pub fn of(f: &FileChange) -> Role {
     }
     // Production code is code: a file whose language is not known is something else.
     match f.language {
-        Some(label) if !NOT_CODE.contains(&label) => Role::Production,
+        Some(language) if !NOT_CODE.contains(&language.label()) => Role::Production,
         _ => Role::Other,
     }
 }

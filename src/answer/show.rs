@@ -14,8 +14,8 @@ use super::compact::{self, Body};
 use super::{AnswerError, Context, next_page, repo_arg, shaping};
 use crate::git::revs::EMPTY_TREE;
 use crate::manifest::{self, history};
+use crate::request::{Diff, Log, Show};
 use crate::shell;
-use crate::shim::classify::{Diff, Log, Show};
 
 /// The answer to `git show`.
 #[derive(Serialize)]

@@ -10,10 +10,19 @@ pub struct Args {}
 
 pub fn run(_args: Args, out: &mut Out<'_>) -> anyhow::Result<i32> {
     let agent = detect::detect(|name| std::env::var_os(name));
-    let value = serde_json::json!({
-        "agent": agent.as_ref().map(|a| a.name.as_str()),
-        "signal": agent.as_ref().map(|a| a.signal),
-    });
-    writeln!(out.stdout, "{value}")?;
+    let detected = Detected {
+        agent: agent.as_ref().map(|a| a.name.as_str()),
+        signal: agent.as_ref().map(|a| a.signal),
+    };
+    writeln!(out.stdout, "{}", serde_json::to_string(&detected)?)?;
     Ok(exit_codes::SUCCESS)
+}
+
+/// What `agent-detect` prints.
+#[derive(serde::Serialize)]
+struct Detected<'a> {
+    /// The agent's name, or null.
+    agent: Option<&'a str>,
+    /// The environment variable that identified it, or null.
+    signal: Option<&'a str>,
 }

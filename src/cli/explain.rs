@@ -36,20 +36,34 @@ pub fn run(args: Args, out: &mut Out<'_>) -> anyhow::Result<i32> {
     }
     times.sort();
     let median = times[times.len() / 2];
-    let value = match &decision {
-        Ok(structured) => serde_json::json!({
-            "decision": "structured",
-            "request": structured.to_string(),
-            "reason": null,
-            "decide_us": (median.as_secs_f64() * 1e7).round() / 10.0,
-        }),
-        Err(reason) => serde_json::json!({
-            "decision": "passthrough",
-            "request": null,
-            "reason": reason.to_string(),
-            "decide_us": (median.as_secs_f64() * 1e7).round() / 10.0,
-        }),
+    let decide_us = (median.as_secs_f64() * 1e7).round() / 10.0;
+    let explanation = match &decision {
+        Ok(structured) => Explanation {
+            decide_us,
+            decision: "structured",
+            reason: None,
+            request: Some(structured.to_string()),
+        },
+        Err(reason) => Explanation {
+            decide_us,
+            decision: "passthrough",
+            reason: Some(reason.to_string()),
+            request: None,
+        },
     };
-    writeln!(out.stdout, "{value}")?;
+    writeln!(out.stdout, "{}", serde_json::to_string(&explanation)?)?;
     Ok(exit_codes::SUCCESS)
+}
+
+/// What `explain` prints (fields in alphabetical order, as the output has always had them).
+#[derive(serde::Serialize)]
+struct Explanation {
+    /// The median time of one decision, in microseconds.
+    decide_us: f64,
+    /// `structured` or `passthrough`.
+    decision: &'static str,
+    /// Why the call passes through.
+    reason: Option<String>,
+    /// The request the shim would answer.
+    request: Option<String>,
 }

@@ -18,20 +18,22 @@ pub struct Args {
 }
 
 pub fn run(args: Args, out: &mut Out<'_>) -> anyhow::Result<i32> {
-    let analyzed = lang::labels();
+    let analyzed = lang::analyzed();
     let rows: Vec<(&'static str, Vec<String>, bool)> = language::known()
         .into_iter()
-        .map(|(label, names)| (label, names, analyzed.contains(&label)))
+        .map(|(language, names)| (language.label(), names, analyzed.contains(&language)))
         .filter(|(_, _, a)| *a || !args.analyzed)
         .collect();
     if args.json {
-        let list: Vec<serde_json::Value> = rows
+        let list: Vec<LanguageRow<'_>> = rows
             .iter()
-            .map(|(label, names, functions)| {
-                serde_json::json!({"language": label, "files": names, "function_analysis": functions})
+            .map(|(label, names, functions)| LanguageRow {
+                files: names,
+                function_analysis: *functions,
+                language: label,
             })
             .collect();
-        writeln!(out.stdout, "{}", serde_json::Value::Array(list))?;
+        writeln!(out.stdout, "{}", serde_json::to_string(&list)?)?;
     } else {
         writeln!(
             out.stdout,
@@ -56,4 +58,16 @@ pub fn run(args: Args, out: &mut Out<'_>) -> anyhow::Result<i32> {
         }
     }
     Ok(exit_codes::SUCCESS)
+}
+
+/// One language of `languages --json` (fields in alphabetical order, as the output has always
+/// had them).
+#[derive(serde::Serialize)]
+struct LanguageRow<'a> {
+    /// The extensions (`.rs`) and file names (`Makefile`) that give the language.
+    files: &'a [String],
+    /// Whether functions, methods and imports are analysed.
+    function_analysis: bool,
+    /// The label.
+    language: &'a str,
 }

@@ -10,6 +10,7 @@ mod explain;
 mod history;
 mod languages;
 mod manifest;
+mod range;
 mod schema;
 mod serve;
 mod shim;
@@ -18,7 +19,7 @@ mod snapshot;
 use std::ffi::OsString;
 use std::io::{self, Write};
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 use crate::exit_codes;
 
@@ -163,25 +164,35 @@ fn run_caught(argv0: OsString, args: Vec<OsString>) -> i32 {
     }
 }
 
-/// Stands in for `--` in the git-style arguments of `manifest` and `history` while clap parses
-/// them (clap would swallow a leading `--`, which for git separates paths from revisions).
-pub(crate) const SEPARATOR: &str = "--git-prism-paths";
-
 /// Parses the command line (without running anything).
 fn parse(argv0: OsString, mut args: Vec<OsString>) -> Result<Cli, clap::Error> {
-    protect_separator(&mut args);
-    Cli::try_parse_from(std::iter::once(argv0).chain(args))
+    let mut command = Cli::command();
+    // Built, the subcommands know their full names for usage lines ("git-prism manifest").
+    command.build();
+    let range_command = args
+        .first()
+        .and_then(|a| a.to_str())
+        .filter(|name| range::RANGE_COMMANDS.contains(name))
+        .and_then(|name| command.find_subcommand(name));
+    if let Some(sub) = range_command {
+        range::hoist_own_options(sub, &mut args)?;
+    }
+    let matches = command.try_get_matches_from_mut(std::iter::once(argv0).chain(args))?;
+    let mut cli = Cli::from_arg_matches(&matches).map_err(|e| e.format(&mut command))?;
+    if let Some(git_args) = cli.command.git_args() {
+        range::restore_separator(git_args);
+    }
+    Ok(cli)
 }
 
-fn protect_separator(args: &mut [OsString]) {
-    if matches!(
-        args.first().and_then(|a| a.to_str()),
-        Some("manifest" | "history" | "context" | "review")
-    ) {
-        for arg in args.iter_mut().skip(1) {
-            if arg == "--" {
-                *arg = SEPARATOR.into();
-            }
+impl Command {
+    /// The git-style range arguments of a range command.
+    fn git_args(&mut self) -> Option<&mut Vec<OsString>> {
+        match self {
+            Command::Manifest(a) => Some(&mut a.range.git_args),
+            Command::History(a) => Some(&mut a.range.git_args),
+            Command::Context(a) | Command::Review(a) => Some(&mut a.range.git_args),
+            _ => None,
         }
     }
 }
@@ -201,57 +212,105 @@ fn is_broken_pipe(err: &anyhow::Error) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use clap::CommandFactory;
+    use std::path::PathBuf;
 
     #[test]
     fn clap_definition_is_consistent() {
         Cli::command().debug_assert();
     }
 
+    /// `(range, pretty, repo)` of a `manifest` or `history` command line.
+    fn range_of(line: &str) -> Result<(Vec<OsString>, bool, Option<PathBuf>), String> {
+        let args = line.split_whitespace().map(OsString::from).collect();
+        match parse("git-prism".into(), args).map(|c| c.command) {
+            Ok(Command::Manifest(m)) => Ok(m.range),
+            Ok(Command::History(h)) => Ok(h.range),
+            Ok(_) => Err("other command".to_owned()),
+            Err(e) => Err(e.to_string()),
+        }
+        .map(|r| (r.git_args, r.repo.pretty, r.repo.repo))
+    }
+
+    fn os(v: &[&str]) -> Vec<OsString> {
+        v.iter().map(OsString::from).collect()
+    }
+
     #[test]
     fn git_diff_arguments_reach_the_range() {
-        let parse_line = |line: &str| {
-            let args = line.split_whitespace().map(OsString::from).collect();
-            match parse("git-prism".into(), args).map(|c| c.command) {
-                Ok(Command::Manifest(mut m)) => {
-                    let own =
-                        manifest::extract_own_flags(&mut m.range).map_err(|e| e.to_string())?;
-                    Ok((m.range, m.pretty || own.pretty, m.repo.or(own.repo)))
-                }
-                Ok(Command::History(mut h)) => {
-                    let own =
-                        manifest::extract_own_flags(&mut h.range).map_err(|e| e.to_string())?;
-                    Ok((h.range, h.pretty || own.pretty, h.repo.or(own.repo)))
-                }
-                Ok(_) => Err("other command".to_owned()),
-                Err(e) => Err(e.to_string()),
-            }
-        };
-        let os = |v: &[&str]| v.iter().map(OsString::from).collect::<Vec<_>>();
+        assert_eq!(range_of("manifest --cached").unwrap().0, os(&["--cached"]));
         assert_eq!(
-            parse_line("manifest --cached").unwrap().0,
-            os(&["--cached"])
-        );
-        assert_eq!(
-            parse_line("manifest main..HEAD -- src").unwrap().0,
+            range_of("manifest main..HEAD -- src").unwrap().0,
             os(&["main..HEAD", "--", "src"])
         );
-        assert_eq!(parse_line("manifest -- src").unwrap().0, os(&["--", "src"]));
+        assert_eq!(range_of("manifest -- src").unwrap().0, os(&["--", "src"]));
         assert_eq!(
-            parse_line("history -- a.txt").unwrap().0,
+            range_of("history -- a.txt").unwrap().0,
             os(&["--", "a.txt"])
         );
         assert_eq!(
-            parse_line("manifest -M50% main HEAD").unwrap().0,
+            range_of("manifest -M50% main HEAD").unwrap().0,
             os(&["-M50%", "main", "HEAD"])
         );
-        let (range, pretty, repo) = parse_line("manifest --pretty --repo /x main").unwrap();
+        assert_eq!(range_of("manifest").unwrap().0, os(&[]));
+    }
+
+    #[test]
+    fn own_options_work_before_and_after_the_range() {
+        let (range, pretty, repo) = range_of("manifest --pretty --repo /x main").unwrap();
         assert_eq!(
             (range, pretty, repo),
             (os(&["main"]), true, Some("/x".into()))
         );
-        let (range, pretty, _) = parse_line("history -n 3 --pretty -- --pretty").unwrap();
+        let (range, pretty, repo) = range_of("manifest main --repo=/x --pretty").unwrap();
+        assert_eq!(
+            (range, pretty, repo),
+            (os(&["main"]), true, Some("/x".into()))
+        );
+        // After `--` everything is a path, even a name that is also an option.
+        let (range, pretty, _) = range_of("history -n 3 --pretty -- --pretty").unwrap();
         assert_eq!((range, pretty), (os(&["-n", "3", "--", "--pretty"]), true));
-        assert_eq!(parse_line("manifest").unwrap().0, os(&[]));
+        // `--help` is clap's, not an own option: after the range it stays git's to refuse.
+        assert_eq!(
+            range_of("manifest HEAD --help").unwrap().0,
+            os(&["HEAD", "--help"])
+        );
+        let err = range_of("history main --repo").unwrap_err();
+        assert!(err.contains("--repo needs a value"), "{err}");
+        let err = range_of("manifest --pretty main --pretty").unwrap_err();
+        assert!(err.contains("cannot be used multiple times"), "{err}");
+    }
+
+    #[test]
+    fn context_options_after_the_range_keep_their_order() {
+        let args = "context --function-names a HEAD --function-names b,c --context-cursor x"
+            .split_whitespace()
+            .map(OsString::from)
+            .collect();
+        let Ok(Command::Context(c)) = parse("git-prism".into(), args).map(|c| c.command) else {
+            panic!("not a context command");
+        };
+        assert_eq!(c.function_names, ["a", "b", "c"]);
+        assert_eq!(c.context_cursor.as_deref(), Some("x"));
+        assert_eq!(c.range.git_args, os(&["HEAD"]));
+    }
+
+    #[test]
+    fn range_arguments_keep_non_utf8_bytes() {
+        use std::os::unix::ffi::OsStringExt;
+        let repo = OsString::from_vec(b"/r\xff".to_vec());
+        let path = OsString::from_vec(b"a\xff.rs".to_vec());
+        let args = vec![
+            "manifest".into(),
+            "HEAD".into(),
+            "--repo".into(),
+            repo.clone(),
+            "--".into(),
+            path.clone(),
+        ];
+        let Ok(Command::Manifest(m)) = parse("git-prism".into(), args).map(|c| c.command) else {
+            panic!("not a manifest command");
+        };
+        assert_eq!(m.range.repo.repo, Some(PathBuf::from(repo)));
+        assert_eq!(m.range.git_args, vec!["HEAD".into(), "--".into(), path]);
     }
 }

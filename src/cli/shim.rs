@@ -1,11 +1,14 @@
 //! `git-prism shim install | status | uninstall`.
 
 use std::io::IsTerminal;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
 
 use super::Out;
 use crate::exit_codes;
 use crate::install::{self, Layout, LinkState, PathPosition};
+use crate::locate::ResolveError;
 
 /// Arguments of `shim`.
 #[derive(Debug, clap::Args)]
@@ -66,146 +69,199 @@ pub fn run(args: Args, out: &mut Out<'_>) -> anyhow::Result<i32> {
             yes,
             no,
         } => {
-            let layout = Layout::from_env(dir)?;
-            let report = install::install(&layout, force)?;
-            for name in &report.linked {
-                writeln!(
-                    out.stdout,
-                    "linked {} -> {}",
-                    report.bin_dir.join(name).display(),
-                    layout.exe.display()
-                )?;
-            }
-            for name in &report.unchanged {
-                writeln!(
-                    out.stdout,
-                    "already linked: {}",
-                    report.bin_dir.join(name).display()
-                )?;
-            }
-            if report.path_position == PathPosition::First {
-                writeln!(out.stdout, "{} is first on PATH", report.bin_dir.display())?;
-                agent_note(out)?;
-                return Ok(exit_codes::SUCCESS);
-            }
-            let files = install::rc::files_for(&layout);
-            let consent = if yes {
-                true
-            } else if no {
-                false
-            } else {
-                ask(out, &report.bin_dir, &files)?
+            let consent = match (yes, no) {
+                (true, _) => Some(true),
+                (_, true) => Some(false),
+                _ => None,
             };
-            if consent {
-                let changed = install::add_to_path(&layout)?;
-                for file in &files {
-                    let verb = if changed.contains(file) {
-                        "added PATH block to"
-                    } else {
-                        "PATH block already in"
-                    };
-                    writeln!(out.stdout, "{verb} {}", file.display())?;
-                }
-                writeln!(
-                    out.stdout,
-                    "restart your shell and your agent: agents read PATH once, when they start"
-                )?;
-            } else {
-                writeln!(
-                    out.stdout,
-                    "PATH not changed; to use the shim, put {} first on PATH, for example:\n  export PATH=\"{}:$PATH\"\nthen restart your agent (agents read PATH once, when they start)",
-                    report.bin_dir.display(),
-                    report.bin_dir.display()
-                )?;
-            }
-            agent_note(out)?;
-            Ok(exit_codes::SUCCESS)
+            install_links(&Layout::from_env(dir)?, force, consent, out)
         }
-        Action::Status { dir, json } => {
-            let layout = Layout::from_env(dir)?;
-            let status = install::status(&layout);
-            let problems = status.problems();
-            if json {
-                let value = serde_json::json!({
-                    "bin_dir": status.bin_dir,
-                    "links": status.links.iter().map(|(name, state)| {
-                        serde_json::json!({"name": name, "path": status.bin_dir.join(name), "link": state})
-                    }).collect::<Vec<_>>(),
-                    "real_git": status.real_git.as_ref().ok(),
-                    "real_gh": status.real_gh.as_ref().ok(),
-                    "path_position": status.path_position,
-                    "rc_files": status.rc_files,
-                    "problems": problems,
-                    "ok": problems.is_empty(),
-                });
-                writeln!(out.stdout, "{value}")?;
-            } else {
-                writeln!(out.stdout, "shim directory: {}", status.bin_dir.display())?;
-                for (name, state) in &status.links {
-                    let shown = match state {
-                        LinkState::Installed => "installed".to_owned(),
-                        LinkState::Missing => "missing".to_owned(),
-                        LinkState::Stale { target } => format!("stale (links to {target})"),
-                        LinkState::Broken { target } => format!("broken (links to {target})"),
-                        LinkState::Foreign { what } => format!("foreign ({what})"),
-                    };
-                    writeln!(out.stdout, "  {name}: {shown}")?;
-                }
-                let shown = |r: &Result<PathBuf, String>| match r {
-                    Ok(p) => p.display().to_string(),
-                    Err(e) => format!("not found ({e})"),
-                };
-                writeln!(out.stdout, "real git: {}", shown(&status.real_git))?;
-                writeln!(out.stdout, "real gh: {}", shown(&status.real_gh))?;
-                let position = match status.path_position {
-                    PathPosition::First => "first",
-                    PathPosition::Shadowed => "shadowed by an earlier git or gh",
-                    PathPosition::Absent => "absent",
-                };
-                writeln!(out.stdout, "on PATH: {position}")?;
-                for file in &status.rc_files {
-                    writeln!(out.stdout, "PATH block in: {}", file.display())?;
-                }
-                if problems.is_empty() {
-                    writeln!(out.stdout, "status: ok")?;
-                } else {
-                    for p in &problems {
-                        writeln!(out.stdout, "problem: {p}")?;
-                    }
-                }
-            }
-            Ok(if problems.is_empty() {
-                exit_codes::SUCCESS
-            } else {
-                exit_codes::FAILURE
-            })
-        }
-        Action::Uninstall { dir } => {
-            let layout = Layout::from_env(dir)?;
-            let report = install::uninstall(&layout)?;
-            for p in &report.removed {
-                writeln!(out.stdout, "removed {}", p.display())?;
-            }
-            for p in &report.kept {
-                writeln!(
-                    out.stdout,
-                    "kept {} (not created by git-prism)",
-                    p.display()
-                )?;
-            }
-            for p in &report.rc_cleaned {
-                writeln!(out.stdout, "removed PATH block from {}", p.display())?;
-            }
-            if report.removed.is_empty() && report.rc_cleaned.is_empty() {
-                writeln!(out.stdout, "nothing to remove")?;
-            }
-            Ok(exit_codes::SUCCESS)
-        }
+        Action::Status { dir, json } => status(&Layout::from_env(dir)?, json, out),
+        Action::Uninstall { dir } => uninstall(&Layout::from_env(dir)?, out),
     }
 }
 
+/// `shim install`: links, then (with consent, asked when `consent` is `None`) the PATH block.
+fn install_links(
+    layout: &Layout,
+    force: bool,
+    consent: Option<bool>,
+    out: &mut Out<'_>,
+) -> anyhow::Result<i32> {
+    let report = install::install(layout, force)?;
+    for name in &report.linked {
+        writeln!(
+            out.stdout,
+            "linked {} -> {}",
+            report.bin_dir.join(name).display(),
+            layout.exe.display()
+        )?;
+    }
+    for name in &report.unchanged {
+        writeln!(
+            out.stdout,
+            "already linked: {}",
+            report.bin_dir.join(name).display()
+        )?;
+    }
+    if report.path_position == PathPosition::First {
+        writeln!(out.stdout, "{} is first on PATH", report.bin_dir.display())?;
+        agent_note(out)?;
+        return Ok(exit_codes::SUCCESS);
+    }
+    let files = install::rc::files_for(layout);
+    let consent = match consent {
+        Some(given) => given,
+        None => ask(out, &report.bin_dir, &files)?,
+    };
+    if consent {
+        let changed = install::add_to_path(layout)?;
+        for file in &files {
+            let verb = if changed.contains(file) {
+                "added PATH block to"
+            } else {
+                "PATH block already in"
+            };
+            writeln!(out.stdout, "{verb} {}", file.display())?;
+        }
+        writeln!(
+            out.stdout,
+            "restart your shell and your agent: agents read PATH once, when they start"
+        )?;
+    } else {
+        writeln!(
+            out.stdout,
+            "PATH not changed; to use the shim, put {} first on PATH, for example:\n  export PATH=\"{}:$PATH\"\nthen restart your agent (agents read PATH once, when they start)",
+            report.bin_dir.display(),
+            report.bin_dir.display()
+        )?;
+    }
+    agent_note(out)?;
+    Ok(exit_codes::SUCCESS)
+}
+
+/// `shim status`: the report, as text or JSON; failure when anything keeps the shim from
+/// working.
+fn status(layout: &Layout, json: bool, out: &mut Out<'_>) -> anyhow::Result<i32> {
+    let status = install::status(layout);
+    let problems = status.problems();
+    if json {
+        let doc = StatusDoc {
+            bin_dir: &status.bin_dir,
+            links: status
+                .links
+                .iter()
+                .map(|(name, state)| LinkDoc {
+                    link: state,
+                    name,
+                    path: status.bin_dir.join(name),
+                })
+                .collect(),
+            ok: problems.is_empty(),
+            path_position: status.path_position,
+            problems: &problems,
+            rc_files: &status.rc_files,
+            real_gh: status.real_gh.as_ref().ok(),
+            real_git: status.real_git.as_ref().ok(),
+        };
+        writeln!(out.stdout, "{}", serde_json::to_string(&doc)?)?;
+    } else {
+        write_status(&status, &problems, out)?;
+    }
+    Ok(if problems.is_empty() {
+        exit_codes::SUCCESS
+    } else {
+        exit_codes::FAILURE
+    })
+}
+
+/// The status report for people.
+fn write_status(
+    status: &install::Status,
+    problems: &[String],
+    out: &mut Out<'_>,
+) -> std::io::Result<()> {
+    writeln!(out.stdout, "shim directory: {}", status.bin_dir.display())?;
+    for (name, state) in &status.links {
+        let shown = match state {
+            LinkState::Installed => "installed".to_owned(),
+            LinkState::Missing => "missing".to_owned(),
+            LinkState::Stale { target } => format!("stale (links to {target})"),
+            LinkState::Broken { target } => format!("broken (links to {target})"),
+            LinkState::Foreign { what } => format!("foreign ({what})"),
+        };
+        writeln!(out.stdout, "  {name}: {shown}")?;
+    }
+    let shown = |r: &Result<PathBuf, ResolveError>| match r {
+        Ok(p) => p.display().to_string(),
+        Err(e) => format!("not found ({e})"),
+    };
+    writeln!(out.stdout, "real git: {}", shown(&status.real_git))?;
+    writeln!(out.stdout, "real gh: {}", shown(&status.real_gh))?;
+    let position = match status.path_position {
+        PathPosition::First => "first",
+        PathPosition::Shadowed => "shadowed by an earlier git or gh",
+        PathPosition::Absent => "absent",
+    };
+    writeln!(out.stdout, "on PATH: {position}")?;
+    for file in &status.rc_files {
+        writeln!(out.stdout, "PATH block in: {}", file.display())?;
+    }
+    if problems.is_empty() {
+        writeln!(out.stdout, "status: ok")?;
+    } else {
+        for p in problems {
+            writeln!(out.stdout, "problem: {p}")?;
+        }
+    }
+    Ok(())
+}
+
+/// `shim status --json` (fields in alphabetical order, as the output has always had them).
+#[derive(Serialize)]
+struct StatusDoc<'a> {
+    bin_dir: &'a Path,
+    links: Vec<LinkDoc<'a>>,
+    ok: bool,
+    path_position: PathPosition,
+    problems: &'a [String],
+    rc_files: &'a [PathBuf],
+    real_gh: Option<&'a PathBuf>,
+    real_git: Option<&'a PathBuf>,
+}
+
+/// One link of `shim status --json`.
+#[derive(Serialize)]
+struct LinkDoc<'a> {
+    link: &'a LinkState,
+    name: &'a str,
+    path: PathBuf,
+}
+
+/// `shim uninstall`.
+fn uninstall(layout: &Layout, out: &mut Out<'_>) -> anyhow::Result<i32> {
+    let report = install::uninstall(layout)?;
+    for p in &report.removed {
+        writeln!(out.stdout, "removed {}", p.display())?;
+    }
+    for p in &report.kept {
+        writeln!(
+            out.stdout,
+            "kept {} (not created by git-prism)",
+            p.display()
+        )?;
+    }
+    for p in &report.rc_cleaned {
+        writeln!(out.stdout, "removed PATH block from {}", p.display())?;
+    }
+    if report.removed.is_empty() && report.rc_cleaned.is_empty() {
+        writeln!(out.stdout, "nothing to remove")?;
+    }
+    Ok(exit_codes::SUCCESS)
+}
+
 /// Asks on the terminal whether to edit the start-up files; no terminal means no.
-fn ask(out: &mut Out<'_>, dir: &std::path::Path, files: &[PathBuf]) -> anyhow::Result<bool> {
+fn ask(out: &mut Out<'_>, dir: &Path, files: &[PathBuf]) -> anyhow::Result<bool> {
     let stdin = std::io::stdin();
     if !stdin.is_terminal() {
         return Ok(false);

@@ -1,24 +1,19 @@
 //! `git-prism snapshot`: file contents before and after a range.
 
 use std::ffi::OsString;
-use std::path::PathBuf;
 
 use bstr::BString;
 
 use super::Out;
-use super::manifest::{open_repo, parse_range};
+use super::range::{self, RepoArgs};
 use crate::exit_codes;
 use crate::manifest::{self, snapshot};
 
 /// Arguments of `snapshot`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Repository to inspect (default: the one containing the current directory)
-    #[arg(long, value_name = "PATH")]
-    pub repo: Option<PathBuf>,
-    /// Pretty-print the JSON for people
-    #[arg(long)]
-    pub pretty: bool,
+    #[command(flatten)]
+    pub repo: RepoArgs,
     /// Files to read, relative to the top of the working tree (at most 20)
     #[arg(long = "paths", alias = "path", value_name = "PATH", num_args = 1.., required = true)]
     pub paths: Vec<OsString>,
@@ -62,8 +57,8 @@ pub fn run(args: Args, out: &mut Out<'_>) -> anyhow::Result<i32> {
     if args.cached {
         range.insert(0, "--cached".into());
     }
-    let diff = parse_range(&range)?;
-    let repo = open_repo(args.repo.as_deref())?;
+    let diff = range::parse_diff(&range)?;
+    let repo = args.repo.open()?;
     let built = manifest::build(&repo, &diff, &manifest::Options::default())?;
     let request = snapshot::Request {
         paths: args
@@ -78,8 +73,8 @@ pub fn run(args: Args, out: &mut Out<'_>) -> anyhow::Result<i32> {
         diff_hunks: args.diff_hunks,
     };
     let files = snapshot::snapshots(&repo, &built, &request)?;
-    let doc = snapshot::SnapshotDoc::new(&built, files, manifest::now_rfc3339());
-    let json = if args.pretty {
+    let doc = snapshot::SnapshotDoc::new(&built, files, crate::time::now_rfc3339());
+    let json = if args.repo.pretty {
         serde_json::to_string_pretty(&doc)?
     } else {
         serde_json::to_string(&doc)?

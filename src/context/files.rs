@@ -13,12 +13,13 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
+use bstr::{BStr, BString, ByteSlice};
 use rayon::prelude::*;
 
 use crate::git::repo::Objects;
 use crate::git::revs::{Head, Target};
 use crate::git::{GitError, Repo, worktree};
-use crate::lang::{self, Analysis};
+use crate::lang::{self, Analysis, Language};
 use crate::manifest::language;
 
 /// At most this many files are analysed for one request.
@@ -27,12 +28,15 @@ pub const MAX_PARSED: usize = 20_000;
 /// One file on the head side.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct HeadFile {
-    /// Path from the repository's top level.
+    /// Path from the repository's top level, as shown (a name that is not UTF-8 is shown
+    /// lossily, and is what the file is known by in a context).
     pub path: String,
+    /// The path's bytes, as git lists them (to read the file by).
+    pub bytes: BString,
     /// Blob id (`None` for working-tree content).
     pub oid: Option<String>,
-    /// Language label.
-    pub label: &'static str,
+    /// Its language.
+    pub language: Language,
 }
 
 /// The head side's files in languages with an analyzer.
@@ -41,8 +45,8 @@ pub struct HeadTree {
     workdir: Option<PathBuf>,
     files: Vec<HeadFile>,
     by_path: HashMap<String, usize>,
-    /// Every path on the head side, analysable or not, with its blob id.
-    all: HashMap<String, Option<String>>,
+    /// Every path on the head side, analysable or not: its bytes and blob id, by shown path.
+    all: HashMap<String, (BString, Option<String>)>,
 }
 
 impl HeadTree {
@@ -52,42 +56,42 @@ impl HeadTree {
             workdir: repo.workdir().map(Path::to_path_buf),
             ..HeadTree::default()
         };
-        let entries: Vec<(String, Option<String>)> = match (target.head, &target.head_sha) {
+        let entries: Vec<(&[u8], Option<String>)>;
+        let out;
+        match (target.head, &target.head_sha) {
             (Head::Object, Some(sha)) => {
-                let out = repo
+                out = repo
                     .git
                     .output(["ls-tree", "-r", "-z", "--full-tree", sha.as_str()])?;
-                records(&out)
+                entries = records(&out)
                     .filter_map(|r| {
                         // `<mode> <type> <oid>\t<path>`
-                        let (meta, path) = r.split_once('\t')?;
+                        let (meta, path) = split_meta(r)?;
                         let mut parts = meta.split(' ');
                         let (mode, kind, oid) = (parts.next()?, parts.next()?, parts.next()?);
-                        (kind == "blob" && mode != "120000")
-                            .then(|| (path.to_owned(), Some(oid.to_owned())))
+                        (kind == "blob" && mode != "120000").then(|| (path, Some(oid.to_owned())))
                     })
-                    .collect()
+                    .collect();
             }
             (Head::Index, _) => {
-                let out = repo
+                out = repo
                     .git
                     .output(["ls-files", "-s", "-z", "--full-name", ":(top)"])?;
-                records(&out)
+                entries = records(&out)
                     .filter_map(|r| {
                         // `<mode> <oid> <stage>\t<path>`
-                        let (meta, path) = r.split_once('\t')?;
+                        let (meta, path) = split_meta(r)?;
                         let mut parts = meta.split(' ');
                         let (mode, oid) = (parts.next()?, parts.next()?);
-                        (mode != "120000" && mode != "160000")
-                            .then(|| (path.to_owned(), Some(oid.to_owned())))
+                        (mode != "120000" && mode != "160000").then(|| (path, Some(oid.to_owned())))
                     })
-                    .collect()
+                    .collect();
             }
             _ => {
                 let Some(top) = tree.workdir.clone() else {
                     return Ok(tree);
                 };
-                let out = repo.git.output([
+                out = repo.git.output([
                     "ls-files",
                     "-z",
                     "--full-name",
@@ -96,27 +100,36 @@ impl HeadTree {
                     "--exclude-standard",
                     ":(top)",
                 ])?;
-                records(&out)
+                entries = records(&out)
                     .filter(|p| {
                         matches!(
-                            worktree::open(&top, p.as_bytes()),
+                            worktree::open(&top, &p[..]),
                             Ok(Some(worktree::Entry::File { .. }))
                         )
                     })
-                    .map(|p| (p.to_owned(), None))
-                    .collect()
+                    .map(|p| (p, None))
+                    .collect();
             }
         };
-        for (path, oid) in entries {
-            tree.all.insert(path.clone(), oid.clone());
-            let Some(label) = language::from_path(path.as_bytes()) else {
+        for (bytes, oid) in entries {
+            // A name that is not UTF-8 is known by its lossy form; the index lists a conflicted
+            // path once per stage. Either way the first entry is the file analysed.
+            let path = bytes.to_str_lossy().into_owned();
+            tree.all
+                .insert(path.clone(), (BString::from(bytes), oid.clone()));
+            let Some(language) = language::from_path(bytes) else {
                 continue;
             };
-            if lang::for_label(label).is_none() || tree.by_path.contains_key(&path) {
+            if lang::for_language(language).is_none() || tree.by_path.contains_key(&path) {
                 continue;
             }
             tree.by_path.insert(path.clone(), tree.files.len());
-            tree.files.push(HeadFile { path, oid, label });
+            tree.files.push(HeadFile {
+                path,
+                bytes: bytes.into(),
+                oid,
+                language,
+            });
         }
         Ok(tree)
     }
@@ -126,27 +139,25 @@ impl HeadTree {
         self.by_path.get(path).map(|i| &self.files[*i])
     }
 
-    /// Every file (analysable or not) whose name is `name`, with its blob id, by path.
-    pub fn manifests(&self, name: &str) -> Vec<(String, Option<String>)> {
-        let mut out: Vec<(String, Option<String>)> = self
+    /// Every file (analysable or not) whose name is `name`, with its bytes and blob id, by
+    /// path.
+    pub fn manifests(&self, name: &str) -> Vec<(String, BString, Option<String>)> {
+        let mut out: Vec<(String, BString, Option<String>)> = self
             .all
             .iter()
             .filter(|(p, _)| p.rsplit('/').next() == Some(name))
-            .map(|(p, o)| (p.clone(), o.clone()))
+            .map(|(p, (bytes, oid))| (p.clone(), bytes.clone(), oid.clone()))
             .collect();
         out.sort();
         out
     }
 
-    /// Reads any file on the head side (by blob id, or from the working tree).
-    pub fn read(&self, objects: &Objects<'_>, path: &str, oid: Option<&str>) -> Option<Vec<u8>> {
+    /// Reads any file on the head side (by blob id, or from the working tree by its bytes).
+    pub fn read(&self, objects: &Objects, path: &BStr, oid: Option<&str>) -> Option<Vec<u8>> {
         match oid {
             Some(oid) => objects.blob(oid).ok(),
-            None => match worktree::read(
-                self.workdir.as_ref()?,
-                path.as_bytes(),
-                lang::MAX_FILE_BYTES as u64,
-            ) {
+            None => match worktree::read(self.workdir.as_ref()?, path, lang::MAX_FILE_BYTES as u64)
+            {
                 Ok(Some(worktree::Content::File(bytes))) => Some(bytes),
                 _ => None,
             },
@@ -159,17 +170,23 @@ impl HeadTree {
     }
 
     /// Reads a file's content on the head side.
-    pub fn content(&self, objects: &Objects<'_>, file: &HeadFile) -> Option<Vec<u8>> {
-        self.read(objects, &file.path, file.oid.as_deref())
+    pub fn content(&self, objects: &Objects, file: &HeadFile) -> Option<Vec<u8>> {
+        self.read(objects, file.bytes.as_bstr(), file.oid.as_deref())
     }
 }
 
-/// Splits NUL-terminated records, skipping non-UTF-8 ones (paths git-prism cannot name in
-/// JSON without loss are left out of the scan).
-fn records(out: &[u8]) -> impl Iterator<Item = &str> {
-    out.split(|b| *b == 0)
-        .filter(|r| !r.is_empty())
-        .filter_map(|r| std::str::from_utf8(r).ok())
+/// Splits NUL-terminated records, paths as bytes.
+fn records(out: &[u8]) -> impl Iterator<Item = &[u8]> {
+    out.split(|b| *b == 0).filter(|r| !r.is_empty())
+}
+
+/// Splits a `<meta>\t<path>` record of `ls-tree` or `ls-files -s`; the meta part is ASCII.
+fn split_meta(record: &[u8]) -> Option<(&str, &[u8])> {
+    let tab = record.find_byte(b'\t')?;
+    Some((
+        std::str::from_utf8(&record[..tab]).ok()?,
+        &record[tab + 1..],
+    ))
 }
 
 /// The cache key of content without a blob id: its FNV-1a hash and length, 24 hex digits
@@ -180,10 +197,11 @@ pub fn content_key(content: &[u8]) -> String {
 
 /// Analyses one blob or content through the cache.
 pub fn analyse(
-    label: &'static str,
+    language: Language,
     oid: Option<&str>,
     read: impl FnOnce() -> Option<Vec<u8>>,
 ) -> Option<Analysis> {
+    let label = language.label();
     if let Some(hit) = oid.and_then(|o| lang::cache::get(o, label)) {
         return Some(hit);
     }
@@ -197,7 +215,7 @@ pub fn analyse(
             return Some(hit);
         }
     }
-    let analysis = lang::analyze(label, &content)?;
+    let analysis = lang::analyze(language, &content)?;
     if !analysis
         .skipped
         .as_deref()
@@ -208,7 +226,7 @@ pub fn analyse(
     Some(analysis)
 }
 
-/// The analyses of the head-side files in `labels` that can refer to one of `names`, found in
+/// The analyses of the head-side files in `languages` that can refer to one of `names`, found in
 /// parallel: a file analysed before (cached by blob id) refers to a name when one of its calls
 /// or imports has it; any other file is read and searched for the names as whole words (one
 /// pass for all names), and analysed only when it has one.
@@ -216,7 +234,7 @@ pub fn mentioning(
     repo: &Repo,
     tree: &HeadTree,
     names: &[&str],
-    labels: &[&'static str],
+    languages: &[Language],
 ) -> HashMap<String, Analysis> {
     if names.is_empty() {
         return HashMap::new();
@@ -227,25 +245,25 @@ pub fn mentioning(
     let files: Vec<&HeadFile> = tree
         .files
         .iter()
-        .filter(|f| labels.contains(&f.label))
+        .filter(|f| languages.contains(&f.language))
         .collect();
     let found: Vec<(String, Analysis)> = files
         .into_par_iter()
         .map_init(
-            || repo.local(),
-            |local, file| {
+            || repo.objects(),
+            |objects, file| {
                 if let Some(hit) = file
                     .oid
                     .as_deref()
-                    .and_then(|o| lang::cache::get(o, file.label))
+                    .and_then(|o| lang::cache::get(o, file.language.label()))
                 {
                     return refers(&hit, names).then(|| (file.path.clone(), hit));
                 }
-                let content = tree.content(&Objects::new(local), file)?;
+                let content = tree.content(objects, file)?;
                 if !has_word(&searcher, &content) {
                     return None;
                 }
-                let analysis = analyse(file.label, file.oid.as_deref(), || Some(content))?;
+                let analysis = analyse(file.language, file.oid.as_deref(), || Some(content))?;
                 Some((file.path.clone(), analysis))
             },
         )
@@ -287,11 +305,10 @@ pub fn analyse_all(repo: &Repo, tree: &HeadTree, paths: &[String]) -> HashMap<St
     files
         .into_par_iter()
         .map_init(
-            || repo.local(),
-            |local, file| {
-                let objects = Objects::new(local);
-                let analysis = analyse(file.label, file.oid.as_deref(), || {
-                    tree.content(&objects, file)
+            || repo.objects(),
+            |objects, file| {
+                let analysis = analyse(file.language, file.oid.as_deref(), || {
+                    tree.content(objects, file)
                 })?;
                 Some((file.path.clone(), analysis))
             },

@@ -3,13 +3,14 @@
 //!
 //! 1. The targets are the manifest's function changes (or definitions of the names asked
 //!    for, found on the head side).
-//! 2. The head side's files in the targets' languages are searched for the targets' names as
-//!    whole words by `git grep`; only files that match are parsed, in parallel, through the
-//!    per-blob analysis cache ([`files`]).
+//! 2. The head side's files in the targets' languages (and the languages that can call into
+//!    them: each analyzer's family) are searched for the targets' names as whole words, all
+//!    names in one Aho-Corasick pass per file; only files that match are parsed, in parallel,
+//!    through the per-blob analysis cache ([`files`]).
 //! 3. Each call with a target's name is resolved through its file's imports ([`resolve`]):
 //!    callers are credited only when the call can name the target (`scoping: scoped`); calls
-//!    on receivers of unknown type are candidates. Languages without import resolution are
-//!    matched by name (`scoping: full_scan`).
+//!    on receivers of unknown type are candidates. Languages whose analyzer has no import
+//!    scheme are matched by name (`scoping: full_scan`).
 //! 4. Callees are the calls inside the target, each with the file that defines it when that
 //!    can be resolved; test references are the test functions among the callers; the blast
 //!    radius counts production and test callers and grades the risk.
@@ -25,10 +26,10 @@ use std::collections::{BTreeSet, HashMap};
 use files::HeadTree;
 use resolve::{Definition, FileView, Project, Resolution, Scheme};
 
-use crate::git::repo::Objects;
 use crate::git::{GitError, Repo};
-use crate::lang::{self, Analysis, ChangeType};
+use crate::lang::{self, Analysis, ChangeType, FunctionKind, Language};
 use crate::manifest::model::{Functions, Manifest};
+use crate::time::Stopwatch;
 
 /// The error returned by [`build`].
 #[derive(Debug, thiserror::Error)]
@@ -68,6 +69,44 @@ impl Risk {
             Risk::Low => "low",
             Risk::Medium => "medium",
             Risk::High => "high",
+        }
+    }
+}
+
+/// What the range did to a function whose context is given.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Change {
+    /// The range changed it.
+    Changed(ChangeType),
+    /// It was asked for by name and the range did not change it.
+    Unchanged,
+}
+
+impl Change {
+    /// The wire label: a change type's, or `unchanged`.
+    pub fn label(self) -> &'static str {
+        match self {
+            Change::Changed(change) => change.label(),
+            Change::Unchanged => "unchanged",
+        }
+    }
+}
+
+/// How a function's callers were found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scoping {
+    /// Filtered by what the calling files import (languages with an import scheme).
+    Scoped,
+    /// Matched by name alone.
+    FullScan,
+}
+
+impl Scoping {
+    /// The wire label: `scoped` or `full_scan`.
+    pub fn label(self) -> &'static str {
+        match self {
+            Scoping::Scoped => "scoped",
+            Scoping::FullScan => "full_scan",
         }
     }
 }
@@ -131,14 +170,14 @@ pub struct FunctionContext {
     pub name: String,
     /// The file defining it (on the head side; the base side for deletions).
     pub file: String,
-    /// What the range did to it (`unchanged` for a function asked for by name).
-    pub change_type: &'static str,
-    /// `function` or `method`.
-    pub kind: &'static str,
-    /// Language label.
-    pub language: &'static str,
-    /// Whether callers were filtered by imports (`scoped`) or matched by name (`full_scan`).
-    pub scoping: &'static str,
+    /// What the range did to it.
+    pub change_type: Change,
+    /// A function or a method.
+    pub kind: FunctionKind,
+    /// Its language.
+    pub language: Language,
+    /// Whether callers were filtered by imports or matched by name.
+    pub scoping: Scoping,
     /// Its callers, by file and line.
     pub callers: Vec<Caller>,
     /// What it calls, in source order.
@@ -170,25 +209,17 @@ struct Target {
     name: String,
     leaf: String,
     file: String,
-    label: &'static str,
-    kind: &'static str,
-    change_type: &'static str,
+    language: Language,
+    kind: FunctionKind,
+    change: Change,
     start_line: u32,
     /// The blob holding the definition when it is not on the head side (a deletion).
     base_oid: Option<String>,
 }
 
-/// The labels whose files can call into a label's files.
-fn family(label: &str) -> &'static [&'static str] {
-    match label {
-        "typescript" | "tsx" | "javascript" | "jsx" => &["typescript", "tsx", "javascript", "jsx"],
-        "c" | "cpp" => &["c", "cpp"],
-        "rust" => &["rust"],
-        "python" => &["python"],
-        "go" => &["go"],
-        "java" => &["java"],
-        _ => &[],
-    }
+/// The languages whose files can call into a language's files, as its analyzer says.
+fn family(language: Language) -> &'static [Language] {
+    lang::for_language(language).map_or(&[], |a| a.family())
 }
 
 /// Whether a path is test code by the common conventions: a `test`/`tests`/`__tests__`/`spec`
@@ -233,49 +264,117 @@ pub fn build(repo: &Repo, manifest: &Manifest, names: &[String]) -> Result<Conte
             long.chars().count()
         )));
     }
-    let mut timings = Vec::new();
-    let mut clock = std::time::Instant::now();
-    let mut lap = |name: &'static str, timings: &mut Vec<(&'static str, std::time::Duration)>| {
-        timings.push((name, clock.elapsed()));
-        clock = std::time::Instant::now();
-    };
-    let mut targets = changed(manifest);
-    let mut wanted: Vec<&String> = Vec::new();
-    if !names.is_empty() {
-        targets.retain(|t| names.iter().any(|n| *n == t.name || *n == t.leaf));
-        wanted = names
-            .iter()
-            .filter(|n| !targets.iter().any(|t| t.name == **n || t.leaf == **n))
-            .collect();
-    }
+    let mut clock = Stopwatch::start();
+    let (mut targets, wanted) = select_targets(manifest, names);
     let tree = HeadTree::list(repo, &manifest.target)?;
-    lap("list", &mut timings);
-    let mut labels: BTreeSet<&'static str> = BTreeSet::new();
-    for t in &targets {
-        labels.extend(family(t.label));
+    clock.lap("list");
+    let languages = languages_in_scope(&targets, !wanted.is_empty());
+    let mut analyses = search(repo, &tree, &targets, &wanted, &languages);
+    clock.lap("search and analyse");
+    let not_found = find_named(&mut targets, &wanted, &tree, &analyses);
+    let project = if targets
+        .iter()
+        .any(|t| Scheme::of(t.language) == Some(Scheme::Rust))
+    {
+        project(repo, &tree)
+    } else {
+        Project::default()
+    };
+    let base = base_side(repo, &targets);
+    let views: HashMap<String, FileView> = analyses
+        .iter()
+        .filter_map(|(path, a)| {
+            let scheme = Scheme::of(tree.get(path)?.language)?;
+            Some((path.clone(), resolve::view(scheme, &project, path, a)))
+        })
+        .collect();
+    let files_analysed = analyses.len();
+    let callee_files = callee_files(&targets, &tree, &project, &analyses, &views, &base);
+    analyses.extend(files::analyse_all(repo, &tree, &callee_files));
+    clock.lap("callees");
+    let index = CallIndex::new(&analyses, &views);
+    let functions = targets
+        .iter()
+        .map(|t| function_context(t, &tree, &project, &analyses, &index, &views, &base))
+        .collect();
+    clock.lap("resolve");
+    Ok(Context {
+        functions,
+        not_found,
+        files_in_scope: tree
+            .files()
+            .iter()
+            .filter(|f| languages.contains(&f.language))
+            .count(),
+        files_analysed,
+        timings: clock.into_laps(),
+    })
+}
+
+/// The manifest's changed functions that `names` select (all of them without names), and the
+/// names that select none of them (to be looked up on the head side).
+fn select_targets<'n>(manifest: &Manifest, names: &'n [String]) -> (Vec<Target>, Vec<&'n String>) {
+    let mut targets = changed(manifest);
+    if names.is_empty() {
+        return (targets, Vec::new());
     }
-    if !wanted.is_empty() {
-        labels.extend(lang::labels().iter().flat_map(|l| family(l)));
+    targets.retain(|t| names.iter().any(|n| *n == t.name || *n == t.leaf));
+    let wanted = names
+        .iter()
+        .filter(|n| !targets.iter().any(|t| t.name == **n || t.leaf == **n))
+        .collect();
+    (targets, wanted)
+}
+
+/// The languages whose files can call the targets (every analysed language's family when names
+/// are looked up), sorted.
+fn languages_in_scope(targets: &[Target], looking_up: bool) -> Vec<Language> {
+    let mut languages: BTreeSet<Language> = BTreeSet::new();
+    for t in targets {
+        languages.extend(family(t.language));
     }
-    let labels: Vec<&'static str> = labels.into_iter().collect();
+    if looking_up {
+        languages.extend(lang::analyzed().into_iter().flat_map(family));
+    }
+    languages.into_iter().collect()
+}
+
+/// Analyses the head-side files in `languages` that mention a target's or a wanted name, and
+/// the targets' own files.
+fn search(
+    repo: &Repo,
+    tree: &HeadTree,
+    targets: &[Target],
+    wanted: &[&String],
+    languages: &[Language],
+) -> HashMap<String, Analysis> {
     let mut leaves: BTreeSet<&str> = targets.iter().map(|t| t.leaf.as_str()).collect();
-    for n in &wanted {
+    for n in wanted {
         leaves.insert(leaf_of(n));
     }
     let leaves: Vec<&str> = leaves.into_iter().collect();
-    let mut analyses = files::mentioning(repo, &tree, &leaves, &labels);
+    let mut analyses = files::mentioning(repo, tree, &leaves, languages);
     let own_files: Vec<String> = targets
         .iter()
         .filter(|t| t.base_oid.is_none() && !analyses.contains_key(&t.file))
         .map(|t| t.file.clone())
         .collect();
-    analyses.extend(files::analyse_all(repo, &tree, &own_files));
-    lap("search and analyse", &mut timings);
+    analyses.extend(files::analyse_all(repo, tree, &own_files));
+    analyses
+}
+
+/// Adds the head side's definitions of the wanted names as targets; returns the names that
+/// have none.
+fn find_named(
+    targets: &mut Vec<Target>,
+    wanted: &[&String],
+    tree: &HeadTree,
+    analyses: &HashMap<String, Analysis>,
+) -> Vec<String> {
     let mut not_found = Vec::new();
-    for name in wanted {
-        let before = targets.len();
+    for &name in wanted {
         let mut found: Vec<Target> = Vec::new();
-        for (path, analysis) in &analyses {
+        for (path, analysis) in analyses {
             let Some(file) = tree.get(path) else { continue };
             for f in &analysis.functions {
                 if f.name == *name || (!name.contains(['.', ':']) && f.leaf == *name) {
@@ -283,101 +382,84 @@ pub fn build(repo: &Repo, manifest: &Manifest, names: &[String]) -> Result<Conte
                         name: f.name.clone(),
                         leaf: f.leaf.clone(),
                         file: path.clone(),
-                        label: file.label,
+                        language: file.language,
                         kind: f.kind,
-                        change_type: "unchanged",
+                        change: Change::Unchanged,
                         start_line: f.start_line,
                         base_oid: None,
                     });
                 }
             }
         }
-        found.sort_by(|a, b| (&a.file, a.start_line).cmp(&(&b.file, b.start_line)));
-        targets.extend(found);
-        if targets.len() == before {
+        if found.is_empty() {
             not_found.push(name.clone());
         }
+        found.sort_by(|a, b| (&a.file, a.start_line).cmp(&(&b.file, b.start_line)));
+        targets.extend(found);
     }
-    let project = if targets.iter().any(|t| t.label == "rust") {
-        project(repo, &tree)
-    } else {
-        Project::default()
-    };
-    // Deleted functions are read from the base side.
-    let local = repo.local();
-    let objects = Objects::new(&local);
+    not_found
+}
+
+/// The base-side analyses of deleted targets, by blob id.
+fn base_side(repo: &Repo, targets: &[Target]) -> HashMap<String, Analysis> {
+    let objects = repo.objects();
     let mut base: HashMap<String, Analysis> = HashMap::new();
-    for t in &targets {
+    for t in targets {
         if let Some(oid) = &t.base_oid {
             if !base.contains_key(oid) {
-                if let Some(a) = files::analyse(t.label, Some(oid), || objects.blob(oid).ok()) {
+                if let Some(a) = files::analyse(t.language, Some(oid), || objects.blob(oid).ok()) {
                     base.insert(oid.clone(), a);
                 }
             }
         }
     }
-    let views: HashMap<String, FileView> = analyses
-        .iter()
-        .filter_map(|(path, a)| {
-            let scheme = Scheme::for_label(tree.get(path)?.label)?;
-            Some((path.clone(), resolve::view(scheme, &project, path, a)))
-        })
-        .collect();
-    // Callees' defining files, loaded in one batch.
+    base
+}
+
+/// The head-side files not analysed yet that define what the targets call (at most 500).
+fn callee_files(
+    targets: &[Target],
+    tree: &HeadTree,
+    project: &Project,
+    analyses: &HashMap<String, Analysis>,
+    views: &HashMap<String, FileView>,
+    base: &HashMap<String, Analysis>,
+) -> Vec<String> {
     let mut wanted_files: BTreeSet<String> = BTreeSet::new();
-    for t in &targets {
-        let Some(scheme) = Scheme::for_label(t.label) else {
+    for t in targets {
+        let Some(scheme) = Scheme::of(t.language) else {
             continue;
         };
-        let Some((analysis, index)) = own(t, &analyses, &base) else {
+        let Some((analysis, index)) = own(t, analyses, base) else {
             continue;
         };
         let own_view = views
             .get(t.file.as_str())
             .cloned()
-            .unwrap_or_else(|| resolve::view(scheme, &project, &t.file, analysis));
+            .unwrap_or_else(|| resolve::view(scheme, project, &t.file, analysis));
         for call in analysis.calls.iter().filter(|c| c.caller == Some(index)) {
-            if let Resolution::Paths(paths) = resolve::resolve(
+            let Resolution::Paths(paths) = resolve::resolve(
                 scheme,
-                &project,
+                project,
                 &own_view,
                 call,
                 Some(&analysis.functions[index as usize]),
-            ) {
-                for path in paths {
-                    for k in 1..path.len() {
-                        let module = path[..k].to_vec();
-                        for f in resolve::module_files(scheme, &project, &module) {
-                            if tree.get(&f).is_some() && !analyses.contains_key(&f) {
-                                wanted_files.insert(f);
-                            }
+            ) else {
+                continue;
+            };
+            for path in paths {
+                for k in 1..path.len() {
+                    let module = path[..k].to_vec();
+                    for f in resolve::module_files(scheme, project, &module) {
+                        if tree.get(&f).is_some() && !analyses.contains_key(&f) {
+                            wanted_files.insert(f);
                         }
                     }
                 }
             }
         }
     }
-    let extra: Vec<String> = wanted_files.into_iter().take(500).collect();
-    let files_analysed = analyses.len();
-    analyses.extend(files::analyse_all(repo, &tree, &extra));
-    lap("callees", &mut timings);
-    let index = CallIndex::new(&analyses, &views);
-    let functions = targets
-        .iter()
-        .map(|t| function_context(t, &tree, &project, &analyses, &index, &views, &base))
-        .collect();
-    lap("resolve", &mut timings);
-    Ok(Context {
-        functions,
-        not_found,
-        files_in_scope: tree
-            .files()
-            .iter()
-            .filter(|f| labels.contains(&f.label))
-            .count(),
-        files_analysed,
-        timings,
-    })
+    wanted_files.into_iter().take(500).collect()
 }
 
 fn leaf_of(name: &str) -> &str {
@@ -391,7 +473,9 @@ fn changed(manifest: &Manifest) -> Vec<Target> {
         let Functions::Analysed(functions) = &file.functions else {
             continue;
         };
-        let Some(label) = file.language else { continue };
+        let Some(language) = file.language else {
+            continue;
+        };
         let path = String::from_utf8_lossy(&file.path).into_owned();
         for change in &functions.changed {
             let deleted = change.change_type == ChangeType::Deleted;
@@ -414,9 +498,9 @@ fn changed(manifest: &Manifest) -> Vec<Target> {
                 } else {
                     path.clone()
                 },
-                label,
+                language,
                 kind: change.kind,
-                change_type: change.change_type.label(),
+                change: Change::Changed(change.change_type),
                 start_line: change.start_line,
                 base_oid,
             });
@@ -427,13 +511,12 @@ fn changed(manifest: &Manifest) -> Vec<Target> {
 
 /// Reads the repository's crates from its `Cargo.toml` files on the head side.
 fn project(repo: &Repo, tree: &HeadTree) -> Project {
-    let local = repo.local();
-    let objects = Objects::new(&local);
+    let objects = repo.objects();
     let crates = tree
         .manifests("Cargo.toml")
         .iter()
-        .filter_map(|(path, oid)| {
-            let content = tree.read(&objects, path, oid.as_deref())?;
+        .filter_map(|(path, bytes, oid)| {
+            let content = tree.read(&objects, bytes.as_ref(), oid.as_deref())?;
             let name = resolve::crate_name(&String::from_utf8_lossy(&content))?;
             let dir = path.strip_suffix("Cargo.toml").unwrap_or("").to_owned();
             Some((dir, name))
@@ -503,13 +586,13 @@ fn function_context(
     views: &HashMap<String, FileView>,
     base: &HashMap<String, Analysis>,
 ) -> FunctionContext {
-    let scheme = Scheme::for_label(t.label);
+    let scheme = Scheme::of(t.language);
     let definition = scheme.map(|s| Definition::new(s, project, &t.file, &t.name));
-    let family = family(t.label);
+    let family = family(t.language);
     let mut callers: BTreeSet<Caller> = BTreeSet::new();
     for &(path, call) in index.calls_of(&t.leaf) {
         let Some(file) = tree.get(path) else { continue };
-        if !family.contains(&file.label) {
+        if !family.contains(&file.language) {
             continue;
         }
         let Some(analysis) = analyses.get(path) else {
@@ -523,7 +606,7 @@ fn function_context(
                 continue;
             }
             let candidate = match (scheme, &definition, view) {
-                (Some(s), Some(d), Some(view)) if Scheme::for_label(file.label) == Some(s) => {
+                (Some(s), Some(d), Some(view)) if Scheme::of(file.language) == Some(s) => {
                     match resolve::resolve(s, project, view, call, caller) {
                         Resolution::Paths(paths) => {
                             if !paths.iter().any(|p| d.named_by(s, p)) {
@@ -577,13 +660,13 @@ fn function_context(
     FunctionContext {
         name: t.name.clone(),
         file: t.file.clone(),
-        change_type: t.change_type,
+        change_type: t.change,
         kind: t.kind,
-        language: t.label,
+        language: t.language,
         scoping: if scheme.is_some() {
-            "scoped"
+            Scoping::Scoped
         } else {
-            "full_scan"
+            Scoping::FullScan
         },
         callers,
         callees,
@@ -594,7 +677,7 @@ fn function_context(
             candidate_callers,
             has_tests,
             risk: risk(
-                t.change_type,
+                t.change,
                 production_callers,
                 test_callers,
                 candidate_callers,
@@ -610,9 +693,9 @@ fn dedup_lines(mut callers: Vec<Caller>) -> Vec<Caller> {
 }
 
 /// Grades a change by who depends on the function.
-pub fn risk(change_type: &str, production: usize, tests: usize, candidates: usize) -> Risk {
+pub fn risk(change: Change, production: usize, tests: usize, candidates: usize) -> Risk {
     let has_tests = tests > 0;
-    if change_type == "deleted" {
+    if change == Change::Changed(ChangeType::Deleted) {
         return if production > 0 {
             Risk::High
         } else if tests > 0 || candidates > 0 {
@@ -629,7 +712,7 @@ pub fn risk(change_type: &str, production: usize, tests: usize, candidates: usiz
         };
     }
     // Callers must adapt to a new signature.
-    let breaking = change_type == "signature_changed";
+    let breaking = change == Change::Changed(ChangeType::SignatureChanged);
     if production >= 10 || (!has_tests && (production >= 3 || breaking)) {
         Risk::High
     } else if production >= 3 || !has_tests || breaking {
@@ -659,13 +742,14 @@ fn callees(
             .cloned()
             .unwrap_or_else(|| resolve::view(s, project, &t.file, analysis))
     });
-    let separator = lang::for_label(t.label).map_or(".", |a| a.separator());
+    let analyzer = lang::for_language(t.language);
+    let separator = analyzer.map_or(".", |a| a.separator());
     analysis
         .calls
         .iter()
         .filter(|c| c.caller == Some(index))
-        // `Some(x)`, `Ok(x)`, `Point(1, 2)`: Rust's capitalised calls build values.
-        .filter(|c| !(t.label == "rust" && c.site.name.starts_with(char::is_uppercase)))
+        // A call that builds a value (Rust's `Some(x)`) calls no function.
+        .filter(|c| !analyzer.is_some_and(|a| a.builds_value(&c.site)))
         .map(|call| {
             let site = &call.site;
             let callee = if site.qualifier.is_empty() {
@@ -766,18 +850,23 @@ mod tests {
 
     #[test]
     fn risk_grades() {
-        assert_eq!(risk("modified", 0, 0, 0), Risk::None);
-        assert_eq!(risk("modified", 0, 3, 0), Risk::None);
-        assert_eq!(risk("modified", 0, 0, 2), Risk::Low);
-        assert_eq!(risk("modified", 1, 1, 0), Risk::Low);
-        assert_eq!(risk("modified", 1, 0, 0), Risk::Medium);
-        assert_eq!(risk("modified", 3, 1, 0), Risk::Medium);
-        assert_eq!(risk("modified", 3, 0, 0), Risk::High);
-        assert_eq!(risk("modified", 10, 5, 0), Risk::High);
-        assert_eq!(risk("signature_changed", 1, 1, 0), Risk::Medium);
-        assert_eq!(risk("signature_changed", 1, 0, 0), Risk::High);
-        assert_eq!(risk("deleted", 1, 0, 0), Risk::High);
-        assert_eq!(risk("deleted", 0, 2, 0), Risk::Low);
-        assert_eq!(risk("deleted", 0, 0, 0), Risk::None);
+        let modified = Change::Changed(ChangeType::Modified);
+        let signature_changed = Change::Changed(ChangeType::SignatureChanged);
+        let deleted = Change::Changed(ChangeType::Deleted);
+        assert_eq!(risk(modified, 0, 0, 0), Risk::None);
+        assert_eq!(risk(modified, 0, 3, 0), Risk::None);
+        assert_eq!(risk(modified, 0, 0, 2), Risk::Low);
+        assert_eq!(risk(modified, 1, 1, 0), Risk::Low);
+        assert_eq!(risk(modified, 1, 0, 0), Risk::Medium);
+        assert_eq!(risk(modified, 3, 1, 0), Risk::Medium);
+        assert_eq!(risk(modified, 3, 0, 0), Risk::High);
+        assert_eq!(risk(modified, 10, 5, 0), Risk::High);
+        assert_eq!(risk(signature_changed, 1, 1, 0), Risk::Medium);
+        assert_eq!(risk(signature_changed, 1, 0, 0), Risk::High);
+        assert_eq!(risk(deleted, 1, 0, 0), Risk::High);
+        assert_eq!(risk(deleted, 0, 2, 0), Risk::Low);
+        assert_eq!(risk(deleted, 0, 0, 0), Risk::None);
+        // Asked for by name, unchanged: graded like a modification.
+        assert_eq!(risk(Change::Unchanged, 1, 0, 0), Risk::Medium);
     }
 }

@@ -14,8 +14,9 @@ use serde::Serialize;
 
 use super::{Callee, Caller, Context, FunctionContext, Risk, TestReference};
 use crate::manifest::model::Manifest;
-use crate::manifest::page::{self, PageError, Paging};
-use crate::manifest::schema;
+use crate::manifest::page;
+use crate::manifest::pager::{self, PageError, Paging};
+use crate::manifest::schema::{self, ManifestDoc};
 
 /// The function context of a range.
 #[derive(Debug, Serialize, JsonSchema)]
@@ -225,7 +226,7 @@ pub fn render(
     next_page: &dyn Fn(&str) -> String,
 ) -> Result<String, PageError> {
     let doc = document(m, c, names, paging, generated_at, next_page)?;
-    Ok(serialize(&doc, paging.pretty))
+    Ok(paging.to_json(&doc)?)
 }
 
 /// Builds the document of one page (for callers that embed it, as `review` does).
@@ -238,23 +239,12 @@ pub fn document(
     next_page: &dyn Fn(&str) -> String,
 ) -> Result<ContextDoc, PageError> {
     let doc = |view: &View| to_doc(m, c, names, view, generated_at, next_page);
-    let (mut view, fits) = fit(m, c, names, paging, &|v| {
-        serialize(&doc(v), paging.pretty).len()
-    })?;
+    let (mut view, fits) = fit(m, c, names, paging, &|v| Ok(paging.to_json(&doc(v))?.len()))?;
     if !fits {
         view.cuts
             .push("still over the budget: a page holds at least one function".into());
     }
     Ok(doc(&view))
-}
-
-fn serialize(doc: &ContextDoc, pretty: bool) -> String {
-    let out = if pretty {
-        serde_json::to_string_pretty(doc)
-    } else {
-        serde_json::to_string(doc)
-    };
-    out.unwrap_or_default()
 }
 
 /// What one rendering shows.
@@ -274,22 +264,12 @@ fn fit(
     c: &Context,
     names: &[String],
     paging: &Paging,
-    size: &dyn Fn(&View) -> usize,
+    size: &dyn Fn(&View) -> Result<usize, serde_json::Error>,
 ) -> Result<(View, bool), PageError> {
     let fp = fingerprint(m, names);
     let total = c.functions.len();
-    let offset = match &paging.cursor {
-        Some(cursor) => page::decode_cursor(cursor, fp)?,
-        None => 0,
-    };
-    if offset > total {
-        return Err(PageError::Invalid(
-            paging.cursor.clone().unwrap_or_default(),
-        ));
-    }
-    let end = paging
-        .page_size
-        .map_or(total, |n| offset.saturating_add(n.max(1)).min(total));
+    let offset = paging.offset(fp)?;
+    let end = paging.end(offset, total)?;
     let mut view = View {
         offset,
         end,
@@ -299,44 +279,43 @@ fn fit(
     let Some(max) = paging.max_bytes else {
         return Ok((view, true));
     };
-    if size(&view) <= max {
+    if size(&view)? <= max {
         return Ok((view, true));
     }
     for cap in [10, 3] {
         view.cap = Some(cap);
-        view.cuts.retain(|c| !c.starts_with("lists shortened"));
-        view.cuts.push(format!(
-            "lists shortened to {cap} callers, callees and test references per function (counts kept)"
-        ));
-        if size(&view) <= max {
+        pager::note(
+            &mut view.cuts,
+            "lists shortened",
+            format!(
+                "lists shortened to {cap} callers, callees and test references per function (counts kept)"
+            ),
+        );
+        if size(&view)? <= max {
             return Ok((view, true));
         }
     }
-    let (mut lo, mut hi) = (offset + 1, end);
-    let note = |view: &mut View, shown: usize| {
-        view.cuts.retain(|c| !c.starts_with("functions moved"));
-        view.cuts.push(format!(
-            "functions moved to the next page to fit {max} bytes ({shown} shown)"
-        ));
+    // Move functions to the next page: the largest prefix that fits with its note.
+    let moved = |view: &mut View, shown: usize| {
+        pager::note(
+            &mut view.cuts,
+            "functions moved",
+            pager::moved("functions", max, shown),
+        );
     };
-    while lo < hi {
-        let mid = lo + (hi - lo).div_ceil(2);
+    view.end = pager::largest_fitting(offset + 1, end, |mid| {
         view.end = mid;
-        note(&mut view, mid - offset);
-        if size(&view) <= max {
-            lo = mid;
-        } else {
-            hi = mid - 1;
-        }
-    }
-    view.end = lo.min(end);
+        moved(&mut view, mid - offset);
+        Ok::<_, serde_json::Error>(size(&view)? <= max)
+    })?;
     if view.end < end {
         let shown = view.end - offset;
-        note(&mut view, shown);
+        moved(&mut view, shown);
     } else {
+        // Nothing moved (a one-function page): no note says otherwise.
         view.cuts.retain(|c| !c.starts_with("functions moved"));
     }
-    let fits = size(&view) <= max;
+    let fits = size(&view)? <= max;
     Ok((view, fits))
 }
 
@@ -350,7 +329,7 @@ fn to_doc(
 ) -> ContextDoc {
     let fp = fingerprint(m, names);
     let total = c.functions.len();
-    let next_cursor = (view.end < total).then(|| page::encode_cursor(fp, view.end));
+    let next_cursor = (view.end < total).then(|| pager::encode_cursor(fp, view.end));
     let mut risk = RiskCounts::default();
     for f in &c.functions {
         match f.blast_radius.risk {
@@ -425,10 +404,10 @@ fn function_doc(f: &FunctionContext, cap: Option<usize>) -> FunctionDoc {
     FunctionDoc {
         name: f.name.clone(),
         file: f.file.clone(),
-        change_type: f.change_type,
-        kind: f.kind,
-        language: f.language,
-        scoping: f.scoping,
+        change_type: f.change_type.label(),
+        kind: f.kind.label(),
+        language: f.language.label(),
+        scoping: f.scoping.label(),
         blast_radius: BlastRadiusDoc {
             production_callers: b.production_callers,
             test_callers: b.test_callers,
@@ -461,6 +440,15 @@ pub struct ReviewPaging {
 /// Bytes the review's wrapper object takes around its two parts.
 const REVIEW_OVERHEAD: usize = 32;
 
+/// A review: the manifest and the function context of one range.
+#[derive(Debug, Serialize)]
+pub struct ReviewDoc {
+    /// The change manifest.
+    pub manifest: ManifestDoc,
+    /// The function context.
+    pub context: ContextDoc,
+}
+
 /// Renders a review: the manifest and the function context of one range in one object, with
 /// one budget (three fifths for the manifest, the rest for the context; a part that needs less
 /// leaves the rest to the other) and a cursor for each part.
@@ -479,34 +467,39 @@ pub fn render_review(
         pretty: paging.pretty,
         ..p.clone()
     };
-    let manifest_part = |max| {
-        page::render(
+    // Each part with its size as JSON on its own.
+    let manifest_part = |max| -> Result<(ManifestDoc, usize), PageError> {
+        let doc = page::document(
             m,
             &with_budget(&paging.manifest, max),
             generated_at,
             next_manifest,
-        )
+        )?;
+        let len = pager::to_json(&doc, paging.pretty)?.len();
+        Ok((doc, len))
     };
-    let context_part = |max| {
-        render(
+    let context_part = |max| -> Result<(ContextDoc, usize), PageError> {
+        let doc = document(
             m,
             c,
             names,
             &with_budget(&paging.context, max),
             generated_at,
             next_context,
-        )
+        )?;
+        let len = pager::to_json(&doc, paging.pretty)?.len();
+        Ok((doc, len))
     };
     let (full_m, full_c) = (manifest_part(None)?, context_part(None)?);
-    let (manifest, context) = match paging.max_bytes {
-        Some(max) if full_m.len() + full_c.len() + REVIEW_OVERHEAD > max => {
+    let ((manifest, _), (context, _)) = match paging.max_bytes {
+        Some(max) if full_m.1 + full_c.1 + REVIEW_OVERHEAD > max => {
             let room = max.saturating_sub(REVIEW_OVERHEAD);
             let share = room / 5 * 3;
-            if full_m.len() <= share {
-                let rest = room - full_m.len();
+            if full_m.1 <= share {
+                let rest = room - full_m.1;
                 (full_m, context_part(Some(rest))?)
-            } else if full_c.len() <= room - share {
-                let rest = room - full_c.len();
+            } else if full_c.1 <= room - share {
+                let rest = room - full_c.1;
                 (manifest_part(Some(rest))?, full_c)
             } else {
                 (
@@ -517,14 +510,8 @@ pub fn render_review(
         }
         _ => (full_m, full_c),
     };
-    Ok(if paging.pretty {
-        let indent = |s: &str| s.replace('\n', "\n  ");
-        format!(
-            "{{\n  \"manifest\": {},\n  \"context\": {}\n}}",
-            indent(&manifest),
-            indent(&context)
-        )
-    } else {
-        format!("{{\"manifest\":{manifest},\"context\":{context}}}")
-    })
+    Ok(pager::to_json(
+        &ReviewDoc { manifest, context },
+        paging.pretty,
+    )?)
 }

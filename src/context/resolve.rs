@@ -18,7 +18,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::lang::{Analysis, Call, Function};
+use crate::lang::{self, Analysis, Call, Function, Language};
 
 /// An absolute path: a root (a crate name for Rust, empty for Python) and segments.
 pub type AbsPath = Vec<String>;
@@ -32,23 +32,14 @@ pub enum Resolution {
     Receiver,
 }
 
-/// How one language names modules and resolves imports.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Scheme {
-    /// Rust: crates, modules from file paths, `use` paths.
-    Rust,
-    /// Python: packages and modules from file paths, imports.
-    Python,
-}
+/// How one language names modules and resolves imports (its analyzer says which:
+/// [`crate::lang::Analyzer::import_scheme`]).
+pub use crate::lang::ImportScheme as Scheme;
 
 impl Scheme {
-    /// The scheme for a language label, if it has one.
-    pub fn for_label(label: &str) -> Option<Scheme> {
-        match label {
-            "rust" => Some(Scheme::Rust),
-            "python" => Some(Scheme::Python),
-            _ => None,
-        }
+    /// The import scheme of a language, if it has one.
+    pub fn of(language: Language) -> Option<Scheme> {
+        lang::for_language(language).and_then(|a| a.import_scheme())
     }
 
     fn separator(self) -> &'static str {

@@ -132,31 +132,6 @@ pub fn hunks(lines: &[Line]) -> Vec<Hunk> {
     out
 }
 
-/// Formats seconds since the epoch in a `+hhmm` zone as ISO 8601 (`2024-01-01T09:00:00+09:00`).
-pub fn iso_date(time: i64, tz: &str) -> String {
-    let sign = if tz.starts_with('-') { -1 } else { 1 };
-    let digits = tz.trim_start_matches(['+', '-']);
-    let (h, m) = (
-        digits
-            .get(..2)
-            .and_then(|d| d.parse::<i64>().ok())
-            .unwrap_or(0),
-        digits
-            .get(2..4)
-            .and_then(|d| d.parse::<i64>().ok())
-            .unwrap_or(0),
-    );
-    let offset = sign * (h * 3600 + m * 60);
-    let utc = crate::manifest::rfc3339(time + offset);
-    format!(
-        "{}{}{:02}:{:02}",
-        utc.trim_end_matches('Z'),
-        if sign < 0 { '-' } else { '+' },
-        h,
-        m
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -181,18 +156,5 @@ mod tests {
             vec![(1, 2, "a"), (3, 3, "b"), (4, 4, "a")]
         );
         assert!(parse(b"garbage\n").is_err());
-    }
-
-    #[test]
-    fn dates_keep_the_author_zone() {
-        assert_eq!(
-            iso_date(1_704_067_200, "+0100"),
-            "2024-01-01T01:00:00+01:00"
-        );
-        assert_eq!(
-            iso_date(1_704_067_200, "-0530"),
-            "2023-12-31T18:30:00-05:30"
-        );
-        assert_eq!(iso_date(0, "+0000"), "1970-01-01T00:00:00+00:00");
     }
 }

@@ -6,16 +6,17 @@ use std::path::PathBuf;
 #[derive(Debug, thiserror::Error)]
 pub enum GitError {
     /// No repository at or above the directory.
-    #[error("not a git repository: '{}' ({reason})", path.display())]
+    #[error("not a git repository: '{}' ({source})", path.display())]
     NotARepository {
         /// Where the search started.
         path: PathBuf,
-        /// What gix reported.
-        reason: String,
+        /// What gix reported (or that the directory does not exist).
+        #[source]
+        source: BoxedError,
     },
     /// The working directory no longer exists.
     #[error("cannot read the current directory: {0}")]
-    NoCurrentDir(std::io::Error),
+    NoCurrentDir(#[source] std::io::Error),
     /// A revision does not resolve.
     #[error("bad revision '{0}'")]
     BadRevision(String),
@@ -43,12 +44,13 @@ pub enum GitError {
     #[error("this operation needs a working tree, and '{}' is bare", .0.display())]
     Bare(PathBuf),
     /// An object could not be read.
-    #[error("cannot read object {id}: {reason}")]
+    #[error("cannot read object {id}: {source}")]
     Object {
         /// The object id.
         id: String,
         /// What gix reported.
-        reason: String,
+        #[source]
+        source: BoxedError,
     },
     /// Reading a file of the working tree failed.
     #[error("cannot read '{}': {source}", path.display())]
@@ -58,9 +60,18 @@ pub enum GitError {
         /// The underlying error.
         source: std::io::Error,
     },
-    /// The real git could not be found or started.
+    /// The real git could not be found.
     #[error("cannot run git: {0}")]
-    Spawn(String),
+    Locate(#[from] crate::locate::ResolveError),
+    /// The real git could not be started, fed or waited for.
+    #[error("cannot run git: {}: {source}", program.display())]
+    Spawn {
+        /// The real git.
+        program: PathBuf,
+        /// What the operating system reported.
+        #[source]
+        source: std::io::Error,
+    },
     /// The real git failed.
     #[error("git {command} failed: {stderr}")]
     Command {
@@ -96,21 +107,29 @@ pub enum GitError {
         detail: String,
     },
     /// Any other failure reported by gix.
-    #[error("{context}: {reason}")]
+    #[error("{context}: {source}")]
     Gix {
         /// What was being done.
         context: &'static str,
         /// What gix reported.
-        reason: String,
+        #[source]
+        source: BoxedError,
     },
 }
 
+/// A gix error, kept whole as the source of a [`GitError`] (boxed: gix has many error types,
+/// and their refactors should not reach past this module).
+pub type BoxedError = Box<dyn std::error::Error + Send + Sync + 'static>;
+
 impl GitError {
     /// Wraps a gix error with what was being done.
-    pub(crate) fn gix(context: &'static str) -> impl FnOnce(gix::Error) -> GitError {
+    pub(crate) fn gix<E>(context: &'static str) -> impl FnOnce(E) -> GitError
+    where
+        E: std::error::Error + Send + Sync + 'static,
+    {
         move |err| GitError::Gix {
             context,
-            reason: err.to_string(),
+            source: Box::new(err),
         }
     }
 }

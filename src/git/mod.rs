@@ -11,6 +11,7 @@
 //!
 //! gix's errors are wrapped here, in [`GitError`], and nowhere else.
 
+pub mod attributes;
 pub mod blame;
 mod error;
 pub mod patch;
@@ -18,7 +19,8 @@ pub mod raw;
 pub mod real;
 pub mod repo;
 pub mod revs;
+pub mod tree;
 pub mod worktree;
 
-pub use error::GitError;
+pub use error::{BoxedError, GitError};
 pub use repo::{Location, Repo};

@@ -19,13 +19,14 @@
 //! - Output is captured whole; nothing is written to the caller's streams.
 
 use std::ffi::{OsStr, OsString};
+use std::io::Write;
 use std::os::unix::ffi::OsStringExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::Mutex;
 
 use super::GitError;
-use crate::shim::resolve;
+use crate::locate;
 
 /// How to run the real git against the caller's repository.
 #[derive(Debug)]
@@ -46,6 +47,7 @@ pub struct Invocation {
 pub struct Running {
     child: std::process::Child,
     name: String,
+    program: PathBuf,
     /// The private index the command reads, removed once it is done.
     _index: Option<IndexCopy>,
 }
@@ -69,7 +71,10 @@ impl Running {
             stdout
                 .take(max as u64 + 1)
                 .read_to_end(&mut out)
-                .map_err(|e| GitError::Spawn(e.to_string()))?;
+                .map_err(|source| GitError::Spawn {
+                    program: self.program.clone(),
+                    source,
+                })?;
         }
         if out.len() > max {
             let _ = self.child.kill();
@@ -80,10 +85,11 @@ impl Running {
                 limit: max,
             });
         }
+        let program = self.program.clone();
         let status = self
             .child
             .wait()
-            .map_err(|e| GitError::Spawn(e.to_string()))?;
+            .map_err(|source| GitError::Spawn { program, source })?;
         let stderr = errors.join().unwrap_or_default();
         checked(self.name, status, &stderr, out)
     }
@@ -91,10 +97,11 @@ impl Running {
     /// Waits for git and returns its standard output; a non-zero exit is an error carrying
     /// git's standard error.
     pub fn finish(self) -> Result<Vec<u8>, GitError> {
+        let program = self.program;
         let out = self
             .child
             .wait_with_output()
-            .map_err(|e| GitError::Spawn(e.to_string()))?;
+            .map_err(|source| GitError::Spawn { program, source })?;
         checked(self.name, out.status, &out.stderr, out.stdout)
     }
 }
@@ -146,14 +153,13 @@ impl Invocation {
         submodules: Vec<PathBuf>,
     ) -> Result<Invocation, GitError> {
         let path_var = std::env::var_os("PATH");
-        let pinned = std::env::var_os(resolve::pin_variable("git"));
-        let program = resolve::resolve(resolve::Inputs {
+        let pinned = std::env::var_os(locate::pin_variable("git"));
+        let program = locate::resolve(locate::Inputs {
             tool: "git",
             path_var: path_var.as_deref(),
             pinned: pinned.as_deref(),
-            self_id: resolve::FileId::current_exe(),
-        })
-        .map_err(|e| GitError::Spawn(e.to_string()))?;
+            self_id: locate::FileId::current_exe(),
+        })?;
         Ok(Invocation {
             program,
             cwd,
@@ -200,10 +206,11 @@ impl Invocation {
     /// Returns the `--config-env` arguments that neutralise every filter driver of the
     /// repository and its populated submodules, listing them on first use.
     fn guard(&self) -> Result<Vec<OsString>, GitError> {
+        // A thread that panicked while listing left either nothing or a complete list.
         let mut slot = self
             .guard
             .lock()
-            .map_err(|_| GitError::Spawn("a thread panicked while listing filters".into()))?;
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         if let Some(guard) = slot.as_ref() {
             return Ok(guard.clone());
         }
@@ -216,10 +223,13 @@ impl Invocation {
         names.sort();
         names.dedup();
         if names.len() > MAX_DRIVERS {
-            return Err(GitError::Spawn(format!(
-                "{} filter drivers are configured; at most {MAX_DRIVERS} are neutralised",
-                names.len()
-            )));
+            return Err(GitError::Parse {
+                command: "config".into(),
+                detail: format!(
+                    "{} filter drivers are configured; at most {MAX_DRIVERS} are neutralised",
+                    names.len()
+                ),
+            });
         }
         let guard = neutralising_args(&names);
         *slot = Some(guard.clone());
@@ -235,9 +245,7 @@ impl Invocation {
                 cmd.env_remove(var);
             }
         }
-        let out = cmd
-            .output()
-            .map_err(|e| GitError::Spawn(format!("{}: {e}", self.program.display())))?;
+        let out = cmd.output().map_err(|source| self.spawn_error(source))?;
         if !out.status.success() {
             return Err(GitError::Command {
                 command: "config".into(),
@@ -272,12 +280,51 @@ impl Invocation {
         let child = self
             .command(&args)?
             .spawn()
-            .map_err(|e| GitError::Spawn(format!("{}: {e}", self.program.display())))?;
+            .map_err(|source| self.spawn_error(source))?;
         Ok(Running {
             child,
             name,
+            program: self.program.clone(),
             _index: None,
         })
+    }
+
+    /// Runs git with `args`, writes `input` to its standard input (from a thread: git starts
+    /// writing before it has read everything), and returns its standard output; a non-zero exit
+    /// is an error carrying git's standard error.
+    pub fn output_with_input<I, S>(&self, args: I, input: Vec<u8>) -> Result<Vec<u8>, GitError>
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<OsStr>,
+    {
+        let args: Vec<OsString> = args.into_iter().map(|a| a.as_ref().to_owned()).collect();
+        let mut child = self
+            .command(&args)?
+            .stdin(Stdio::piped())
+            .spawn()
+            .map_err(|source| self.spawn_error(source))?;
+        let mut stdin = child.stdin.take().expect("stdin is piped");
+        let writer = std::thread::spawn(move || stdin.write_all(&input));
+        let running = Running {
+            child,
+            name: args
+                .first()
+                .map(|a| a.to_string_lossy().into_owned())
+                .unwrap_or_default(),
+            program: self.program.clone(),
+            _index: None,
+        };
+        let out = running.finish();
+        // A write error means git exited early; its status and stderr say why.
+        let _ = writer.join();
+        out
+    }
+
+    fn spawn_error(&self, source: std::io::Error) -> GitError {
+        GitError::Spawn {
+            program: self.program.clone(),
+            source,
+        }
     }
 
     /// Starts a `git diff` that reads the work tree, on a private copy of `index`: such a diff
@@ -295,12 +342,11 @@ impl Invocation {
         if let Some(copy) = &copy {
             cmd.env("GIT_INDEX_FILE", &copy.file);
         }
-        let child = cmd
-            .spawn()
-            .map_err(|e| GitError::Spawn(format!("{}: {e}", self.program.display())))?;
+        let child = cmd.spawn().map_err(|source| self.spawn_error(source))?;
         Ok(Running {
             child,
             name: "diff".into(),
+            program: self.program.clone(),
             _index: copy,
         })
     }

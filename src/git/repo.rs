@@ -11,8 +11,8 @@ use std::path::{Path, PathBuf};
 
 use std::os::unix::ffi::OsStrExt;
 
-use super::GitError;
 use super::real::Invocation;
+use super::{BoxedError, GitError};
 
 /// Where a command looks for its repository.
 #[derive(Clone, Debug, Default)]
@@ -61,6 +61,11 @@ impl Location {
     }
 }
 
+/// The reason a directory that does not exist is no repository.
+#[derive(Debug, thiserror::Error)]
+#[error("no such directory")]
+struct NoSuchDirectory;
+
 /// An open repository and the means to ask the real git about it.
 pub struct Repo {
     inner: gix::ThreadSafeRepository,
@@ -77,7 +82,7 @@ impl Repo {
         if !dir.is_dir() {
             return Err(GitError::NotARepository {
                 path: dir,
-                reason: "no such directory".into(),
+                source: Box::new(NoSuchDirectory),
             });
         }
         let env_dir = |var: &str| std::env::var_os(var).filter(|v| !v.is_empty());
@@ -90,9 +95,9 @@ impl Repo {
             .work_tree
             .clone()
             .or_else(|| env_dir("GIT_WORK_TREE"));
-        let not_a_repo = |reason: String| GitError::NotARepository {
+        let not_a_repo = |source: BoxedError| GitError::NotARepository {
             path: dir.clone(),
-            reason,
+            source,
         };
         let inner = match git_dir {
             Some(git_dir) => {
@@ -110,23 +115,28 @@ impl Repo {
                 let options = gix::open::Options::default().cli_overrides(overrides);
                 gix::open_opts(git_dir, options)
                     .map(gix::Repository::into_sync)
-                    .map_err(|e| not_a_repo(e.to_string()))?
+                    .map_err(|e| not_a_repo(Box::new(e)))?
             }
             None => gix::ThreadSafeRepository::discover_opts(
                 &dir,
                 gix::discover::upwards::Options::default().apply_environment(),
                 Default::default(),
             )
-            .map_err(|e| not_a_repo(e.to_string()))?,
+            .map_err(|e| not_a_repo(Box::new(e)))?,
         };
         let submodules = populated_submodules(&inner.to_thread_local())?;
         let git = Invocation::locate(location.cwd.clone(), location.globals.clone(), submodules)?;
         Ok(Repo { inner, git, dir })
     }
 
-    /// Returns a handle for the calling thread.
-    pub fn local(&self) -> gix::Repository {
+    /// Returns a gix handle for the calling thread (gix stays inside this module).
+    pub(in crate::git) fn local(&self) -> gix::Repository {
         self.inner.to_thread_local()
+    }
+
+    /// Returns an object reader for the calling thread (one per thread, as gix handles are).
+    pub fn objects(&self) -> Objects {
+        Objects { repo: self.local() }
     }
 
     /// Returns the working tree, if the repository has one.
@@ -168,7 +178,7 @@ impl Repo {
         gix::odb::alternate::resolve(self.objects_dir().to_owned(), local.current_dir()).map_err(
             |e| GitError::Gix {
                 context: "reading objects/info/alternates",
-                reason: e.to_string(),
+                source: Box::new(e),
             },
         )
     }
@@ -196,7 +206,7 @@ fn populated_submodules(repo: &gix::Repository) -> Result<Vec<PathBuf>, GitError
         };
         let index = repo.index_or_empty().map_err(|e| GitError::Gix {
             context: "reading the index",
-            reason: e.to_string(),
+            source: Box::new(e),
         })?;
         for entry in index.entries() {
             if entry.mode != gix::index::entry::Mode::COMMIT {
@@ -223,21 +233,17 @@ fn populated_submodules(repo: &gix::Repository) -> Result<Vec<PathBuf>, GitError
     Ok(found)
 }
 
-/// Reads objects of a repository handle.
-pub struct Objects<'r> {
-    repo: &'r gix::Repository,
+/// Reads the objects, trees, index and attributes of a repository, through a handle for the
+/// calling thread ([`Repo::objects`]).
+pub struct Objects {
+    pub(in crate::git) repo: gix::Repository,
 }
 
-impl<'r> Objects<'r> {
-    /// Wraps a thread-local repository handle.
-    pub fn new(repo: &'r gix::Repository) -> Self {
-        Objects { repo }
-    }
-
-    fn id(hex: &str) -> Result<gix::ObjectId, GitError> {
+impl Objects {
+    pub(in crate::git) fn id(hex: &str) -> Result<gix::ObjectId, GitError> {
         gix::ObjectId::from_hex(hex.as_bytes()).map_err(|e| GitError::Object {
             id: hex.to_owned(),
-            reason: e.to_string(),
+            source: Box::new(e),
         })
     }
 
@@ -249,7 +255,7 @@ impl<'r> Objects<'r> {
             .map(|h| h.size())
             .map_err(|e| GitError::Object {
                 id: hex.to_owned(),
-                reason: e.to_string(),
+                source: Box::new(e),
             })
     }
 
@@ -261,7 +267,7 @@ impl<'r> Objects<'r> {
             .map(|mut b| b.take_data())
             .map_err(|e| GitError::Object {
                 id: hex.to_owned(),
-                reason: e.to_string(),
+                source: Box::new(e),
             })
     }
 }

@@ -15,7 +15,7 @@ use std::os::unix::ffi::OsStrExt;
 use bstr::ByteSlice;
 
 use super::{GitError, Repo};
-use crate::shim::classify::Diff;
+use crate::request::Diff;
 
 /// The id of the empty tree (what a root commit is compared with).
 pub const EMPTY_TREE: &str = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";

@@ -27,7 +27,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use crate::shim::resolve::{self, FileId};
+use crate::locate::{self, FileId, ResolveError};
 
 /// The names linked to the binary.
 pub const NAMES: [&str; 2] = ["git", "gh"];
@@ -329,16 +329,16 @@ fn replace_with_symlink(target: &Path, link: &Path) -> Result<(), InstallError> 
 }
 
 /// The state of an installation, for `status`.
-#[derive(Debug, Serialize)]
+#[derive(Debug)]
 pub struct Status {
     /// The link directory.
     pub bin_dir: PathBuf,
     /// Each name and its state.
     pub links: Vec<(String, LinkState)>,
     /// Where the real git resolves (skipping git-prism), or why it does not.
-    pub real_git: Result<PathBuf, String>,
+    pub real_git: Result<PathBuf, ResolveError>,
     /// Where the real gh resolves, or why it does not (gh is optional).
-    pub real_gh: Result<PathBuf, String>,
+    pub real_gh: Result<PathBuf, ResolveError>,
     /// Where the directory stands on PATH.
     pub path_position: PathPosition,
     /// Start-up files that carry git-prism's block.
@@ -365,7 +365,7 @@ impl Status {
             }
         }
         if let Err(e) = &self.real_git {
-            problems.push(e.clone());
+            problems.push(e.to_string());
         }
         match self.path_position {
             PathPosition::First => {}
@@ -390,13 +390,12 @@ pub fn status(layout: &Layout) -> Status {
         .collect();
     let self_id = FileId::of(&layout.exe);
     let real = |tool: &str| {
-        resolve::resolve(resolve::Inputs {
+        locate::resolve(locate::Inputs {
             tool,
             path_var: layout.path_var.as_deref(),
             pinned: None,
             self_id,
         })
-        .map_err(|e| e.to_string())
     };
     Status {
         bin_dir: layout.bin_dir.clone(),
@@ -610,7 +609,7 @@ mod tests {
         std::fs::create_dir_all(&ours).unwrap();
         std::fs::create_dir_all(&other).unwrap();
         std::fs::write(other.join("git"), "").unwrap();
-        let p = |dirs: &[&Path]| Some(resolve::join_path(dirs.iter()));
+        let p = |dirs: &[&Path]| Some(locate::join_path(dirs.iter()));
         assert_eq!(
             path_position(&ours, p(&[&ours, &other]).as_deref()),
             PathPosition::First

@@ -6,26 +6,31 @@
 //! Imports are `#include` targets as written: `<stdio.h>`, `"util.h"`, or the macro name for a
 //! computed include (`HEADER`).
 
-use tree_sitter::{Language, Node};
+use tree_sitter::Node;
 
 use super::normal::{Parens, caseless, lone_statement, redundant};
 use super::walk::text;
-use super::{Analyzer, Normal, Role, fnv};
+use super::{Analyzer, Language, Normal, Role, fnv};
 
 /// The C analyzer.
 pub struct C;
 
 impl Analyzer for C {
-    fn labels(&self) -> &'static [&'static str] {
-        &["c"]
+    fn languages(&self) -> &'static [Language] {
+        &[Language::C]
     }
 
-    fn grammar(&self, _label: &str) -> Language {
+    fn grammar(&self, _language: Language) -> tree_sitter::Language {
         tree_sitter_c::LANGUAGE.into()
     }
 
     fn separator(&self) -> &'static str {
         "."
+    }
+
+    fn family(&self) -> &'static [Language] {
+        // C++ calls C, and C headers are shared with C++.
+        &[Language::C, Language::Cpp]
     }
 
     fn role<'t>(&self, node: Node<'t>, _source: &[u8]) -> Role<'t> {
@@ -263,10 +268,11 @@ pub(super) fn normal(
 
 #[cfg(test)]
 mod tests {
+    use crate::lang::Language;
     use crate::lang::analyze;
 
     fn names(source: &str) -> Vec<(String, &'static str)> {
-        crate::lang::testing::names("c", source)
+        crate::lang::testing::names(Language::C, source)
     }
 
     #[test]
@@ -303,15 +309,15 @@ int main(int argc, char **argv) { return proto(argc); }
     #[test]
     fn includes() {
         let source = "#include <stdio.h>\n#include \"util.h\"\n#include HEADER\n#include <stdio.h>\nint x;\n";
-        let imports = analyze("c", source.as_bytes()).unwrap().imports;
+        let imports = analyze(Language::C, source.as_bytes()).unwrap().imports;
         assert_eq!(imports, vec!["\"util.h\"", "<stdio.h>", "HEADER"]);
     }
 
     #[test]
     fn comments_do_not_change_the_body() {
-        let a = analyze("c", b"int f(int x) {\n    return x + 1;\n}\n").unwrap();
+        let a = analyze(Language::C, b"int f(int x) {\n    return x + 1;\n}\n").unwrap();
         let b = analyze(
-            "c",
+            Language::C,
             b"/* Adds one. */\nint f(int x /* x */) { // add\n    return x+1; /* really */\n}\n",
         )
         .unwrap();
@@ -324,13 +330,13 @@ int main(int argc, char **argv) { return proto(argc); }
 
     #[test]
     fn the_return_type_and_storage_class_are_part_of_the_signature() {
-        let base = analyze("c", b"int f(void) { return 1; }\n").unwrap();
+        let base = analyze(Language::C, b"int f(void) { return 1; }\n").unwrap();
         for other in [
             "static int f(void) { return 1; }\n",
             "long f(void) { return 1; }\n",
             "int *f(void) { return 1; }\n",
         ] {
-            let changed = analyze("c", other.as_bytes()).unwrap();
+            let changed = analyze(Language::C, other.as_bytes()).unwrap();
             let (a, b) = (&base.functions[0], &changed.functions[0]);
             assert_eq!(b.name, "f");
             assert_eq!(a.body_hash, b.body_hash, "{other}");
@@ -343,7 +349,7 @@ int main(int argc, char **argv) { return proto(argc); }
         use crate::lang::testing::same;
         // Brace styles, inserted braces, doubled parentheses, trailing commas.
         same(
-            "c",
+            Language::C,
             "int f(int a, int b) {\n  g(\"a long \" \"message\");\n  if (a > b) return ((a));\n  else { b++; }\n  int x[] = {1, 2, 3};\n  while ((a = g())) b += (a * 2);\n  return a + b;\n}\n",
             "int\nf (int a, int b)\n{\n  g (\"a long message\");\n  if (a > b)\n    {\n      return a;\n    }\n  else\n    b++;\n  int x[] = {\n    1,\n    2,\n    3,\n  };\n  while ((a = g()))\n    {\n      b += a * 2;\n    }\n  return a + b;\n}\n",
         );
@@ -371,7 +377,7 @@ int main(int argc, char **argv) { return proto(argc); }
             ("a(); b();", "b(); a();"),
         ];
         for (a, b) in pairs {
-            differ("c", &f(a), &f(b));
+            differ(Language::C, &f(a), &f(b));
         }
     }
 }

@@ -30,7 +30,7 @@ use std::sync::OnceLock;
 use rustix::fs::{AtFlags, FileType, Mode, OFlags};
 use rustix::io::Errno;
 
-use super::{Analysis, Call, CallSite, Function};
+use super::{Analysis, Call, CallSite, Function, FunctionKind};
 
 /// Bumped whenever extraction changes what it produces.
 pub const FORMAT: u32 = 6;
@@ -406,7 +406,7 @@ fn encode(a: &Analysis) -> Vec<u8> {
     for f in &a.functions {
         put_str(&mut out, &f.name);
         put_str(&mut out, &f.leaf);
-        out.push(u8::from(f.kind == "method") | (u8::from(f.test) << 1));
+        out.push(u8::from(f.kind == FunctionKind::Method) | (u8::from(f.test) << 1));
         put_u32(&mut out, f.start_line);
         put_u32(&mut out, f.end_line);
         put_str(&mut out, &f.signature);
@@ -455,7 +455,11 @@ fn decode(bytes: &[u8]) -> Option<Analysis> {
         let name = r.string()?;
         let leaf = r.string()?;
         let flags = r.u8()?;
-        let kind = if flags & 1 != 0 { "method" } else { "function" };
+        let kind = if flags & 1 != 0 {
+            FunctionKind::Method
+        } else {
+            FunctionKind::Function
+        };
         let test = flags & 2 != 0;
         let start_line = r.u32()?;
         let end_line = r.u32()?;
@@ -547,11 +551,12 @@ impl<'a> Reader<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::lang::Language;
 
     #[test]
     fn entries_round_trip_and_corruption_is_a_miss() {
         let analysis = crate::lang::analyze(
-            "python",
+            Language::Python,
             b"import os\n\nclass A:\n    def m(self):\n        return os.sep\n",
         )
         .unwrap();
@@ -571,7 +576,11 @@ mod tests {
     fn cache_entry_with_a_flipped_bit_is_a_miss() {
         // Before entries carried a checksum, a same-length change (a letter of a function
         // name) decoded as a valid analysis and was served as data.
-        let analysis = crate::lang::analyze("python", b"def name():\n    return 1\n").unwrap();
+        let analysis = crate::lang::analyze(
+            crate::lang::Language::Python,
+            b"def name():\n    return 1\n",
+        )
+        .unwrap();
         let bytes = encode(&analysis);
         for i in 0..bytes.len() {
             for bit in [0, 5] {
@@ -669,7 +678,8 @@ mod tests {
         let store = open_store(&tmp.path().join("root")).unwrap();
         let victim = tmp.path().join("victim");
         std::fs::write(&victim, "keep").unwrap();
-        let analysis = crate::lang::analyze("python", b"def f():\n    pass\n").unwrap();
+        let analysis =
+            crate::lang::analyze(crate::lang::Language::Python, b"def f():\n    pass\n").unwrap();
         std::fs::create_dir_all(store.path.join("python/ab")).unwrap();
         std::os::unix::fs::symlink(&victim, store.path.join("python/ab/cdef")).unwrap();
         // Reading through the link is a miss; writing replaces the link, not its target.

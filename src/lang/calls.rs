@@ -127,8 +127,9 @@ fn normalize(qualifier: &str) -> String {
 mod tests {
     use super::super::analyze;
     use super::*;
+    use crate::lang::Language;
 
-    fn calls(label: &'static str, source: &str) -> Vec<(String, String, bool, Option<u32>)> {
+    fn calls(label: Language, source: &str) -> Vec<(String, String, bool, Option<u32>)> {
         analyze(label, source.as_bytes())
             .unwrap()
             .calls
@@ -150,7 +151,7 @@ mod tests {
     fn rust_calls() {
         let source = "fn a() { b(); crate::m::c(1); x.d(); Vec::<u8>::new(); f::<T>(); self.g(); (h)(); }\nstatic X: () = top();\n";
         assert_eq!(
-            calls("rust", source),
+            calls(Language::Rust, source),
             [
                 q("", "b", false, Some(0)),
                 q("crate::m", "c", false, Some(0)),
@@ -167,7 +168,7 @@ mod tests {
     fn rust_calls_inside_macros() {
         let source = "fn a() { assert_eq!(total(&x), crate::m::f(1)); println!(\"{}\", self.g()); vec![h(1)]; }\n";
         assert_eq!(
-            calls("rust", source),
+            calls(Language::Rust, source),
             [
                 q("", "total", false, Some(0)),
                 q("crate::m", "f", false, Some(0)),
@@ -181,7 +182,7 @@ mod tests {
     fn python_calls() {
         let source = "import os\ndef a():\n    b()\n    os.path.join(x)\n    self.c()\n    def inner():\n        d()\n";
         assert_eq!(
-            calls("python", source),
+            calls(Language::Python, source),
             [
                 q("", "b", false, Some(0)),
                 q("os.path", "join", true, Some(0)),
@@ -194,7 +195,10 @@ mod tests {
     #[test]
     fn other_grammars() {
         assert_eq!(
-            calls("typescript", "function a() { b(); x?.c(); this.d(); }"),
+            calls(
+                Language::TypeScript,
+                "function a() { b(); x?.c(); this.d(); }"
+            ),
             [
                 q("", "b", false, Some(0)),
                 q("x", "c", true, Some(0)),
@@ -202,23 +206,23 @@ mod tests {
             ]
         );
         assert_eq!(
-            calls("go", "package p\nfunc a() { fmt.Println(); b() }"),
+            calls(Language::Go, "package p\nfunc a() { fmt.Println(); b() }"),
             [
                 q("fmt", "Println", true, Some(0)),
                 q("", "b", false, Some(0))
             ]
         );
         assert_eq!(
-            calls("java", "class A { void a() { b(); x.c(); } }"),
+            calls(Language::Java, "class A { void a() { b(); x.c(); } }"),
             [q("", "b", false, Some(0)), q("x", "c", true, Some(0))]
         );
         assert_eq!(
-            calls("c", "int a() { b(); p->c(); }"),
+            calls(Language::C, "int a() { b(); p->c(); }"),
             [q("", "b", false, Some(0)), q("p", "c", true, Some(0))]
         );
         assert_eq!(
             calls(
-                "cpp",
+                Language::Cpp,
                 "void a() { std::chrono::now(); v.push_back(1); f<int>(); }"
             ),
             [

@@ -13,7 +13,7 @@
 //!   but when one function left a file and one arrived, of the same kind, with the same body
 //!   and the same signature apart from the name, that is a rename whatever the size.
 
-use super::{Analysis, Function};
+use super::{Analysis, Function, FunctionKind};
 
 /// How similar two bodies must be (token multisets, Dice coefficient) to count as one function
 /// renamed.
@@ -61,8 +61,8 @@ pub struct FunctionChange {
     pub name: String,
     /// The name before a rename or move, when it differs.
     pub old_name: Option<String>,
-    /// `function` or `method`.
-    pub kind: &'static str,
+    /// A function or a method.
+    pub kind: FunctionKind,
     /// What happened.
     pub change_type: ChangeType,
     /// First line (of the new version; of the old one for deletions).
@@ -345,9 +345,10 @@ pub fn finish(files: Vec<(String, Pending)>) -> Vec<FileFunctions> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::lang::Language;
     use crate::lang::analyze;
 
-    fn one(label: &'static str, before: &str, after: &str) -> FileFunctions {
+    fn one(label: Language, before: &str, after: &str) -> FileFunctions {
         let (b, a) = (
             analyze(label, before.as_bytes()).unwrap(),
             analyze(label, after.as_bytes()).unwrap(),
@@ -382,7 +383,7 @@ mod tests {
     fn rust_situations() {
         let base = "fn keep() { let a = 1; let b = 2; a + b; }\nfn edit() { let x = 1; x; }\nfn gone() { let y = 3; y; }\nfn sig(a: u8) { a; }\n";
         let f = one(
-            "rust",
+            Language::Rust,
             base,
             "fn sig(a: u16) { a; }\nfn keep() {\n    let a = 1; // comment\n    let b = 2;\n    a + b;\n}\nfn edit() { let x = 2; x; }\nfn fresh() {}\n",
         );
@@ -402,7 +403,7 @@ mod tests {
     fn renames_with_and_without_edits() {
         let before = "fn alpha() { let total = 1 + 2 + 3 + 4; total * 2; }\nfn beta() { let value = compute(1, 2, 3); value.finish(); }\n";
         let after = "fn alpha2() { let total = 1 + 2 + 3 + 4; total * 2; }\nfn gamma() { let value = compute(1, 2, 3); value.finish(); value.log(); }\n";
-        let f = one("rust", before, after);
+        let f = one(Language::Rust, before, after);
         assert_eq!(
             summary(&f),
             [
@@ -416,7 +417,7 @@ mod tests {
     fn duplicate_names_never_overwrite_each_other() {
         let before = "impl A<u8> { fn new() -> u8 { 1 } }\nimpl A<u16> { fn new() -> u16 { 2 } }\n";
         let after = "impl A<u8> { fn new() -> u8 { 1 } }\nimpl A<u16> { fn new() -> u16 { 3 } }\n";
-        let f = one("rust", before, after);
+        let f = one(Language::Rust, before, after);
         assert_eq!(summary(&f), ["modified A::new"]);
         assert_eq!(f.changed[0].start_line, 2);
     }
@@ -427,7 +428,7 @@ mod tests {
             "def outer():\n    x = 1\n    def inner():\n        return 1\n    return inner\n";
         let after =
             "def outer():\n    x = 1\n    def inner():\n        return 2\n    return inner\n";
-        let f = one("python", before, after);
+        let f = one(Language::Python, before, after);
         assert_eq!(summary(&f), ["modified outer.inner"]);
         assert!(f.formatting_only.is_empty());
     }
@@ -435,7 +436,7 @@ mod tests {
     #[test]
     fn reordering_is_not_a_change() {
         let f = one(
-            "python",
+            Language::Python,
             "def a():\n    return 1\n\ndef b():\n    return 2\n",
             "def b():\n    return 2\n\ndef a():\n    return 1\n",
         );
@@ -445,13 +446,13 @@ mod tests {
     #[test]
     fn moves_across_files() {
         let a_before = analyze(
-            "python",
+            Language::Python,
             b"def helper(x):\n    y = x * 2\n    return y + 1\n\ndef stay():\n    pass\n",
         )
         .unwrap();
-        let a_after = analyze("python", b"def stay():\n    pass\n").unwrap();
+        let a_after = analyze(Language::Python, b"def stay():\n    pass\n").unwrap();
         let b_after = analyze(
-            "python",
+            Language::Python,
             b"def helper(x):\n    y = x * 3\n    return y + 1\n",
         )
         .unwrap();
@@ -467,7 +468,7 @@ mod tests {
     #[test]
     fn imports_changed() {
         let f = one(
-            "python",
+            Language::Python,
             "import os\nfrom x import y\n",
             "import os\nfrom x import z\n",
         );
@@ -478,7 +479,7 @@ mod tests {
     #[test]
     fn skipped_files_say_why() {
         let minified = "x".repeat(super::super::MAX_LINE_BYTES + 10);
-        let f = one("python", "def a():\n    pass\n", &minified);
+        let f = one(Language::Python, "def a():\n    pass\n", &minified);
         assert!(f.skipped.unwrap().starts_with("minified"));
         assert!(f.changed.is_empty());
     }

@@ -14,27 +14,32 @@
 //! Imports are `#include` targets as written (`<vector>`, `"foo.h"`) and using-declarations
 //! with whitespace normalised and no semicolon (`using namespace std`, `using a::b`).
 
-use tree_sitter::{Language, Node};
+use tree_sitter::Node;
 
 use super::c::{self, ATOMS, UNARY, declarator_name, include, precedence};
 use super::normal::Parens;
 use super::walk::text;
-use super::{Analyzer, Normal, Role};
+use super::{Analyzer, Language, Normal, Role};
 
 /// The C++ analyzer.
 pub struct Cpp;
 
 impl Analyzer for Cpp {
-    fn labels(&self) -> &'static [&'static str] {
-        &["cpp"]
+    fn languages(&self) -> &'static [Language] {
+        &[Language::Cpp]
     }
 
-    fn grammar(&self, _label: &str) -> Language {
+    fn grammar(&self, _language: Language) -> tree_sitter::Language {
         tree_sitter_cpp::LANGUAGE.into()
     }
 
     fn separator(&self) -> &'static str {
         "::"
+    }
+
+    fn family(&self) -> &'static [Language] {
+        // C++ calls C, and C headers are shared with C++.
+        &[Language::C, Language::Cpp]
     }
 
     fn role<'t>(&self, node: Node<'t>, source: &[u8]) -> Role<'t> {
@@ -200,10 +205,11 @@ static PARENS: Parens = Parens {
 
 #[cfg(test)]
 mod tests {
+    use crate::lang::Language;
     use crate::lang::analyze;
 
     fn names(source: &str) -> Vec<(String, &'static str)> {
-        crate::lang::testing::names("cpp", source)
+        crate::lang::testing::names(Language::Cpp, source)
     }
 
     #[test]
@@ -274,7 +280,7 @@ void local() { struct L { void m() {} }; }
     #[test]
     fn imports() {
         let source = "#include <vector>\n#include \"foo.h\"\nusing namespace std;\nusing  a :: b ;\nusing namespace /* c */ x::y;\nusing T = int;\nnamespace fs = std::filesystem;\n";
-        let imports = analyze("cpp", source.as_bytes()).unwrap().imports;
+        let imports = analyze(Language::Cpp, source.as_bytes()).unwrap().imports;
         assert_eq!(
             imports,
             vec![
@@ -290,12 +296,12 @@ void local() { struct L { void m() {} }; }
     #[test]
     fn the_template_line_is_part_of_the_signature() {
         let one = analyze(
-            "cpp",
+            Language::Cpp,
             b"// twice\ntemplate <typename T>\nT twice(T t) { return t * 2; }\n",
         )
         .unwrap();
         let two = analyze(
-            "cpp",
+            Language::Cpp,
             b"// twice\ntemplate <typename T, typename U = T>\nT twice(T t) { return t * 2; }\n",
         )
         .unwrap();
@@ -310,12 +316,11 @@ void local() { struct L { void m() {} }; }
     #[test]
     fn comments_do_not_change_the_body() {
         let a = analyze(
-            "cpp",
+            Language::Cpp,
             b"struct K {\n  int f(int x) const {\n    return x + 1;\n  }\n};\n",
         )
         .unwrap();
-        let b = analyze(
-            "cpp",
+        let b = analyze(Language::Cpp,
             b"struct K {\n  /// Adds one.\n  int f(int x /* x */) const { // add\n    return x+1; /* really */\n  }\n};\n",
         )
         .unwrap();
@@ -329,7 +334,7 @@ void local() { struct L { void m() {} }; }
     fn formatting_clang_format_may_apply_is_not_a_change() {
         use crate::lang::testing::same;
         same(
-            "cpp",
+            Language::Cpp,
             "int f(std::vector<int> v) {\n  for (auto x : v) { g(x); }\n  return (v.size());\n}\n",
             "int f(std::vector<int> v)\n{\n    for (auto x : v)\n        g(x);\n    return (v.size());\n}\n",
         );
@@ -339,12 +344,12 @@ void local() { struct L { void m() {} }; }
     fn parentheses_that_make_references_are_changes() {
         use crate::lang::testing::differ;
         differ(
-            "cpp",
+            Language::Cpp,
             "decltype(auto) f() { return (x); }\n",
             "decltype(auto) f() { return x; }\n",
         );
         differ(
-            "cpp",
+            Language::Cpp,
             "void f() { decltype((x)) y = x; }\n",
             "void f() { decltype(x) y = x; }\n",
         );

@@ -833,15 +833,15 @@ mod tests {
     }
 
     use super::{byte_after, may_follow_decorator, unquote, word_before};
-    use crate::lang::{Function, analyze};
+    use crate::lang::{Function, Language, analyze};
 
-    fn functions(label: &'static str, source: &str) -> Vec<Function> {
+    fn functions(label: Language, source: &str) -> Vec<Function> {
         analyze(label, source.as_bytes()).unwrap().functions
     }
 
     /// `(name, signature, start_line)` of each function.
-    fn outline(label: &'static str, source: &str) -> Vec<(String, String, u32)> {
-        functions(label, source)
+    fn outline(language: Language, source: &str) -> Vec<(String, String, u32)> {
+        functions(language, source)
             .into_iter()
             .map(|f| (f.name, f.signature, f.start_line))
             .collect()
@@ -893,7 +893,7 @@ mod tests {
     fn one_function_per_wrapped_definition() {
         assert_eq!(
             outline(
-                "javascript",
+                Language::JavaScript,
                 "export function f() {}\nexport\nfunction g() {}\nexport /* why */ function h() {}\n"
             ),
             [
@@ -904,7 +904,7 @@ mod tests {
         );
         assert_eq!(
             outline(
-                "javascript",
+                Language::JavaScript,
                 "const a = () => 1 /* c */, b = () => 2;\nlet c = () => 3\nconst d = () => 4\nexport default async function e() {}\n"
             ),
             [
@@ -917,12 +917,12 @@ mod tests {
         );
         // `export` ending a member expression is not the keyword.
         assert_eq!(
-            outline("javascript", "x.export\nfunction h() {}\n"),
+            outline(Language::JavaScript, "x.export\nfunction h() {}\n"),
             [one("h", "function h()", 2)]
         );
         assert_eq!(
             outline(
-                "typescript",
+                Language::TypeScript,
                 "declare function g(): void;\nexport declare function k(a: string): number;\n"
             ),
             [
@@ -935,7 +935,7 @@ mod tests {
     #[test]
     fn typescript_decorators_start_their_method() {
         let source = "class A {\n    @a\n    m() {}\n    @b() // note;\n    n() {}\n    /** doc */\n    o() {}\n    x = 1\n    p() {}\n    @c /* c */ @d()\n    // why\n    q() {}\n    @e f = () => 1;\n}\n";
-        let starts: Vec<(String, u32)> = functions("typescript", source)
+        let starts: Vec<(String, u32)> = functions(Language::TypeScript, source)
             .into_iter()
             .map(|f| (f.name, f.start_line))
             .collect();
@@ -950,16 +950,16 @@ mod tests {
                 ("A.f".to_owned(), 13),
             ]
         );
-        let q = &functions("typescript", source)[4];
+        let q = &functions(Language::TypeScript, source)[4];
         assert_eq!(q.signature, "@c @d() q()");
     }
 
     #[test]
     fn anonymous_classes_take_their_binding_name() {
         let source = "const A = class { m() {} };\nexports.B = class { n() {} };\nexport default class { o() {} }\nconst C = class Named { p() {} };\nregister(class { q() {} });\n";
-        let names: Vec<(String, &str)> = functions("javascript", source)
+        let names: Vec<(String, &str)> = functions(Language::JavaScript, source)
             .into_iter()
-            .map(|f| (f.name, f.kind))
+            .map(|f| (f.name, f.kind.label()))
             .collect();
         assert_eq!(
             names,

@@ -9,21 +9,21 @@
 //! A method declaration is a [`Role::Method`] named by its receiver type; its signature is
 //! everything from `func` to the body, receiver included.
 
-use tree_sitter::{Language, Node};
+use tree_sitter::Node;
 
 use super::normal::{Parens, caseless, redundant};
 use super::walk::text;
-use super::{Analyzer, Normal, Role};
+use super::{Analyzer, Language, Normal, Role};
 
 /// The Go analyzer.
 pub struct Go;
 
 impl Analyzer for Go {
-    fn labels(&self) -> &'static [&'static str] {
-        &["go"]
+    fn languages(&self) -> &'static [Language] {
+        &[Language::Go]
     }
 
-    fn grammar(&self, _label: &str) -> Language {
+    fn grammar(&self, _language: Language) -> tree_sitter::Language {
         tree_sitter_go::LANGUAGE.into()
     }
 
@@ -235,10 +235,11 @@ fn precedence(operator: &[u8]) -> Option<u8> {
 
 #[cfg(test)]
 mod tests {
+    use crate::lang::Language;
     use crate::lang::analyze;
 
     fn names(source: &str) -> Vec<(String, &'static str)> {
-        crate::lang::testing::names("go", source)
+        crate::lang::testing::names(Language::Go, source)
     }
 
     #[test]
@@ -283,7 +284,7 @@ func (s *(Server)) Paren() {}
     #[test]
     fn a_method_spans_its_declaration() {
         let source = "package p\n\n// Start starts.\nfunc (s *Server) Start(\n\tctx context.Context,\n) error {\n\treturn nil\n}\n";
-        let analysis = analyze("go", source.as_bytes()).unwrap();
+        let analysis = analyze(Language::Go, source.as_bytes()).unwrap();
         let f = &analysis.functions[0];
         assert_eq!((f.start_line, f.end_line), (4, 8));
         assert_eq!(
@@ -294,13 +295,17 @@ func (s *(Server)) Paren() {}
 
     #[test]
     fn the_receiver_and_result_are_part_of_the_signature() {
-        let base = analyze("go", b"package p\nfunc (s *S) M() int { return 1 }\n").unwrap();
+        let base = analyze(
+            Language::Go,
+            b"package p\nfunc (s *S) M() int { return 1 }\n",
+        )
+        .unwrap();
         for other in [
             "package p\nfunc (s S) M() int { return 1 }\n",
             "package p\nfunc (s *S) M() int64 { return 1 }\n",
             "package p\nfunc (s *S) M(x int) int { return 1 }\n",
         ] {
-            let changed = analyze("go", other.as_bytes()).unwrap();
+            let changed = analyze(Language::Go, other.as_bytes()).unwrap();
             let (a, b) = (&base.functions[0], &changed.functions[0]);
             assert_eq!(a.body_hash, b.body_hash, "{other}");
             assert_ne!(a.signature_hash, b.signature_hash, "{other}");
@@ -310,7 +315,7 @@ func (s *(Server)) Paren() {}
     #[test]
     fn imports() {
         let source = "package main\n\nimport \"fmt\"\nimport (\n\tf \"fmt\"\n\t_ \"embed\"\n\t. \"strings\" // dot\n\t\"golang.org/x/sync/errgroup\"\n\traw `os`\n)\n\nfunc main() {}\n";
-        let imports = analyze("go", source.as_bytes()).unwrap().imports;
+        let imports = analyze(Language::Go, source.as_bytes()).unwrap().imports;
         assert_eq!(
             imports,
             vec![
@@ -327,12 +332,11 @@ func (s *(Server)) Paren() {}
     #[test]
     fn comments_do_not_change_the_body() {
         let a = analyze(
-            "go",
+            Language::Go,
             b"package p\nfunc (s *S) M(x int) int {\n\treturn x + 1\n}\n",
         )
         .unwrap();
-        let b = analyze(
-            "go",
+        let b = analyze(Language::Go,
             b"package p\nfunc (s *S) M(x int /* x */) int { // add one\n\treturn x+1 /* really */\n}\n",
         )
         .unwrap();
@@ -349,7 +353,7 @@ func (s *(Server)) Paren() {}
             ("package p\nfunc (s *S) M() {\n\tif {\n}\n", vec!["S.M"]),
             ("package p\nfunc (s *S)\nfunc f() {}\n", vec![]),
         ] {
-            let analysis = analyze("go", source.as_bytes()).unwrap();
+            let analysis = analyze(Language::Go, source.as_bytes()).unwrap();
             assert!(analysis.parse_errors, "{source}");
             let found: Vec<&str> = analysis.functions.iter().map(|f| f.name.as_str()).collect();
             assert_eq!(found, expected, "{source}");
@@ -370,7 +374,7 @@ func (s *(Server)) Paren() {}
             "}\n".repeat(depth)
         );
         let started = std::time::Instant::now();
-        let analysis = analyze("go", source.as_bytes()).unwrap();
+        let analysis = analyze(Language::Go, source.as_bytes()).unwrap();
         let elapsed = started.elapsed();
         let found: Vec<&str> = analysis.functions.iter().map(|f| f.name.as_str()).collect();
         assert_eq!(found, ["S.Deep", "S.After"]);
@@ -385,7 +389,7 @@ func (s *(Server)) Paren() {}
     fn formatting_gofmt_applies_is_not_a_change() {
         use crate::lang::testing::same;
         same(
-            "go",
+            Language::Go,
             "package p\nfunc f(a, b int) int {\n\tif (a > b) { return (a) }; x := []int{1,2,\n3,\n}\n\tfor (a < b) { a++ }\n\treturn 0X1F + len(x)\n}\n",
             "package p\n\nfunc f(a, b int) int {\n\tif a > b {\n\t\treturn (a)\n\t}\n\tx := []int{1, 2,\n\t\t3,\n\t}\n\tfor a < b {\n\t\ta++\n\t}\n\treturn 0x1f + len(x)\n}\n",
         );
@@ -406,7 +410,7 @@ func (s *(Server)) Paren() {}
             ("a()\n\tb()", "b()\n\ta()"),
         ];
         for (a, b) in pairs {
-            differ("go", &f(a), &f(b));
+            differ(Language::Go, &f(a), &f(b));
         }
     }
 }

@@ -10,21 +10,21 @@
 //! Imports: `import a.b.C;` is `a.b.C`, `import a.b.*;` is `a.b.*`, and static imports are
 //! prefixed: `static a.b.C.m`, `static a.b.C.*`.
 
-use tree_sitter::{Language, Node};
+use tree_sitter::Node;
 
 use super::normal::{Parens, caseless, redundant};
 use super::walk::text;
-use super::{Analyzer, Normal, Role};
+use super::{Analyzer, Language, Normal, Role};
 
 /// The Java analyzer.
 pub struct Java;
 
 impl Analyzer for Java {
-    fn labels(&self) -> &'static [&'static str] {
-        &["java"]
+    fn languages(&self) -> &'static [Language] {
+        &[Language::Java]
     }
 
-    fn grammar(&self, _label: &str) -> Language {
+    fn grammar(&self, _language: Language) -> tree_sitter::Language {
         tree_sitter_java::LANGUAGE.into()
     }
 
@@ -256,10 +256,11 @@ fn precedence(operator: &[u8]) -> Option<u8> {
 
 #[cfg(test)]
 mod tests {
+    use crate::lang::Language;
     use crate::lang::analyze;
 
     fn names(source: &str) -> Vec<(String, &'static str)> {
-        crate::lang::testing::names("java", source)
+        crate::lang::testing::names(Language::Java, source)
     }
 
     #[test]
@@ -317,7 +318,7 @@ public class Outer<T> extends Base {
     #[test]
     fn imports() {
         let source = "package p;\nimport a.b.C;\nimport static a.b.C.m;\nimport a.b.*;\nimport static a.b.C.*;\nimport x . /* odd */ y;\nclass K {}\n";
-        let imports = analyze("java", source.as_bytes()).unwrap().imports;
+        let imports = analyze(Language::Java, source.as_bytes()).unwrap().imports;
         assert_eq!(
             imports,
             vec!["a.b.*", "a.b.C", "static a.b.C.*", "static a.b.C.m", "x.y"]
@@ -326,9 +327,9 @@ public class Outer<T> extends Base {
 
     #[test]
     fn annotations_are_part_of_the_signature() {
-        let plain = analyze("java", b"class K {\n    void f() { g(); }\n}\n").unwrap();
+        let plain = analyze(Language::Java, b"class K {\n    void f() { g(); }\n}\n").unwrap();
         let annotated = analyze(
-            "java",
+            Language::Java,
             b"class K {\n    @Override\n    void f() { g(); }\n}\n",
         )
         .unwrap();
@@ -342,12 +343,11 @@ public class Outer<T> extends Base {
     #[test]
     fn comments_do_not_change_the_body() {
         let a = analyze(
-            "java",
+            Language::Java,
             b"class K {\n    int f(int x) {\n        return x + 1;\n    }\n}\n",
         )
         .unwrap();
-        let b = analyze(
-            "java",
+        let b = analyze(Language::Java,
             b"class K {\n    /** Adds one. */\n    int f(int x /* x */) { // add\n        return x+1; /* really */\n    }\n}\n",
         )
         .unwrap();
@@ -365,8 +365,8 @@ public class Outer<T> extends Base {
         let after =
             "class K {\n    void f(int a) { one(a); }\n    void f(String a) { three(a); }\n}\n";
         let (b, a) = (
-            analyze("java", before.as_bytes()).unwrap(),
-            analyze("java", after.as_bytes()).unwrap(),
+            analyze(Language::Java, before.as_bytes()).unwrap(),
+            analyze(Language::Java, after.as_bytes()).unwrap(),
         );
         let changes = finish(vec![("K.java".into(), compare(Some(&b), Some(&a)))]).remove(0);
         let summary: Vec<(String, &str, u32)> = changes
@@ -381,7 +381,7 @@ public class Outer<T> extends Base {
     fn formatting_prettier_java_applies_is_not_a_change() {
         use crate::lang::testing::same;
         same(
-            "java",
+            Language::Java,
             "class A { int f(int a, int b) { if ((a > b) && (b > 0 || a < 0)) { return (a); } return (a * b) + 0XFF; } }\n",
             "class A {\n\n  int f(int a, int b) {\n    if (a > b && (b > 0 || a < 0)) {\n      return a;\n    }\n    return a * b + 0xff;\n  }\n}\n",
         );
@@ -400,7 +400,7 @@ public class Outer<T> extends Base {
             ("a(); b();", "b(); a();"),
         ];
         for (a, b) in pairs {
-            differ("java", &f(a), &f(b));
+            differ(Language::Java, &f(a), &f(b));
         }
     }
 }

@@ -11,26 +11,36 @@
 //!
 //! The rules are shared with TypeScript and detailed in `ecmascript.rs`.
 
-use tree_sitter::{Language, Node};
+use tree_sitter::Node;
 
 use super::ecmascript::{self, Dialect};
-use super::{Analyzer, Normal, Role};
+use super::{Analyzer, Language, Normal, Role};
 
 /// The JavaScript analyzer (`javascript` and `jsx`).
 pub struct JavaScript;
 
 impl Analyzer for JavaScript {
-    fn labels(&self) -> &'static [&'static str] {
-        &["javascript", "jsx"]
+    fn languages(&self) -> &'static [Language] {
+        &[Language::JavaScript, Language::Jsx]
     }
 
-    fn grammar(&self, _label: &str) -> Language {
+    fn grammar(&self, _language: Language) -> tree_sitter::Language {
         // One grammar reads both: JSX is part of it.
         tree_sitter_javascript::LANGUAGE.into()
     }
 
     fn separator(&self) -> &'static str {
         "."
+    }
+
+    fn family(&self) -> &'static [Language] {
+        // One program mixes them: each can call into the others' files.
+        &[
+            Language::TypeScript,
+            Language::Tsx,
+            Language::JavaScript,
+            Language::Jsx,
+        ]
     }
 
     fn role<'t>(&self, node: Node<'t>, source: &[u8]) -> Role<'t> {
@@ -64,6 +74,7 @@ impl Analyzer for JavaScript {
 
 #[cfg(test)]
 mod tests {
+    use crate::lang::Language;
     use crate::lang::analyze;
     use crate::lang::testing::{functions, names};
 
@@ -110,7 +121,7 @@ const Mixin = class {
 };
 "#;
         assert_eq!(
-            names("javascript", source),
+            names(Language::JavaScript, source),
             vec![
                 ("top".into(), "function"),
                 ("top.inner".into(), "function"),
@@ -160,7 +171,7 @@ export default function App({ title }) {
 export const Badge = ({ label }) => <span>{label}</span>;
 "#;
         assert_eq!(
-            names("jsx", source),
+            names(Language::Jsx, source),
             vec![
                 ("App".into(), "function"),
                 ("App.onClick".into(), "function"),
@@ -189,7 +200,9 @@ async function load() {
     const template = require(`tpl`);
 }
 "#;
-        let imports = analyze("javascript", source.as_bytes()).unwrap().imports;
+        let imports = analyze(Language::JavaScript, source.as_bytes())
+            .unwrap()
+            .imports;
         assert_eq!(
             imports,
             vec![
@@ -215,9 +228,12 @@ async function load() {
 
     #[test]
     fn comments_and_whitespace_do_not_change_the_body() {
-        let a = functions("javascript", "function f(x) {\n    return x + 1;\n}\n");
+        let a = functions(
+            Language::JavaScript,
+            "function f(x) {\n    return x + 1;\n}\n",
+        );
         let b = functions(
-            "javascript",
+            Language::JavaScript,
             "function f( x ) { // add one\n  /** really */ return x+1; }\n",
         );
         assert_eq!(a[0].body_hash, b[0].body_hash);
@@ -227,21 +243,27 @@ async function load() {
 
     #[test]
     fn decorators_export_and_async_are_part_of_the_signature() {
-        let plain = functions("javascript", "class A {\n    m() { go(); }\n}\n");
-        let decorated = functions("javascript", "class A {\n    @log m() { go(); }\n}\n");
+        let plain = functions(Language::JavaScript, "class A {\n    m() { go(); }\n}\n");
+        let decorated = functions(
+            Language::JavaScript,
+            "class A {\n    @log m() { go(); }\n}\n",
+        );
         assert_eq!(plain[0].body_hash, decorated[0].body_hash);
         assert_ne!(plain[0].signature_hash, decorated[0].signature_hash);
-        let base = functions("javascript", "function f() { go(); }\n");
+        let base = functions(Language::JavaScript, "function f() { go(); }\n");
         for changed in [
             "export function f() { go(); }\n",
             "async function f() { go(); }\n",
             "function f(a) { go(); }\n",
         ] {
-            let other = functions("javascript", changed);
+            let other = functions(Language::JavaScript, changed);
             assert_eq!(base[0].body_hash, other[0].body_hash, "{changed}");
             assert_ne!(base[0].signature_hash, other[0].signature_hash, "{changed}");
         }
-        let arrow = functions("javascript", "export const f = async (a, b) => {\n};\n");
+        let arrow = functions(
+            Language::JavaScript,
+            "export const f = async (a, b) => {\n};\n",
+        );
         assert_eq!(arrow[0].signature, "export const f = async (a, b) =>");
     }
 
@@ -249,7 +271,7 @@ async function load() {
     fn formatting_prettier_applies_is_not_a_change() {
         use crate::lang::testing::same;
         same(
-            "javascript",
+            Language::JavaScript,
             "function f(a) {\n  const g = x => ({ 'k': x })\n  const e = <div className='x'>hi</div>\n  return a ? (b) : g(a,)\n}\n",
             "function f(a) {\n  const g = (x) => ({ k: x });\n  const e = <div className=\"x\">hi</div>;\n  return a ? b : g(a);\n}\n",
         );
@@ -260,18 +282,18 @@ async function load() {
         use crate::lang::testing::differ;
         // Array holes are elements.
         differ(
-            "javascript",
+            Language::JavaScript,
             "function f() { return [a, , ]; }\n",
             "function f() { return [a, ]; }\n",
         );
         // A quoted property name that is no identifier, and JSX attribute text.
         differ(
-            "javascript",
+            Language::JavaScript,
             "function f() { return { 'a-b': 1 }; }\n",
             "function f() { return { 'ab': 1 }; }\n",
         );
         differ(
-            "javascript",
+            Language::JavaScript,
             "function f() { return <a b=\"it\\'s\" />; }\n",
             "function f() { return <a b=\"it's\" />; }\n",
         );

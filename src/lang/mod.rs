@@ -8,8 +8,10 @@
 //! redundant parentheses...), and into import strings; [`compare`] turns two such extractions
 //! into function changes.
 //!
-//! Adding a language is one file and one line in [`REGISTRY`]
-//! (see `docs/adding-a-language.md`).
+//! Adding a language is one file and one line in [`REGISTRY`] (see
+//! `docs/adding-a-language.md`): the analyzer says which [`Language`]s it reads, which files can
+//! call into them ([`Analyzer::family`]) and how their imports name things
+//! ([`Analyzer::import_scheme`]), so nothing else needs to learn the language.
 //!
 //! Invariants:
 //! - Bounded: files over [`MAX_FILE_BYTES`] or with minified-length lines are skipped with a
@@ -27,6 +29,7 @@ mod ecmascript;
 mod go;
 mod java;
 mod javascript;
+mod languages;
 mod normal;
 mod python;
 mod rust;
@@ -38,9 +41,10 @@ use std::collections::HashMap;
 use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
-use tree_sitter::{Language, Node, Parser, Tree};
+use tree_sitter::{Node, Parser, Tree};
 
 pub use compare::{ChangeType, FileFunctions, FunctionChange};
+pub use languages::Language;
 pub use walk::extract;
 
 /// Files larger than this are not analysed.
@@ -108,12 +112,50 @@ pub enum Normal {
     Unwrap,
 }
 
+/// Whether a function is a free function or a method.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FunctionKind {
+    /// A function.
+    Function,
+    /// A method: inside a type, trait, class or impl, or with a receiver.
+    Method,
+}
+
+impl FunctionKind {
+    /// The wire label: `function` or `method`.
+    pub fn label(self) -> &'static str {
+        match self {
+            FunctionKind::Function => "function",
+            FunctionKind::Method => "method",
+        }
+    }
+}
+
+/// How a language's imports name what a file can call, for resolving calls to definitions
+/// (languages without one are matched by name).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ImportScheme {
+    /// Rust: `use` paths from the crate root, `self`, `super`; crates from `Cargo.toml`.
+    Rust,
+    /// Python: dotted modules from the file's package, relative imports.
+    Python,
+}
+
 /// One language's view of its tree-sitter grammar.
 pub trait Analyzer: Sync {
-    /// The manifest language labels this analyzer handles (`rust`, `python`, ...).
-    fn labels(&self) -> &'static [&'static str];
-    /// The grammar for a label.
-    fn grammar(&self, label: &str) -> Language;
+    /// The languages this analyzer reads.
+    fn languages(&self) -> &'static [Language];
+    /// The grammar for one of its languages.
+    fn grammar(&self, language: Language) -> tree_sitter::Language;
+    /// The languages whose files can call into this analyzer's files (itself, and the
+    /// languages it interoperates with: JavaScript and TypeScript, C and C++).
+    fn family(&self) -> &'static [Language] {
+        self.languages()
+    }
+    /// How imports name things, when calls can be resolved through them.
+    fn import_scheme(&self) -> Option<ImportScheme> {
+        None
+    }
     /// The separator of qualified names (`::`, `.`).
     fn separator(&self) -> &'static str;
     /// What `node` means; `source` is the file's text.
@@ -134,6 +176,11 @@ pub trait Analyzer: Sync {
     /// the common grammars (`call_expression`, `call`, `method_invocation`).
     fn call(&self, node: Node<'_>, source: &[u8]) -> Option<CallSite> {
         calls::generic(node, source)
+    }
+    /// Whether a call builds a value rather than calling a function (Rust's `Some(x)`,
+    /// `Point(1, 2)`): such calls have no callee.
+    fn builds_value(&self, _site: &CallSite) -> bool {
+        false
     }
     /// Whether a function definition is a test by its own markers (`#[test]`, a `test_`
     /// name); `outer` and `node` are as in [`Role::Function`], `name` its name.
@@ -209,19 +256,19 @@ pub static REGISTRY: &[&dyn Analyzer] = &[
     &cpp::Cpp,
 ];
 
-/// Returns the analyzer for a manifest language label.
-pub fn for_label(label: &str) -> Option<&'static dyn Analyzer> {
+/// Returns the analyzer for a language.
+pub fn for_language(language: Language) -> Option<&'static dyn Analyzer> {
     REGISTRY
         .iter()
         .copied()
-        .find(|a| a.labels().contains(&label))
+        .find(|a| a.languages().contains(&language))
 }
 
-/// Returns every label that has an analyzer, sorted.
-pub fn labels() -> Vec<&'static str> {
-    let mut all: Vec<&'static str> = REGISTRY
+/// Returns every language that has an analyzer, sorted by label.
+pub fn analyzed() -> Vec<Language> {
+    let mut all: Vec<Language> = REGISTRY
         .iter()
-        .flat_map(|a| a.labels().iter().copied())
+        .flat_map(|a| a.languages().iter().copied())
         .collect();
     all.sort_unstable();
     all
@@ -234,8 +281,8 @@ pub struct Function {
     pub name: String,
     /// The last segment of the name.
     pub leaf: String,
-    /// `function` or `method`.
-    pub kind: &'static str,
+    /// A function or a method.
+    pub kind: FunctionKind,
     /// Whether it is a test by its own markers or by being inside a test scope.
     pub test: bool,
     /// First line (1-based), including decorators and attributes.
@@ -282,7 +329,7 @@ impl Analysis {
 }
 
 thread_local! {
-    static PARSERS: RefCell<HashMap<&'static str, Parser>> = RefCell::new(HashMap::new());
+    static PARSERS: RefCell<HashMap<Language, Parser>> = RefCell::new(HashMap::new());
 }
 
 /// Returns why `source` should not be analysed, if it should not.
@@ -312,18 +359,18 @@ pub fn refuse(source: &[u8]) -> Option<String> {
 /// Parses `source` (reusing `old`, an edited tree of a previous version, when given) within
 /// the time budget; `None` when the budget ran out.
 fn parse(
-    label: &'static str,
+    language: Language,
     analyzer: &dyn Analyzer,
     source: &[u8],
     old: Option<&Tree>,
 ) -> Option<Option<Tree>> {
     PARSERS.with(|parsers| {
         let mut parsers = parsers.borrow_mut();
-        let parser = match parsers.entry(label) {
+        let parser = match parsers.entry(language) {
             std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
             std::collections::hash_map::Entry::Vacant(e) => {
                 let mut parser = Parser::new();
-                parser.set_language(&analyzer.grammar(label)).ok()?;
+                parser.set_language(&analyzer.grammar(language)).ok()?;
                 e.insert(parser)
             }
         };
@@ -357,13 +404,13 @@ fn over_budget() -> Analysis {
     ))
 }
 
-/// Parses and extracts one file with the analyzer for `label`.
-pub fn analyze(label: &'static str, source: &[u8]) -> Option<Analysis> {
-    let analyzer = for_label(label)?;
+/// Parses and extracts one file with the analyzer for `language`.
+pub fn analyze(language: Language, source: &[u8]) -> Option<Analysis> {
+    let analyzer = for_language(language)?;
     if let Some(reason) = refuse(source) {
         return Some(Analysis::skipped(reason));
     }
-    match parse(label, analyzer, source, None)? {
+    match parse(language, analyzer, source, None)? {
         Some(tree) => Some(extract(analyzer, &tree, source)),
         None => Some(over_budget()),
     }
@@ -372,20 +419,20 @@ pub fn analyze(label: &'static str, source: &[u8]) -> Option<Analysis> {
 /// Parses and extracts two versions of one file; the second parse reuses the first tree,
 /// edited where the line diff says the text changed, so most of it costs nothing.
 pub fn analyze_pair(
-    label: &'static str,
+    language: Language,
     before: &[u8],
     after: &[u8],
 ) -> Option<(Analysis, Analysis)> {
-    let analyzer = for_label(label)?;
+    let analyzer = for_language(language)?;
     let (refuse_before, refuse_after) = (refuse(before), refuse(after));
     if refuse_before.is_some() || refuse_after.is_some() {
         let one = |r: Option<String>, src: &[u8]| match r {
             Some(reason) => Some(Analysis::skipped(reason)),
-            None => analyze(label, src),
+            None => analyze(language, src),
         };
         return Some((one(refuse_before, before)?, one(refuse_after, after)?));
     }
-    let Some(old) = parse(label, analyzer, before, None)? else {
+    let Some(old) = parse(language, analyzer, before, None)? else {
         return Some((over_budget(), over_budget()));
     };
     let old_analysis = extract(analyzer, &old, before);
@@ -393,7 +440,7 @@ pub fn analyze_pair(
     for edit in edits(before, after) {
         edited.edit(&edit);
     }
-    let new_analysis = match parse(label, analyzer, after, Some(&edited))? {
+    let new_analysis = match parse(language, analyzer, after, Some(&edited))? {
         Some(tree) => extract(analyzer, &tree, after),
         None => over_budget(),
     };
@@ -403,29 +450,29 @@ pub fn analyze_pair(
 /// Analyses two versions of a file known by blob id (`None` for content without one, such as
 /// a working-tree file), using and filling the persistent cache.
 pub fn analyze_versions(
-    label: &'static str,
+    language: Language,
     before: Option<(Option<&str>, &[u8])>,
     after: Option<(Option<&str>, &[u8])>,
 ) -> (Option<Analysis>, Option<Analysis>) {
     let cached = |side: &Option<(Option<&str>, &[u8])>| {
-        side.and_then(|(oid, _)| oid.and_then(|o| cache::get(o, label)))
+        side.and_then(|(oid, _)| oid.and_then(|o| cache::get(o, language.label())))
     };
     let (mut old, mut new) = (cached(&before), cached(&after));
     // Only what is computed here is written back: a hit is already on disk.
     let hits = [old.is_some(), new.is_some()];
     match (&before, &after) {
         (Some((_, a)), Some((_, b))) if old.is_none() && new.is_none() => {
-            if let Some((x, y)) = analyze_pair(label, a, b) {
+            if let Some((x, y)) = analyze_pair(language, a, b) {
                 old = Some(x);
                 new = Some(y);
             }
         }
         _ => {
             if old.is_none() {
-                old = before.and_then(|(_, content)| analyze(label, content));
+                old = before.and_then(|(_, content)| analyze(language, content));
             }
             if new.is_none() {
-                new = after.and_then(|(_, content)| analyze(label, content));
+                new = after.and_then(|(_, content)| analyze(language, content));
             }
         }
     }
@@ -440,7 +487,7 @@ pub fn analyze_versions(
                 .as_deref()
                 .is_some_and(|r| r.contains(OVER_BUDGET))
             {
-                cache::put(oid, label, a);
+                cache::put(oid, language.label(), a);
             }
         }
     }
@@ -512,18 +559,18 @@ pub const fn fnv(bytes: &[u8]) -> u64 {
 /// Helpers shared by the analyzers' unit tests.
 #[cfg(test)]
 pub(crate) mod testing {
-    use super::{Function, analyze};
+    use super::{Function, Language, analyze};
 
     /// The functions extracted from `source`, which must parse cleanly.
-    pub fn functions(label: &'static str, source: &str) -> Vec<Function> {
-        let analysis = analyze(label, source.as_bytes()).unwrap();
+    pub fn functions(language: Language, source: &str) -> Vec<Function> {
+        let analysis = analyze(language, source.as_bytes()).unwrap();
         assert!(!analysis.parse_errors, "{source}");
         analysis.functions
     }
 
     /// Each function's name and fingerprints (signature, body).
-    fn fingerprints(label: &'static str, source: &str) -> Vec<(String, u64, u64)> {
-        functions(label, source)
+    fn fingerprints(language: Language, source: &str) -> Vec<(String, u64, u64)> {
+        functions(language, source)
             .into_iter()
             .map(|f| (f.name, f.signature_hash, f.body_hash))
             .collect()
@@ -532,25 +579,25 @@ pub(crate) mod testing {
     /// Asserts that two versions of a file differ only in formatting: the same functions with
     /// the same fingerprints.
     #[track_caller]
-    pub fn same(label: &'static str, a: &str, b: &str) {
-        let (x, y) = (fingerprints(label, a), fingerprints(label, b));
+    pub fn same(language: Language, a: &str, b: &str) {
+        let (x, y) = (fingerprints(language, a), fingerprints(language, b));
         assert!(!x.is_empty(), "no function in {a}");
         assert_eq!(x, y, "\n{a}\n---\n{b}");
     }
 
     /// Asserts that two versions of a file differ in some function's fingerprints.
     #[track_caller]
-    pub fn differ(label: &'static str, a: &str, b: &str) {
-        let (x, y) = (fingerprints(label, a), fingerprints(label, b));
+    pub fn differ(language: Language, a: &str, b: &str) {
+        let (x, y) = (fingerprints(language, a), fingerprints(language, b));
         assert!(!x.is_empty(), "no function in {a}");
         assert_ne!(x, y, "\n{a}\n---\n{b}");
     }
 
-    /// `(qualified name, kind)` of each function extracted from `source`.
-    pub fn names(label: &'static str, source: &str) -> Vec<(String, &'static str)> {
-        functions(label, source)
+    /// `(qualified name, kind label)` of each function extracted from `source`.
+    pub fn names(language: Language, source: &str) -> Vec<(String, &'static str)> {
+        functions(language, source)
             .into_iter()
-            .map(|f| (f.name, f.kind))
+            .map(|f| (f.name, f.kind.label()))
             .collect()
     }
 }
@@ -562,12 +609,21 @@ mod tests {
     #[test]
     fn every_registered_language_builds_a_parser() {
         for analyzer in REGISTRY {
-            for label in analyzer.labels() {
+            for &language in analyzer.languages() {
                 let mut parser = Parser::new();
-                parser.set_language(&analyzer.grammar(label)).expect(label);
-                assert!(for_label(label).is_some());
-                let analysis = analyze(label, b"").expect(label);
-                assert!(analysis.functions.is_empty(), "{label}");
+                assert!(
+                    parser.set_language(&analyzer.grammar(language)).is_ok(),
+                    "{language}"
+                );
+                assert!(for_language(language).is_some());
+                let analysis = analyze(language, b"").unwrap();
+                assert!(analysis.functions.is_empty(), "{language}");
+                // A language calls into itself, and its family agrees on who is in it.
+                assert!(analyzer.family().contains(&language), "{language}");
+                for &kin in analyzer.family() {
+                    let other = for_language(kin).expect("a family member has an analyzer");
+                    assert!(other.family().contains(&language), "{language} and {kin}");
+                }
             }
         }
     }
@@ -576,14 +632,24 @@ mod tests {
     fn an_incremental_reparse_extracts_what_a_full_parse_does() {
         let before = b"fn a() { 1; }\n\nfn b() {\n    let x = 2;\n}\n\nfn c() {}\n";
         let after = b"fn a() { 1; }\n\nfn b() {\n    let x = 3;\n    let y = 4;\n}\n// new\nfn d() {}\n\nfn c() {}\n";
-        let (_, incremental) = analyze_pair("rust", before, after).unwrap();
-        let full = analyze("rust", after).unwrap();
+        let (_, incremental) = analyze_pair(Language::Rust, before, after).unwrap();
+        let full = analyze(Language::Rust, after).unwrap();
         assert_eq!(incremental, full);
-        let (_, same) =
-            analyze_pair("python", b"def f():\n    pass\n", b"def f():\n    pass\n").unwrap();
-        assert_eq!(same, analyze("python", b"def f():\n    pass\n").unwrap());
-        let (_, grown) = analyze_pair("python", b"", b"def g():\n    return 1").unwrap();
-        assert_eq!(grown, analyze("python", b"def g():\n    return 1").unwrap());
+        let (_, same) = analyze_pair(
+            Language::Python,
+            b"def f():\n    pass\n",
+            b"def f():\n    pass\n",
+        )
+        .unwrap();
+        assert_eq!(
+            same,
+            analyze(Language::Python, b"def f():\n    pass\n").unwrap()
+        );
+        let (_, grown) = analyze_pair(Language::Python, b"", b"def g():\n    return 1").unwrap();
+        assert_eq!(
+            grown,
+            analyze(Language::Python, b"def g():\n    return 1").unwrap()
+        );
     }
 
     #[test]
@@ -600,16 +666,16 @@ mod tests {
     fn deeply_nested_definitions_are_bounded_in_every_language() {
         // Definitions nested as deep as a file under the size limit allows: names stop
         // growing at the depth limit and the walk stays within its time budget.
-        let cases: &[(&str, &str, &str, &str)] = &[
-            ("rust", "", "fn a() {\n", "}\n"),
-            ("typescript", "", "function a() {\n", "}\n"),
-            ("javascript", "", "const a = () => {\n", "}\n"),
-            ("go", "func a() {\n", "{\n", "}\n"),
-            ("java", "", "class A {\n", "}\n"),
-            ("c", "", "int a() {\n", "}\n"),
-            ("cpp", "", "namespace a {\n", "}\n"),
+        let cases: &[(Language, &str, &str, &str)] = &[
+            (Language::Rust, "", "fn a() {\n", "}\n"),
+            (Language::TypeScript, "", "function a() {\n", "}\n"),
+            (Language::JavaScript, "", "const a = () => {\n", "}\n"),
+            (Language::Go, "func a() {\n", "{\n", "}\n"),
+            (Language::Java, "", "class A {\n", "}\n"),
+            (Language::C, "", "int a() {\n", "}\n"),
+            (Language::Cpp, "", "namespace a {\n", "}\n"),
         ];
-        for (label, head, open, close) in cases {
+        for &(label, head, open, close) in cases {
             let depth = (MAX_FILE_BYTES - 64) / (open.len() + close.len());
             let source = format!("{head}{}{}", open.repeat(depth), close.repeat(depth));
             let started = Instant::now();
@@ -618,7 +684,7 @@ mod tests {
             // Parse and walk budgets plus slack for a slow machine: minutes would mean an
             // unbounded walk.
             assert!(elapsed < Duration::from_secs(20), "{label}: {elapsed:?}");
-            let separator = for_label(label).unwrap().separator();
+            let separator = for_language(label).unwrap().separator();
             for f in &analysis.functions {
                 assert!(
                     f.name.matches(separator).count() <= MAX_SCOPE_DEPTH + 1,

@@ -166,6 +166,7 @@ pub(super) fn lone_statement(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::lang::Language;
 
     #[test]
     fn quoted_values_resolve_quote_escapes_only() {
@@ -207,32 +208,32 @@ mod tests {
     fn doubled_parentheses_keep_one_pair() {
         use crate::lang::testing::{differ, same};
         differ(
-            "python",
+            Language::Python,
             "def f():\n    return ((a + b)) * c\n",
             "def f():\n    return a + b * c\n",
         );
         same(
-            "python",
+            Language::Python,
             "def f():\n    return ((a + b)) * c\n",
             "def f():\n    return (a + b) * c\n",
         );
         differ(
-            "java",
+            Language::Java,
             "class A { int f() { return ((a + b)) * c; } }\n",
             "class A { int f() { return a + b * c; } }\n",
         );
         same(
-            "java",
+            Language::Java,
             "class A { void f() { if ((a <= 0)) { g(); } } }\n",
             "class A { void f() { if (a <= 0) { g(); } } }\n",
         );
         differ(
-            "c",
+            Language::C,
             "int f(void) { return ((a + b)) * c; }\n",
             "int f(void) { return a + b * c; }\n",
         );
         differ(
-            "typescript",
+            Language::TypeScript,
             "function f() { return ((a + b)) * c; }\n",
             "function f() { return a + b * c; }\n",
         );

@@ -2,12 +2,11 @@
 //! and `async` definitions; docstrings count as comments; `import x`, `import x as y`,
 //! `from x import y as z` and relative imports as canonical strings.
 
-use tree_sitter::{Language, Node};
+use tree_sitter::Node;
 
 use super::normal::{caseless, named_count, only_child, quoted_value};
 use super::walk::text;
-use super::{Analyzer, Normal, Role};
-
+use super::{Analyzer, ImportScheme, Language, Normal, Role};
 /// The token a block ends with, written as a dedent: without it `if a:\n  b\nc` and
 /// `if a:\n  b\n  c` would have the same tokens.
 const DEDENT: &str = "\u{1}dedent";
@@ -62,16 +61,20 @@ const TUPLES: &[&str] = &["tuple", "tuple_pattern", "expression_list", "pattern_
 pub struct Python;
 
 impl Analyzer for Python {
-    fn labels(&self) -> &'static [&'static str] {
-        &["python"]
+    fn languages(&self) -> &'static [Language] {
+        &[Language::Python]
     }
 
-    fn grammar(&self, _label: &str) -> Language {
+    fn grammar(&self, _language: Language) -> tree_sitter::Language {
         tree_sitter_python::LANGUAGE.into()
     }
 
     fn separator(&self) -> &'static str {
         "."
+    }
+
+    fn import_scheme(&self) -> Option<ImportScheme> {
+        Some(ImportScheme::Python)
     }
 
     fn role<'t>(&self, node: Node<'t>, source: &[u8]) -> Role<'t> {
@@ -371,10 +374,11 @@ fn escapes_in_one_case(body: &[u8]) -> Vec<u8> {
 
 #[cfg(test)]
 mod tests {
+    use crate::lang::Language;
     use crate::lang::analyze;
 
     fn names(source: &str) -> Vec<(String, &'static str)> {
-        crate::lang::testing::names("python", source)
+        crate::lang::testing::names(Language::Python, source)
     }
 
     #[test]
@@ -419,7 +423,9 @@ async def fetch():
     #[test]
     fn imports() {
         let source = "import os\nimport a.b as c, d\nfrom x import y as z, w\nfrom . import sibling\nfrom ..pkg.mod import thing\nfrom m import *\nfrom __future__ import annotations\n";
-        let imports = analyze("python", source.as_bytes()).unwrap().imports;
+        let imports = analyze(Language::Python, source.as_bytes())
+            .unwrap()
+            .imports;
         assert_eq!(
             imports,
             vec![
@@ -438,9 +444,9 @@ async def fetch():
 
     #[test]
     fn docstrings_and_comments_are_not_code() {
-        let a = analyze("python", b"def f(x):\n    return x + 1\n").unwrap();
+        let a = analyze(Language::Python, b"def f(x):\n    return x + 1\n").unwrap();
         let b = analyze(
-            "python",
+            Language::Python,
             b"def f(x):\n    \"\"\"Add one.\"\"\"\n    # really\n    return x+1\n",
         )
         .unwrap();
@@ -450,8 +456,8 @@ async def fetch():
 
     #[test]
     fn decorators_are_part_of_the_signature() {
-        let a = analyze("python", b"def f():\n    pass\n").unwrap();
-        let b = analyze("python", b"@cache\ndef f():\n    pass\n").unwrap();
+        let a = analyze(Language::Python, b"def f():\n    pass\n").unwrap();
+        let b = analyze(Language::Python, b"@cache\ndef f():\n    pass\n").unwrap();
         assert_eq!(a.functions[0].body_hash, b.functions[0].body_hash);
         assert_ne!(a.functions[0].signature_hash, b.functions[0].signature_hash);
         assert_eq!(b.functions[0].signature, "@cache def f()");
@@ -460,7 +466,7 @@ async def fetch():
     #[test]
     fn tests_are_marked() {
         let source = "def prod(): pass\ndef test_a(): pass\n@pytest.fixture\ndef db(): pass\n@cache\ndef c(): pass\nclass TestX:\n    def helper(self): pass\nclass Case(unittest.TestCase):\n    def setUp(self): pass\nclass Plain:\n    def m(self): pass\n";
-        let tests: Vec<(String, bool)> = analyze("python", source.as_bytes())
+        let tests: Vec<(String, bool)> = analyze(Language::Python, source.as_bytes())
             .unwrap()
             .functions
             .into_iter()
@@ -486,30 +492,30 @@ async def fetch():
         use crate::lang::testing::same;
         // Magic trailing commas, and wrapped calls.
         same(
-            "python",
+            Language::Python,
             "def total(values, start):\n    return sum(values, start)\n",
             "def total(\n    values,\n    start,\n):\n    return sum(\n        values,\n        start,\n    )\n",
         );
         // Redundant parentheses, added or removed.
         same(
-            "python",
+            Language::Python,
             "def f(values):\n    for v in values:\n        x = v + 1\n    if x:\n        return x\n    return (a.b)\n",
             "def f(values):\n    for v in (\n        values\n    ):\n        x = (\n            v + 1\n        )\n    if (x):\n        return (x)\n    return a.b\n",
         );
         same(
-            "python",
+            Language::Python,
             "def f(p):\n    for (a, b) in p:\n        del (a, b)\n",
             "def f(p):\n    for a, b in p:\n        del a, b\n",
         );
         // String quotes, prefixes, quote escapes and hex escapes.
         same(
-            "python",
+            Language::Python,
             "def f():\n    return ['a', u'b', 'it\\'s', \"say \\\"hi\\\"\", B'x', Rb'\\d', '\\xAB']\n",
             "def f():\n    return [\"a\", \"b\", \"it's\", 'say \"hi\"', b\"x\", bR\"\\d\", \"\\xab\"]\n",
         );
         // Numbers in any case, `;` between statements, backslash continuations.
         same(
-            "python",
+            Language::Python,
             "def f():\n    a = 0XFF; b = 1E5\n    c = 1 + \\\n        2\n",
             "def f():\n    a = 0xff\n    b = 1e5\n    c = 1 + 2\n",
         );
@@ -520,65 +526,81 @@ async def fetch():
         use crate::lang::testing::differ;
         // One-element tuples and subscripts.
         differ(
-            "python",
+            Language::Python,
             "def f():\n    return (1,)\n",
             "def f():\n    return (1)\n",
         );
-        differ("python", "def f():\n    x = 1,\n", "def f():\n    x = 1\n");
         differ(
-            "python",
+            Language::Python,
+            "def f():\n    x = 1,\n",
+            "def f():\n    x = 1\n",
+        );
+        differ(
+            Language::Python,
             "def f():\n    return a[1,]\n",
             "def f():\n    return a[1]\n",
         );
         // Parentheses that group.
         differ(
-            "python",
+            Language::Python,
             "def f():\n    return (a + b) * c\n",
             "def f():\n    return a + b * c\n",
         );
         differ(
-            "python",
+            Language::Python,
             "def f():\n    return (a < b) < c\n",
             "def f():\n    return a < b < c\n",
         );
         // String contents, raw strings and prefixes.
         differ(
-            "python",
+            Language::Python,
             "def f():\n    return 'a'\n",
             "def f():\n    return 'b'\n",
         );
         differ(
-            "python",
+            Language::Python,
             "def f():\n    return 'a b'\n",
             "def f():\n    return 'a  b'\n",
         );
         differ(
-            "python",
+            Language::Python,
             "def f():\n    return '\\n'\n",
             "def f():\n    return r'\\n'\n",
         );
         differ(
-            "python",
+            Language::Python,
             "def f():\n    return 'x'\n",
             "def f():\n    return b'x'\n",
         );
         differ(
-            "python",
+            Language::Python,
             "def f():\n    return 'it\\n'\n",
             "def f():\n    return 'at\\n'\n",
         );
         // Which block a statement belongs to.
         differ(
-            "python",
+            Language::Python,
             "def f():\n    if a:\n        b()\n    c()\n",
             "def f():\n    if a:\n        b()\n        c()\n",
         );
         // Literals, operators, arguments and order.
-        differ("python", "def f():\n    g(1)\n", "def f():\n    g(2)\n");
-        differ("python", "def f():\n    a + b\n", "def f():\n    a - b\n");
-        differ("python", "def f():\n    g(a)\n", "def f():\n    g(a, b)\n");
         differ(
-            "python",
+            Language::Python,
+            "def f():\n    g(1)\n",
+            "def f():\n    g(2)\n",
+        );
+        differ(
+            Language::Python,
+            "def f():\n    a + b\n",
+            "def f():\n    a - b\n",
+        );
+        differ(
+            Language::Python,
+            "def f():\n    g(a)\n",
+            "def f():\n    g(a, b)\n",
+        );
+        differ(
+            Language::Python,
             "def f():\n    a()\n    b()\n",
             "def f():\n    b()\n    a()\n",
         );
@@ -587,7 +609,7 @@ async def fetch():
     #[test]
     fn signatures_read_as_one_line() {
         let f = crate::lang::testing::functions(
-            "python",
+            Language::Python,
             "def total(\n    values,\n    start=(1,),\n):\n    pass\n",
         );
         assert_eq!(f[0].signature, "def total(values, start=(1,))");

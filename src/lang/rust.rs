@@ -2,26 +2,36 @@
 //! functions in inline modules (`module::function`) and nested functions (`outer::inner`);
 //! `use` trees expanded to one path per leaf, and `extern crate`.
 
-use tree_sitter::{Language, Node};
+use tree_sitter::Node;
 
 use super::normal::{named_count, only_child};
 use super::walk::text;
-use super::{Analyzer, CallSite, Normal, Role, calls};
+use super::{Analyzer, CallSite, ImportScheme, Language, Normal, Role, calls};
 
 /// The Rust analyzer.
 pub struct Rust;
 
 impl Analyzer for Rust {
-    fn labels(&self) -> &'static [&'static str] {
-        &["rust"]
+    fn languages(&self) -> &'static [Language] {
+        &[Language::Rust]
     }
 
-    fn grammar(&self, _label: &str) -> Language {
+    fn grammar(&self, _language: Language) -> tree_sitter::Language {
         tree_sitter_rust::LANGUAGE.into()
     }
 
     fn separator(&self) -> &'static str {
         "::"
+    }
+
+    fn import_scheme(&self) -> Option<ImportScheme> {
+        Some(ImportScheme::Rust)
+    }
+
+    fn builds_value(&self, site: &CallSite) -> bool {
+        // `Some(x)`, `Ok(x)`, `Point(1, 2)`: capitalised calls are enum variants and tuple
+        // structs.
+        site.name.starts_with(char::is_uppercase)
     }
 
     fn role<'t>(&self, node: Node<'t>, source: &[u8]) -> Role<'t> {
@@ -365,10 +375,11 @@ fn expand(node: Node<'_>, prefix: &str, source: &[u8], out: &mut Vec<String>) {
 
 #[cfg(test)]
 mod tests {
+    use crate::lang::Language;
     use crate::lang::analyze;
 
     fn names(source: &str) -> Vec<(String, &'static str)> {
-        crate::lang::testing::names("rust", source)
+        crate::lang::testing::names(Language::Rust, source)
     }
 
     #[test]
@@ -417,7 +428,7 @@ mod inner {
     #[test]
     fn use_trees_expand_to_leaves() {
         let source = "use std::collections::{HashMap, btree_map::{self, Entry as E}};\nuse crate::a::*;\nuse b;\npub use c::d as e;\nextern crate alloc;\n";
-        let imports = analyze("rust", source.as_bytes()).unwrap().imports;
+        let imports = analyze(Language::Rust, source.as_bytes()).unwrap().imports;
         assert_eq!(
             imports,
             vec![
@@ -434,8 +445,8 @@ mod inner {
 
     #[test]
     fn attributes_are_part_of_the_signature() {
-        let plain = analyze("rust", b"fn f() { 1; }\n").unwrap();
-        let inline = analyze("rust", b"#[inline]\nfn f() { 1; }\n").unwrap();
+        let plain = analyze(Language::Rust, b"fn f() { 1; }\n").unwrap();
+        let inline = analyze(Language::Rust, b"#[inline]\nfn f() { 1; }\n").unwrap();
         assert_eq!(plain.functions[0].body_hash, inline.functions[0].body_hash);
         assert_ne!(
             plain.functions[0].signature_hash,
@@ -447,9 +458,9 @@ mod inner {
 
     #[test]
     fn comments_and_whitespace_do_not_change_the_body() {
-        let a = analyze("rust", b"fn f(x: u8) -> u8 {\n    x + 1\n}\n").unwrap();
+        let a = analyze(Language::Rust, b"fn f(x: u8) -> u8 {\n    x + 1\n}\n").unwrap();
         let b = analyze(
-            "rust",
+            Language::Rust,
             b"fn f( x:u8 )->u8{ // add one\n  /* really */ x+1 }\n",
         )
         .unwrap();
@@ -461,7 +472,7 @@ mod inner {
     #[test]
     fn tests_are_marked() {
         let source = "fn prod() {}\n#[test]\nfn t() {}\n#[tokio::test]\nasync fn u() {}\n#[cfg(test)]\nmod checks {\n    fn helper() {}\n}\nmod tests {\n    fn h() {}\n}\n#[cfg(not(feature = \"x\"))]\nmod other {\n    fn o() {}\n}\n#[inline]\nfn testable() {}\n";
-        let tests: Vec<(String, bool)> = analyze("rust", source.as_bytes())
+        let tests: Vec<(String, bool)> = analyze(Language::Rust, source.as_bytes())
             .unwrap()
             .functions
             .into_iter()
@@ -487,37 +498,37 @@ mod inner {
         use crate::lang::testing::same;
         // Trailing commas where arguments, parameters and generics are wrapped.
         same(
-            "rust",
+            Language::Rust,
             "fn f<T: Clone, U>(a: T, b: U) -> T { g(a, b); vec![1, 2]; S { a, b } }\n",
             "fn f<\n    T: Clone,\n    U,\n>(\n    a: T,\n    b: U,\n) -> T {\n    g(\n        a,\n        b,\n    );\n    vec![\n        1,\n        2,\n    ];\n    S {\n        a,\n        b,\n    }\n}\n",
         );
         // `where` clauses end with a comma when they are wrapped.
         same(
-            "rust",
+            Language::Rust,
             "fn f<T>(t: T) where T: Clone { t; }\n",
             "fn f<T>(t: T)\nwhere\n    T: Clone,\n{\n    t;\n}\n",
         );
         // A `;` after a diverging tail expression.
         same(
-            "rust",
+            Language::Rust,
             "fn f(x: u8) -> u8 { if x > 1 { return 2 } else { loop { break } } for i in a { continue } 0 }\n",
             "fn f(x: u8) -> u8 {\n    if x > 1 {\n        return 2;\n    } else {\n        loop {\n            break;\n        }\n    }\n    for i in a {\n        continue;\n    }\n    0\n}\n",
         );
         // Inside macros, argument lists wrapped by rustfmt.
         same(
-            "rust",
+            Language::Rust,
             "fn f() { vec![M { s: T::new(S { a, b }) }]; }\n",
             "fn f() {\n    vec![M {\n        s: T::new(\n            S {\n                a,\n                b,\n            },\n        ),\n    }];\n}\n",
         );
         // Closure bodies wrapped in a block.
         same(
-            "rust",
+            Language::Rust,
             "fn f() { v.with_mut(|p| p.write(1)); }\n",
             "fn f() {\n    v.with_mut(|p| {\n        p.write(1)\n    });\n}\n",
         );
         // Match arms: a block holding one expression, and the commas between arms.
         same(
-            "rust",
+            Language::Rust,
             "fn f(x: u8) -> u8 { match x { 1 => g(x), 2 => { h(x) } 3 => match x { _ => 4 }, _ => 3 } }\n",
             "fn f(x: u8) -> u8 {\n    match x {\n        1 => {\n            g(x)\n        }\n        2 => h(x),\n        3 => {\n            match x {\n                _ => 4,\n            }\n        }\n        _ => 3,\n    }\n}\n",
         );
@@ -528,49 +539,73 @@ mod inner {
         use crate::lang::testing::differ;
         // A one-element tuple is not a parenthesized expression.
         differ(
-            "rust",
+            Language::Rust,
             "fn f() { let t = (1,); }\n",
             "fn f() { let t = (1); }\n",
         );
-        differ("rust", "fn f(t: (u8,)) {}\n", "fn f(t: (u8)) {}\n");
+        differ(Language::Rust, "fn f(t: (u8,)) {}\n", "fn f(t: (u8)) {}\n");
         // ... not even inside a macro's arguments.
-        differ("rust", "fn f() { m!((1,)); }\n", "fn f() { m!((1)); }\n");
         differ(
-            "rust",
+            Language::Rust,
+            "fn f() { m!((1,)); }\n",
+            "fn f() { m!((1)); }\n",
+        );
+        differ(
+            Language::Rust,
             "fn f() { m!(a, (1,)); }\n",
             "fn f() { m!(a, (1)); }\n",
         );
         // A block's value: `x` and `x;` differ when the tail does not diverge.
-        differ("rust", "fn f() -> u8 { x }\n", "fn f() -> u8 { x; }\n");
+        differ(
+            Language::Rust,
+            "fn f() -> u8 { x }\n",
+            "fn f() -> u8 { x; }\n",
+        );
         // A `return;` that is not the last statement is not a tail.
         differ(
-            "rust",
+            Language::Rust,
             "fn f() { if a { return; g() } }\n",
             "fn f() { if a { return g() } }\n",
         );
         // A match arm block with statements is not its expression.
         differ(
-            "rust",
+            Language::Rust,
             "fn f(x: u8) { match x { _ => { g(); } } }\n",
             "fn f(x: u8) { match x { _ => g(), } }\n",
         );
         differ(
-            "rust",
+            Language::Rust,
             "fn f() { v.map(|p| { p.write(1); }); }\n",
             "fn f() { v.map(|p| p.write(1)); }\n",
         );
         // Literals, operators, arguments and order.
-        differ("rust", "fn f() { g(1, 2); }\n", "fn f() { g(1, 3); }\n");
-        differ("rust", "fn f() { a + b; }\n", "fn f() { a - b; }\n");
-        differ("rust", "fn f() { g(a); }\n", "fn f() { g(a, b); }\n");
-        differ("rust", "fn f() { a(); b(); }\n", "fn f() { b(); a(); }\n");
-        differ("rust", "fn f(a: u8) {}\n", "fn f(a: u8, b: u8) {}\n");
+        differ(
+            Language::Rust,
+            "fn f() { g(1, 2); }\n",
+            "fn f() { g(1, 3); }\n",
+        );
+        differ(Language::Rust, "fn f() { a + b; }\n", "fn f() { a - b; }\n");
+        differ(
+            Language::Rust,
+            "fn f() { g(a); }\n",
+            "fn f() { g(a, b); }\n",
+        );
+        differ(
+            Language::Rust,
+            "fn f() { a(); b(); }\n",
+            "fn f() { b(); a(); }\n",
+        );
+        differ(
+            Language::Rust,
+            "fn f(a: u8) {}\n",
+            "fn f(a: u8, b: u8) {}\n",
+        );
     }
 
     #[test]
     fn signatures_read_as_one_line() {
         let a = crate::lang::testing::functions(
-            "rust",
+            Language::Rust,
             "pub fn total<\n    T: Clone,\n>(\n    values: &[T], // the values\n    start: T,\n) -> T\nwhere\n    T: Add,\n{\n    start\n}\n",
         );
         assert_eq!(

@@ -13,22 +13,22 @@
 //!
 //! The rules are shared with JavaScript and detailed in `ecmascript.rs`.
 
-use tree_sitter::{Language, Node};
+use tree_sitter::Node;
 
 use super::ecmascript::{self, Dialect};
-use super::{Analyzer, Normal, Role};
+use super::{Analyzer, Language, Normal, Role};
 
 /// The TypeScript analyzer (`typescript` and `tsx`).
 pub struct TypeScript;
 
 impl Analyzer for TypeScript {
-    fn labels(&self) -> &'static [&'static str] {
-        &["typescript", "tsx"]
+    fn languages(&self) -> &'static [Language] {
+        &[Language::TypeScript, Language::Tsx]
     }
 
-    fn grammar(&self, label: &str) -> Language {
+    fn grammar(&self, language: Language) -> tree_sitter::Language {
         // The TSX grammar reads `<T>x` as JSX, so plain TypeScript needs its own.
-        if label == "tsx" {
+        if language == Language::Tsx {
             tree_sitter_typescript::LANGUAGE_TSX.into()
         } else {
             tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into()
@@ -37,6 +37,16 @@ impl Analyzer for TypeScript {
 
     fn separator(&self) -> &'static str {
         "."
+    }
+
+    fn family(&self) -> &'static [Language] {
+        // One program mixes them: each can call into the others' files.
+        &[
+            Language::TypeScript,
+            Language::Tsx,
+            Language::JavaScript,
+            Language::Jsx,
+        ]
     }
 
     fn role<'t>(&self, node: Node<'t>, source: &[u8]) -> Role<'t> {
@@ -70,6 +80,7 @@ impl Analyzer for TypeScript {
 
 #[cfg(test)]
 mod tests {
+    use crate::lang::Language;
     use crate::lang::analyze;
     use crate::lang::testing::{functions, names};
 
@@ -135,7 +146,7 @@ const Anonymous = class {
 exports.legacy = function () {};
 "#;
         assert_eq!(
-            names("typescript", source),
+            names(Language::TypeScript, source),
             vec![
                 ("top".into(), "function"),
                 ("top.inner".into(), "function"),
@@ -190,7 +201,7 @@ class Counter extends React.Component<Props> {
 }
 "#;
         assert_eq!(
-            names("tsx", source),
+            names(Language::Tsx, source),
             vec![
                 ("App".into(), "function"),
                 ("App.onClick".into(), "function"),
@@ -201,7 +212,7 @@ class Counter extends React.Component<Props> {
         // Plain TypeScript has its own grammar: there `<T>` starts a generic arrow, not JSX.
         let generic = "const id = <T>(x: T): T => x;\n";
         assert_eq!(
-            names("typescript", generic),
+            names(Language::TypeScript, generic),
             vec![("id".into(), "function")]
         );
     }
@@ -227,7 +238,9 @@ async function load() {
     const notLiteral = require(name);
 }
 "#;
-        let imports = analyze("typescript", source.as_bytes()).unwrap().imports;
+        let imports = analyze(Language::TypeScript, source.as_bytes())
+            .unwrap()
+            .imports;
         assert_eq!(
             imports,
             vec![
@@ -255,11 +268,11 @@ async function load() {
     #[test]
     fn comments_and_whitespace_do_not_change_the_body() {
         let a = functions(
-            "typescript",
+            Language::TypeScript,
             "function f(x: number): number {\n    return x + 1;\n}\n",
         );
         let b = functions(
-            "typescript",
+            Language::TypeScript,
             "function f( x:number ):number { // add one\n  /** really */ return x+1; }\n",
         );
         assert_eq!(a[0].body_hash, b[0].body_hash);
@@ -269,9 +282,9 @@ async function load() {
 
     #[test]
     fn decorators_are_part_of_the_signature() {
-        let plain = functions("typescript", "class A {\n    m() { go(); }\n}\n");
+        let plain = functions(Language::TypeScript, "class A {\n    m() { go(); }\n}\n");
         let decorated = functions(
-            "typescript",
+            Language::TypeScript,
             "class A {\n    @log()\n    // why\n    @trace m() { go(); }\n}\n",
         );
         assert_eq!(plain[0].body_hash, decorated[0].body_hash);
@@ -280,7 +293,7 @@ async function load() {
         assert_eq!(decorated[0].signature, "@log() @trace m()");
         // A comment between decorators is not part of the signature's tokens.
         let uncommented = functions(
-            "typescript",
+            Language::TypeScript,
             "class A {\n    @log() @trace m() { go(); }\n}\n",
         );
         assert_eq!(uncommented[0].signature_hash, decorated[0].signature_hash);
@@ -288,37 +301,40 @@ async function load() {
 
     #[test]
     fn export_async_and_types_are_part_of_the_signature() {
-        let base = functions("typescript", "const f = (x: number) => x + 1;\n");
+        let base = functions(Language::TypeScript, "const f = (x: number) => x + 1;\n");
         for changed in [
             "export const f = (x: number) => x + 1;\n",
             "const f = async (x: number) => x + 1;\n",
             "const f = (x: string) => x + 1;\n",
             "const f: Op = (x: number) => x + 1;\n",
         ] {
-            let other = functions("typescript", changed);
+            let other = functions(Language::TypeScript, changed);
             assert_eq!(base[0].body_hash, other[0].body_hash, "{changed}");
             assert_ne!(base[0].signature_hash, other[0].signature_hash, "{changed}");
         }
         let exported = functions(
-            "typescript",
+            Language::TypeScript,
             "export async function g(): Promise<void> {}\n",
         );
         assert_eq!(
             exported[0].signature,
             "export async function g(): Promise<void>"
         );
-        let interface = functions("typescript", "interface I {\n    m(a: number): void;\n}\n");
+        let interface = functions(
+            Language::TypeScript,
+            "interface I {\n    m(a: number): void;\n}\n",
+        );
         assert_eq!(interface[0].signature, "m(a: number): void");
     }
 
     #[test]
     fn a_nested_function_is_cut_out_of_its_parent() {
         let a = functions(
-            "typescript",
+            Language::TypeScript,
             "function outer() {\n    const inner = () => 1;\n    return inner();\n}\n",
         );
         let b = functions(
-            "typescript",
+            Language::TypeScript,
             "function outer() {\n    const inner = () => 2;\n    return inner();\n}\n",
         );
         assert_eq!(a[0].name, "outer");
@@ -330,7 +346,7 @@ async function load() {
     #[test]
     fn malformed_input_yields_what_it_can() {
         let analysis = analyze(
-            "typescript",
+            Language::TypeScript,
             b"function ok() { return 1; }\nclass { m( { }\nexport const = () =>\n",
         )
         .unwrap();
@@ -342,7 +358,7 @@ async function load() {
             "(\n".repeat(20_000),
             ")\n".repeat(20_000)
         );
-        let analysis = analyze("typescript", deep.as_bytes()).unwrap();
+        let analysis = analyze(Language::TypeScript, deep.as_bytes()).unwrap();
         assert_eq!(analysis.functions[0].name, "f");
     }
 
@@ -351,19 +367,19 @@ async function load() {
         use crate::lang::testing::same;
         // Semicolons, quotes, trailing commas, arrow parameter parentheses, `new Foo`.
         same(
-            "typescript",
+            Language::TypeScript,
             "function f(a: number, b: string) {\n  const g = x => x + 1\n  let s = 'it\\'s'\n  h(a, b)\n  return new Foo\n}\n",
             "function f(\n  a: number,\n  b: string,\n) {\n  const g = (x) => x + 1;\n  let s = \"it's\";\n  h(\n    a,\n    b,\n  );\n  return new Foo();\n}\n",
         );
         // Parentheses: around atoms, in slots, by precedence; numbers; property names.
         same(
-            "typescript",
+            Language::TypeScript,
             "function f() {\n  const a = (b && c) || d\n  const e = (g * h) + 1.50\n  return (x)\n}\nconst k = () => ({ \"a\": 1, b: (c ? d : e) })\n",
             "function f() {\n  const a = b && c || d;\n  const e = g * h + 1.5;\n  return x;\n}\nconst k = () => ({ a: 1, b: c ? d : e });\n",
         );
         // Object type separators, a leading `|`, class body semicolons.
         same(
-            "typescript",
+            Language::TypeScript,
             "class A {\n  x: { a: string, b: number } = y\n  m(p: | A | B): void {\n    return\n  };\n}\n",
             "class A {\n  x: { a: string; b: number } = y;\n  m(p: A | B): void {\n    return;\n  }\n}\n",
         );
@@ -397,7 +413,7 @@ async function load() {
             ("a(); b();", "b(); a();"),
         ];
         for (a, b) in pairs {
-            differ("typescript", &f(a), &f(b));
+            differ(Language::TypeScript, &f(a), &f(b));
         }
     }
 }

@@ -23,8 +23,8 @@ use std::rc::Rc;
 use tree_sitter::{Language, Node, Tree};
 
 use super::{
-    Analysis, Analyzer, Call, EXTRACT_BUDGET, Function, MAX_SCOPE_DEPTH, Normal, OVER_BUDGET, Role,
-    fnv,
+    Analysis, Analyzer, Call, EXTRACT_BUDGET, Function, FunctionKind, MAX_SCOPE_DEPTH, Normal,
+    OVER_BUDGET, Role, fnv,
 };
 
 /// The most body tokens kept per function for similarity (the hash covers them all).
@@ -605,9 +605,9 @@ fn open_function<'t>(
 ) -> Scope<'t> {
     let leaf = text(name, source).to_owned();
     let kind = if receiver.is_some() || scopes.last().is_some_and(|s| s.methods) {
-        "method"
+        FunctionKind::Method
     } else {
-        "function"
+        FunctionKind::Function
     };
     let separator = analyzer.separator();
     let mut qualified = String::new();

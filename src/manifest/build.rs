@@ -25,11 +25,14 @@ use super::language;
 use super::model::{FileChange, Functions, Kind, Manifest, Outline};
 use super::prefetch::{Prefetched, ReadAhead};
 use crate::deps;
+use crate::git::attributes::State;
 use crate::git::raw::{self, Status};
 use crate::git::repo::Objects;
 use crate::git::revs::{Head, Target};
 use crate::git::{GitError, Repo, worktree};
-use crate::shim::classify::Diff;
+use crate::lang::Language;
+use crate::request::Diff;
+use crate::time::Stopwatch;
 
 /// The error returned by [`build`].
 #[derive(Debug, thiserror::Error)]
@@ -64,20 +67,73 @@ impl Default for Options {
 
 /// Builds the manifest of a `git diff` command line.
 pub fn build(repo: &Repo, diff: &Diff, options: &Options) -> Result<Manifest, ManifestError> {
-    let mut timings = Vec::new();
-    let mut clock = std::time::Instant::now();
-    let mut lap = |name: &'static str, timings: &mut Vec<(&'static str, std::time::Duration)>| {
-        timings.push((name, clock.elapsed()));
-        clock = std::time::Instant::now();
-    };
+    let mut clock = Stopwatch::start();
     let (target, paths) = repo.diff_target(diff)?;
-    lap("resolve", &mut timings);
+    clock.lap("resolve");
     let relative = diff
         .options
         .iter()
         .any(|o| o.as_bytes().starts_with(b"--relative"));
-    // git computes the facts while this process prepares what enrichment needs.
-    let args = diff_args(&target, &diff.options, &paths);
+    let GitFacts {
+        entries,
+        untracked,
+        prefetched,
+    } = git_facts(repo, &target, diff, &paths, options, relative, &mut clock)?;
+    clock.lap("git diff");
+    let base = worktree_base(repo, relative);
+    let (mut files, dependencies) = enrich_all(
+        repo,
+        entries,
+        &untracked,
+        target.head,
+        base.as_deref(),
+        &prefetched,
+        &mut clock,
+    );
+    if options.functions {
+        analyze_functions(repo, &mut files, base.as_deref(), &prefetched);
+        clock.lap("functions");
+    }
+    Ok(Manifest {
+        repo_path: repo.display_path().to_owned(),
+        target,
+        pathspecs: paths
+            .iter()
+            .map(|p| p.to_string_lossy().into_owned())
+            .collect(),
+        paths: paths.to_vec(),
+        diff_options: diff.options.clone(),
+        files,
+        dependencies,
+        functions: options.functions,
+        timings: clock.into_laps(),
+    })
+}
+
+/// What the real git says changed, and what was read ahead meanwhile.
+struct GitFacts {
+    /// git's changed pairs.
+    entries: Vec<raw::Entry>,
+    /// Untracked files that are not ignored (working-tree targets).
+    untracked: Vec<BString>,
+    /// What was worked out while git ran.
+    prefetched: Prefetched,
+}
+
+/// Runs the real git for the facts (and, on a working tree, the untracked files) while this
+/// process reads ahead what enrichment will need.
+fn git_facts(
+    repo: &Repo,
+    target: &Target,
+    diff: &Diff,
+    paths: &[OsString],
+    options: &Options,
+    relative: bool,
+    clock: &mut Stopwatch,
+) -> Result<GitFacts, ManifestError> {
+    // git computes the facts while this process prepares what enrichment needs. A diff of the
+    // working tree reads a private copy of the index (it would rewrite the index it reads).
+    let args = diff_args(target, &diff.options, paths);
     let diffing = match (target.head, repo.index_path()) {
         (Head::Worktree, Some(index)) => repo.git.spawn_on_index_copy(args, &index)?,
         _ => repo.git.spawn(args)?,
@@ -85,14 +141,12 @@ pub fn build(repo: &Repo, diff: &Diff, options: &Options) -> Result<Manifest, Ma
     let wants_untracked =
         options.untracked && target.head == Head::Worktree && !relative && repo.workdir().is_some();
     let listing = if wants_untracked {
-        Some(repo.git.spawn(untracked_args(&paths))?)
+        Some(repo.git.spawn(untracked_args(paths))?)
     } else {
         None
     };
-    let local = repo.local();
-    let index = local.index_or_empty().ok();
     let (finished, prefetched, git_time, ahead_time) = std::thread::scope(|scope| {
-        let ahead = ReadAhead::start(scope, repo, &target, !paths.is_empty(), options.functions);
+        let ahead = ReadAhead::start(scope, repo, target, !paths.is_empty(), options.functions);
         let start = std::time::Instant::now();
         let finished = diffing.finish();
         let git_time = start.elapsed();
@@ -105,8 +159,8 @@ pub fn build(repo: &Repo, diff: &Diff, options: &Options) -> Result<Manifest, Ma
         };
         (finished, prefetched, git_time, start.elapsed())
     });
-    timings.push(("  git (parallel)", git_time));
-    timings.push(("  read-ahead after git", ahead_time));
+    clock.record("  git (parallel)", git_time);
+    clock.record("  read-ahead after git", ahead_time);
     let entries = raw::parse(&finished?).map_err(|e| GitError::Parse {
         command: "diff".into(),
         detail: e.0,
@@ -115,8 +169,24 @@ pub fn build(repo: &Repo, diff: &Diff, options: &Options) -> Result<Manifest, Ma
         Some(running) => untracked_paths(&running.finish()?),
         None => Vec::new(),
     };
-    lap("git diff", &mut timings);
-    let base = worktree_base(repo, relative);
+    Ok(GitFacts {
+        entries,
+        untracked,
+        prefetched,
+    })
+}
+
+/// Enriches git's entries and the untracked files (sizes, language, generated flag) while
+/// the dependency files among them are parsed.
+fn enrich_all(
+    repo: &Repo,
+    entries: Vec<raw::Entry>,
+    untracked: &[BString],
+    head: Head,
+    base: Option<&Path>,
+    prefetched: &Prefetched,
+    clock: &mut Stopwatch,
+) -> (Vec<FileChange>, deps::Report) {
     let sources: Vec<DepSource> = entries
         .iter()
         .map(DepSource::from_entry)
@@ -124,104 +194,59 @@ pub fn build(repo: &Repo, diff: &Diff, options: &Options) -> Result<Manifest, Ma
         .filter(|s| s.format.is_some())
         .collect();
     let untracked_refs: Vec<&bstr::BStr> = untracked.iter().map(|p| p.as_bstr()).collect();
-    let (attrs, untracked_attrs) = attributes(
-        &local,
-        index.as_ref().map(|i| &***i),
-        &entries,
-        &untracked_refs,
-    );
-    lap("attributes", &mut timings);
-    let (((mut files, untracked_attrs), enrich_time), (dependencies, deps_time)) = rayon::join(
+    let (attrs, untracked_attrs) = attributes(&repo.objects(), &entries, &untracked_refs);
+    clock.lap("attributes");
+    let ((mut files, enrich_time), (dependencies, deps_time)) = rayon::join(
         || {
             let start = std::time::Instant::now();
-            let out = enrich_entries(
-                repo,
-                entries,
-                attrs,
-                target.head,
-                base.as_deref(),
-                untracked_attrs,
-                &prefetched,
-            );
+            let out = enrich_entries(repo, entries, attrs, head, base, prefetched);
             (out, start.elapsed())
         },
         || {
             let start = std::time::Instant::now();
-            let out = dependency_report(repo, &sources, base.as_deref(), &prefetched);
+            let out = dependency_report(repo, &sources, base, prefetched);
             (out, start.elapsed())
         },
     );
-    timings.push(("  files (parallel)", enrich_time));
-    timings.push(("  dependencies (parallel)", deps_time));
+    clock.record("  files (parallel)", enrich_time);
+    clock.record("  dependencies (parallel)", deps_time);
     let untracked_files: Vec<FileChange> = untracked
         .iter()
         .cloned()
         .zip(untracked_attrs)
         .collect::<Vec<_>>()
         .into_par_iter()
-        .filter_map(|(path, attr)| base.as_deref().and_then(|b| untracked_file(b, path, attr)))
+        .filter_map(|(path, attr)| base.and_then(|b| untracked_file(b, path, attr)))
         .collect();
     files.extend(untracked_files);
-    lap("enrich", &mut timings);
-    if options.functions {
-        analyze_functions(repo, &mut files, base.as_deref(), &prefetched);
-        lap("functions", &mut timings);
-    }
-    Ok(Manifest {
-        repo_path: repo.display_path().to_owned(),
-        target,
-        pathspecs: paths
-            .iter()
-            .map(|p| p.to_string_lossy().into_owned())
-            .collect(),
-        paths,
-        diff_options: diff.options.clone(),
-        files,
-        dependencies,
-        functions: options.functions,
-        timings,
-    })
+    clock.lap("enrich");
+    (files, dependencies)
 }
 
-/// Turns git's entries into file changes, in parallel; `untracked_attrs` are passed through.
+/// Turns git's entries into file changes, in parallel.
 fn enrich_entries(
     repo: &Repo,
     entries: Vec<raw::Entry>,
     attrs: Vec<Attrs>,
     head: Head,
     base: Option<&Path>,
-    untracked_attrs: Vec<Attrs>,
     prefetched: &Prefetched,
-) -> (Vec<FileChange>, Vec<Attrs>) {
-    let files = entries
+) -> Vec<FileChange> {
+    entries
         .into_par_iter()
         .zip(attrs.into_par_iter())
         .map_init(
-            || repo.local(),
-            |local, (entry, attr)| {
-                enrich(&Objects::new(local), entry, attr, head, base, prefetched)
-            },
+            || repo.objects(),
+            |objects, (entry, attr)| enrich(objects, entry, attr, head, base, prefetched),
         )
-        .collect();
-    (files, untracked_attrs)
+        .collect()
 }
 
 /// Turns the entries of a commit-to-commit comparison into file changes.
 pub fn commit_files(repo: &Repo, entries: Vec<raw::Entry>, functions: bool) -> Vec<FileChange> {
-    let local = repo.local();
-    let index = local.index_or_empty().ok();
-    let (attrs, _) = attributes(&local, index.as_ref().map(|i| &***i), &entries, &[]);
+    let (attrs, _) = attributes(&repo.objects(), &entries, &[]);
     let prefetched = Prefetched::default();
-    let mut files = enrich_entries(
-        repo,
-        entries,
-        attrs,
-        Head::Object,
-        None,
-        Vec::new(),
-        &prefetched,
-    )
-    .0;
+    let mut files = enrich_entries(repo, entries, attrs, Head::Object, None, &prefetched);
     if functions {
         analyze_functions(repo, &mut files, None, &prefetched);
     }
@@ -236,12 +261,12 @@ pub(crate) fn analyze_functions(
     base: Option<&Path>,
     prefetched: &Prefetched,
 ) {
-    let jobs: Vec<(usize, &'static str)> = files
+    let jobs: Vec<(usize, Language)> = files
         .iter()
         .enumerate()
         .filter_map(|(i, f)| {
             let label = f.language?;
-            let analyzable = crate::lang::for_label(label).is_some()
+            let analyzable = crate::lang::for_language(label).is_some()
                 && !f.binary
                 && f.kind() == Kind::File
                 && Kind::of_mode(f.mode_before) != Some(Kind::Symlink)
@@ -253,9 +278,8 @@ pub(crate) fn analyze_functions(
     let pending: Vec<Job> = jobs
         .par_iter()
         .map_init(
-            || repo.local(),
-            |local, &(i, label)| {
-                let objects = Objects::new(local);
+            || repo.objects(),
+            |objects, &(i, label)| {
                 let f = &files[i];
                 if let Some(reason) = f.generated {
                     // Generated code is regenerated, not reviewed: its functions are noise.
@@ -277,7 +301,7 @@ pub(crate) fn analyze_functions(
                         if !present || done {
                             return Ok(None);
                         }
-                        content_of(&objects, oid, path, base).map(Some)
+                        content_of(objects, oid, path, base).map(Some)
                     };
                     let old = read(
                         f.mode_before != 0,
@@ -344,7 +368,7 @@ fn version_input<'a>(
 /// Reads one side of a file for analysis: a blob, or the working-tree file; a side over the
 /// analysis size limit is `Err` with the reason.
 fn content_of(
-    objects: &Objects<'_>,
+    objects: &Objects,
     oid: Option<&str>,
     path: &BString,
     base: Option<&Path>,
@@ -458,71 +482,41 @@ struct Attrs {
 
 /// Looks up the attributes of `tracked` and `untracked` paths (returned in the same order).
 fn attributes(
-    local: &gix::Repository,
-    index: Option<&gix::index::File>,
+    objects: &Objects,
     entries: &[raw::Entry],
     untracked: &[&bstr::BStr],
 ) -> (Vec<Attrs>, Vec<Attrs>) {
-    let tracked: Vec<&bstr::BStr> = entries.iter().map(|e| e.path.as_bstr()).collect();
-    let lookup = || -> Option<(Vec<Attrs>, Vec<Attrs>)> {
-        let index = index?;
-        let source = if local.workdir().is_some() {
-            gix::worktree::stack::state::attributes::Source::WorktreeThenIdMapping
-        } else {
-            gix::worktree::stack::state::attributes::Source::IdMapping
-        };
-        let mut stack = local.attributes_only(index, source).ok()?;
-        let mut outcome = stack.selected_attribute_matches([
-            "linguist-generated",
-            "linguist-vendored",
-            "binary",
-            "diff",
-        ]);
-        let mut one = |path: &bstr::BStr| -> Attrs {
-            let mut attrs = Attrs::default();
-            let Ok(platform) = stack.at_entry(path, None) else {
-                return attrs;
-            };
-            platform.matching_attributes(&mut outcome);
-            for m in outcome.iter_selected() {
-                attrs.apply(m.assignment.name.as_str(), m.assignment.state);
-            }
-            attrs
-        };
-        let tracked = tracked.iter().map(|p| one(p)).collect();
-        let untracked = untracked.iter().map(|p| one(p)).collect();
-        Some((tracked, untracked))
-    };
-    lookup().unwrap_or_else(|| {
-        (
-            vec![Attrs::default(); tracked.len()],
-            vec![Attrs::default(); untracked.len()],
-        )
-    })
+    let paths: Vec<&bstr::BStr> = entries
+        .iter()
+        .map(|e| e.path.as_bstr())
+        .chain(untracked.iter().copied())
+        .collect();
+    let mut attrs = vec![Attrs::default(); paths.len()];
+    let names = ["linguist-generated", "linguist-vendored", "binary", "diff"];
+    objects.attributes(&names, &paths, |i, name, state| attrs[i].apply(name, state));
+    let untracked = attrs.split_off(entries.len());
+    (attrs, untracked)
 }
 
 impl Attrs {
-    /// Folds one matched attribute into the result.
-    fn apply(&mut self, name: &str, state: gix::attrs::StateRef<'_>) {
-        use gix::attrs::StateRef;
+    /// Folds one assigned attribute into the result.
+    fn apply(&mut self, name: &str, state: State<'_>) {
         let generated_attr = matches!(name, "linguist-generated" | "linguist-vendored");
         match state {
-            StateRef::Set if generated_attr => self.generated = Attribute::Generated,
-            StateRef::Value(v) if generated_attr && v.as_bstr() == "true" => {
+            State::Set if generated_attr => self.generated = Attribute::Generated,
+            State::Value(v) if generated_attr && v == "true" => {
                 self.generated = Attribute::Generated;
             }
-            StateRef::Unset if generated_attr && self.generated == Attribute::Unspecified => {
+            State::Unset if generated_attr && self.generated == Attribute::Unspecified => {
                 self.generated = Attribute::NotGenerated;
             }
-            StateRef::Value(v)
-                if generated_attr
-                    && v.as_bstr() == "false"
-                    && self.generated == Attribute::Unspecified =>
+            State::Value(v)
+                if generated_attr && v == "false" && self.generated == Attribute::Unspecified =>
             {
                 self.generated = Attribute::NotGenerated;
             }
-            StateRef::Set if name == "binary" => self.binary = true,
-            StateRef::Unset if name == "diff" => self.binary = true,
+            State::Set if name == "binary" => self.binary = true,
+            State::Unset if name == "diff" => self.binary = true,
             _ => {}
         }
     }
@@ -530,7 +524,7 @@ impl Attrs {
 
 /// Adds sizes, language and the generated flag to one of git's entries.
 fn enrich(
-    objects: &Objects<'_>,
+    objects: &Objects,
     entry: raw::Entry,
     attr: Attrs,
     head: Head,
@@ -785,7 +779,7 @@ pub(crate) fn dependency_report(
     prefetched: &Prefetched,
 ) -> deps::Report {
     const LIMIT: u64 = 16 * 1024 * 1024;
-    let read = |objects: &Objects<'_>, oid: Option<&str>, path: &BString| -> Option<Vec<u8>> {
+    let read = |objects: &Objects, oid: Option<&str>, path: &BString| -> Option<Vec<u8>> {
         match oid {
             Some(oid) if objects.size(oid).ok()? <= LIMIT => objects.blob(oid).ok(),
             Some(_) => None,
@@ -801,14 +795,13 @@ pub(crate) fn dependency_report(
         .filter(|s| s.regular)
         .filter_map(|s| s.format.map(|format| (s, format)))
         .map_init(
-            || repo.local(),
-            |local, (s, format)| {
-                let objects = Objects::new(local);
+            || repo.objects(),
+            |objects, (s, format)| {
                 let side = |oid: Option<&str>, path: &BString| -> deps::Parsed {
                     if let Some(parsed) = oid.and_then(|o| prefetched.declarations(o, format)) {
                         return Some(parsed.clone());
                     }
-                    read(&objects, oid, path).map(|content| deps::parse(format, &content))
+                    read(objects, oid, path).map(|content| deps::parse(format, &content))
                 };
                 let before = s
                     .oid_before

@@ -6,17 +6,20 @@
 //! commit's per-file facts against its first parent (root commits: against the empty tree).
 
 use std::ffi::OsString;
-use std::io::Write;
-use std::process::Stdio;
 
 use bstr::ByteSlice;
 
 use super::build::{DepSource, ManifestError, commit_files, dependency_report};
 use super::model::FileChange;
+use super::pager::{self, PageError, Paging, encode_cursor};
+use super::schema::{
+    CommitDoc, HistoryDoc, HistoryMetadata, HistoryPagination, HistorySummary, HistoryTruncation,
+    SCHEMA_VERSION,
+};
 use crate::deps;
 use crate::git::raw;
 use crate::git::{GitError, Repo};
-use crate::shim::classify::Log;
+use crate::request::Log;
 
 /// One commit as `git log` describes it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -176,31 +179,8 @@ pub fn changes_with(
             None => input.push_str(&format!("{}\n", c.sha)),
         }
     }
-    let mut child = repo
-        .git
-        .command(&args)?
-        .stdin(Stdio::piped())
-        .spawn()
-        .map_err(|e| GitError::Spawn(e.to_string()))?;
-    let mut stdin = child
-        .stdin
-        .take()
-        .ok_or_else(|| GitError::Spawn("no stdin".into()))?;
-    // Feed the list from a thread: git starts writing before it has read everything.
-    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
-    let out = child
-        .wait_with_output()
-        .map_err(|e| GitError::Spawn(e.to_string()))?;
-    let _ = writer.join();
-    if !out.status.success() {
-        return Err(GitError::Command {
-            command: "diff-tree".into(),
-            stderr: String::from_utf8_lossy(&out.stderr).trim().to_owned(),
-            code: out.status.code(),
-        }
-        .into());
-    }
-    let per_commit = raw::parse_per_commit(&out.stdout).map_err(|e| GitError::Parse {
+    let out = repo.git.output_with_input(&args, input.into_bytes())?;
+    let per_commit = raw::parse_per_commit(&out).map_err(|e| GitError::Parse {
         command: "diff-tree".into(),
         detail: e.0,
     })?;
@@ -246,124 +226,122 @@ pub fn render(
     repo_path: &str,
     range: &str,
     commits: &[CommitChange],
-    paging: &super::page::Paging,
+    paging: &Paging,
     generated_at: &str,
     next_page: &dyn Fn(&str) -> String,
-) -> Result<String, super::page::PageError> {
-    use super::page::{PageError, decode_cursor, encode_cursor};
-    let fp = fingerprint(commits);
-    let total = commits.len();
-    let offset = match &paging.cursor {
-        Some(c) => decode_cursor(c, fp)?,
-        None => 0,
+) -> Result<String, PageError> {
+    let page = HistoryPage {
+        repo_path,
+        range,
+        commits,
+        raw: &paging.raw,
+        generated_at,
+        next_page,
+        fingerprint: fingerprint(commits),
+        summary: history_summary(commits),
     };
-    if offset > total {
-        return Err(PageError::Invalid(
-            paging.cursor.clone().unwrap_or_default(),
-        ));
-    }
-    let end = paging
-        .page_size
-        .map_or(total, |n| offset.saturating_add(n.max(1)).min(total));
-    let summary = history_summary(commits);
-    let mut view = HistoryView {
+    let offset = paging.offset(page.fingerprint)?;
+    let end = paging.end(offset, commits.len())?;
+    let view = HistoryView {
         offset,
         end,
         bodies: true,
         files_per_commit: usize::MAX,
         cuts: Vec::new(),
     };
-    let serialize = |view: &HistoryView| -> String {
-        let next_cursor = (view.end < total).then(|| encode_cursor(fp, view.end));
-        let doc = super::schema::HistoryDoc {
-            raw: paging.raw.clone(),
-            metadata: super::schema::HistoryMetadata {
-                schema_version: super::schema::SCHEMA_VERSION,
-                tool: "git-prism",
-                version: env!("CARGO_PKG_VERSION"),
-                repo_path: repo_path.to_owned(),
-                range: range.to_owned(),
-                generated_at: generated_at.to_owned(),
-            },
-            summary: super::schema::HistorySummary {
-                commits: summary.0,
-                merges: summary.1,
-                file_changes: summary.2,
-                lines_added: summary.3,
-                lines_removed: summary.4,
-                authors: summary.5.clone(),
-            },
-            commits: commits[view.offset..view.end]
-                .iter()
-                .map(|c| commit_doc(c, view))
-                .collect(),
-            pagination: (view.offset > 0 || view.end < total).then(|| {
-                super::schema::HistoryPagination {
-                    offset: view.offset,
-                    returned: view.end - view.offset,
-                    total_commits: total,
-                    next_cursor: next_cursor.clone(),
-                }
-            }),
-            truncated: (!view.cuts.is_empty()).then(|| super::schema::HistoryTruncation {
-                cut: view.cuts.clone(),
-                commits_not_shown: total - (view.end - view.offset),
-                next_page: next_cursor.as_deref().map(next_page),
-            }),
-        };
-        let out = if paging.pretty {
-            serde_json::to_string_pretty(&doc)
-        } else {
-            serde_json::to_string(&doc)
-        };
-        out.unwrap_or_default()
-    };
+    let view = fit(&page, paging, view)?;
+    Ok(paging.to_json(&page.doc(&view))?)
+}
+
+/// Cuts detail until the page fits the budget: commit message bodies, then files beyond the
+/// first 10, 3 and 0 of each commit (counts kept), then commits move to the next page.
+fn fit(
+    page: &HistoryPage<'_>,
+    paging: &Paging,
+    mut view: HistoryView,
+) -> Result<HistoryView, serde_json::Error> {
     let Some(max) = paging.max_bytes else {
-        return Ok(serialize(&view));
+        return Ok(view);
     };
-    let fits = |view: &HistoryView| serialize(view).len() <= max;
-    if fits(&view) {
-        return Ok(serialize(&view));
+    let fits = |view: &HistoryView| -> Result<bool, serde_json::Error> {
+        Ok(paging.to_json(&page.doc(view))?.len() <= max)
+    };
+    if fits(&view)? {
+        return Ok(view);
     }
     view.bodies = false;
     view.cuts.push("commit message bodies".into());
-    if fits(&view) {
-        return Ok(serialize(&view));
+    if fits(&view)? {
+        return Ok(view);
     }
     for cap in [10, 3, 0] {
         view.files_per_commit = cap;
-        view.cuts.retain(|c| !c.starts_with("files beyond"));
-        view.cuts.push(format!(
-            "files beyond the first {cap} of each commit (counts kept)"
-        ));
-        if fits(&view) {
-            return Ok(serialize(&view));
+        pager::note(
+            &mut view.cuts,
+            "files beyond",
+            format!("files beyond the first {cap} of each commit (counts kept)"),
+        );
+        if fits(&view)? {
+            return Ok(view);
         }
     }
-    // Move commits to the next page: the largest prefix of this page that fits (an empty
-    // page has nothing to move; its fixed part alone is over the budget).
-    if view.end <= offset {
-        view.cuts.push(format!(
-            "still over {max} bytes: the fixed part alone is larger"
-        ));
-        return Ok(serialize(&view));
-    }
-    let (mut lo, mut hi) = (offset + 1, view.end);
-    while lo < hi {
-        let mid = lo + (hi - lo).div_ceil(2);
+    // Move commits to the next page: the largest prefix of this page that fits (the note is
+    // added after the search, so it is not part of what is measured).
+    let first = view.offset + 1;
+    view.end = pager::largest_fitting(first, view.end, |mid| {
         view.end = mid;
-        if fits(&view) {
-            lo = mid;
-        } else {
-            hi = mid - 1;
+        fits(&view)
+    })?;
+    let shown = view.end - view.offset;
+    view.cuts.push(pager::moved("commits", max, shown));
+    Ok(view)
+}
+
+/// What every page of one history shares.
+struct HistoryPage<'a> {
+    repo_path: &'a str,
+    range: &'a str,
+    commits: &'a [CommitChange],
+    raw: &'a Option<String>,
+    generated_at: &'a str,
+    next_page: &'a dyn Fn(&str) -> String,
+    fingerprint: u64,
+    summary: HistorySummary,
+}
+
+impl HistoryPage<'_> {
+    /// The document of one rendering.
+    fn doc(&self, view: &HistoryView) -> HistoryDoc {
+        let total = self.commits.len();
+        let next_cursor = (view.end < total).then(|| encode_cursor(self.fingerprint, view.end));
+        HistoryDoc {
+            raw: self.raw.clone(),
+            metadata: HistoryMetadata {
+                schema_version: SCHEMA_VERSION,
+                tool: "git-prism",
+                version: env!("CARGO_PKG_VERSION"),
+                repo_path: self.repo_path.to_owned(),
+                range: self.range.to_owned(),
+                generated_at: self.generated_at.to_owned(),
+            },
+            summary: self.summary.clone(),
+            commits: self.commits[view.offset..view.end]
+                .iter()
+                .map(|c| commit_doc(c, view))
+                .collect(),
+            pagination: (view.offset > 0 || view.end < total).then(|| HistoryPagination {
+                offset: view.offset,
+                returned: view.end - view.offset,
+                total_commits: total,
+                next_cursor: next_cursor.clone(),
+            }),
+            truncated: (!view.cuts.is_empty()).then(|| HistoryTruncation {
+                cut: view.cuts.clone(),
+                commits_not_shown: total - (view.end - view.offset),
+                next_page: next_cursor.as_deref().map(self.next_page),
+            }),
         }
     }
-    view.end = lo;
-    view.cuts.push(format!(
-        "commits moved to the next page to fit {max} bytes ({} shown)",
-        lo - offset
-    ));
-    Ok(serialize(&view))
 }
 
 /// What one rendering of a history shows.
@@ -391,9 +369,7 @@ fn fingerprint(commits: &[CommitChange]) -> u64 {
     h
 }
 
-type Totals = (usize, usize, usize, u64, u64, Vec<String>);
-
-fn history_summary(commits: &[CommitChange]) -> Totals {
+fn history_summary(commits: &[CommitChange]) -> HistorySummary {
     let mut authors: Vec<String> = Vec::new();
     let (mut merges, mut files, mut added, mut removed) = (0, 0, 0, 0);
     for c in commits {
@@ -410,17 +386,24 @@ fn history_summary(commits: &[CommitChange]) -> Totals {
             }
         }
     }
-    (commits.len(), merges, files, added, removed, authors)
+    HistorySummary {
+        commits: commits.len(),
+        merges,
+        file_changes: files,
+        lines_added: added,
+        lines_removed: removed,
+        authors,
+    }
 }
 
-fn commit_doc(c: &CommitChange, view: &HistoryView) -> super::schema::CommitDoc {
+fn commit_doc(c: &CommitChange, view: &HistoryView) -> CommitDoc {
     let (added, removed) = c
         .files
         .iter()
         .filter_map(|f| f.lines)
         .fold((0, 0), |acc, (a, r)| (acc.0 + a, acc.1 + r));
     let shown = c.files.len().min(view.files_per_commit);
-    super::schema::CommitDoc {
+    CommitDoc {
         sha: c.info.sha.clone(),
         parents: c.info.parents.clone(),
         author: format!("{} <{}>", c.info.author_name, c.info.author_email),

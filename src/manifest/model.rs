@@ -8,6 +8,7 @@ use super::generated;
 use crate::deps;
 use crate::git::raw::Status;
 use crate::git::revs::Target;
+use crate::lang::Language;
 
 /// What kind of entry a path is, from its git mode.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -73,7 +74,7 @@ pub struct FileChange {
     /// Size in bytes after.
     pub size_after: Option<u64>,
     /// Language label.
-    pub language: Option<&'static str>,
+    pub language: Option<Language>,
     /// Why the file counts as generated, if it does.
     pub generated: Option<generated::Reason>,
     /// Whether the file is untracked (working-tree targets only).

@@ -1,4 +1,5 @@
-//! Turning a manifest into bytes: pages, cursors, and the output budget.
+//! Turning a manifest into bytes: pages, cursors, and the output budget (through
+//! [`super::pager`]).
 //!
 //! Invariants:
 //! - The summary always covers the whole range; pages only split `files`.
@@ -15,23 +16,11 @@
 use bstr::ByteSlice;
 
 use super::model::{FileChange, Functions, Kind, Manifest};
+use super::pager::{self, CursorError, PageError, Paging, decode_cursor, encode_cursor};
 use super::schema::{self, ManifestDoc};
 use crate::git::raw::Status;
 use crate::git::revs::Head;
-use crate::lang::{ChangeType, FunctionChange};
-
-/// The error returned for a cursor that cannot be used.
-#[derive(Debug, thiserror::Error, PartialEq, Eq)]
-pub enum PageError {
-    /// Not a cursor git-prism produced.
-    #[error("invalid cursor '{0}'")]
-    Invalid(String),
-    /// The range changed since the cursor was produced.
-    #[error(
-        "stale cursor '{0}': the range has changed since it was produced (a branch moved or the working tree changed); start again without --cursor"
-    )]
-    Stale(String),
-}
+use crate::lang::{ChangeType, FunctionChange, Language};
 
 /// The name of the page order that puts files with changed functions first.
 pub const FUNCTIONS_FIRST: &str = "functions_first";
@@ -51,37 +40,18 @@ fn functions_first(files: &[FileChange]) -> Vec<usize> {
 
 /// Splits a manifest cursor's offset from its order: `f12` is offset 12 in the
 /// [`FUNCTIONS_FIRST`] order, `12` offset 12 in git's.
-fn manifest_cursor(cursor: &str, fingerprint: u64) -> Result<(usize, bool), PageError> {
+fn manifest_cursor(cursor: &str, fingerprint: u64) -> Result<(usize, bool), CursorError> {
     match cursor.rsplit_once("-f") {
         Some((head, offset)) if offset.bytes().all(|b| b.is_ascii_digit()) => {
             decode_cursor(&format!("{head}-{offset}"), fingerprint)
                 .map(|o| (o, true))
                 .map_err(|e| match e {
-                    PageError::Invalid(_) => PageError::Invalid(cursor.to_owned()),
-                    PageError::Stale(_) => PageError::Stale(cursor.to_owned()),
+                    CursorError::Invalid(_) => CursorError::Invalid(cursor.to_owned()),
+                    CursorError::Stale(_) => CursorError::Stale(cursor.to_owned()),
                 })
         }
         _ => decode_cursor(cursor, fingerprint).map(|o| (o, false)),
     }
-}
-
-/// Bytes per token assumed when a budget is given in tokens: JSON averages a little over
-/// three bytes per token, so this errs on the side of fitting.
-pub const BYTES_PER_TOKEN: usize = 3;
-
-/// How to page and bound the output.
-#[derive(Clone, Debug, Default)]
-pub struct Paging {
-    /// Where to start (from a previous page's `next_cursor`).
-    pub cursor: Option<String>,
-    /// Files per page.
-    pub page_size: Option<usize>,
-    /// The most bytes the JSON may take.
-    pub max_bytes: Option<usize>,
-    /// Pretty-print.
-    pub pretty: bool,
-    /// The command that gives git's own output (for shim answers).
-    pub raw: Option<String>,
 }
 
 /// Returns a fingerprint of the manifest's resolved range: stable across runs and versions
@@ -113,24 +83,6 @@ pub fn fingerprint(m: &Manifest) -> u64 {
     h
 }
 
-/// Encodes a cursor.
-pub fn encode_cursor(fingerprint: u64, offset: usize) -> String {
-    format!("gp1-{fingerprint:016x}-{offset}")
-}
-
-/// Decodes a cursor, checking it belongs to `fingerprint`; returns the offset.
-pub fn decode_cursor(cursor: &str, fingerprint: u64) -> Result<usize, PageError> {
-    let invalid = || PageError::Invalid(cursor.to_owned());
-    let rest = cursor.strip_prefix("gp1-").ok_or_else(invalid)?;
-    let (fp, offset) = rest.split_once('-').ok_or_else(invalid)?;
-    let fp = u64::from_str_radix(fp, 16).map_err(|_| invalid())?;
-    let offset: usize = offset.parse().map_err(|_| invalid())?;
-    if fp != fingerprint {
-        return Err(PageError::Stale(cursor.to_owned()));
-    }
-    Ok(offset)
-}
-
 fn head_label(head: Head) -> &'static str {
     match head {
         Head::Object => "commit",
@@ -148,47 +100,44 @@ pub fn render(
     generated_at: &str,
     next_page: &dyn Fn(&str) -> String,
 ) -> Result<String, PageError> {
+    let doc = document(m, paging, generated_at, next_page)?;
+    Ok(paging.to_json(&doc)?)
+}
+
+/// Builds the document of one page within the paging and budget constraints (for answers that
+/// embed it).
+pub fn document(
+    m: &Manifest,
+    paging: &Paging,
+    generated_at: &str,
+    next_page: &dyn Fn(&str) -> String,
+) -> Result<ManifestDoc, PageError> {
     let fp = fingerprint(m);
     let total = m.files.len();
     let (offset, reordered) = match &paging.cursor {
         Some(c) => manifest_cursor(c, fp)?,
         None => (0, false),
     };
-    if offset > total {
-        return Err(PageError::Invalid(
-            paging.cursor.clone().unwrap_or_default(),
-        ));
-    }
-    let mut end = paging
-        .page_size
-        .map_or(total, |n| offset.saturating_add(n.max(1)).min(total));
+    let end = paging.end(offset, total)?;
+    // Pages follow the functions-first order: a page size that splits the files asks for it.
+    let paged = reordered || (end < total && offset == 0);
     let mut view = View {
         offset,
         end,
-        order: reordered.then(|| functions_first(&m.files)),
+        order: paged.then(|| functions_first(&m.files)),
         lockfile_notable: true,
         detail: Detail::Full,
         cuts: Vec::new(),
     };
-    let serialize = |view: &View| -> String {
-        let doc = to_doc(m, view, fp, generated_at, next_page, &paging.raw);
-        let out = if paging.pretty {
-            serde_json::to_string_pretty(&doc)
-        } else {
-            serde_json::to_string(&doc)
-        };
-        out.unwrap_or_default()
-    };
-    // Pages start in the functions-first order: a page size that splits the files asks for it.
-    if end < total && offset == 0 {
-        view.order = Some(functions_first(&m.files));
-    }
+    let doc = |view: &View| to_doc(m, view, fp, generated_at, next_page, &paging.raw);
     let Some(max) = paging.max_bytes else {
-        return Ok(serialize(&view));
+        return Ok(doc(&view));
     };
-    let json = serialize(&view);
-    if json.len() <= max {
-        return Ok(json);
+    let fits = |view: &View| -> Result<bool, serde_json::Error> {
+        Ok(paging.to_json(&doc(view))?.len() <= max)
+    };
+    if fits(&view)? {
+        return Ok(doc(&view));
     }
     if offset == 0 && view.order.is_none() {
         // Everything does not fit on one page: pages follow the functions-first order.
@@ -203,47 +152,31 @@ pub fn render(
         view.lockfile_notable = false;
         view.cuts
             .push("lockfile notable changes (counts kept)".into());
-        let json = serialize(&view);
-        if json.len() <= max {
-            return Ok(json);
+        if fits(&view)? {
+            return Ok(doc(&view));
         }
     }
-    // Move files to the next page: the largest prefix of this page that fits (an empty page
-    // has nothing to move; its fixed part alone is over the budget).
-    if end <= offset {
-        view.cuts.push(format!(
-            "still over {max} bytes: the fixed part alone is larger"
-        ));
-        return Ok(serialize(&view));
-    }
-    let (mut lo, mut hi) = (offset + 1, end);
-    let cut_note = |view: &mut View, shown: usize| {
-        view.cuts.retain(|c| !c.starts_with("files moved"));
-        view.cuts.push(format!(
-            "files moved to the next page to fit {max} bytes ({shown} shown)"
-        ));
+    // Move files to the next page: the largest prefix of this page that fits with its note.
+    let moved = |view: &mut View, shown: usize| {
+        pager::note(
+            &mut view.cuts,
+            "files moved",
+            pager::moved("files", max, shown),
+        );
     };
-    while lo < hi {
-        let mid = lo + (hi - lo).div_ceil(2);
+    view.end = pager::largest_fitting(offset + 1, end, |mid| {
         view.end = mid;
-        cut_note(&mut view, mid - offset);
-        if serialize(&view).len() <= max {
-            lo = mid;
-        } else {
-            hi = mid - 1;
-        }
-    }
-    end = lo;
-    view.end = end;
-    cut_note(&mut view, end - offset);
-    let json = serialize(&view);
-    if json.len() > max {
+        moved(&mut view, mid - offset);
+        fits(&view)
+    })?;
+    let shown = view.end - offset;
+    moved(&mut view, shown);
+    if !fits(&view)? {
         view.cuts.push(format!(
             "still over {max} bytes: a page holds at least one file"
         ));
-        return Ok(serialize(&view));
     }
-    Ok(json)
+    Ok(doc(&view))
 }
 
 /// What one rendering shows.
@@ -456,7 +389,7 @@ pub fn summary(files: &[FileChange]) -> schema::Summary {
             s.submodules += 1;
         }
     }
-    s.languages_affected = languages.into_iter().collect();
+    s.languages_affected = languages.into_iter().map(Language::label).collect();
     if files.iter().any(|f| f.functions != Functions::Off) {
         let mut fs = schema::FunctionSummary::default();
         for f in files {
@@ -556,7 +489,7 @@ pub fn file_doc(f: &FileChange, detail: Detail) -> schema::File {
         is_binary: f.binary,
         is_generated: f.generated.is_some(),
         generated_reason: f.generated.map(|g| g.label()),
-        language: f.language,
+        language: f.language.map(Language::label),
         size_before: f.size_before,
         size_after: f.size_after,
         mode_before: mode_changed.then(|| format!("{:06o}", f.mode_before)),
@@ -618,7 +551,7 @@ fn function_docs(changes: &[FunctionChange], detail: Detail) -> Vec<schema::Func
         .map(|c| schema::FunctionChangeDoc {
             name: c.name.clone(),
             old_name: c.old_name.clone(),
-            kind: c.kind,
+            kind: c.kind.label(),
             change_type: c.change_type.label(),
             start_line: full.then_some(c.start_line),
             end_line: full.then_some(c.end_line),
@@ -634,21 +567,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn cursors_round_trip_and_go_stale() {
-        let c = encode_cursor(0xabc, 40);
-        assert_eq!(decode_cursor(&c, 0xabc), Ok(40));
-        assert_eq!(decode_cursor(&c, 0xabd), Err(PageError::Stale(c.clone())));
-        assert!(matches!(
-            decode_cursor("nope", 1),
-            Err(PageError::Invalid(_))
-        ));
-        assert!(matches!(
-            decode_cursor("gp1-zz-1", 1),
-            Err(PageError::Invalid(_))
-        ));
-    }
-
-    #[test]
     fn manifest_cursors_carry_their_order() {
         let fp = 0x12f0;
         assert_eq!(manifest_cursor(&encode_cursor(fp, 7), fp), Ok((7, false)));
@@ -656,12 +574,12 @@ mod tests {
         assert_eq!(manifest_cursor(&reordered, fp), Ok((7, true)));
         assert_eq!(
             manifest_cursor(&reordered, fp + 1),
-            Err(PageError::Stale(reordered.clone()))
+            Err(CursorError::Stale(reordered.clone()))
         );
         for bad in ["gp1-00000000000012f0-f", "gp1-00000000000012f0-fx", "f7"] {
             assert_eq!(
                 manifest_cursor(bad, fp),
-                Err(PageError::Invalid(bad.into())),
+                Err(CursorError::Invalid(bad.into())),
                 "{bad}"
             );
         }
@@ -669,7 +587,7 @@ mod tests {
 
     #[test]
     fn functions_first_keeps_git_order_within_groups() {
-        use crate::lang::FileFunctions;
+        use crate::lang::{FileFunctions, FunctionKind};
         let file = |path: &str, functions: Functions, binary: bool| FileChange {
             path: path.into(),
             old_path: None,
@@ -693,7 +611,7 @@ mod tests {
             changed: vec![FunctionChange {
                 name: "f".into(),
                 old_name: None,
-                kind: "function",
+                kind: FunctionKind::Function,
                 change_type: ChangeType::Modified,
                 start_line: 1,
                 end_line: 1,
@@ -723,7 +641,7 @@ mod tests {
                     .map(|_| FunctionChange {
                         name: String::from_utf8_lossy(&rng.short_bytes(300)).into_owned(),
                         old_name: None,
-                        kind: "function",
+                        kind: crate::lang::FunctionKind::Function,
                         change_type: ChangeType::Modified,
                         start_line: rng.number() as u32,
                         end_line: rng.number() as u32,

@@ -20,12 +20,14 @@ use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::thread::ScopedJoinHandle;
 
+use bstr::ByteSlice;
+
 use super::{generated, language};
 use crate::deps;
 use crate::git::Repo;
 use crate::git::repo::Objects;
 use crate::git::revs::{Head, Target};
-use crate::lang::{self, Analysis};
+use crate::lang::{self, Analysis, Language};
 
 /// At most this many changed blobs are read ahead.
 pub const MAX_BLOBS: usize = 20_000;
@@ -44,7 +46,7 @@ type Declarations = Result<Vec<deps::Declaration>, deps::ParseError>;
 pub struct Prefetched {
     heads: HashMap<String, Vec<u8>>,
     declarations: HashMap<(String, deps::Format), Declarations>,
-    analyses: HashMap<(String, &'static str), Analysis>,
+    analyses: HashMap<(String, Language), Analysis>,
 }
 
 impl Prefetched {
@@ -59,18 +61,18 @@ impl Prefetched {
     }
 
     /// Returns a blob's function analysis for a language, if done ahead.
-    pub fn analysis(&self, oid: &str, label: &'static str) -> Option<&Analysis> {
-        self.analyses.get(&(oid.to_owned(), label))
+    pub fn analysis(&self, oid: &str, language: Language) -> Option<&Analysis> {
+        self.analyses.get(&(oid.to_owned(), language))
     }
 }
 
 /// One changed path found by the quick tree diff: its blob before and after, and what to do
 /// with them.
 struct Job {
-    old: Option<gix::ObjectId>,
-    new: Option<gix::ObjectId>,
+    old: Option<String>,
+    new: Option<String>,
     dependency: Option<deps::Format>,
-    analyzer: Option<&'static str>,
+    analyzer: Option<Language>,
     generated_path: bool,
 }
 
@@ -79,11 +81,11 @@ struct Job {
 struct Side {
     head: Option<Vec<u8>>,
     declarations: Option<(deps::Format, Declarations)>,
-    analysis: Option<(&'static str, Analysis)>,
+    analysis: Option<(Language, Analysis)>,
 }
 
 /// What was done for one job: a side per blob id.
-type Done = Vec<(gix::ObjectId, Side)>;
+type Done = Vec<(String, Side)>;
 
 /// The jobs and their results, shared by the worker threads.
 pub struct Queue {
@@ -94,8 +96,7 @@ pub struct Queue {
 
 impl Queue {
     fn work(&self, repo: &Repo) {
-        let local = repo.local();
-        let objects = Objects::new(&local);
+        let objects = repo.objects();
         loop {
             let i = self.next.fetch_add(1, Ordering::Relaxed);
             let Some(job) = self.jobs.get(i) else { break };
@@ -176,8 +177,7 @@ impl<'scope> ReadAhead<'scope> {
             return out;
         };
         for done in queue.done.into_iter().filter_map(OnceLock::into_inner) {
-            for (oid, side) in done {
-                let hex = oid.to_string();
+            for (hex, side) in done {
                 if let Some((format, parsed)) = side.declarations {
                     out.declarations.insert((hex.clone(), format), parsed);
                 }
@@ -201,16 +201,19 @@ fn as_input(side: &Result<Option<(String, Vec<u8>)>, Analysis>) -> Option<(Optio
     }
 }
 
-fn run_job(objects: &Objects<'_>, job: &Job) -> Done {
-    let read = |oid: Option<gix::ObjectId>| -> Option<(gix::ObjectId, u64, Option<Vec<u8>>)> {
-        let oid = oid?;
-        let hex = oid.to_string();
-        let size = objects.size(&hex).ok()?;
+fn run_job(objects: &Objects, job: &Job) -> Done {
+    let read = |oid: &Option<String>| -> Option<(String, u64, Option<Vec<u8>>)> {
+        let oid = oid.as_ref()?;
+        let size = objects.size(oid).ok()?;
         let keep = size <= SIZE_LIMIT || job.dependency.is_some();
-        Some((oid, size, keep.then(|| objects.blob(&hex).ok()).flatten()))
+        Some((
+            oid.clone(),
+            size,
+            keep.then(|| objects.blob(oid).ok()).flatten(),
+        ))
     };
-    let (old, new) = (read(job.old), read(job.new));
-    let mut sides: Vec<(gix::ObjectId, Side)> = Vec::new();
+    let (old, new) = (read(&job.old), read(&job.new));
+    let mut sides: Vec<(String, Side)> = Vec::new();
     let mut analyses: Vec<Option<Analysis>> = vec![None, None];
     if let Some(label) = job.analyzer {
         let generated = job.generated_path
@@ -227,11 +230,11 @@ fn run_job(objects: &Objects<'_>, job: &Job) -> Done {
         };
         // Generated files are not analysed (the manifest skips them): do not parse them.
         if !generated {
-            let side = |s: &Option<(gix::ObjectId, u64, Option<Vec<u8>>)>| -> Result<Option<(String, Vec<u8>)>, Analysis> {
+            let side = |s: &Option<(String, u64, Option<Vec<u8>>)>| -> Result<Option<(String, Vec<u8>)>, Analysis> {
                 match s {
                     None => Ok(None),
                     Some((_, size, _)) if *size > lang::MAX_FILE_BYTES as u64 => Err(too_large(*size)),
-                    Some((oid, _, Some(content))) => Ok(Some((oid.to_string(), content.clone()))),
+                    Some((oid, _, Some(content))) => Ok(Some((oid.clone(), content.clone()))),
                     Some(_) => Ok(None),
                 }
             };
@@ -261,68 +264,28 @@ fn run_job(objects: &Objects<'_>, job: &Job) -> Done {
     sides
 }
 
-/// Lists the blobs on either side of a quick, rename-free tree diff.
+/// Lists the blobs on either side of a quick, rename-free tree diff, and what to do with each.
 fn changed_blobs(repo: &Repo, base: &str, head: &str, functions: bool) -> Option<Vec<Job>> {
-    let local = repo.local();
-    let tree = |sha: &str| -> Option<gix::Tree<'_>> {
-        let id = gix::ObjectId::from_hex(sha.as_bytes()).ok()?;
-        local.find_object(id).ok()?.peel_to_tree().ok()
-    };
-    let (old, new) = (tree(base)?, tree(head)?);
-    let mut recorder = gix::diff::tree::Recorder::default();
-    gix::diff::tree(
-        gix::objs::TreeRefIter::from_bytes(&old.data, old.id.kind()),
-        gix::objs::TreeRefIter::from_bytes(&new.data, new.id.kind()),
-        &mut gix::diff::tree::State::default(),
-        &local.objects,
-        &mut recorder,
-    )
-    .ok()?;
-    use gix::diff::tree::recorder::Change;
-    let mut jobs = Vec::new();
-    for change in recorder.records {
-        let (old, new, path) = match &change {
-            Change::Addition {
-                entry_mode,
-                oid,
-                path,
-                ..
-            } => (None, entry_mode.is_blob().then_some(*oid), path),
-            Change::Deletion {
-                entry_mode,
-                oid,
-                path,
-                ..
-            } => (entry_mode.is_blob().then_some(*oid), None, path),
-            Change::Modification {
-                previous_entry_mode,
-                previous_oid,
-                entry_mode,
-                oid,
-                path,
-            } => (
-                previous_entry_mode.is_blob().then_some(*previous_oid),
-                entry_mode.is_blob().then_some(*oid),
-                path,
-            ),
-        };
-        if old.is_none() && new.is_none() {
-            continue;
-        }
-        let path: &bstr::BStr = path.as_ref();
-        let analyzer = if functions {
-            language::from_path(path).filter(|l| lang::for_label(l).is_some())
-        } else {
-            None
-        };
-        jobs.push(Job {
-            old,
-            new,
-            dependency: deps::Format::of(path),
-            analyzer,
-            generated_path: generated::by_path(path).is_some(),
-        });
-    }
+    let mut jobs: Vec<Job> = repo
+        .objects()
+        .changed_blobs(base, head)?
+        .into_iter()
+        .map(|change| {
+            let path = change.path.as_bstr();
+            let analyzer = if functions {
+                language::from_path(path).filter(|l| lang::for_language(*l).is_some())
+            } else {
+                None
+            };
+            Job {
+                dependency: deps::Format::of(path),
+                analyzer,
+                generated_path: generated::by_path(path).is_some(),
+                old: change.old,
+                new: change.new,
+            }
+        })
+        .collect();
     // Parse-heavy jobs first: they are the long pole.
     jobs.sort_by_key(|j| j.analyzer.is_none());
     Some(jobs)

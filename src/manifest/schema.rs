@@ -486,7 +486,7 @@ pub struct HistoryMetadata {
 }
 
 /// Totals over every listed commit.
-#[derive(Debug, Serialize, JsonSchema)]
+#[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct HistorySummary {
     /// Commits listed.
     pub commits: usize,

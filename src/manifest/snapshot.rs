@@ -21,6 +21,7 @@ use super::build::ManifestError;
 use super::model::Manifest;
 use crate::git::repo::Objects;
 use crate::git::revs::Head;
+use crate::git::tree;
 use crate::git::{GitError, Repo, worktree};
 
 /// What to read.
@@ -171,19 +172,16 @@ pub fn snapshots(
     manifest: &Manifest,
     request: &Request,
 ) -> Result<Vec<FileSnapshot>, ManifestError> {
-    let local = repo.local();
-    let objects = Objects::new(&local);
+    let objects = repo.objects();
     let base_tree = match &manifest.target.base_sha {
-        Some(sha) => Some(tree_of(&local, sha)?),
+        Some(sha) => Some(objects.tree_of(sha)?),
         None => None,
     };
     let head_tree = match &manifest.target.head_sha {
-        Some(sha) => Some(tree_of(&local, sha)?),
+        Some(sha) => Some(objects.tree_of(sha)?),
         None => None,
     };
-    let index = local
-        .index_or_empty()
-        .map_err(GitError::gix("reading the index"))?;
+    let index = objects.index()?;
     let base_is_index = manifest.target.base_sha.is_none() && manifest.target.base_ref == "INDEX";
     let mut out = Vec::with_capacity(request.paths.len());
     for path in &request.paths {
@@ -226,16 +224,13 @@ pub fn snapshots(
                 (before, after, Some(super::page::change_type(f.status)))
             }
             None => {
-                let lookup = |tree: &Option<gix::ObjectId>| -> Result<Source, GitError> {
+                let lookup = |tree: &Option<String>| -> Result<Source, GitError> {
                     match tree {
-                        Some(tree) => tree_entry(&local, *tree, path.as_bstr()),
+                        Some(tree) => Ok(objects.tree_entry(tree, path.as_bstr())?.into()),
                         None => Ok(Source::Missing),
                     }
                 };
-                let in_index = || match index.entry_by_path(path.as_bstr()) {
-                    Some(e) => Source::Blob(e.id.to_string(), e.mode.bits()),
-                    None => Source::Missing,
-                };
+                let in_index = || index.entry(path.as_bstr()).into();
                 let before = if base_is_index {
                     in_index()
                 } else {
@@ -353,36 +348,17 @@ pub fn untracked_hunk(
     }]
 }
 
-fn tree_of(repo: &gix::Repository, sha: &str) -> Result<gix::ObjectId, GitError> {
-    let id = gix::ObjectId::from_hex(sha.as_bytes())
-        .map_err(|_| GitError::BadRevision(sha.to_owned()))?;
-    let tree = repo
-        .find_object(id)
-        .and_then(|o| o.peel_to_tree())
-        .map_err(GitError::gix("reading a tree"))?;
-    Ok(tree.id)
-}
-
-fn tree_entry(
-    repo: &gix::Repository,
-    tree: gix::ObjectId,
-    path: &BStr,
-) -> Result<Source, GitError> {
-    let tree = repo
-        .find_object(tree)
-        .and_then(|o| o.peel_to_tree())
-        .map_err(GitError::gix("reading a tree"))?;
-    let entry = tree
-        .lookup_entry_by_path(path.to_path_lossy())
-        .map_err(GitError::gix("looking a path up in a tree"))?;
-    Ok(match entry {
-        Some(e) => Source::Blob(e.object_id().to_string(), e.mode().value().into()),
-        None => Source::Missing,
-    })
+impl From<Option<tree::Entry>> for Source {
+    fn from(entry: Option<tree::Entry>) -> Source {
+        match entry {
+            Some(e) => Source::Blob(e.oid, e.mode),
+            None => Source::Missing,
+        }
+    }
 }
 
 fn read_side(
-    objects: &Objects<'_>,
+    objects: &Objects,
     workdir: Option<&Path>,
     side_path: &BStr,
     requested: &BStr,

@@ -10,14 +10,15 @@ use std::ffi::OsString;
 
 use bstr::BString;
 use schemars::JsonSchema;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use crate::answer::compact;
 use crate::context::{self, ContextError, render as context_render};
 use crate::git::{GitError, Repo};
-use crate::manifest::page::{self, BYTES_PER_TOKEN, PageError, Paging};
+use crate::manifest::page;
+use crate::manifest::pager::{BYTES_PER_TOKEN, PageError, Paging};
 use crate::manifest::{self, ManifestError, history, snapshot};
-use crate::shim::classify::{Diff, Log};
+use crate::request::{Diff, Log};
 use crate::text::clip;
 
 /// The output budget when a call gives none: well under the 25,000 tokens clients commonly
@@ -57,6 +58,9 @@ pub enum ToolError {
     /// The compact answer could not be built.
     #[error(transparent)]
     Answer(#[from] crate::answer::AnswerError),
+    /// The answer could not be written as JSON.
+    #[error("cannot write the answer as JSON: {0}")]
+    Json(#[from] serde_json::Error),
 }
 
 /// A 1-based inclusive line range.
@@ -332,7 +336,7 @@ pub fn change_manifest(
     Ok(page::render(
         &built,
         &paging,
-        &manifest::now_rfc3339(),
+        &crate::time::now_rfc3339(),
         &next_call("get_change_manifest", "cursor"),
     )?)
 }
@@ -431,21 +435,15 @@ pub fn file_snapshots(
     let mut files = snapshot::snapshots(repo, &built, &request)?;
     let max = budget(args.max_response_tokens, default_tokens);
     let mut cuts: Vec<String> = Vec::new();
-    let render = |files: &[snapshot::FileSnapshot], cuts: &[String]| -> String {
-        let mut doc = serde_json::to_value(snapshot::SnapshotDoc::new(
-            &built,
-            files.to_vec(),
-            manifest::now_rfc3339(),
-        ))
-        .unwrap_or_default();
-        if !cuts.is_empty() {
-            doc["truncated"] = serde_json::json!({ "cut": cuts });
-        }
-        doc.to_string()
+    let render = |files: &[snapshot::FileSnapshot], cuts: &[String]| {
+        serde_json::to_string(&SnapshotAnswer {
+            doc: snapshot::SnapshotDoc::new(&built, files.to_vec(), crate::time::now_rfc3339()),
+            truncated: (!cuts.is_empty()).then_some(SnapshotCuts { cut: cuts }),
+        })
     };
     // Over the budget: the largest contents and hunk lists go first, each replaced by why.
     loop {
-        if render(&files, &cuts).len() <= max {
+        if render(&files, &cuts)?.len() <= max {
             break;
         }
         let Some((path, what)) = drop_largest(&mut files) else {
@@ -455,7 +453,22 @@ pub fn file_snapshots(
             "{what} of {path} left out to fit {max} bytes (ask for fewer paths or a line_range)"
         ));
     }
-    Ok(render(&files, &cuts))
+    Ok(render(&files, &cuts)?)
+}
+
+/// The answer of `get_file_snapshots`: the snapshots, and what was left out to fit.
+#[derive(Serialize)]
+struct SnapshotAnswer<'a> {
+    #[serde(flatten)]
+    doc: snapshot::SnapshotDoc,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    truncated: Option<SnapshotCuts<'a>>,
+}
+
+/// What `get_file_snapshots` left out, in the order cut.
+#[derive(Serialize)]
+struct SnapshotCuts<'a> {
+    cut: &'a [String],
 }
 
 /// Removes the largest content or hunk list; returns the file and what was removed.
@@ -535,7 +548,7 @@ pub fn commit_history(
         &range,
         &commits,
         &paging,
-        &manifest::now_rfc3339(),
+        &crate::time::now_rfc3339(),
         &next_call("get_commit_history", "cursor"),
     )?)
 }
@@ -561,7 +574,7 @@ pub fn function_context(
         &ctx,
         &args.function_names,
         &paging,
-        &manifest::now_rfc3339(),
+        &crate::time::now_rfc3339(),
         &next_call("get_function_context", "cursor"),
     )?)
 }
@@ -597,7 +610,7 @@ pub fn review_change(
         &ctx,
         &args.function_names,
         &paging,
-        &manifest::now_rfc3339(),
+        &crate::time::now_rfc3339(),
         &next_call("review_change", "manifest_cursor"),
         &next_call("review_change", "context_cursor"),
     )?)

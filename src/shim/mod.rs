@@ -1,31 +1,30 @@
 //! The PATH shim: decide per call whether to answer with structure or exec the real program.
 //!
-//! The decision, in order (see DESIGN.md):
+//! The decision, in order (see `docs/ARCHITECTURE.md` and the ADRs in `docs/adr/`):
 //! 1. opt-outs (`GIT_PRISM_PASSTHROUGH`, `GIT_PRISM_DISABLE`, `GIT_PRISM_INSIDE_SHIM`);
 //! 2. agent detection from the environment ([`detect`]);
-//! 3. the pure classifier ([`classify`], [`gh`]);
+//! 3. the pure classifier ([`request::classify`], [`gh::classify`]);
 //! 4. the fidelity contract ([`reader`]): is stdout the harness's own stream?
 //! 5. the answer ([`crate::answer`]), built fully in memory; on any error, the real program
 //!    runs instead.
 //!
 //! Invariants: until step 5 succeeds nothing is written to stdout. The passthrough path reads
-//! a few environment variables, walks PATH once ([`resolve`]) and calls `execve` ([`exec`]):
+//! a few environment variables, walks PATH once ([`locate`]) and calls `execve` ([`exec`]):
 //! no repository is opened, no configuration file is read, no thread or runtime is started.
 //! This module is an edge of the program: it writes the answer to stdout and, when
 //! `GIT_PRISM_DEBUG=1`, one line to stderr saying what it decided and why.
 
-pub mod classify;
 pub mod detect;
 pub mod exec;
-pub mod gh;
 pub mod reader;
-pub mod resolve;
 
 use std::ffi::{OsStr, OsString};
 use std::fmt;
 use std::io::{self, Write};
 
 use crate::exit_codes;
+use crate::locate;
+use crate::request::{self, gh};
 
 /// Which program the shim stands in for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -58,7 +57,7 @@ pub enum Passthrough {
     /// The environment names no agent.
     NotAnAgent,
     /// The classifier's reason.
-    Classified(classify::Reason),
+    Classified(request::Reason),
     /// The fidelity contract refused.
     Fidelity(reader::Refusal),
     /// The structured answer failed; git answers instead.
@@ -81,7 +80,7 @@ impl fmt::Display for Passthrough {
 #[derive(Debug)]
 pub enum Structured {
     /// A `git` call.
-    Git(Box<classify::Request>),
+    Git(Box<request::Request>),
     /// `gh pr diff`.
     Gh(gh::PrDiff),
 }
@@ -159,9 +158,9 @@ fn classify_and_check(
     agent: detect::Agent,
 ) -> Result<Structured, Passthrough> {
     let structured = match tool {
-        Tool::Git => match classify::classify(args) {
-            classify::Decision::Structured(request) => Structured::Git(request),
-            classify::Decision::Passthrough(reason) => {
+        Tool::Git => match request::classify(args) {
+            request::Decision::Structured(request) => Structured::Git(request),
+            request::Decision::Passthrough(reason) => {
                 return Err(Passthrough::Classified(reason));
             }
         },
@@ -201,7 +200,7 @@ fn write_answer(bytes: &[u8]) -> i32 {
 /// Execs the real program with the caller's arguments; returns only on failure.
 fn passthrough(tool: Tool, argv0: &OsStr, args: &[OsString]) -> i32 {
     let hop = exec::next_hop(std::env::var_os(exec::INSIDE_SHIM).as_deref());
-    let pin = resolve::pin_variable(tool.name());
+    let pin = locate::pin_variable(tool.name());
     let pinned = std::env::var_os(pin);
     if hop > MAX_HOPS {
         note(format_args!(
@@ -215,19 +214,19 @@ fn passthrough(tool: Tool, argv0: &OsStr, args: &[OsString]) -> i32 {
         return exit_codes::NOT_FOUND;
     }
     let path_var = std::env::var_os("PATH");
-    let resolved = resolve::resolve(resolve::Inputs {
+    let resolved = locate::resolve(locate::Inputs {
         tool: tool.name(),
         path_var: path_var.as_deref(),
         pinned: pinned.as_deref(),
-        self_id: resolve::FileId::current_exe(),
+        self_id: locate::FileId::current_exe(),
     });
     let program = match resolved {
         Ok(program) => program,
         Err(err) => {
             note(format_args!("{err}"));
             return match err {
-                resolve::ResolveError::NotFound { .. } => exit_codes::NOT_FOUND,
-                resolve::ResolveError::NotExecutable { .. } => exit_codes::NOT_EXECUTABLE,
+                locate::ResolveError::NotFound { .. } => exit_codes::NOT_FOUND,
+                locate::ResolveError::NotExecutable { .. } => exit_codes::NOT_EXECUTABLE,
             };
         }
     };

@@ -542,3 +542,35 @@ fn working_tree_and_index_from_a_subdirectory() {
     );
     assert_eq!(staged["summary"]["files_in_scope"], 6);
 }
+
+/// Head-side files whose names are not UTF-8 used to be left out of the search, so their
+/// calls were never callers; they are read by their bytes (from a blob or the working tree) and
+/// named lossily in the answer.
+#[test]
+fn callers_in_files_whose_names_are_not_utf8_are_found() {
+    let env = TestEnv::new();
+    let repo = env.repo("bytes");
+    repo.write("util.py", "def helper():\n    return 1\n")
+        .write_bytes_path(
+            b"caller_\xff.py",
+            "from util import helper\n\n\ndef use():\n    return helper()\n",
+        );
+    repo.commit("one");
+    repo.write("util.py", "def helper():\n    return 2\n");
+    let expected = ["caller_\u{fffd}.py:5 use".to_owned()];
+    // The working tree: the caller is read from disk by its bytes.
+    let doc = context(&env, &repo.dir, &[]);
+    assert_eq!(
+        callers(entry(&doc, "util.py", "helper")),
+        expected,
+        "{doc:#}"
+    );
+    // A commit: the caller is read from its blob.
+    repo.commit("two");
+    let doc = context(&env, &repo.dir, &["HEAD~1..HEAD"]);
+    assert_eq!(
+        callers(entry(&doc, "util.py", "helper")),
+        expected,
+        "{doc:#}"
+    );
+}

@@ -23,6 +23,7 @@ mod lang_go;
 mod lang_java;
 mod lang_javascript;
 mod lang_typescript;
+mod layers;
 mod manifest;
 mod mcp_fuzz;
 mod oracle;

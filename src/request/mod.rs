@@ -1,8 +1,13 @@
-//! The classifier: a pure, typed parse of git's command line.
+//! The request vocabulary: a pure, typed parse of git's command line (and of `gh pr diff`,
+//! in [`gh`]), the bottom layer every other module speaks.
 //!
 //! [`classify`] turns the arguments of a `git` call into a [`Decision`]: pass the call through
 //! to the real git (with a [`Reason`]), or answer it with structure (a [`Request`]). Nothing runs
-//! while parsing: no file is read, no repository is opened, no environment is consulted.
+//! while parsing: no file is read, no repository is opened, no environment is consulted. The
+//! shim classifies whole command lines; the CLI parses its range arguments with the same
+//! grammar through [`parse_diff`] and [`parse_log`], so `git-prism manifest A..B` means what
+//! `git diff A..B` means. The manifest, history and answers take the parsed [`Diff`], [`Log`],
+//! [`Show`] and [`Blame`] requests.
 //!
 //! The grammar follows git's own: global options before the subcommand (`-C <dir>`,
 //! `-c k=v`, `--git-dir`, ...), then the subcommand, its options (knowing which take a separate
@@ -19,6 +24,8 @@
 //! - Positional arguments before `--` are kept as written; whether each one is a revision or a
 //!   path is git's question to answer against the repository (see [`Diff::positional`]). After
 //!   `--` everything is a path, so `git log -- x..y` never becomes a range.
+
+pub mod gh;
 
 use std::ffi::{OsStr, OsString};
 use std::fmt;
@@ -782,7 +789,8 @@ fn common_role(opt: &Opt) -> Result<bool, Reason> {
     }
 }
 
-fn parse_diff(args: &[OsString]) -> Result<Diff, Reason> {
+/// Parses the arguments of `git diff` (after the subcommand).
+pub fn parse_diff(args: &[OsString]) -> Result<Diff, Reason> {
     const TABLES: &[&[Opt]] = &[DIFF_ONLY, DIFF_FACTS, DIFF_PRESENTATION, DIFF_MACHINE];
     let mut diff = Diff::default();
     let mut scanner = Scanner::new(args, TABLES);
@@ -820,7 +828,8 @@ fn parse_diff(args: &[OsString]) -> Result<Diff, Reason> {
     Ok(diff)
 }
 
-fn parse_log(args: &[OsString]) -> Result<Log, Reason> {
+/// Parses the arguments of `git log` (after the subcommand).
+pub fn parse_log(args: &[OsString]) -> Result<Log, Reason> {
     const TABLES: &[&[Opt]] = &[
         LOG_SELECTION,
         DIFF_FACTS,
@@ -865,7 +874,8 @@ fn parse_log(args: &[OsString]) -> Result<Log, Reason> {
     Ok(log)
 }
 
-fn parse_show(args: &[OsString]) -> Result<Show, Reason> {
+/// Parses the arguments of `git show` (after the subcommand).
+pub fn parse_show(args: &[OsString]) -> Result<Show, Reason> {
     const TABLES: &[&[Opt]] = &[
         DIFF_FACTS,
         LOG_PRESENTATION,
@@ -929,7 +939,8 @@ fn header_format(value: Option<&OsStr>) -> Option<bool> {
     }
 }
 
-fn parse_blame(args: &[OsString]) -> Result<Blame, Reason> {
+/// Parses the arguments of `git blame` (after the subcommand).
+pub fn parse_blame(args: &[OsString]) -> Result<Blame, Reason> {
     const TABLES: &[&[Opt]] = &[BLAME];
     let mut blame = Blame::default();
     let mut positional = Vec::new();

@@ -7,7 +7,7 @@
 use std::ffi::OsString;
 use std::os::unix::ffi::OsStrExt;
 
-use super::classify::Reason;
+use super::Reason;
 
 /// `gh pr diff [<selector>]`.
 #[derive(Clone, Debug, PartialEq, Eq)]

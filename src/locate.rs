@@ -1,4 +1,5 @@
-//! Finding the real `git` (or `gh`) to exec.
+//! Finding the real `git` (or `gh`): the program the shim execs, the git the `git` module
+//! runs for facts, and what `shim status` reports.
 //!
 //! Invariants:
 //! - PATH is walked once, in order. Empty and relative entries are skipped: an empty entry
