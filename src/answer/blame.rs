@@ -195,7 +195,8 @@ fn fit(
     let all = std::mem::take(&mut doc.hunks);
     let last_line = all.last().map_or(0, |h| h.end_line);
     let next_page = |from: u32| {
-        // The same blame from the first line not shown: git's own `-L`, in a git-prism command.
+        // The same blame from the first line not shown: git's own command with `-L`, which the
+        // shim answers again.
         let mut rest: Vec<&OsStr> = Vec::new();
         let mut skip = false;
         for a in argv.iter().skip(1) {
@@ -214,7 +215,7 @@ fn fit(
             rest.push(a);
         }
         format!(
-            "git-prism blame --repo {} -L {from},{last_line} {}",
+            "git -C {} blame -L {from},{last_line} {}",
             shell::quote(dir.as_os_str()),
             shell::join(rest)
         )
