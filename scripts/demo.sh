@@ -57,8 +57,8 @@ class Circle:
         self.r = r
 
     def area(self):
-        # Same maths, reformatted and commented: not a change.
-        return math.pi * self.r ** 2
+        # Same maths, commented and parenthesised: formatting, not a change.
+        return (math.pi * self.r * self.r)
 
     def perimeter(self):
         return 2 * math.pi * self.r
