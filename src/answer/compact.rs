@@ -25,7 +25,7 @@ use crate::git::Repo;
 use crate::manifest::Manifest;
 use crate::manifest::hunks::{self, FileHunks, PlacedHunk, display_path, shows_hunks};
 use crate::manifest::page::fingerprint;
-use crate::manifest::pager::CursorError as PageError;
+use crate::manifest::pager::{CursorError as PageError, Fingerprint, decode_tagged, encode_tagged};
 
 /// The hunk option used when the caller gives none: one line of context (see the ADR for the
 /// measurement behind it).
@@ -405,38 +405,36 @@ fn group(m: &Manifest, shown: &[Piece]) -> Ordered<Vec<String>> {
 
 /// The fingerprint a cursor carries: the range's facts and the hunk options.
 fn cursor_fingerprint(m: &Manifest, shaping: &[OsString]) -> u64 {
-    let mut h = fingerprint(m);
+    let mut h = Fingerprint::extend(fingerprint(m));
     for arg in shaping {
-        for b in arg.as_encoded_bytes().iter().chain(std::iter::once(&0xff)) {
-            h ^= u64::from(*b);
-            h = h.wrapping_mul(0x0100_0000_01b3);
-        }
+        h.eat(arg.as_encoded_bytes());
     }
-    h
+    h.value()
 }
 
+/// The kind of a hunk page's cursor.
+const CURSOR_TAG: &str = "gp2";
+
 fn encode(fp: u64, at: Position) -> String {
-    format!("gp2-{fp:016x}-{}.{}.{}", at.file, at.hunk, at.part)
+    encode_tagged(
+        CURSOR_TAG,
+        fp,
+        &format!("{}.{}.{}", at.file, at.hunk, at.part),
+    )
 }
 
 fn decode(cursor: &str, fp: u64) -> Result<Position, PageError> {
-    let invalid = || PageError::Invalid(cursor.chars().take(80).collect());
-    let rest = cursor.strip_prefix("gp2-").ok_or_else(invalid)?;
-    let (hex, at) = rest.split_once('-').ok_or_else(invalid)?;
-    let found = u64::from_str_radix(hex, 16).map_err(|_| invalid())?;
-    let mut numbers = at.split('.').map(str::parse::<usize>);
-    let (Some(Ok(file)), Some(Ok(hunk)), Some(Ok(part)), None) = (
+    let position = decode_tagged(cursor, CURSOR_TAG, fp)?;
+    let mut numbers = position.split('.').map(str::parse::<usize>);
+    match (
         numbers.next(),
         numbers.next(),
         numbers.next(),
         numbers.next(),
-    ) else {
-        return Err(invalid());
-    };
-    if found != fp {
-        return Err(PageError::Stale(cursor.chars().take(80).collect()));
+    ) {
+        (Some(Ok(file)), Some(Ok(hunk)), Some(Ok(part)), None) => Ok(Position { file, hunk, part }),
+        _ => Err(PageError::Invalid(cursor.chars().take(80).collect())),
     }
-    Ok(Position { file, hunk, part })
 }
 
 #[cfg(test)]

@@ -11,7 +11,7 @@ use serde::Serialize;
 use super::overview::{Change, Level, Ordered, Overview, json_len, overview};
 use super::{AnswerError, Context, next_page};
 use crate::manifest::history::{self, CommitChange, CommitInfo};
-use crate::manifest::pager::CursorError as PageError;
+use crate::manifest::pager::{CursorError as PageError, Fingerprint, decode_tagged, encode_tagged};
 use crate::request::Log;
 
 /// The share of the budget the commit lines may take; the rest goes to details.
@@ -174,30 +174,24 @@ fn commit_line(c: &CommitChange) -> String {
 
 /// A fingerprint of the listed commits: a cursor is refused once the history changed.
 fn fingerprint(commits: &[CommitInfo]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut h = Fingerprint::new();
     for c in commits {
-        for b in c.sha.bytes().chain(std::iter::once(0xff)) {
-            h ^= u64::from(b);
-            h = h.wrapping_mul(0x0100_0000_01b3);
-        }
+        h.eat(c.sha.as_bytes());
     }
-    h
+    h.value()
 }
 
+/// The kind of a log page's cursor.
+const CURSOR_TAG: &str = "gl1";
+
 fn encode(fp: u64, offset: usize) -> String {
-    format!("gl1-{fp:016x}-{offset}")
+    encode_tagged(CURSOR_TAG, fp, &offset.to_string())
 }
 
 fn decode(cursor: &str, fp: u64) -> Result<usize, PageError> {
-    let invalid = || PageError::Invalid(cursor.chars().take(80).collect());
-    let rest = cursor.strip_prefix("gl1-").ok_or_else(invalid)?;
-    let (hex, offset) = rest.split_once('-').ok_or_else(invalid)?;
-    let found = u64::from_str_radix(hex, 16).map_err(|_| invalid())?;
-    let offset = offset.parse().map_err(|_| invalid())?;
-    if found != fp {
-        return Err(PageError::Stale(cursor.chars().take(80).collect()));
-    }
-    Ok(offset)
+    decode_tagged(cursor, CURSOR_TAG, fp)?
+        .parse()
+        .map_err(|_| PageError::Invalid(cursor.chars().take(80).collect()))
 }
 
 #[cfg(test)]

@@ -198,14 +198,12 @@ pub struct ContextTruncation {
 
 /// The fingerprint a context cursor is bound to.
 pub fn fingerprint(m: &Manifest, names: &[String]) -> u64 {
-    let mut h = page::fingerprint(m) ^ 0x636f_6e74_6578_7421;
+    let mut h =
+        crate::manifest::pager::Fingerprint::extend(page::fingerprint(m) ^ 0x636f_6e74_6578_7421);
     for n in names {
-        for b in n.bytes().chain(std::iter::once(0xff)) {
-            h ^= u64::from(b);
-            h = h.wrapping_mul(0x0100_0000_01b3);
-        }
+        h.eat(n.as_bytes());
     }
-    h
+    h.value()
 }
 
 /// The functions in page order: riskiest first, manifest order within a grade.

@@ -354,19 +354,12 @@ struct HistoryView {
 }
 
 fn fingerprint(commits: &[CommitChange]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut h = super::pager::Fingerprint::new();
     for c in commits {
-        for b in c
-            .info
-            .sha
-            .bytes()
-            .chain((c.files.len() as u64).to_le_bytes())
-        {
-            h ^= u64::from(b);
-            h = h.wrapping_mul(0x0100_0000_01b3);
-        }
+        h.eat(c.info.sha.as_bytes())
+            .eat(&(c.files.len() as u64).to_le_bytes());
     }
-    h
+    h.value()
 }
 
 fn history_summary(commits: &[CommitChange]) -> HistorySummary {

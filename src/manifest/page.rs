@@ -16,7 +16,9 @@
 use bstr::ByteSlice;
 
 use super::model::{FileChange, Functions, Kind, Manifest};
-use super::pager::{self, CursorError, PageError, Paging, decode_cursor, encode_cursor};
+use super::pager::{
+    self, CursorError, Fingerprint, PageError, Paging, decode_cursor, encode_cursor,
+};
 use super::schema::{self, ManifestDoc};
 use crate::git::raw::Status;
 use crate::git::revs::Head;
@@ -57,30 +59,24 @@ fn manifest_cursor(cursor: &str, fingerprint: u64) -> Result<(usize, bool), Curs
 /// Returns a fingerprint of the manifest's resolved range: stable across runs and versions
 /// (FNV-1a, not the standard library's unspecified hasher).
 pub fn fingerprint(m: &Manifest) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    let mut eat = |bytes: &[u8]| {
-        for b in bytes.iter().chain(std::iter::once(&0xff)) {
-            h ^= u64::from(*b);
-            h = h.wrapping_mul(0x0100_0000_01b3);
-        }
-    };
-    eat(m.target.base_sha.as_deref().unwrap_or("").as_bytes());
-    eat(m.target.head_sha.as_deref().unwrap_or("").as_bytes());
-    eat(head_label(m.target.head).as_bytes());
+    let mut h = Fingerprint::new();
+    h.eat(m.target.base_sha.as_deref().unwrap_or("").as_bytes())
+        .eat(m.target.head_sha.as_deref().unwrap_or("").as_bytes())
+        .eat(head_label(m.target.head).as_bytes());
     for p in &m.pathspecs {
-        eat(p.as_bytes());
+        h.eat(p.as_bytes());
     }
     for f in &m.files {
-        eat(&f.path);
-        eat(&[f.status.letter() as u8]);
-        eat(f.oid_before.as_deref().unwrap_or("").as_bytes());
-        eat(f.oid_after.as_deref().unwrap_or("").as_bytes());
         let (a, r) = f.lines.unwrap_or((u64::MAX, u64::MAX));
-        eat(&a.to_le_bytes());
-        eat(&r.to_le_bytes());
-        eat(&f.size_after.unwrap_or(u64::MAX).to_le_bytes());
+        h.eat(&f.path)
+            .eat(&[f.status.letter() as u8])
+            .eat(f.oid_before.as_deref().unwrap_or("").as_bytes())
+            .eat(f.oid_after.as_deref().unwrap_or("").as_bytes())
+            .eat(&a.to_le_bytes())
+            .eat(&r.to_le_bytes())
+            .eat(&f.size_after.unwrap_or(u64::MAX).to_le_bytes());
     }
-    h
+    h.value()
 }
 
 fn head_label(head: Head) -> &'static str {

@@ -96,22 +96,82 @@ pub fn to_json<T: Serialize + ?Sized>(doc: &T, pretty: bool) -> Result<String, s
     }
 }
 
-/// Encodes a cursor.
+/// What a cursor is bound to: FNV-1a over what is paged, stable across runs and versions (not
+/// the standard library's unspecified hasher), so a cursor from before the range changed is
+/// refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Fingerprint(u64);
+
+impl Default for Fingerprint {
+    fn default() -> Self {
+        Fingerprint(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl Fingerprint {
+    /// A fingerprint of nothing yet.
+    pub fn new() -> Self {
+        Fingerprint::default()
+    }
+
+    /// Continues from an earlier fingerprint's value (to bind a cursor to more than it).
+    pub fn extend(value: u64) -> Self {
+        Fingerprint(value)
+    }
+
+    /// Adds `bytes`, then a separator (so `ab`,`c` and `a`,`bc` differ).
+    pub fn eat(&mut self, bytes: &[u8]) -> &mut Self {
+        for b in bytes.iter().chain(std::iter::once(&0xff)) {
+            self.0 ^= u64::from(*b);
+            self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
+        }
+        self
+    }
+
+    /// The value.
+    pub fn value(&self) -> u64 {
+        self.0
+    }
+}
+
+/// Encodes a cursor: its kind, the fingerprint it is bound to, and a position
+/// (`gp1-<fingerprint>-<position>`).
+pub fn encode_tagged(tag: &str, fingerprint: u64, position: &str) -> String {
+    format!("{tag}-{fingerprint:016x}-{position}")
+}
+
+/// Decodes a cursor of kind `tag`, checking it belongs to `fingerprint`; returns its position.
+/// The cursor is quoted in errors cut to 80 characters (it is the caller's input).
+pub fn decode_tagged<'c>(
+    cursor: &'c str,
+    tag: &str,
+    fingerprint: u64,
+) -> Result<&'c str, CursorError> {
+    let quoted = || cursor.chars().take(80).collect::<String>();
+    let invalid = || CursorError::Invalid(quoted());
+    let rest = cursor
+        .strip_prefix(tag)
+        .and_then(|r| r.strip_prefix('-'))
+        .ok_or_else(invalid)?;
+    let (fp, position) = rest.split_once('-').ok_or_else(invalid)?;
+    let fp = u64::from_str_radix(fp, 16).map_err(|_| invalid())?;
+    if fp != fingerprint {
+        return Err(CursorError::Stale(quoted()));
+    }
+    Ok(position)
+}
+
+/// Encodes a cursor to an offset.
 pub fn encode_cursor(fingerprint: u64, offset: usize) -> String {
-    format!("gp1-{fingerprint:016x}-{offset}")
+    encode_tagged("gp1", fingerprint, &offset.to_string())
 }
 
 /// Decodes a cursor, checking it belongs to `fingerprint`; returns the offset.
 pub fn decode_cursor(cursor: &str, fingerprint: u64) -> Result<usize, CursorError> {
-    let invalid = || CursorError::Invalid(cursor.to_owned());
-    let rest = cursor.strip_prefix("gp1-").ok_or_else(invalid)?;
-    let (fp, offset) = rest.split_once('-').ok_or_else(invalid)?;
-    let fp = u64::from_str_radix(fp, 16).map_err(|_| invalid())?;
-    let offset: usize = offset.parse().map_err(|_| invalid())?;
-    if fp != fingerprint {
-        return Err(CursorError::Stale(cursor.to_owned()));
-    }
-    Ok(offset)
+    let position = decode_tagged(cursor, "gp1", fingerprint)?;
+    position
+        .parse()
+        .map_err(|_| CursorError::Invalid(cursor.chars().take(80).collect()))
 }
 
 /// Returns the largest `end` in `lo..=hi` for which `fits(end)` holds, by binary search (a page

@@ -14,7 +14,16 @@ use std::path::{Path, PathBuf};
 const LAYERS: &[&[&str]] = &[
     // The request vocabulary (git's and gh's command-line grammar), finding the real binaries,
     // and small utilities.
-    &["request", "locate", "time", "shell", "exit_codes", "text", "unwind", "fuzz"],
+    &[
+        "request",
+        "locate",
+        "time",
+        "shell",
+        "exit_codes",
+        "text",
+        "unwind",
+        "fuzz",
+    ],
     // The only place gix and the git subprocess are touched.
     &["git"],
     // Pure analyses over bytes.
