@@ -257,5 +257,8 @@ fn truthy_var(name: &str) -> bool {
 
 /// Writes one `git-prism: ...` line to stderr.
 fn note(message: fmt::Arguments<'_>) {
-    let _ = writeln!(io::stderr().lock(), "git-prism: {message}");
+    // One write: stderr is unbuffered, and `writeln!` would write the pieces one by one, which
+    // interleave with another process's lines on a shared pipe (`git diff | git apply`).
+    let line = format!("git-prism: {message}\n");
+    let _ = io::stderr().lock().write_all(line.as_bytes());
 }
