@@ -227,7 +227,7 @@ fn finish(
     body: &Body,
     wrap: &dyn Fn(&Body) -> Result<String, serde_json::Error>,
 ) -> Result<String, super::AnswerError> {
-    wrap(body).map_err(|e| super::AnswerError::Unsupported(format!("cannot serialize: {e}")))
+    Ok(wrap(body)?)
 }
 
 /// The most detailed overview whose answer leaves room for the cut note: every file and

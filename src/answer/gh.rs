@@ -10,6 +10,8 @@
 //! are used, and the selector is passed to `gh` after `--`.
 
 use std::ffi::OsString;
+use std::io;
+use std::path::PathBuf;
 use std::process::Stdio;
 
 use serde::Serialize;
@@ -20,6 +22,43 @@ use crate::locate;
 use crate::manifest;
 use crate::request::Diff;
 use crate::request::gh::PrDiff;
+
+/// Why the real `gh` could not tell which commits a pull request compares.
+#[derive(Debug, thiserror::Error)]
+pub enum GhError {
+    /// No real `gh` was found.
+    #[error(transparent)]
+    Locate(#[from] locate::ResolveError),
+    /// The real `gh` could not be started.
+    #[error("cannot run {}: {source}", path.display())]
+    Spawn {
+        /// The binary that was run.
+        path: PathBuf,
+        /// Why it could not start.
+        #[source]
+        source: io::Error,
+    },
+    /// `gh pr view` failed; its own message (stderr, trimmed).
+    #[error("`gh pr view` failed: {0}")]
+    Failed(String),
+    /// `gh pr view` printed something that is not the JSON asked for.
+    #[error("unexpected `gh pr view` output: {0}")]
+    Output(#[source] serde_json::Error),
+    /// `gh pr view` named an object id that is not a full hexadecimal id (its first 80
+    /// characters).
+    #[error("`gh pr view` gave an invalid object id '{0}'")]
+    InvalidObjectId(String),
+    /// The repository lacks a commit of the pull request (git-prism never fetches).
+    #[error(
+        "commit {oid} of pull request {number} is not in the repository (git-prism never fetches)"
+    )]
+    MissingCommit {
+        /// The commit.
+        oid: String,
+        /// The pull request.
+        number: u64,
+    },
+}
 
 /// What `gh pr view --json` says about the pull request.
 #[derive(Debug, serde::Deserialize)]
@@ -69,19 +108,17 @@ pub fn answer(pr: &PrDiff, ctx: &Context) -> Result<String, AnswerError> {
     let view = view(pr)?;
     for oid in [&view.base_ref_oid, &view.head_ref_oid] {
         if !is_object_id(oid) {
-            return Err(AnswerError::Gh(format!(
-                "`gh pr view` gave an invalid object id '{}'",
-                oid.chars().take(80).collect::<String>()
-            )));
+            return Err(GhError::InvalidObjectId(oid.chars().take(80).collect()).into());
         }
     }
     let repo = ctx.repo()?;
     for oid in [&view.head_ref_oid, &view.base_ref_oid] {
         if !repo.has_object(oid) {
-            return Err(AnswerError::Gh(format!(
-                "commit {oid} of pull request {} is not in the repository (git-prism never fetches)",
-                view.number
-            )));
+            return Err(GhError::MissingCommit {
+                oid: oid.clone(),
+                number: view.number,
+            }
+            .into());
         }
     }
     let merge_base = repo.merge_base(&view.base_ref_oid, &view.head_ref_oid)?;
@@ -125,7 +162,7 @@ pub fn answer(pr: &PrDiff, ctx: &Context) -> Result<String, AnswerError> {
 }
 
 /// Asks the real `gh` about the pull request.
-fn view(pr: &PrDiff) -> Result<PrView, AnswerError> {
+fn view(pr: &PrDiff) -> Result<PrView, GhError> {
     let path_var = std::env::var_os("PATH");
     let pinned = std::env::var_os(locate::pin_variable("gh"));
     let gh = locate::resolve(locate::Inputs {
@@ -133,8 +170,7 @@ fn view(pr: &PrDiff) -> Result<PrView, AnswerError> {
         path_var: path_var.as_deref(),
         pinned: pinned.as_deref(),
         self_id: locate::FileId::current_exe(),
-    })
-    .map_err(|e| AnswerError::Gh(e.to_string()))?;
+    })?;
     let mut args: Vec<OsString> = vec![
         "pr".into(),
         "view".into(),
@@ -152,14 +188,16 @@ fn view(pr: &PrDiff) -> Result<PrView, AnswerError> {
         .env("NO_COLOR", "1")
         .stdin(Stdio::null())
         .output()
-        .map_err(|e| AnswerError::Gh(format!("{}: {e}", gh.display())))?;
+        .map_err(|source| GhError::Spawn {
+            path: gh.clone(),
+            source,
+        })?;
     if !out.status.success() {
-        return Err(AnswerError::Gh(
+        return Err(GhError::Failed(
             String::from_utf8_lossy(&out.stderr).trim().to_owned(),
         ));
     }
-    serde_json::from_slice(&out.stdout)
-        .map_err(|e| AnswerError::Gh(format!("unexpected `gh pr view` output: {e}")))
+    serde_json::from_slice(&out.stdout).map_err(GhError::Output)
 }
 
 /// Returns whether `s` is a full object id: 40 (SHA-1) or 64 (SHA-256) lower-case hex digits.

@@ -144,7 +144,7 @@ pub fn answer(log: &Log, _argv: &[OsString], ctx: &Context) -> Result<String, An
         answer.details.0.pop();
         details_shown -= 1;
     }
-    serde_json::to_string(&answer).map_err(|e| AnswerError::Unsupported(e.to_string()))
+    Ok(serde_json::to_string(&answer)?)
 }
 
 fn short(sha: &str) -> String {

@@ -53,8 +53,8 @@ pub enum AnswerError {
     #[error("{0}")]
     Unsupported(String),
     /// The GitHub CLI failed or answered something unexpected.
-    #[error("gh: {0}")]
-    Gh(String),
+    #[error(transparent)]
+    Gh(#[from] gh::GhError),
     /// The answer could not be written as JSON.
     #[error("cannot write the answer as JSON: {0}")]
     Json(#[from] serde_json::Error),

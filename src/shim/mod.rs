@@ -61,7 +61,9 @@ pub enum Passthrough {
     /// The fidelity contract refused.
     Fidelity(reader::Refusal),
     /// The structured answer failed; git answers instead.
-    AnswerFailed(String),
+    AnswerFailed(crate::answer::AnswerError),
+    /// Building the answer panicked (the panic's message); git answers instead.
+    Panicked(String),
 }
 
 impl fmt::Display for Passthrough {
@@ -72,6 +74,9 @@ impl fmt::Display for Passthrough {
             Passthrough::Classified(r) => r.fmt(f),
             Passthrough::Fidelity(r) => r.fmt(f),
             Passthrough::AnswerFailed(e) => write!(f, "no structured answer: {e}"),
+            Passthrough::Panicked(panic) => {
+                write!(f, "no structured answer: internal error: {panic}")
+            }
         }
     }
 }
@@ -128,7 +133,7 @@ fn structured_answer(tool: Tool, args: &[OsString]) -> Result<(Structured, Vec<u
         let bytes = answer(&structured, args).map_err(Passthrough::AnswerFailed)?;
         Ok((structured, bytes))
     })
-    .map_err(|panic| Passthrough::AnswerFailed(format!("internal error: {panic}")))?
+    .map_err(Passthrough::Panicked)?
 }
 
 /// Decides, without side effects beyond reading the environment and (for watched calls by an
@@ -171,15 +176,17 @@ fn classify_and_check(
 }
 
 /// Builds the structured answer fully in memory; an error means the real program answers.
-fn answer(structured: &Structured, args: &[OsString]) -> Result<Vec<u8>, String> {
+fn answer(
+    structured: &Structured,
+    args: &[OsString],
+) -> Result<Vec<u8>, crate::answer::AnswerError> {
     match structured {
         Structured::Git(request) => {
             let ctx =
-                crate::answer::Context::for_git(request, crate::answer::max_output_from_env())
-                    .map_err(|e| e.to_string())?;
-            crate::answer::git(request, &ctx).map_err(|e| e.to_string())
+                crate::answer::Context::for_git(request, crate::answer::max_output_from_env())?;
+            crate::answer::git(request, &ctx)
         }
-        Structured::Gh(pr) => crate::answer::gh(pr, args).map_err(|e| e.to_string()),
+        Structured::Gh(pr) => crate::answer::gh(pr, args),
     }
 }
 

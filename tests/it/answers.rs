@@ -525,11 +525,23 @@ fn gh_pr_diff_never_fetches_and_checks_object_ids() {
     let head = repo.git(&["rev-parse", "feature"]).trim().to_owned();
     let missing = "1234567890abcdef1234567890abcdef12345678";
     let injected = format!("--upload-pack=touch {}", marker.display());
-    for (base, head) in [
-        (missing, head.as_str()),
-        (head.as_str(), missing),
-        (injected.as_str(), head.as_str()),
-        ("HEAD", head.as_str()),
+    for (base, head, reason) in [
+        (
+            missing,
+            head.as_str(),
+            "of pull request 7 is not in the repository",
+        ),
+        (
+            head.as_str(),
+            missing,
+            "of pull request 7 is not in the repository",
+        ),
+        (
+            injected.as_str(),
+            head.as_str(),
+            "gave an invalid object id '--upload-pack=",
+        ),
+        ("HEAD", head.as_str(), "gave an invalid object id 'HEAD'"),
     ] {
         let fake = env.root().join("fakegh");
         let _ = std::fs::remove_dir_all(&fake);
@@ -561,7 +573,11 @@ fn gh_pr_diff_never_fetches_and_checks_object_ids() {
             "real gh: pr diff 7\n",
             "{base} {head}: {stderr}"
         );
-        assert!(stderr.contains("git-prism: passthrough: "), "{stderr}");
+        assert!(
+            stderr.contains("git-prism: passthrough: no structured answer: ")
+                && stderr.contains(reason),
+            "{base} {head}: {stderr}"
+        );
         assert!(!marker.exists(), "{base} {head}: something fetched");
     }
 }
