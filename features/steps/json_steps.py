@@ -55,6 +55,14 @@ def step_json_field(context, dotted, value):
     assert str(node).lower() == value.lower(), f"{dotted} = {node!r}, want {value!r}"
 
 
+@then('the JSON field "{dotted}" contains "{value}"')
+def step_json_field_contains(context, dotted, value):
+    node = doc(context)
+    for part in dotted.split("."):
+        node = node[int(part)] if part.isdigit() else node[part]
+    assert value in str(node), f"{dotted} = {node!r}, want it to contain {value!r}"
+
+
 @then('the JSON has no field "{dotted}"')
 def step_json_no_field(context, dotted):
     node = doc(context)

@@ -3,6 +3,9 @@
 //! changed functions against their first parent.
 //!
 //! Long histories are paged by commit: `next` continues the list where this page ends.
+//!
+//! The same answer serves MCP's `get_commit_history` ([`render`] with the caller's own way of
+//! naming the next page and one commit's change).
 
 use std::ffi::OsString;
 
@@ -10,6 +13,7 @@ use serde::Serialize;
 
 use super::overview::{Change, Level, Ordered, Overview, json_len, overview};
 use super::{AnswerError, Context, next_page};
+use crate::git::Repo;
 use crate::manifest::history::{self, CommitChange, CommitInfo};
 use crate::manifest::pager::{CursorError as PageError, Fingerprint, decode_tagged, encode_tagged};
 use crate::request::Log;
@@ -28,8 +32,9 @@ const RESERVE: usize = 500;
 /// The answer to `git log`.
 #[derive(Serialize)]
 struct LogAnswer<'a> {
-    /// The command that prints git's own output.
-    raw: &'a str,
+    /// The command that prints git's own output (the shim's answers).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    raw: Option<&'a str>,
     /// How many commits git lists.
     total: usize,
     /// `<id> <date> <author>: <subject> (+added -removed, N files)`, newest first.
@@ -55,21 +60,53 @@ struct Detail {
     listing: Overview,
 }
 
+/// What a log answer is built from, and how it names what is not on it.
+pub struct Request<'a> {
+    /// The commits.
+    pub log: &'a Log,
+    /// The command that prints git's own output, if the answer names one.
+    pub raw: Option<&'a str>,
+    /// The most characters the answer may take.
+    pub budget: usize,
+    /// Where to continue (a previous page's cursor).
+    pub cursor: Option<&'a str>,
+    /// How to ask for the page at a cursor.
+    pub next: &'a dyn Fn(&str) -> String,
+    /// How to ask for one commit's whole change, given its id (`<id>` in general advice).
+    pub show: &'a dyn Fn(&str) -> String,
+}
+
 /// Builds the answer to `git log`.
 pub fn answer(log: &Log, _argv: &[OsString], ctx: &Context) -> Result<String, AnswerError> {
     let repo = ctx.repo()?;
-    let listed = history::commits(&repo, log)?;
+    render(
+        &repo,
+        &Request {
+            log,
+            raw: Some(&ctx.raw),
+            budget: ctx.max_output.saturating_sub(1),
+            cursor: ctx.cursor.as_deref(),
+            next: &|cursor| next_page(ctx, cursor),
+            show: &|id| format!("git show {id}"),
+        },
+    )
+}
+
+/// Renders one page of a history within the request's budget.
+pub fn render(repo: &Repo, req: &Request<'_>) -> Result<String, AnswerError> {
+    let log = req.log;
+    let listed = history::commits(repo, log)?;
     let fp = fingerprint(&listed);
-    let offset = match ctx.cursor.as_deref() {
+    let offset = match req.cursor {
         Some(c) => decode(c, fp)?,
         None => 0,
     };
     let total = listed.len();
     let page: Vec<CommitInfo> = listed.into_iter().skip(offset).take(MAX_LISTED).collect();
-    let budget = ctx.max_output.saturating_sub(1);
-    let counted = history::changes(&repo, page, &log.paths, false)?;
+    let budget = req.budget;
+    let counted = history::changes(repo, page, &log.paths, false)?;
     let mut answer = LogAnswer {
-        raw: &ctx.raw,
+        raw: req.raw,
         total,
         commits: Vec::new(),
         details: Ordered(Vec::new()),
@@ -96,7 +133,7 @@ pub fn answer(log: &Log, _argv: &[OsString], ctx: &Context) -> Result<String, An
         if limit.saturating_sub(used) < MIN_DETAIL {
             break;
         }
-        let Some(analysed) = history::changes(&repo, vec![c.info.clone()], &log.paths, true)?
+        let Some(analysed) = history::changes(repo, vec![c.info.clone()], &log.paths, true)?
             .into_iter()
             .next()
         else {
@@ -112,7 +149,7 @@ pub fn answer(log: &Log, _argv: &[OsString], ctx: &Context) -> Result<String, An
             .into_iter()
             .map(|level| Detail {
                 body: c.info.body.clone(),
-                listing: overview(change, level, room / 2, &format!("git show {key}")),
+                listing: overview(change, level, room / 2, &(req.show)(&key)),
             })
             .find(|d| json_len(d) + json_len(&key) + 2 <= room);
         let Some(detail) = fitting else { break };
@@ -126,8 +163,9 @@ pub fn answer(log: &Log, _argv: &[OsString], ctx: &Context) -> Result<String, An
         answer.next = None;
         if details_shown < shown {
             answer.cut.push(format!(
-                "files and functions of the {} older commits of this page are not detailed: `git show <id>` answers each",
-                shown - details_shown
+                "files and functions of the {} older commits of this page are not detailed: `{}` answers each",
+                shown - details_shown,
+                (req.show)("<id>")
             ));
         }
         if end < total {
@@ -135,7 +173,7 @@ pub fn answer(log: &Log, _argv: &[OsString], ctx: &Context) -> Result<String, An
                 "{} more commits are on the next pages",
                 total - end
             ));
-            answer.next = Some(next_page(ctx, &encode(fp, end)));
+            answer.next = Some((req.next)(&encode(fp, end)));
         }
         let size = json_len(&answer);
         if size <= budget || answer.details.0.is_empty() {

@@ -15,7 +15,7 @@ mod blame;
 pub mod compact;
 mod diff;
 mod gh;
-mod log;
+pub mod log;
 pub mod overview;
 mod pickaxe;
 pub mod role;

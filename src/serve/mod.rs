@@ -123,7 +123,7 @@ impl Server {
 
     #[tool(
         name = "get_commit_history",
-        description = "Every commit in base_ref..head_ref (merges included, compared with their first parent) with author, date, message, and its own files, functions and line counts. Replaces `git log -p`, `git log --stat` and `git show` of each commit: call it to follow how a branch evolved commit by commit. Paged by commit: pass `pagination.next_cursor` back as `cursor`."
+        description = "Every commit in base_ref..head_ref (merges included, compared with their first parent). The default compact form lists every commit on one line (id, date, author, subject, +/- lines, files) and, for the most recent ones, their message, files and changed functions; format \"full\" gives each commit's complete manifest. Replaces `git log`, `git log -p`, `git log --stat` and `git show` of each commit: call it to follow how a branch evolved commit by commit. Paged by commit: call again with the cursor the answer names."
     )]
     async fn get_commit_history(
         &self,

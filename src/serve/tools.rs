@@ -157,12 +157,29 @@ pub struct HistoryArgs {
     pub base_ref: String,
     /// Up to this revision (inclusive).
     pub head_ref: String,
-    /// `next_cursor` from a previous page of the same call.
+    /// `compact` (default): every commit of the range on one line each (short id, date,
+    /// author, subject, line and file counts), and the files and changed functions of the most
+    /// recent commits — what an agent's `git log` answers. `full`: each commit's complete
+    /// manifest (sizes, languages, line spans), paged by commit with `page_size`.
+    pub format: Option<HistoryFormat>,
+    /// `next_cursor` (`full`) or the cursor named in `next` (`compact`) of a previous page of
+    /// the same call.
     pub cursor: Option<String>,
-    /// Commits per page (default: as many as fit the budget).
+    /// Commits per page in the `full` form (default: as many as fit the budget).
     pub page_size: Option<usize>,
     /// Output budget in tokens (default 20,000).
     pub max_response_tokens: Option<usize>,
+}
+
+/// The forms `get_commit_history` answers in.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum HistoryFormat {
+    /// Every commit on a line, the newest in detail.
+    #[default]
+    Compact,
+    /// Every commit's complete manifest.
+    Full,
 }
 
 /// Arguments of `get_function_context`.
@@ -535,6 +552,27 @@ pub fn commit_history(
         args: vec![range.clone().into()],
         ..Log::default()
     };
+    if args.format.unwrap_or_default() == HistoryFormat::Compact {
+        if args.page_size.is_some() {
+            return Err(ToolError::Invalid(
+                "page_size applies to format \"full\"; the compact form pages by cursor".into(),
+            ));
+        }
+        let next = next_call("get_commit_history", "cursor");
+        let show =
+            |id: &str| format!("get_change_manifest with base_ref \"{id}^\" and head_ref \"{id}\"");
+        return Ok(crate::answer::log::render(
+            repo,
+            &crate::answer::log::Request {
+                log: &log,
+                raw: None,
+                budget: budget(args.max_response_tokens, default_tokens),
+                cursor: args.cursor.as_deref(),
+                next: &next,
+                show: &show,
+            },
+        )?);
+    }
     let commits = history::history(repo, &log, true)?;
     let paging = Paging {
         cursor: args.cursor.clone(),

@@ -161,3 +161,113 @@ fn history_pages_and_budgets() {
     assert!(small["commits"].as_array().unwrap().len() < 6);
     assert!(small["truncated"]["cut"].as_array().unwrap().len() >= 2);
 }
+
+/// The cursor an MCP answer's `next` names (`... cursor "<cursor>"`).
+fn named_cursor(next: &str) -> String {
+    let start = next.rfind("cursor \"").expect("next names a cursor") + "cursor \"".len();
+    next[start..].trim_end_matches('"').to_owned()
+}
+
+// MCP's `get_commit_history` answers as the shim's `git log` does: every commit on a line,
+// paged by a cursor bound to the listed commits; the full form stays available.
+#[test]
+fn mcp_history_lists_every_commit_compactly_across_pages() {
+    let env = TestEnv::new();
+    let repo = env.repo("repo");
+    for i in 0..150 {
+        repo.write("n.txt", format!("{i}\n"));
+        repo.commit(&format!(
+            "commit number {i} with a subject long enough to need pages"
+        ));
+    }
+    let want: Vec<String> = rev_list(&repo, &["HEAD~140..HEAD"])
+        .iter()
+        .map(|sha| sha[..12].to_owned())
+        .collect();
+    let mut mcp = crate::common::Mcp::start(&env, &repo.dir, &[]);
+    let args = |cursor: Option<&str>| {
+        let mut a = serde_json::json!({
+            "base_ref": "HEAD~140",
+            "head_ref": "HEAD",
+            "max_response_tokens": 1000,
+        });
+        if let Some(c) = cursor {
+            a["cursor"] = c.into();
+        }
+        a
+    };
+    let mut seen = Vec::new();
+    let mut cursor: Option<String> = None;
+    let mut pages = 0;
+    loop {
+        let (error, text) = mcp.call("get_commit_history", args(cursor.as_deref()));
+        assert!(!error, "{text}");
+        assert!(
+            text.len() <= 4_000,
+            "{} bytes over a 1,000-token budget",
+            text.len()
+        );
+        let doc: Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(doc["total"], 140);
+        assert!(doc.get("raw").is_none(), "{doc}");
+        for line in doc["commits"].as_array().unwrap() {
+            seen.push(line.as_str().unwrap()[..12].to_owned());
+        }
+        pages += 1;
+        match doc["next"].as_str() {
+            Some(next) => {
+                assert!(next.starts_with("call get_commit_history again"), "{next}");
+                cursor = Some(named_cursor(next));
+            }
+            None => break,
+        }
+        assert!(pages < 100, "paging does not end");
+    }
+    assert!(
+        pages > 1,
+        "a 1,000-token budget holds 140 commits on one page"
+    );
+    assert_eq!(seen, want, "pages overlap or lose commits");
+    // The newest commit is detailed, and the advice for the others names an MCP call.
+    let (_, text) = mcp.call("get_commit_history", args(None));
+    let doc: Value = serde_json::from_str(&text).unwrap();
+    assert!(doc["details"].get(&want[0]).is_some(), "{doc}");
+    assert!(
+        doc["cut"]
+            .to_string()
+            .contains("get_change_manifest with base_ref"),
+        "{doc}"
+    );
+    // A cursor of a history that has moved on is refused.
+    let stale = cursor_of_first_page(&mut mcp, &args);
+    repo.write("n.txt", "moved on\n");
+    repo.commit("moved on");
+    let (error, text) = mcp.call("get_commit_history", args(Some(&stale)));
+    assert!(error && text.contains("stale"), "{text}");
+    // The full form is still there; page_size belongs to it.
+    let (error, text) = mcp.call(
+        "get_commit_history",
+        serde_json::json!({"base_ref": "HEAD~2", "head_ref": "HEAD", "format": "full", "page_size": 1}),
+    );
+    assert!(!error, "{text}");
+    let doc: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(doc["commits"].as_array().unwrap().len(), 1);
+    assert!(doc["commits"][0]["files"].is_array(), "{doc}");
+    let (error, text) = mcp.call(
+        "get_commit_history",
+        serde_json::json!({"base_ref": "HEAD~2", "head_ref": "HEAD", "page_size": 1}),
+    );
+    assert!(
+        error && text.contains("page_size applies to format"),
+        "{text}"
+    );
+}
+
+fn cursor_of_first_page(
+    mcp: &mut crate::common::Mcp,
+    args: &dyn Fn(Option<&str>) -> Value,
+) -> String {
+    let (_, text) = mcp.call("get_commit_history", args(None));
+    let doc: Value = serde_json::from_str(&text).unwrap();
+    named_cursor(doc["next"].as_str().unwrap())
+}

@@ -112,7 +112,17 @@ fn value(rng: &mut Rng) -> Value {
                 .collect::<Vec<_>>()
         ),
         8 => json!("x".repeat(100_000)),
-        9 => json!(rng.pick(&["HEAD", "HEAD~1", "main", "--output=/tmp/x", "../..", "/etc"])),
+        9 => json!(rng.pick(&[
+            "HEAD",
+            "HEAD~1",
+            "main",
+            "--output=/tmp/x",
+            "../..",
+            "/etc",
+            "compact",
+            "full",
+            "gl1-0-1",
+        ])),
         _ => json!(rng.string()),
     }
 }
@@ -127,6 +137,8 @@ const TOOLS: &[(&str, &[&str])] = &[
             "include_patterns",
             "exclude_patterns",
             "include_function_analysis",
+            "format",
+            "context_lines",
             "cursor",
             "page_size",
             "max_response_tokens",
@@ -153,6 +165,7 @@ const TOOLS: &[(&str, &[&str])] = &[
             "repo_path",
             "base_ref",
             "head_ref",
+            "format",
             "cursor",
             "page_size",
             "max_response_tokens",
