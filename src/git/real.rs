@@ -416,6 +416,19 @@ impl IndexCopy {
             path: copy.file.clone(),
             source,
         })?;
+        // git trusts an entry's cached stat only when the entry is older than the index file
+        // ("racy git"): a file rewritten with the same size within the timestamp granularity
+        // of its last `git add` is compared by content only because the index is no older.
+        // The copy keeps the index's time, or such a change would be missed.
+        let modified = source
+            .metadata()
+            .and_then(|m| m.modified())
+            .and_then(|t| target.set_modified(t))
+            .map_err(|source| GitError::Worktree {
+                path: copy.file.clone(),
+                source,
+            });
+        modified?;
         Ok(Some(copy))
     }
 }
