@@ -60,6 +60,17 @@ pub enum GitError {
         /// The underlying error.
         source: std::io::Error,
     },
+    /// The real git finds another repository than the one opened.
+    #[error(
+        "git finds another repository than '{}' here ({git}); git-prism answers only where both agree",
+        ours.display()
+    )]
+    Disagreement {
+        /// The repository opened (its working tree, or git dir if bare).
+        ours: PathBuf,
+        /// What `git rev-parse --absolute-git-dir --show-toplevel` printed.
+        git: String,
+    },
     /// The real git could not be found.
     #[error("cannot run git: {0}")]
     Locate(#[from] crate::locate::ResolveError),

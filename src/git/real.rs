@@ -138,6 +138,9 @@ const MAX_DRIVERS: usize = 1024;
 /// The configuration overrides every call gets.
 const SAFE_OVERRIDES: &[&str] = &[
     "core.fsmonitor=false",
+    // `diff.submodule=diff` runs a diff inside each submodule, without the caller's
+    // `--no-ext-diff`/`--no-textconv`; a patch names a submodule's commits and nothing more.
+    "diff.submodule=short",
     "core.hooksPath=/dev/null",
     "color.ui=never",
     "core.pager=cat",
@@ -145,13 +148,10 @@ const SAFE_OVERRIDES: &[&str] = &[
 ];
 
 impl Invocation {
-    /// Locates the real git and prepares calls from `cwd` with the caller's `globals`;
-    /// `submodules` are the populated submodules' directories.
-    pub fn locate(
-        cwd: PathBuf,
-        globals: Vec<OsString>,
-        submodules: Vec<PathBuf>,
-    ) -> Result<Invocation, GitError> {
+    /// Locates the real git and prepares calls from `cwd` with the caller's `globals`. The
+    /// populated submodules are given with [`Invocation::set_submodules`] before the first
+    /// [`Invocation::command`].
+    pub fn locate(cwd: PathBuf, globals: Vec<OsString>) -> Result<Invocation, GitError> {
         let path_var = std::env::var_os("PATH");
         let pinned = std::env::var_os(locate::pin_variable("git"));
         let program = locate::resolve(locate::Inputs {
@@ -164,9 +164,27 @@ impl Invocation {
             program,
             cwd,
             globals,
-            submodules,
+            submodules: Vec::new(),
             guard: Mutex::new(None),
         })
+    }
+
+    /// Sets the populated submodules' directories, whose filter drivers are neutralised too.
+    pub fn set_submodules(&mut self, submodules: Vec<PathBuf>) {
+        self.submodules = submodules;
+        *self
+            .guard
+            .get_mut()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = None;
+    }
+
+    /// Runs `git rev-parse <args>` with the safe overrides but before any filter driver is
+    /// listed (rev-parse reads no file content, so none can run): for finding the repository.
+    pub fn rev_parse(&self, args: &[&str]) -> Result<Vec<u8>, GitError> {
+        let mut cmd = self.base(&self.cwd, &self.globals);
+        cmd.arg("rev-parse").args(args);
+        let out = cmd.output().map_err(|source| self.spawn_error(source))?;
+        checked("rev-parse".into(), out.status, &out.stderr, out.stdout)
     }
 
     /// Returns a command for `git <globals> <overrides> <args>` that cannot run a program the
@@ -214,11 +232,11 @@ impl Invocation {
         if let Some(guard) = slot.as_ref() {
             return Ok(guard.clone());
         }
-        let mut names = self.filter_names(&self.cwd, &self.globals)?;
+        let mut names = self.filter_names(&self.cwd, &self.globals, false)?;
         for dir in &self.submodules {
             // A submodule's own git runs without the caller's repository options (git clears
             // them for submodule processes), so it is listed without them too.
-            names.extend(self.filter_names(dir, &[])?);
+            names.extend(self.filter_names(dir, &[], true)?);
         }
         names.sort();
         names.dedup();
@@ -236,14 +254,22 @@ impl Invocation {
         Ok(guard)
     }
 
-    /// Lists the filter driver names in every configuration key git reads in `dir`.
-    fn filter_names(&self, dir: &Path, globals: &[OsString]) -> Result<Vec<Vec<u8>>, GitError> {
+    /// Lists the filter driver names in every configuration key git reads in `dir` (as the
+    /// caller's command, or as git's own process in a `submodule`).
+    fn filter_names(
+        &self,
+        dir: &Path,
+        globals: &[OsString],
+        submodule: bool,
+    ) -> Result<Vec<Vec<u8>>, GitError> {
         let mut cmd = self.base(dir, globals);
         cmd.args(["config", "--list", "-z", "--name-only"]);
-        if globals.is_empty() {
+        if submodule {
             for var in REPOSITORY_VARIABLES {
                 cmd.env_remove(var);
             }
+            // As git runs in a submodule: with its `.git`, never a repository found above it.
+            cmd.env("GIT_DIR", dir.join(".git"));
         }
         let out = cmd.output().map_err(|source| self.spawn_error(source))?;
         if !out.status.success() {

@@ -73,6 +73,8 @@ pub struct Repo {
     pub git: Invocation,
     /// The directory the caller's relative paths are relative to.
     pub dir: PathBuf,
+    /// The working tree, as the real git sees it.
+    workdir: Option<PathBuf>,
 }
 
 impl Repo {
@@ -124,9 +126,18 @@ impl Repo {
             )
             .map_err(|e| not_a_repo(Box::new(e)))?,
         };
-        let submodules = populated_submodules(&inner.to_thread_local())?;
-        let git = Invocation::locate(location.cwd.clone(), location.globals.clone(), submodules)?;
-        Ok(Repo { inner, git, dir })
+        let mut git = Invocation::locate(location.cwd.clone(), location.globals.clone())?;
+        let workdir = agree_with_git(&inner, &git)?;
+        git.set_submodules(populated_submodules(
+            &inner.to_thread_local(),
+            workdir.as_deref(),
+        )?);
+        Ok(Repo {
+            inner,
+            git,
+            dir,
+            workdir,
+        })
     }
 
     /// Returns a gix handle for the calling thread (gix stays inside this module).
@@ -139,9 +150,9 @@ impl Repo {
         Objects { repo: self.local() }
     }
 
-    /// Returns the working tree, if the repository has one.
+    /// Returns the working tree as the real git sees it, if the repository has one.
     pub fn workdir(&self) -> Option<&Path> {
-        self.inner.work_dir()
+        self.workdir.as_deref()
     }
 
     /// Returns the index file git reads (`GIT_INDEX_FILE` or the git dir's `index`), if the
@@ -189,7 +200,61 @@ impl Repo {
     }
 }
 
-/// How deep nested submodules are followed.
+/// Makes sure the real git reads the repository gix opened, and returns the work tree git
+/// uses.
+///
+/// Their discovery can differ: gix accepts a `.git` directory git rejects (git then walks up
+/// to an enclosing repository), and with `GIT_DIR` but no work tree git takes the current
+/// directory as the work tree. Every check made on gix's repository — confinement,
+/// submodules, filter drivers — must guard the repository git reads, so a different git dir
+/// is refused; the work tree is git's.
+fn agree_with_git(
+    inner: &gix::ThreadSafeRepository,
+    git: &Invocation,
+) -> Result<Option<PathBuf>, GitError> {
+    let has_workdir = inner.work_dir().is_some();
+    let mut args = vec!["--absolute-git-dir"];
+    if has_workdir {
+        args.push("--show-toplevel");
+    }
+    let disagreement = |git: String| GitError::Disagreement {
+        ours: inner.work_dir().unwrap_or_else(|| inner.path()).to_owned(),
+        git,
+    };
+    let out = git
+        .rev_parse(&args)
+        .map_err(|e| disagreement(e.to_string()))?;
+    // Paths as bytes: a repository under a directory whose name is not UTF-8 is still one.
+    let mut lines = out
+        .strip_suffix(b"\n")
+        .unwrap_or(&out)
+        .split(|&b| b == b'\n')
+        .map(|line| Path::new(std::ffi::OsStr::from_bytes(line)));
+    let (Some(git_dir), toplevel, None) = (
+        lines.next(),
+        has_workdir.then(|| lines.next()).flatten(),
+        lines.next(),
+    ) else {
+        return Err(disagreement(
+            String::from_utf8_lossy(&out).trim().to_owned(),
+        ));
+    };
+    let same_git_dir = match (
+        std::fs::canonicalize(inner.path()),
+        std::fs::canonicalize(git_dir),
+    ) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    };
+    if !same_git_dir || has_workdir != toplevel.is_some() {
+        return Err(disagreement(
+            String::from_utf8_lossy(&out).trim().to_owned(),
+        ));
+    }
+    Ok(toplevel.map(Path::to_path_buf))
+}
+
+/// How deep nested submodules are followed; a repository with deeper ones is refused.
 const MAX_SUBMODULE_DEPTH: usize = 8;
 /// The most populated submodules followed; a repository with more is refused.
 const MAX_SUBMODULES: usize = 256;
@@ -197,11 +262,14 @@ const MAX_SUBMODULES: usize = 256;
 /// Returns the work-tree directories of the repository's populated submodules, nested ones
 /// included: git runs `git status` in each to see whether it is dirty, with the submodule's
 /// own configuration, so their filter drivers must be known too.
-fn populated_submodules(repo: &gix::Repository) -> Result<Vec<PathBuf>, GitError> {
+fn populated_submodules(
+    repo: &gix::Repository,
+    workdir: Option<&Path>,
+) -> Result<Vec<PathBuf>, GitError> {
     let mut found = Vec::new();
-    let mut pending = vec![(repo.clone(), 0)];
-    while let Some((repo, depth)) = pending.pop() {
-        let Some(workdir) = repo.workdir().map(Path::to_path_buf) else {
+    let mut pending = vec![(repo.clone(), workdir.map(Path::to_path_buf), 0)];
+    while let Some((repo, workdir, depth)) = pending.pop() {
+        let Some(workdir) = workdir else {
             continue;
         };
         let index = repo.index_or_empty().map_err(|e| GitError::Gix {
@@ -222,12 +290,20 @@ fn populated_submodules(repo: &gix::Repository) -> Result<Vec<PathBuf>, GitError
                     "more than {MAX_SUBMODULES} populated submodules"
                 )));
             }
-            found.push(path.clone());
-            if depth + 1 < MAX_SUBMODULE_DEPTH {
-                if let Ok(sub) = gix::open(&path) {
-                    pending.push((sub, depth + 1));
-                }
+            // Nothing below is left unlisted: a submodule nested too deep, or one whose own
+            // submodules cannot be read, refuses the answer (git would still run in it).
+            if depth + 1 > MAX_SUBMODULE_DEPTH {
+                return Err(GitError::UnsupportedRange(format!(
+                    "submodules nested more than {MAX_SUBMODULE_DEPTH} deep"
+                )));
             }
+            found.push(path.clone());
+            let sub = gix::open(&path).map_err(|e| GitError::Gix {
+                context: "opening a populated submodule",
+                source: Box::new(e),
+            })?;
+            let sub_workdir = sub.workdir().map(Path::to_path_buf);
+            pending.push((sub, sub_workdir, depth + 1));
         }
     }
     Ok(found)

@@ -208,3 +208,181 @@ fn a_partial_clone_never_fetches_missing_objects() {
     );
     assert!(!marker.exists(), "the structured path fetched");
 }
+
+/// Runs `git <args>` through the shim as an agent; returns (stdout, stderr).
+fn as_agent(env: &TestEnv, dir: &Path, args: &[&str]) -> (String, String) {
+    let out = env
+        .shim_git(args)
+        .env("CLAUDECODE", "1")
+        .env("GIT_PRISM_DEBUG", "1")
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// A repository with a populated submodule `sub` (from `inner`) whose `.txt` files go through
+/// the submodule's own filter driver, which leaves `marker` behind.
+fn with_filtered_submodule<'e>(env: &'e TestEnv, marker: &Path) -> Repo<'e> {
+    let inner = env.repo("inner");
+    inner
+        .write(".gitattributes", "*.txt filter=sub\n")
+        .write("s.txt", "one\n");
+    inner.commit("inner");
+    let repo = env.repo("repo");
+    repo.write("top.rs", "fn a() {}\n");
+    repo.commit("top");
+    repo.git(&[
+        "-c",
+        "protocol.file.allow=always",
+        "submodule",
+        "add",
+        "-q",
+        inner.dir.to_str().unwrap(),
+        "sub",
+    ]);
+    repo.commit("add the submodule");
+    let sub = env.repo_at(&repo.dir.join("sub"));
+    sub.git(&["config", "filter.sub.clean", &marking(marker)]);
+    sub.write("s.txt", "owe\n");
+    repo.write("top.rs", "fn a() { 1 }\n");
+    repo
+}
+
+// gix accepted a `.git` directory that git rejects (`HEAD` of `ref: main`), so git walked up to
+// the enclosing repository: the checks guarded one repository while git read another, whose
+// submodule's filter driver then ran.
+#[test]
+fn git_and_the_checks_see_the_same_repository() {
+    let env = TestEnv::new();
+    let marker = marker(&env, "enclosing");
+    let repo = with_filtered_submodule(&env, &marker);
+    let decoy = repo.dir.join("decoy");
+    std::fs::create_dir_all(decoy.join(".git/objects")).unwrap();
+    std::fs::create_dir_all(decoy.join(".git/refs")).unwrap();
+    std::fs::write(decoy.join(".git/HEAD"), "ref: main\n").unwrap();
+    // The CLI, which never passes through: whatever runs, runs on git-prism's account.
+    let stderr = cli_fails(&env, &decoy, &["manifest"]);
+    assert!(
+        !marker.exists(),
+        "the enclosing repository's submodule filter ran"
+    );
+    assert!(stderr.contains("git finds another repository"), "{stderr}");
+    // The shim gives the agent git's own answer instead.
+    let (_, stderr) = as_agent(&env, &decoy, &["diff"]);
+    assert!(
+        stderr.contains("git-prism: passthrough: ")
+            && stderr.contains("git finds another repository"),
+        "{stderr}"
+    );
+}
+
+/// Runs `git-prism <args>`, which must fail; returns its standard error.
+fn cli_fails(env: &TestEnv, dir: &Path, args: &[&str]) -> String {
+    let out = env
+        .command(crate::common::bin(), &env.plain_path())
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    assert!(!out.status.success(), "git-prism {args:?} answered");
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+// `git diff -C` (and `--relative`, `--find-copies`) made the hunks come from a `git diff -p` over
+// every path; with `diff.submodule=diff` git ran a diff inside the submodule without
+// `--no-ext-diff`, and the submodule's external diff driver ran.
+#[test]
+fn a_submodule_s_external_diff_never_runs() {
+    let env = TestEnv::new();
+    let marker = marker(&env, "submodule-diff");
+    let inner = env.repo("inner");
+    inner.write("x.rs", "fn a() {}\n");
+    inner.commit("one");
+    let repo = env.repo("repo");
+    repo.write("m.rs", "fn main() {}\n");
+    repo.commit("top");
+    repo.git(&[
+        "-c",
+        "protocol.file.allow=always",
+        "submodule",
+        "add",
+        "-q",
+        inner.dir.to_str().unwrap(),
+        "sub",
+    ]);
+    repo.commit("add the submodule");
+    let sub = env.repo_at(&repo.dir.join("sub"));
+    sub.write("x.rs", "fn a() { 1; }\n");
+    sub.commit("two");
+    repo.write("m.rs", "fn main() { 2; }\n");
+    repo.git(&["add", "-A"]);
+    repo.commit("bump");
+    repo.git(&["config", "diff.submodule", "diff"]);
+    sub.git(&[
+        "config",
+        "diff.evil.command",
+        &format!("sh -c 'touch {}' --", marker.display()),
+    ]);
+    let modules = repo.dir.join(".git/modules/sub/info");
+    std::fs::create_dir_all(&modules).unwrap();
+    std::fs::write(modules.join("attributes"), "*.rs diff=evil\n").unwrap();
+    for args in [
+        &["diff", "-C", "HEAD~1", "HEAD"][..],
+        &["diff", "--relative", "HEAD~1", "HEAD"],
+        &["show", "-C", "HEAD"],
+    ] {
+        let doc = structured(&env, &repo.dir, args);
+        assert!(doc.to_string().contains("m.rs"), "{args:?}: {doc}");
+        assert!(
+            !marker.exists(),
+            "{args:?}: the submodule's diff driver ran"
+        );
+    }
+}
+
+// Submodules were followed 8 levels deep and no further, silently: a filter driver in a
+// submodule nested deeper ran while git checked whether it was dirty.
+#[test]
+fn submodules_nested_too_deep_are_refused() {
+    let env = TestEnv::new();
+    let marker = marker(&env, "deep");
+    let depth = 10;
+    let names: Vec<String> = (0..=depth)
+        .map(|level| format!("top{}", "/s".repeat(level)))
+        .collect();
+    let dirs: Vec<PathBuf> = names.iter().map(|n| env.root().join(n)).collect();
+    for (level, name) in names.iter().enumerate().rev() {
+        let repo = env.repo(name);
+        if level == depth {
+            repo.write(".gitattributes", "* filter=evil\n");
+        }
+        repo.write("f.txt", format!("level {level}\n"));
+        repo.git(&["add", "."]);
+        if level < depth {
+            let head = env.repo_at(&dirs[level + 1]).git(&["rev-parse", "HEAD"]);
+            repo.git(&[
+                "update-index",
+                "--add",
+                "--cacheinfo",
+                &format!("160000,{},s", head.trim()),
+            ]);
+        }
+        repo.commit(&format!("level {level}"));
+    }
+    // Configured last: building the outer repositories checks the nested ones.
+    env.repo_at(&dirs[depth])
+        .git(&["config", "filter.evil.clean", &marking(&marker)]);
+    std::fs::write(dirs[depth].join("f.txt"), "changed\n").unwrap();
+    std::fs::write(dirs[0].join("f.txt"), "changed at the top\n").unwrap();
+    assert!(
+        !marker.exists(),
+        "the filter ran while the repositories were built"
+    );
+    let stderr = cli_fails(&env, &dirs[0], &["manifest"]);
+    assert!(!marker.exists(), "a deeply nested submodule's filter ran");
+    assert!(stderr.contains("nested more than 8 deep"), "{stderr}");
+}

@@ -77,6 +77,30 @@ fn mcp_refuses_a_gitfile_pointing_outside_the_roots() {
 }
 
 #[test]
+fn mcp_refuses_a_git_dir_git_itself_rejects() {
+    // gix accepted `allowed/.git` (its HEAD is `ref: main`, which git rejects); git walked up to
+    // the enclosing repository outside the root and its working tree was served.
+    let env = TestEnv::new();
+    let (_, outside) = roots(&env);
+    std::fs::write(
+        outside.join("secret.txt"),
+        format!("{MARKER} in the work tree\n"),
+    )
+    .unwrap();
+    let allowed = outside.join("inner");
+    std::fs::create_dir_all(allowed.join(".git/objects")).unwrap();
+    std::fs::create_dir_all(allowed.join(".git/refs")).unwrap();
+    std::fs::write(allowed.join(".git/HEAD"), "ref: main\n").unwrap();
+    let mut mcp = serve(&env, &allowed);
+    assert_refused(&mut mcp, &allowed, "git finds another repository");
+    let (error, text) = mcp.call(
+        "get_change_manifest",
+        json!({"repo_path": allowed.display().to_string(), "base_ref": "4b825dc642cb6eb9a060e54bf8d69288fbee4904"}),
+    );
+    assert!(error && !text.contains(MARKER), "{text}");
+}
+
+#[test]
 fn mcp_refuses_alternates_pointing_outside_the_roots() {
     // `objects/info/alternates` naming another repository's objects served them.
     let env = TestEnv::new();
