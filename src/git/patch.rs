@@ -122,6 +122,9 @@ fn side_path(rest: &[u8], prefix: &[u8]) -> Option<BString> {
     if rest == b"/dev/null" {
         return None;
     }
+    // git ends the line with a tab when the path holds a space (for patch(1)), quoted or not;
+    // a tab inside a path is always quoted (`\t`), so a literal one is never the path's.
+    let rest = rest.strip_suffix(b"\t").unwrap_or(rest);
     let path = unquote(rest);
     Some(match path.strip_prefix(prefix) {
         Some(p) => p.into(),
@@ -208,7 +211,7 @@ mod tests {
 
     #[test]
     fn a_patch_splits_into_files_by_their_paths() {
-        let patch = b"diff --git a/x y b/x y\nindex 1..2 100644\n--- a/x y\n+++ b/x y\n@@ -1 +1 @@\n-a\n+b\n\
+        let patch = b"diff --git a/x y b/x y\nindex 1..2 100644\n--- a/x y\t\n+++ b/x y\t\n@@ -1 +1 @@\n-a\n+b\n\
 diff --git a/old b/new\nsimilarity index 100%\nrename from old\nrename to new\n\
 diff --git a/gone b/gone\ndeleted file mode 100644\n--- a/gone\n+++ /dev/null\n@@ -1 +0,0 @@\n-z\n\
 diff --git \"a/\\303\\244\" \"b/\\303\\244\"\nnew file mode 100644\n--- /dev/null\n+++ \"b/\\303\\244\"\n@@ -0,0 +1 @@\n+--- not a header\n\
@@ -225,6 +228,15 @@ diff --git a/bin b/bin\nBinary files a/bin and b/bin differ\n";
         assert_eq!(files[3].path().unwrap(), "ä");
         assert_eq!(files[3].hunks[0].lines, ["+--- not a header"]);
         assert!(files[4].hunks.is_empty());
+    }
+
+    #[test]
+    fn a_path_with_a_space_ends_at_git_s_tab_quoted_or_not() {
+        let patch = b"diff --git a/a b b/a b\n--- a/a b\t\n+++ b/a b\t\n@@ -1 +1 @@\n-a\n+b\n\
+diff --git \"a/x\\ty z\" \"b/x\\ty z\"\n--- \"a/x\\ty z\"\t\n+++ \"b/x\\ty z\"\t\n@@ -1 +1 @@\n-a\n+b\n";
+        let files = file_patches(patch);
+        assert_eq!(files[0].path().unwrap(), "a b");
+        assert_eq!(files[1].path().unwrap(), "x\ty z");
     }
 
     #[test]

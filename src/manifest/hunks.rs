@@ -69,12 +69,16 @@ pub fn hunks(
         let out = run(repo, manifest, &tracked, shaping)?;
         for file in patch::file_patches(&out) {
             let Some(path) = file.path() else { continue };
-            if let Some(i) = tracked
+            let same_path = |&i: &usize| manifest.files[i].path == *path;
+            // A path listed twice gets git's sections in turn; a type change (a link replaced
+            // by a file) is one entry and two sections, the removal then the addition.
+            let unfilled = tracked
                 .iter()
                 .copied()
-                .find(|&i| manifest.files[i].path == *path && found[i].is_none())
-            {
-                found[i] = Some(file.hunks);
+                .find(|i| same_path(i) && found[*i].is_none());
+            match unfilled.or_else(|| tracked.iter().copied().find(same_path)) {
+                Some(i) => found[i].get_or_insert_with(Vec::new).extend(file.hunks),
+                None => continue,
             }
         }
     }

@@ -646,3 +646,76 @@ fn paging_always_advances_under_the_smallest_budget() {
         "{seen:?}"
     );
 }
+
+/// The added and removed lines of git's own `-U1` patch of `path` (headers left out).
+fn git_changed_lines(repo: &Repo<'_>, range: &str, path: &str) -> Vec<String> {
+    let out = repo
+        .git_cmd(&["diff", "-U1", "--no-color", range, "--", path])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let mut in_hunk = false;
+    let mut lines = Vec::new();
+    for line in text.lines() {
+        if line.starts_with("diff --git ") {
+            in_hunk = false;
+        } else if line.starts_with("@@ ") {
+            in_hunk = true;
+        } else if in_hunk && (line.starts_with('+') || line.starts_with('-')) {
+            lines.push(line.to_owned());
+        }
+    }
+    lines
+}
+
+// Paths with a space lost their hunks (git ends their `---`/`+++` lines with a tab), and a
+// link replaced by a file kept only the removal of the link.
+#[test]
+fn every_changed_line_is_inside_whatever_the_path() {
+    let env = TestEnv::new();
+    let repo = env.repo("repo");
+    let names = [
+        "a b.txt",
+        "ab.txt",
+        " lead",
+        "trail ",
+        "x\ty z",
+        "ünï cødé.txt",
+        "-- x",
+        "q\"uote b.txt",
+    ];
+    for name in names {
+        repo.write(name, "1\n2\n3\n");
+    }
+    std::os::unix::fs::symlink("ab.txt", repo.dir.join("lnk")).unwrap();
+    repo.commit("one");
+    for name in names {
+        repo.write(name, "1\nX\n3\n");
+    }
+    std::fs::remove_file(repo.dir.join("lnk")).unwrap();
+    repo.write("lnk", "now a file\n");
+    repo.write("new dir/with space.txt", "fresh\n");
+    repo.git(&["add", "-A"]);
+    repo.commit("two");
+    for args in [&["diff", "HEAD~1..HEAD"][..], &["show", "HEAD"]] {
+        let doc = answer(&env, &repo.dir, args);
+        for path in names
+            .iter()
+            .copied()
+            .chain(["lnk", "new dir/with space.txt"])
+        {
+            let ours: Vec<String> = doc["hunks"][path]
+                .as_array()
+                .unwrap_or_else(|| panic!("{args:?}: no hunks for {path:?}: {doc}"))
+                .iter()
+                .flat_map(|h| h.as_str().unwrap().lines().skip(1).map(str::to_owned))
+                .filter(|l| l.starts_with('+') || l.starts_with('-'))
+                .collect();
+            assert_eq!(
+                ours,
+                git_changed_lines(&repo, "HEAD~1..HEAD", path),
+                "{args:?} {path:?}"
+            );
+        }
+    }
+}
