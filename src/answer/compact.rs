@@ -178,8 +178,10 @@ pub fn render(
             body.cut.push(later_note(m, &order, at));
             body.next = Some((request.next)(&encode(fp, at)));
         }
-        // A page keeps at least one piece, so that following `next` always advances.
-        if size(&body) <= request.budget || shown.len() <= 1 {
+        // A later page keeps at least one piece, so that following `next` always advances;
+        // the first page advances by its overview alone.
+        let least = usize::from(request.cursor.is_some());
+        if size(&body) <= request.budget || shown.len() <= least {
             break;
         }
         resume = shown.pop().map(|p| p.at).or(resume);
@@ -187,7 +189,11 @@ pub fn render(
     finish(&body, wrap)
 }
 
-/// Says which files' hunks are on later pages, from `at` on.
+/// The most characters of file names a cut note lists (it must fit [`RESERVE`]).
+const NOTE_NAMES: usize = 360;
+
+/// Says which files' hunks are on later pages, from `at` on: up to 20 names, as many as fit
+/// [`NOTE_NAMES`].
 fn later_note(m: &Manifest, order: &[usize], at: Position) -> String {
     let later: Vec<String> = order[at.file..]
         .iter()
@@ -197,8 +203,23 @@ fn later_note(m: &Manifest, order: &[usize], at: Position) -> String {
         .iter()
         .map(|&i| role::of(&m.files[i]))
         .collect();
+    let mut named = 0;
+    let mut names = String::new();
+    for name in later.iter().take(20) {
+        let separator = if named == 0 { "" } else { ", " };
+        if named > 0 && json_len(&names) + json_len(name) + separator.len() > NOTE_NAMES {
+            break;
+        }
+        names.push_str(separator);
+        names.push_str(name);
+        named += 1;
+    }
+    if json_len(&names) > NOTE_NAMES {
+        // One name longer than the room: its start says enough.
+        names = names.chars().take(NOTE_NAMES / 2).collect::<String>() + "…";
+    }
     let mut note = format!(
-        "hunks of {} file{} ({}) are on the next pages: {}",
+        "hunks of {} file{} ({}) are on the next pages: {names}",
         later.len(),
         if later.len() == 1 { "" } else { "s" },
         roles
@@ -206,15 +227,9 @@ fn later_note(m: &Manifest, order: &[usize], at: Position) -> String {
             .map(|r| r.label())
             .collect::<Vec<_>>()
             .join(", "),
-        later
-            .iter()
-            .take(20)
-            .cloned()
-            .collect::<Vec<_>>()
-            .join(", ")
     );
-    if later.len() > 20 {
-        note.push_str(&format!(", … {} more", later.len() - 20));
+    if later.len() > named {
+        note.push_str(&format!(", … {} more", later.len() - named));
     }
     if at.hunk > 0 || at.part > 0 {
         note.push_str(" (the first of them continues where this page ends)");

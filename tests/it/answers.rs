@@ -719,3 +719,38 @@ fn every_changed_line_is_inside_whatever_the_path() {
         }
     }
 }
+
+// The cut note listed up to 20 file names whatever their length, past the room kept for it:
+// with long paths the first page came out over budget and the agent got git's whole patch.
+#[test]
+fn every_budget_is_kept_with_long_paths_on_later_pages() {
+    let env = TestEnv::new();
+    let repo = env.repo("repo");
+    let dir = format!("src/{}", "deeply_nested_module_directory/".repeat(3));
+    let name = |i: usize| format!("{dir}file_with_a_rather_long_name_number_{i:02}.py");
+    for i in 0..30 {
+        repo.write(&name(i), "def f():\n    return 1\n");
+    }
+    repo.commit("one");
+    for i in 0..30 {
+        repo.write(&name(i), "def f():\n    return 2\n");
+    }
+    repo.commit("two");
+    for budget in (2_000..=12_000).step_by(250) {
+        let out = env
+            .shim_git(&["diff", "HEAD~1..HEAD"])
+            .env("CLAUDECODE", "1")
+            .env("GIT_PRISM_DEBUG", "1")
+            .env("GIT_PRISM_MAX_OUTPUT", budget.to_string())
+            .current_dir(&repo.dir)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains("git-prism: structured: "),
+            "budget {budget}: {stderr}"
+        );
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(text.chars().count() <= budget, "budget {budget}");
+    }
+}
