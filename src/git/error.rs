@@ -101,6 +101,16 @@ pub enum GitError {
         /// git's standard error, trimmed.
         stderr: String,
     },
+    /// The real git ran past its time limit and was stopped.
+    #[error(
+        "git {command} ran for more than {seconds} s and was stopped (GIT_PRISM_GIT_TIMEOUT sets the limit)"
+    )]
+    TimedOut {
+        /// The subcommand.
+        command: String,
+        /// The limit.
+        seconds: u64,
+    },
     /// The real git printed more than the caller reads.
     #[error("git {command} printed more than {limit} bytes")]
     TooLarge {

@@ -13,6 +13,7 @@
 
 pub mod attributes;
 pub mod blame;
+pub mod deadline;
 mod error;
 pub mod patch;
 pub mod raw;

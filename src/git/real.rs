@@ -26,6 +26,7 @@ use std::process::{Command, Stdio};
 use std::sync::Mutex;
 
 use super::GitError;
+use super::deadline::Deadline;
 use crate::locate;
 
 /// How to run the real git against the caller's repository.
@@ -50,9 +51,43 @@ pub struct Running {
     program: PathBuf,
     /// The private index the command reads, removed once it is done.
     _index: Option<IndexCopy>,
+    /// Kills git when its time is up.
+    deadline: Deadline,
 }
 
 impl Running {
+    fn new(
+        child: std::process::Child,
+        name: String,
+        program: PathBuf,
+        index: Option<IndexCopy>,
+    ) -> Running {
+        let deadline = Deadline::start(&child, super::deadline::timeout_from_env());
+        Running {
+            child,
+            name,
+            program,
+            _index: index,
+            deadline,
+        }
+    }
+
+    /// The error for git's exit, unless it was killed at its deadline.
+    fn outcome(
+        mut self,
+        status: std::process::ExitStatus,
+        stderr: &[u8],
+        stdout: Vec<u8>,
+    ) -> Result<Vec<u8>, GitError> {
+        if self.deadline.disarm() {
+            return Err(GitError::TimedOut {
+                command: self.name,
+                seconds: self.deadline.limit.as_secs(),
+            });
+        }
+        checked(std::mem::take(&mut self.name), status, stderr, stdout)
+    }
+
     /// Like [`Running::finish`], but reads at most `max` bytes of standard output: past that,
     /// git is stopped and the call fails with [`GitError::TooLarge`].
     pub fn finish_capped(mut self, max: usize) -> Result<Vec<u8>, GitError> {
@@ -80,8 +115,9 @@ impl Running {
             let _ = self.child.kill();
             let _ = self.child.wait();
             let _ = errors.join();
+            self.deadline.disarm();
             return Err(GitError::TooLarge {
-                command: self.name,
+                command: std::mem::take(&mut self.name),
                 limit: max,
             });
         }
@@ -91,18 +127,35 @@ impl Running {
             .wait()
             .map_err(|source| GitError::Spawn { program, source })?;
         let stderr = errors.join().unwrap_or_default();
-        checked(self.name, status, &stderr, out)
+        self.outcome(status, &stderr, out)
     }
 
     /// Waits for git and returns its standard output; a non-zero exit is an error carrying
     /// git's standard error.
-    pub fn finish(self) -> Result<Vec<u8>, GitError> {
-        let program = self.program;
-        let out = self
+    pub fn finish(mut self) -> Result<Vec<u8>, GitError> {
+        // The pipes are read to their end by threads while this one waits (as
+        // `wait_with_output` does), without giving up the child the deadline watches.
+        use std::io::Read;
+        let stdout = self.child.stdout.take();
+        let stderr = self.child.stderr.take();
+        let errors = std::thread::spawn(move || {
+            let mut buf = Vec::new();
+            if let Some(mut p) = stderr {
+                let _ = p.read_to_end(&mut buf);
+            }
+            buf
+        });
+        let mut out = Vec::new();
+        if let Some(mut p) = stdout {
+            let _ = p.read_to_end(&mut out);
+        }
+        let program = self.program.clone();
+        let status = self
             .child
-            .wait_with_output()
+            .wait()
             .map_err(|source| GitError::Spawn { program, source })?;
-        checked(self.name, out.status, &out.stderr, out.stdout)
+        let stderr = errors.join().unwrap_or_default();
+        self.outcome(status, &stderr, out)
     }
 }
 
@@ -183,8 +236,7 @@ impl Invocation {
     pub fn rev_parse(&self, args: &[&str]) -> Result<Vec<u8>, GitError> {
         let mut cmd = self.base(&self.cwd, &self.globals);
         cmd.arg("rev-parse").args(args);
-        let out = cmd.output().map_err(|source| self.spawn_error(source))?;
-        checked("rev-parse".into(), out.status, &out.stderr, out.stdout)
+        self.run(cmd, "rev-parse")
     }
 
     /// Returns a command for `git <globals> <overrides> <args>` that cannot run a program the
@@ -271,15 +323,7 @@ impl Invocation {
             // As git runs in a submodule: with its `.git`, never a repository found above it.
             cmd.env("GIT_DIR", dir.join(".git"));
         }
-        let out = cmd.output().map_err(|source| self.spawn_error(source))?;
-        if !out.status.success() {
-            return Err(GitError::Command {
-                command: "config".into(),
-                stderr: String::from_utf8_lossy(&out.stderr).trim().to_owned(),
-                code: out.status.code(),
-            });
-        }
-        Ok(filter_drivers(&out.stdout))
+        Ok(filter_drivers(&self.run(cmd, "config")?))
     }
 
     /// Runs git with `args` and returns its standard output; a non-zero exit is an error
@@ -307,12 +351,7 @@ impl Invocation {
             .command(&args)?
             .spawn()
             .map_err(|source| self.spawn_error(source))?;
-        Ok(Running {
-            child,
-            name,
-            program: self.program.clone(),
-            _index: None,
-        })
+        Ok(Running::new(child, name, self.program.clone(), None))
     }
 
     /// Runs git with `args`, writes `input` to its standard input (from a thread: git starts
@@ -331,19 +370,24 @@ impl Invocation {
             .map_err(|source| self.spawn_error(source))?;
         let mut stdin = child.stdin.take().expect("stdin is piped");
         let writer = std::thread::spawn(move || stdin.write_all(&input));
-        let running = Running {
+        let running = Running::new(
             child,
-            name: args
-                .first()
+            args.first()
                 .map(|a| a.to_string_lossy().into_owned())
                 .unwrap_or_default(),
-            program: self.program.clone(),
-            _index: None,
-        };
+            self.program.clone(),
+            None,
+        );
         let out = running.finish();
         // A write error means git exited early; its status and stderr say why.
         let _ = writer.join();
         out
+    }
+
+    /// Runs a prepared command to its end, within its deadline.
+    fn run(&self, mut cmd: Command, name: &str) -> Result<Vec<u8>, GitError> {
+        let child = cmd.spawn().map_err(|source| self.spawn_error(source))?;
+        Running::new(child, name.into(), self.program.clone(), None).finish()
     }
 
     fn spawn_error(&self, source: std::io::Error) -> GitError {
@@ -369,12 +413,12 @@ impl Invocation {
             cmd.env("GIT_INDEX_FILE", &copy.file);
         }
         let child = cmd.spawn().map_err(|source| self.spawn_error(source))?;
-        Ok(Running {
+        Ok(Running::new(
             child,
-            name: "diff".into(),
-            program: self.program.clone(),
-            _index: copy,
-        })
+            "diff".into(),
+            self.program.clone(),
+            copy,
+        ))
     }
 
     /// Returns the real git's path.

@@ -326,3 +326,51 @@ fn blame_never_analyses_the_file_a_symlink_points_to() {
         }
     }
 }
+
+// A FIFO named `.gitignore` blocked the listing of untracked files for ever: the shim hung
+// where `git diff` itself does not, and the server never answered. Every git process of an
+// answer now has a time limit.
+#[test]
+fn a_blocking_work_tree_ends_within_the_time_limit() {
+    let env = TestEnv::new();
+    let repo = env.repo("repo");
+    repo.write("d/x.rs", "fn a() {}\n");
+    repo.commit("one");
+    repo.write("d/x.rs", "fn a() { 1 }\n");
+    let fifo = repo.dir.join("d/.gitignore");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let started = std::time::Instant::now();
+    let out = env
+        .shim_git(&["diff"])
+        .env("CLAUDECODE", "1")
+        .env("GIT_PRISM_DEBUG", "1")
+        .env("GIT_PRISM_GIT_TIMEOUT", "2")
+        .current_dir(&repo.dir)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("passthrough") && stderr.contains("ran for more than 2 s"),
+        "{stderr}"
+    );
+    // git's own patch (it never opens the FIFO).
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("diff --git a/d/x.rs"));
+    assert!(started.elapsed() < std::time::Duration::from_secs(30));
+    let out = env
+        .command(crate::common::bin(), &env.plain_path())
+        .args(["manifest", "HEAD"])
+        .env("GIT_PRISM_GIT_TIMEOUT", "2")
+        .current_dir(&repo.dir)
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("ran for more than 2 s"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

@@ -1,0 +1,135 @@
+//! A time limit on each real-git process of the structured path.
+//!
+//! A hostile repository can make git block for ever where the caller's own command would not
+//! (a FIFO named `.gitignore` blocks the listing of untracked files). Every process started
+//! for an answer is killed once its limit passes, and the answer fails (the shim then runs the
+//! real git with the caller's argv; the server reports an error).
+//!
+//! Invariants: the watchdog signals the process through a pidfd opened right after the spawn,
+//! before anyone can reap it, so a pid reused by another process is never signalled (on a
+//! kernel without pidfds it falls back to the pid, still only while the child is unreaped: the
+//! watchdog is disarmed as soon as `wait` returns). Disarming joins the watchdog thread.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::time::Duration;
+
+/// The limit when `GIT_PRISM_GIT_TIMEOUT` does not set one.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// The variable that sets the limit, in seconds.
+pub const TIMEOUT_VAR: &str = "GIT_PRISM_GIT_TIMEOUT";
+
+/// Returns the limit from the environment (whole seconds, at least 1), or the default.
+pub fn timeout_from_env() -> Duration {
+    std::env::var(TIMEOUT_VAR)
+        .ok()
+        .and_then(|v| v.trim().parse::<u64>().ok())
+        .filter(|&s| s > 0)
+        .map_or(DEFAULT_TIMEOUT, Duration::from_secs)
+}
+
+/// The watchdog of one child process.
+#[derive(Debug)]
+pub struct Deadline {
+    disarm: Option<mpsc::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+    fired: Arc<AtomicBool>,
+    /// The limit, for the error message.
+    pub limit: Duration,
+}
+
+impl Deadline {
+    /// Starts watching `child`: it is killed when `limit` passes before [`Deadline::disarm`].
+    pub fn start(child: &std::process::Child, limit: Duration) -> Deadline {
+        let pid = libc::pid_t::try_from(child.id()).unwrap_or(0);
+        // SAFETY: pidfd_open takes a pid and flags and returns a new descriptor or -1.
+        let pidfd = unsafe { libc::syscall(libc::SYS_pidfd_open, pid, 0) };
+        let pidfd = i32::try_from(pidfd).unwrap_or(-1);
+        let (disarm, disarmed) = mpsc::channel::<()>();
+        let fired = Arc::new(AtomicBool::new(false));
+        let flag = Arc::clone(&fired);
+        let thread = std::thread::Builder::new()
+            .name("git-deadline".into())
+            .spawn(move || {
+                if let Err(mpsc::RecvTimeoutError::Timeout) = disarmed.recv_timeout(limit) {
+                    flag.store(true, Ordering::SeqCst);
+                    kill(pidfd, pid);
+                }
+                if pidfd >= 0 {
+                    // SAFETY: the descriptor was opened above and is closed once.
+                    unsafe { libc::close(pidfd) };
+                }
+            })
+            .ok();
+        Deadline {
+            disarm: Some(disarm),
+            thread,
+            fired,
+            limit,
+        }
+    }
+
+    /// Stops watching (call it once `wait` has returned); returns whether the limit passed and
+    /// the process was killed.
+    pub fn disarm(&mut self) -> bool {
+        drop(self.disarm.take());
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+        self.fired.load(Ordering::SeqCst)
+    }
+}
+
+impl Drop for Deadline {
+    fn drop(&mut self) {
+        self.disarm();
+    }
+}
+
+/// Kills the process behind `pidfd`, or `pid` when there is no pidfd.
+fn kill(pidfd: i32, pid: libc::pid_t) {
+    if pidfd >= 0 {
+        // SAFETY: pidfd_send_signal with a valid descriptor, a signal and no siginfo.
+        unsafe {
+            libc::syscall(
+                libc::SYS_pidfd_send_signal,
+                pidfd,
+                libc::SIGKILL,
+                std::ptr::null::<libc::siginfo_t>(),
+                0,
+            )
+        };
+    } else if pid > 0 {
+        // SAFETY: kill with a positive pid and a signal.
+        unsafe { libc::kill(pid, libc::SIGKILL) };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_process_past_its_limit_is_killed_and_says_so() {
+        let mut child = std::process::Command::new("sleep")
+            .arg("30")
+            .spawn()
+            .unwrap();
+        let started = std::time::Instant::now();
+        let mut deadline = Deadline::start(&child, Duration::from_millis(200));
+        let status = child.wait().unwrap();
+        assert!(deadline.disarm());
+        assert!(!status.success());
+        assert!(started.elapsed() < Duration::from_secs(10));
+    }
+
+    #[test]
+    fn a_process_within_its_limit_is_left_alone() {
+        let mut child = std::process::Command::new("true").spawn().unwrap();
+        let mut deadline = Deadline::start(&child, Duration::from_secs(30));
+        assert!(child.wait().unwrap().success());
+        assert!(!deadline.disarm());
+    }
+}
