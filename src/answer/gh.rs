@@ -10,7 +10,7 @@
 //! are used, and the selector is passed to `gh` after `--`.
 
 use std::ffi::OsString;
-use std::io;
+use std::io::{self, Read};
 use std::path::PathBuf;
 use std::process::Stdio;
 
@@ -18,6 +18,7 @@ use serde::Serialize;
 
 use super::compact::{self, Body};
 use super::{AnswerError, Context, next_page, repo_arg, shaping};
+use crate::git::deadline::Deadline;
 use crate::locate;
 use crate::manifest;
 use crate::request::Diff;
@@ -41,6 +42,12 @@ pub enum GhError {
     /// `gh pr view` failed; its own message (stderr, trimmed).
     #[error("`gh pr view` failed: {0}")]
     Failed(String),
+    /// `gh pr view` ran past its time limit and was stopped.
+    #[error("`gh pr view` ran for more than {0} s and was stopped")]
+    TimedOut(u64),
+    /// `gh pr view` printed more than a pull request's fields take.
+    #[error("`gh pr view` printed more than {0} bytes")]
+    TooLarge(usize),
     /// `gh pr view` printed something that is not the JSON asked for.
     #[error("unexpected `gh pr view` output: {0}")]
     Output(#[source] serde_json::Error),
@@ -100,6 +107,9 @@ struct GhAnswer<'a> {
     #[serde(flatten)]
     body: &'a Body,
 }
+
+/// The most bytes read from `gh pr view` (its answer is a few fields).
+const MAX_VIEW: usize = 1 << 20;
 
 const FIELDS: &str = "number,title,url,baseRefOid,headRefOid,baseRefName,headRefName";
 
@@ -181,23 +191,51 @@ fn view(pr: &PrDiff) -> Result<PrView, GhError> {
     if let Some(selector) = &pr.selector {
         args.push(selector.clone());
     }
-    let out = std::process::Command::new(&gh)
+    let spawn_error = |source| GhError::Spawn {
+        path: gh.clone(),
+        source,
+    };
+    let mut child = std::process::Command::new(&gh)
         .args(&args)
         .env("GIT_PRISM_INSIDE_SHIM", "1")
         .env("GH_PROMPT_DISABLED", "1")
         .env("NO_COLOR", "1")
         .stdin(Stdio::null())
-        .output()
-        .map_err(|source| GhError::Spawn {
-            path: gh.clone(),
-            source,
-        })?;
-    if !out.status.success() {
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(spawn_error)?;
+    // gh answers in milliseconds; a hung or endless one gives way to the real `gh`.
+    let mut deadline = Deadline::start(&child, crate::git::deadline::timeout_from_env());
+    let stderr = child.stderr.take();
+    let errors = std::thread::spawn(move || {
+        let mut kept = Vec::new();
+        if let Some(e) = stderr {
+            let _ = e.take(MAX_VIEW as u64).read_to_end(&mut kept);
+        }
+        kept
+    });
+    let mut stdout = Vec::new();
+    if let Some(out) = child.stdout.take() {
+        let _ = out.take(MAX_VIEW as u64 + 1).read_to_end(&mut stdout);
+    }
+    if stdout.len() > MAX_VIEW {
+        let _ = child.kill();
+    }
+    let status = child.wait().map_err(spawn_error)?;
+    let stderr = errors.join().unwrap_or_default();
+    if deadline.disarm() {
+        return Err(GhError::TimedOut(deadline.limit.as_secs()));
+    }
+    if stdout.len() > MAX_VIEW {
+        return Err(GhError::TooLarge(MAX_VIEW));
+    }
+    if !status.success() {
         return Err(GhError::Failed(
-            String::from_utf8_lossy(&out.stderr).trim().to_owned(),
+            String::from_utf8_lossy(&stderr).trim().to_owned(),
         ));
     }
-    serde_json::from_slice(&out.stdout).map_err(GhError::Output)
+    serde_json::from_slice(&stdout).map_err(GhError::Output)
 }
 
 /// Returns whether `s` is a full object id: 40 (SHA-1) or 64 (SHA-256) lower-case hex digits.

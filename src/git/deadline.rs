@@ -30,12 +30,46 @@ pub fn timeout_from_env() -> Duration {
         .map_or(DEFAULT_TIMEOUT, Duration::from_secs)
 }
 
+/// A way to kill one child process: its pidfd, closed when the last holder lets go.
+#[derive(Debug)]
+pub struct Killer {
+    pidfd: i32,
+    pid: libc::pid_t,
+}
+
+impl Killer {
+    fn open(child: &std::process::Child) -> Killer {
+        let pid = libc::pid_t::try_from(child.id()).unwrap_or(0);
+        // SAFETY: pidfd_open takes a pid and flags and returns a new descriptor or -1.
+        let pidfd = unsafe { libc::syscall(libc::SYS_pidfd_open, pid, 0) };
+        Killer {
+            pidfd: i32::try_from(pidfd).unwrap_or(-1),
+            pid,
+        }
+    }
+
+    /// Sends SIGKILL to the process (nothing happens once it is gone).
+    pub fn kill(&self) {
+        kill(self.pidfd, self.pid);
+    }
+}
+
+impl Drop for Killer {
+    fn drop(&mut self) {
+        if self.pidfd >= 0 {
+            // SAFETY: the descriptor was opened by `Killer::open` and is closed once, here.
+            unsafe { libc::close(self.pidfd) };
+        }
+    }
+}
+
 /// The watchdog of one child process.
 #[derive(Debug)]
 pub struct Deadline {
     disarm: Option<mpsc::Sender<()>>,
     thread: Option<std::thread::JoinHandle<()>>,
     fired: Arc<AtomicBool>,
+    killer: Arc<Killer>,
     /// The limit, for the error message.
     pub limit: Duration,
 }
@@ -43,23 +77,17 @@ pub struct Deadline {
 impl Deadline {
     /// Starts watching `child`: it is killed when `limit` passes before [`Deadline::disarm`].
     pub fn start(child: &std::process::Child, limit: Duration) -> Deadline {
-        let pid = libc::pid_t::try_from(child.id()).unwrap_or(0);
-        // SAFETY: pidfd_open takes a pid and flags and returns a new descriptor or -1.
-        let pidfd = unsafe { libc::syscall(libc::SYS_pidfd_open, pid, 0) };
-        let pidfd = i32::try_from(pidfd).unwrap_or(-1);
+        let killer = Arc::new(Killer::open(child));
         let (disarm, disarmed) = mpsc::channel::<()>();
         let fired = Arc::new(AtomicBool::new(false));
         let flag = Arc::clone(&fired);
+        let watchdog = Arc::clone(&killer);
         let thread = std::thread::Builder::new()
             .name("git-deadline".into())
             .spawn(move || {
                 if let Err(mpsc::RecvTimeoutError::Timeout) = disarmed.recv_timeout(limit) {
                     flag.store(true, Ordering::SeqCst);
-                    kill(pidfd, pid);
-                }
-                if pidfd >= 0 {
-                    // SAFETY: the descriptor was opened above and is closed once.
-                    unsafe { libc::close(pidfd) };
+                    watchdog.kill();
                 }
             })
             .ok();
@@ -67,8 +95,14 @@ impl Deadline {
             disarm: Some(disarm),
             thread,
             fired,
+            killer,
             limit,
         }
+    }
+
+    /// A handle that kills the process now (for a reader that has seen enough).
+    pub fn killer(&self) -> Arc<Killer> {
+        Arc::clone(&self.killer)
     }
 
     /// Stops watching (call it once `wait` has returned); returns whether the limit passed and

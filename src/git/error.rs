@@ -111,6 +111,12 @@ pub enum GitError {
         /// The limit.
         seconds: u64,
     },
+    /// The real git exited, but a process it started still holds its output open.
+    #[error("git {command} exited but a process it started still holds its output")]
+    LeftRunning {
+        /// The subcommand.
+        command: String,
+    },
     /// The real git printed more than the caller reads.
     #[error("git {command} printed more than {limit} bytes")]
     TooLarge {

@@ -72,92 +72,87 @@ impl Running {
         }
     }
 
-    /// The error for git's exit, unless it was killed at its deadline.
-    fn outcome(
-        mut self,
-        status: std::process::ExitStatus,
-        stderr: &[u8],
-        stdout: Vec<u8>,
-    ) -> Result<Vec<u8>, GitError> {
-        if self.deadline.disarm() {
-            return Err(GitError::TimedOut {
-                command: self.name,
-                seconds: self.deadline.limit.as_secs(),
-            });
-        }
-        checked(std::mem::take(&mut self.name), status, stderr, stdout)
-    }
-
     /// Like [`Running::finish`], but reads at most `max` bytes of standard output: past that,
     /// git is stopped and the call fails with [`GitError::TooLarge`].
-    pub fn finish_capped(mut self, max: usize) -> Result<Vec<u8>, GitError> {
-        use std::io::Read;
-        let stderr = self.child.stderr.take();
-        let errors = std::thread::spawn(move || {
-            let mut kept = Vec::new();
-            if let Some(mut e) = stderr {
-                let _ = (&mut e).take(64 * 1024).read_to_end(&mut kept);
-                let _ = std::io::copy(&mut e, &mut std::io::sink());
-            }
-            kept
-        });
-        let mut out = Vec::new();
-        if let Some(stdout) = self.child.stdout.take() {
-            stdout
-                .take(max as u64 + 1)
-                .read_to_end(&mut out)
-                .map_err(|source| GitError::Spawn {
-                    program: self.program.clone(),
-                    source,
-                })?;
-        }
-        if out.len() > max {
-            let _ = self.child.kill();
-            let _ = self.child.wait();
-            let _ = errors.join();
-            self.deadline.disarm();
-            return Err(GitError::TooLarge {
-                command: std::mem::take(&mut self.name),
-                limit: max,
-            });
-        }
-        let program = self.program.clone();
-        let status = self
-            .child
-            .wait()
-            .map_err(|source| GitError::Spawn { program, source })?;
-        let stderr = errors.join().unwrap_or_default();
-        self.outcome(status, &stderr, out)
+    pub fn finish_capped(self, max: usize) -> Result<Vec<u8>, GitError> {
+        self.collect(max)
     }
 
     /// Waits for git and returns its standard output; a non-zero exit is an error carrying
     /// git's standard error.
-    pub fn finish(mut self) -> Result<Vec<u8>, GitError> {
-        // The pipes are read to their end by threads while this one waits (as
-        // `wait_with_output` does), without giving up the child the deadline watches.
+    pub fn finish(self) -> Result<Vec<u8>, GitError> {
+        self.collect(usize::MAX)
+    }
+
+    /// Reads git's output from threads while this one waits for git, so that the deadline can
+    /// stop it whatever blocks: git itself, or a process it started that keeps its pipes open
+    /// (those readers are then left behind rather than waited for).
+    fn collect(mut self, max: usize) -> Result<Vec<u8>, GitError> {
         use std::io::Read;
-        let stdout = self.child.stdout.take();
-        let stderr = self.child.stderr.take();
-        let errors = std::thread::spawn(move || {
-            let mut buf = Vec::new();
-            if let Some(mut p) = stderr {
-                let _ = p.read_to_end(&mut buf);
+        use std::sync::mpsc;
+        let (err_tx, err_rx) = mpsc::channel();
+        match self.child.stderr.take() {
+            Some(mut stderr) => {
+                std::thread::spawn(move || {
+                    let mut kept = Vec::new();
+                    let _ = (&mut stderr).take(MAX_STDERR).read_to_end(&mut kept);
+                    let _ = err_tx.send(kept);
+                    // The rest is drained so that git never blocks on a full pipe.
+                    let _ = std::io::copy(&mut stderr, &mut std::io::sink());
+                });
             }
-            buf
-        });
-        let mut out = Vec::new();
-        if let Some(mut p) = stdout {
-            let _ = p.read_to_end(&mut out);
+            None => drop(err_tx.send(Vec::new())),
+        }
+        let (out_tx, out_rx) = mpsc::channel();
+        match self.child.stdout.take() {
+            Some(stdout) => {
+                let killer = self.deadline.killer();
+                let limit = u64::try_from(max).unwrap_or(u64::MAX).saturating_add(1);
+                std::thread::spawn(move || {
+                    let mut out = Vec::new();
+                    let read = stdout.take(limit).read_to_end(&mut out);
+                    if out.len() > max {
+                        killer.kill();
+                    }
+                    let _ = out_tx.send(read.map(|_| out));
+                });
+            }
+            None => drop(out_tx.send(Ok(Vec::new()))),
         }
         let program = self.program.clone();
-        let status = self
-            .child
-            .wait()
-            .map_err(|source| GitError::Spawn { program, source })?;
-        let stderr = errors.join().unwrap_or_default();
-        self.outcome(status, &stderr, out)
+        let spawn_error = |source| GitError::Spawn { program, source };
+        let status = self.child.wait().map_err(spawn_error)?;
+        let name = std::mem::take(&mut self.name);
+        if self.deadline.disarm() {
+            return Err(GitError::TimedOut {
+                command: name,
+                seconds: self.deadline.limit.as_secs(),
+            });
+        }
+        // git has exited: its pipes end now, unless a process it started still holds them.
+        let out = match out_rx.recv_timeout(LINGER) {
+            Ok(read) => read.map_err(|source| GitError::Spawn {
+                program: self.program.clone(),
+                source,
+            })?,
+            Err(_) => return Err(GitError::LeftRunning { command: name }),
+        };
+        let stderr = err_rx.recv_timeout(LINGER).unwrap_or_default();
+        if out.len() > max {
+            return Err(GitError::TooLarge {
+                command: name,
+                limit: max,
+            });
+        }
+        checked(name, status, &stderr, out)
     }
 }
+
+/// The most bytes of git's standard error kept (for error messages).
+const MAX_STDERR: u64 = 64 * 1024;
+
+/// How long git's pipes may stay open after git exits.
+const LINGER: std::time::Duration = std::time::Duration::from_secs(5);
 
 /// Returns git's standard output, or the error its exit status and standard error describe.
 fn checked(
@@ -229,6 +224,22 @@ impl Invocation {
             .guard
             .get_mut()
             .unwrap_or_else(std::sync::PoisonError::into_inner) = None;
+    }
+
+    /// Returns the git dir the real git uses in the submodule checked out at `dir`, as git runs
+    /// there (with the submodule's `.git`, without the caller's repository options).
+    pub fn submodule_git_dir(&self, dir: &Path) -> Result<PathBuf, GitError> {
+        let mut cmd = self.base(dir, &[]);
+        for var in REPOSITORY_VARIABLES {
+            cmd.env_remove(var);
+        }
+        cmd.env("GIT_DIR", dir.join(".git"))
+            .args(["rev-parse", "--absolute-git-dir"]);
+        let mut out = self.run(cmd, "rev-parse")?;
+        if out.last() == Some(&b'\n') {
+            out.pop();
+        }
+        Ok(PathBuf::from(std::ffi::OsString::from_vec(out)))
     }
 
     /// Runs `git rev-parse <args>` with the safe overrides but before any filter driver is

@@ -131,6 +131,7 @@ impl Repo {
         git.set_submodules(populated_submodules(
             &inner.to_thread_local(),
             workdir.as_deref(),
+            &git,
         )?);
         Ok(Repo {
             inner,
@@ -265,6 +266,7 @@ const MAX_SUBMODULES: usize = 256;
 fn populated_submodules(
     repo: &gix::Repository,
     workdir: Option<&Path>,
+    git: &Invocation,
 ) -> Result<Vec<PathBuf>, GitError> {
     let mut found = Vec::new();
     let mut pending = vec![(repo.clone(), workdir.map(Path::to_path_buf), 0)];
@@ -302,6 +304,22 @@ fn populated_submodules(
                 context: "opening a populated submodule",
                 source: Box::new(e),
             })?;
+            // The index read for nested submodules must be the one git reads: gix and git
+            // parse a `.git` file differently (gix trims trailing spaces from its path).
+            let theirs = git.submodule_git_dir(&path)?;
+            let agrees = match (
+                std::fs::canonicalize(sub.path()),
+                std::fs::canonicalize(&theirs),
+            ) {
+                (Ok(a), Ok(b)) => a == b,
+                _ => false,
+            };
+            if !agrees {
+                return Err(GitError::Disagreement {
+                    ours: path,
+                    git: theirs.display().to_string(),
+                });
+            }
             let sub_workdir = sub.workdir().map(Path::to_path_buf);
             pending.push((sub, sub_workdir, depth + 1));
         }

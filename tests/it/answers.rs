@@ -754,3 +754,52 @@ fn every_budget_is_kept_with_long_paths_on_later_pages() {
         assert!(text.chars().count() <= budget, "budget {budget}");
     }
 }
+
+// `gh pr view` ran without a time limit or an output cap: a hung or endless `gh` held the
+// agent's call for ever. Either now gives way to the real `gh`.
+#[test]
+fn a_hung_or_endless_gh_gives_way_to_the_real_gh() {
+    let env = TestEnv::new();
+    let repo = branchy(&env);
+    for (label, view) in [("hung", "sleep 600"), ("endless", "yes '{\"number\":7,'")] {
+        let fake = env.root().join(format!("fakegh-{label}"));
+        env.script(
+            &fake,
+            "gh",
+            &format!(
+                "#!/bin/sh\ncase \"$1 $2\" in\n  'pr view') exec {view} ;;\n  *) echo \"real gh: $*\" ;;\nesac\n"
+            ),
+        );
+        let path = join(&[
+            env.shim_dir.clone(),
+            fake,
+            env.real_dir(),
+            "/usr/bin".into(),
+            "/bin".into(),
+        ]);
+        let started = std::time::Instant::now();
+        let out = env
+            .command("gh", &path)
+            .args(["pr", "diff", "7"])
+            .current_dir(&repo.dir)
+            .env("CLAUDECODE", "1")
+            .env("GIT_PRISM_DEBUG", "1")
+            .env("GIT_PRISM_GIT_TIMEOUT", "2")
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(
+            String::from_utf8_lossy(&out.stdout),
+            "real gh: pr diff 7\n",
+            "{label}: {stderr}"
+        );
+        assert!(
+            stderr.contains("ran for more than 2 s") || stderr.contains("printed more than"),
+            "{label}: {stderr}"
+        );
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(30),
+            "{label}"
+        );
+    }
+}

@@ -386,3 +386,59 @@ fn submodules_nested_too_deep_are_refused() {
     assert!(!marker.exists(), "a deeply nested submodule's filter ran");
     assert!(stderr.contains("nested more than 8 deep"), "{stderr}");
 }
+
+// gix trims trailing spaces from a `.git` file's path and git does not: a submodule whose
+// `.git` reads `gitdir: <decoy> ` had its nested submodules listed from the decoy's index, and
+// the real nested submodule's filter driver ran.
+#[test]
+fn a_submodule_s_git_dir_is_the_one_git_reads() {
+    let env = TestEnv::new();
+    let marker = marker(&env, "nested-behind-decoy");
+    let top = env.repo("top");
+    top.write("t.txt", "t\n");
+    top.commit("t");
+    let sub = env.repo("top/sub");
+    sub.write("s.txt", "s\n");
+    sub.commit("s");
+    let decoy = env.root().join("subgit");
+    let copied = std::process::Command::new("cp")
+        .args(["-a"])
+        .arg(sub.dir.join(".git"))
+        .arg(&decoy)
+        .status()
+        .unwrap();
+    assert!(copied.success());
+    let nested = env.repo("top/sub/nested");
+    nested
+        .write(".gitattributes", "* filter=x\n")
+        .write("f", "hi\n");
+    nested.commit("n");
+    let head = nested.git(&["rev-parse", "HEAD"]);
+    sub.git(&[
+        "update-index",
+        "--add",
+        "--cacheinfo",
+        &format!("160000,{},nested", head.trim()),
+    ]);
+    sub.commit("with nested");
+    let real = env.root().join("subgit ");
+    std::fs::rename(sub.dir.join(".git"), &real).unwrap();
+    std::fs::write(
+        sub.dir.join(".git"),
+        format!("gitdir: {} \n", decoy.display()),
+    )
+    .unwrap();
+    let head = sub.git(&["rev-parse", "HEAD"]);
+    top.git(&[
+        "update-index",
+        "--add",
+        "--cacheinfo",
+        &format!("160000,{},sub", head.trim()),
+    ]);
+    top.commit("add sub");
+    nested.git(&["config", "filter.x.clean", &marking(&marker)]);
+    nested.write("f", "changed\n");
+    let stderr = cli_fails(&env, &top.dir, &["manifest", "HEAD"]);
+    assert!(!marker.exists(), "the nested submodule's filter ran");
+    assert!(stderr.contains("git finds another repository"), "{stderr}");
+}
