@@ -211,7 +211,7 @@ fn commit_line(c: &CommitChange) -> String {
 }
 
 /// A fingerprint of the listed commits: a cursor is refused once the history changed.
-fn fingerprint(commits: &[CommitInfo]) -> u64 {
+pub(super) fn fingerprint(commits: &[CommitInfo]) -> u64 {
     let mut h = Fingerprint::new();
     for c in commits {
         h.eat(c.sha.as_bytes());

@@ -6,7 +6,12 @@
 //! (string, or regex with `--pickaxe-regex`) a function is reported when its count changes;
 //! with `-G` when the lines matching the regex in it change. Regular expressions are Rust's
 //! `regex` syntax, close to the POSIX extended syntax git uses; a term the crate cannot compile
-//! makes the call pass through to git.
+//! makes the call pass through to git. `-i` / `--regexp-ignore-case` makes both git's filter and
+//! the counts ignore case.
+//!
+//! Long lists are paged by commit over the list git gives (its `-n`, `--skip` and `--reverse`
+//! applied once): `next_page` is the same command with `GIT_PRISM_CURSOR`, bound to the listed
+//! commits. Only the commits of a page are analysed.
 
 use std::collections::BTreeMap;
 use std::ffi::{OsStr, OsString};
@@ -14,11 +19,11 @@ use std::ffi::{OsStr, OsString};
 use bstr::{BString, ByteSlice};
 use serde::Serialize;
 
-use super::{AnswerError, Context};
-use crate::git::Repo;
+use super::{AnswerError, Context, next_page};
 use crate::git::repo::Objects;
 use crate::lang::Language;
 use crate::manifest::model::{FileChange, Kind};
+use crate::manifest::pager::{CursorError as PageError, decode_tagged, encode_tagged};
 use crate::manifest::{history, language, page, pager};
 use crate::request::{Log, PickaxeKind};
 use crate::shell;
@@ -96,6 +101,12 @@ struct Truncated {
     next_page: String,
 }
 
+/// The most commits analysed for one page.
+const MAX_PAGE: usize = 100;
+
+/// The kind of a pickaxe page's cursor.
+const CURSOR_TAG: &str = "gk1";
+
 /// Builds the answer to `git log -S/-G`.
 pub fn answer(log: &Log, argv: &[OsString], ctx: &Context) -> Result<String, AnswerError> {
     let pickaxe = log
@@ -103,11 +114,20 @@ pub fn answer(log: &Log, argv: &[OsString], ctx: &Context) -> Result<String, Ans
         .as_ref()
         .ok_or_else(|| AnswerError::Unsupported("no pickaxe".into()))?;
     let term = pickaxe.term.to_string_lossy().into_owned();
-    let regex_flag = log.args.iter().any(|a| a == "--pickaxe-regex");
+    let has = |flag: &str| log.args.iter().any(|a| a == flag);
+    let regex_flag = has("--pickaxe-regex");
+    let ignore_case = has("-i") || has("--regexp-ignore-case");
     let is_regex = pickaxe.kind == PickaxeKind::Regex || regex_flag;
-    let matcher = if is_regex {
+    let matcher = if is_regex || ignore_case {
+        let pattern = if is_regex {
+            term.clone()
+        } else {
+            regex::escape(&term)
+        };
         Matcher::Regex(
-            regex::bytes::Regex::new(&term)
+            regex::bytes::RegexBuilder::new(&pattern)
+                .case_insensitive(ignore_case)
+                .build()
                 .map_err(|e| AnswerError::Unsupported(format!("regex {term:?}: {e}")))?,
         )
     } else {
@@ -115,6 +135,13 @@ pub fn answer(log: &Log, argv: &[OsString], ctx: &Context) -> Result<String, Ans
     };
     let repo = ctx.repo()?;
     let listed = history::commits(&repo, log)?;
+    let fp = super::log::fingerprint(&listed);
+    let offset = match ctx.cursor.as_deref() {
+        Some(c) => decode(c, fp)?,
+        None => 0,
+    };
+    let total = listed.len();
+    let page_commits: Vec<_> = listed.into_iter().skip(offset).take(MAX_PAGE).collect();
     // git's pickaxe also filters each commit's file pairs: ask for exactly those.
     let mut diff_options: Vec<OsString> = Vec::new();
     let mut tokens = log.args.iter();
@@ -127,11 +154,13 @@ pub fn answer(log: &Log, argv: &[OsString], ctx: &Context) -> Result<String, Ans
             || b.starts_with(b"-G")
             || b == b"--pickaxe-regex"
             || b == b"--pickaxe-all"
+            || b == b"-i"
+            || b == b"--regexp-ignore-case"
         {
             diff_options.push(a.clone());
         }
     }
-    let changes = history::changes_with(&repo, listed, &log.paths, false, &diff_options)?;
+    let changes = history::changes_with(&repo, page_commits, &log.paths, false, &diff_options)?;
     let objects = repo.objects();
     let commits: Vec<CommitDoc> = changes
         .iter()
@@ -162,46 +191,69 @@ pub fn answer(log: &Log, argv: &[OsString], ctx: &Context) -> Result<String, Ans
         repo_path: repo.display_path().display().to_string(),
         range: shell::join(rest.iter().copied()),
         generated_at: &ctx.now,
-        commits_listed: commits.len(),
-        commits,
+        commits_listed: total,
+        commits: Vec::new(),
         truncated: None,
     };
-    fit(&mut doc, &repo, argv, ctx.max_output.saturating_sub(1))?;
+    let page = Page {
+        offset,
+        total,
+        next: &|at| next_page(ctx, &encode(fp, at)),
+    };
+    fit(&mut doc, commits, &page, ctx.max_output.saturating_sub(1))?;
     Ok(serde_json::to_string(&doc)?)
 }
 
-/// Moves commits past the budget to a next page: the same `git log` with `--skip`.
+/// Where a page sits in the listed commits.
+struct Page<'a> {
+    offset: usize,
+    total: usize,
+    next: &'a dyn Fn(usize) -> String,
+}
+
+/// Shows as many of the page's commits as fit `max`; the rest are on the next page.
 fn fit(
     doc: &mut Doc<'_>,
-    repo: &Repo,
-    argv: &[OsString],
+    commits: Vec<CommitDoc>,
+    page: &Page<'_>,
     max: usize,
 ) -> Result<(), serde_json::Error> {
     let fits = |d: &Doc<'_>| -> Result<bool, serde_json::Error> {
         Ok(serde_json::to_string(d)?.len() <= max)
     };
-    if fits(doc)? || doc.commits.len() <= 1 {
+    let truncated = |shown: usize| {
+        let end = page.offset + shown;
+        (end < page.total).then(|| Truncated {
+            commits_not_shown: page.total - end,
+            next_page: (page.next)(end),
+        })
+    };
+    let count = commits.len();
+    doc.commits = commits;
+    doc.truncated = truncated(count);
+    if fits(doc)? || count <= 1 {
         return Ok(());
     }
     let all = std::mem::take(&mut doc.commits);
-    let total = all.len();
-    let rest: Vec<&OsStr> = argv.iter().skip(1).map(OsString::as_os_str).collect();
-    let next = |shown: usize| Truncated {
-        commits_not_shown: total - shown,
-        next_page: format!(
-            "git -C {} log --skip={shown} {}",
-            shell::quote(repo.dir.as_os_str()),
-            shell::join(rest.iter().copied())
-        ),
-    };
-    let shown = pager::largest_fitting(1, total, |mid| {
+    // A page keeps at least one commit, so that following `next_page` always advances.
+    let shown = pager::largest_fitting(1, count, |mid| {
         doc.commits = all[..mid].to_vec();
-        doc.truncated = Some(next(mid));
+        doc.truncated = truncated(mid);
         fits(doc)
     })?;
     doc.commits = all[..shown].to_vec();
-    doc.truncated = Some(next(shown));
+    doc.truncated = truncated(shown);
     Ok(())
+}
+
+fn encode(fp: u64, offset: usize) -> String {
+    encode_tagged(CURSOR_TAG, fp, &offset.to_string())
+}
+
+fn decode(cursor: &str, fp: u64) -> Result<usize, PageError> {
+    decode_tagged(cursor, CURSOR_TAG, fp)?
+        .parse()
+        .map_err(|_| PageError::Invalid(cursor.chars().take(80).collect()))
 }
 
 fn file_doc(objects: &Objects, f: &FileChange, matcher: &Matcher, kind: PickaxeKind) -> FileDoc {

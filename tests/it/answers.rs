@@ -803,3 +803,74 @@ fn a_hung_or_endless_gh_gives_way_to_the_real_gh() {
         );
     }
 }
+
+// The pickaxe's next page was the command with `--skip=<shown>` in front: an earlier `--skip`
+// won, so page 3 was page 2 for ever; `-n` and `--reverse` gave other commits than git's.
+// `-i` was dropped from the file filter, so every commit came with no files.
+#[test]
+fn pickaxe_pages_walk_git_s_own_list() {
+    let env = TestEnv::new();
+    let repo = env.repo("repo");
+    for i in 0..30 {
+        let lines: String = (0..40)
+            .map(|k| format!("XTERM {i} {k} {}\n", "padding ".repeat(6)))
+            .collect();
+        repo.write(&format!("d{i}/f.txt"), lines);
+        repo.commit(&format!("c{i}"));
+    }
+    for extra in [
+        &[][..],
+        &["-n", "7"],
+        &["--skip=3"],
+        &["--reverse"],
+        &["--skip=2", "-n", "9", "--reverse"],
+        &["-i"],
+    ] {
+        let term = if extra == ["-i"] {
+            "-Sxterm"
+        } else {
+            "-SXTERM"
+        };
+        let mut args = vec!["log", term];
+        args.extend_from_slice(extra);
+        let mut git_args = vec!["log", "--format=%H"];
+        git_args.extend_from_slice(&args[1..]);
+        let want: Vec<String> = repo.git(&git_args).lines().map(str::to_owned).collect();
+        let mut got: Vec<String> = Vec::new();
+        let mut cursor: Option<String> = None;
+        for _ in 0..40 {
+            let mut cmd = env.shim_git(&args);
+            cmd.env("CLAUDECODE", "1")
+                .env("GIT_PRISM_MAX_OUTPUT", "3000")
+                .current_dir(&repo.dir);
+            if let Some(c) = &cursor {
+                cmd.env("GIT_PRISM_CURSOR", c);
+            }
+            let out = cmd.output().unwrap();
+            let doc: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+                panic!("{args:?}: {e}: {}", String::from_utf8_lossy(&out.stderr))
+            });
+            assert_eq!(doc["commits_listed"].as_u64(), Some(want.len() as u64));
+            for c in doc["commits"].as_array().unwrap() {
+                assert!(
+                    !c["files"].as_array().unwrap().is_empty(),
+                    "{args:?}: a commit without files: {c}"
+                );
+                got.push(c["sha"].as_str().unwrap().to_owned());
+            }
+            cursor = doc["truncated"]["next_page"].as_str().map(|n| {
+                n.strip_prefix("GIT_PRISM_CURSOR=")
+                    .unwrap()
+                    .split_once(' ')
+                    .unwrap()
+                    .0
+                    .to_owned()
+            });
+            if cursor.is_none() {
+                break;
+            }
+        }
+        assert!(cursor.is_none(), "{args:?}: paging never ended");
+        assert_eq!(got, want, "{args:?}");
+    }
+}
