@@ -193,10 +193,18 @@ fn fit(
         return Ok(());
     }
     let all = std::mem::take(&mut doc.hunks);
-    let last_line = all.last().map_or(0, |h| h.end_line);
-    let next_page = |from: u32| {
-        // The same blame from the first line not shown: git's own command with `-L`, which the
-        // shim answers again.
+    let next_page = |from: usize| {
+        // The same blame of the lines not shown: git's own command with one `-L` per run of
+        // consecutive lines left (several `-L` ranges stay apart), which the shim answers
+        // again.
+        let mut runs: Vec<(u32, u32)> = Vec::new();
+        for h in &all[from..] {
+            match runs.last_mut() {
+                Some(run) if h.start_line == run.1 + 1 => run.1 = h.end_line,
+                _ => runs.push((h.start_line, h.end_line)),
+            }
+        }
+        let ranges: Vec<String> = runs.iter().map(|(a, b)| format!("-L {a},{b}")).collect();
         let mut rest: Vec<&OsStr> = Vec::new();
         let mut skip = false;
         for a in argv.iter().skip(1) {
@@ -215,14 +223,15 @@ fn fit(
             rest.push(a);
         }
         format!(
-            "git -C {} blame -L {from},{last_line} {}",
+            "git -C {} blame {} {}",
             shell::quote(dir.as_os_str()),
+            ranges.join(" "),
             shell::join(rest)
         )
     };
     let truncated = |shown: usize| Truncated {
         hunks_not_shown: all.len() - shown,
-        next_page: next_page(all[shown].start_line),
+        next_page: next_page(shown),
     };
     // Every hunk did not fit even without a note: at most all but the last are shown.
     let shown = pager::largest_fitting(1, all.len() - 1, |mid| {

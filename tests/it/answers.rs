@@ -874,3 +874,52 @@ fn pickaxe_pages_walk_git_s_own_list() {
         assert_eq!(got, want, "{args:?}");
     }
 }
+
+// With several `-L` ranges, the next page asked for one range from the first line not shown to
+// the last line, so it blamed the lines between the ranges too.
+#[test]
+fn blame_pages_keep_several_ranges_apart() {
+    let env = TestEnv::new();
+    let repo = env.repo("repo");
+    for i in 0..40 {
+        let text: String = (0..60)
+            .map(|k| {
+                if k % 40 == i {
+                    format!("line {k} edited in {i}\n")
+                } else {
+                    format!("line {k}\n")
+                }
+            })
+            .collect();
+        repo.write("f.txt", text);
+        repo.commit(&format!("edit {i}"));
+    }
+    let want = repo.git(&["blame", "--porcelain", "-L", "3,20", "-L", "41,50", "f.txt"]);
+    let want_lines: Vec<u64> = want
+        .lines()
+        .filter(|l| l.len() > 41 && l.as_bytes()[40] == b' ')
+        .filter_map(|l| l.split(' ').nth(2)?.parse().ok())
+        .collect();
+    let mut got_lines: Vec<u64> = Vec::new();
+    let mut command = "git blame -L 3,20 -L 41,50 f.txt".to_owned();
+    for _ in 0..40 {
+        let out = env
+            .command("sh", &env.shim_path())
+            .args(["-c", &command])
+            .env("CLAUDECODE", "1")
+            .env("GIT_PRISM_MAX_OUTPUT", "1200")
+            .current_dir(&repo.dir)
+            .output()
+            .unwrap();
+        let doc: Value = serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|e| panic!("{command}: {e}: {}", String::from_utf8_lossy(&out.stdout)));
+        for h in doc["hunks"].as_array().unwrap() {
+            got_lines.extend(h["start_line"].as_u64().unwrap()..=h["end_line"].as_u64().unwrap());
+        }
+        match doc["truncated"]["next_page"].as_str() {
+            Some(next) => command = next.to_owned(),
+            None => break,
+        }
+    }
+    assert_eq!(got_lines, want_lines);
+}
