@@ -118,16 +118,24 @@ fn parse_record(record: &[u8]) -> Result<CommitInfo, GitError> {
     })
 }
 
-/// Splits a commit message like git: the subject is the first paragraph with its lines
-/// joined by spaces, the body is what follows the blank line(s).
+/// Splits a commit message like git's `%s` and `%b`: blank lines (empty or whitespace only)
+/// before the subject are skipped; the subject is the first paragraph, each line without its
+/// trailing whitespace, joined by spaces; the body follows the blank lines after it.
 pub fn split_message(message: &str) -> (String, String) {
-    let message = message.trim_start_matches('\n');
-    let (first, rest) = match message.find("\n\n") {
-        Some(i) => (&message[..i], &message[i + 2..]),
-        None => (message, ""),
-    };
-    let subject = first.lines().map(str::trim).collect::<Vec<_>>().join(" ");
-    (subject, rest.trim_matches('\n').to_owned())
+    let space = |c: char| matches!(c, ' ' | '\t' | '\n' | '\r');
+    let blank = |line: &&str| line.trim_matches(space).is_empty();
+    let mut lines = message.split_inclusive('\n').peekable();
+    while lines.next_if(blank).is_some() {}
+    let mut subject = String::new();
+    while let Some(line) = lines.next_if(|l| !blank(l)) {
+        if !subject.is_empty() {
+            subject.push(' ');
+        }
+        subject.push_str(line.trim_end_matches(space));
+    }
+    while lines.next_if(blank).is_some() {}
+    let body: String = lines.collect();
+    (subject, body.trim_end_matches('\n').to_owned())
 }
 
 /// Computes every listed commit's files against its first parent, in one `git diff-tree`.
@@ -444,6 +452,19 @@ mod tests {
             ("wrapped subject".into(), "body".into())
         );
         assert_eq!(split_message(""), (String::new(), String::new()));
+        // What `git log --format=%s` prints for messages no `git commit` cleaned up.
+        assert_eq!(
+            split_message("subj line   \n  \t\nbody after ws line\n").0,
+            "subj line"
+        );
+        assert_eq!(
+            split_message("  lead\nsecond  \n \nbody\n"),
+            ("  lead second".into(), "body".into())
+        );
+        assert_eq!(
+            split_message("\n\n  \nreal subject\n\nbody\n"),
+            ("real subject".into(), "body".into())
+        );
     }
 
     #[test]

@@ -271,3 +271,53 @@ fn cursor_of_first_page(
     let doc: Value = serde_json::from_str(&text).unwrap();
     named_cursor(doc["next"].as_str().unwrap())
 }
+
+// Subjects split only at "\n\n" and trimmed on both sides; git ends the first paragraph at any
+// whitespace-only line, skips leading blank lines and keeps leading spaces.
+#[test]
+fn subjects_are_git_s_subjects() {
+    let env = TestEnv::new();
+    let repo = env.repo("repo");
+    repo.write("a.txt", "a\n");
+    repo.commit("root");
+    let tree = repo.git(&["rev-parse", "HEAD^{tree}"]).trim().to_owned();
+    let mut parent = repo.git(&["rev-parse", "HEAD"]).trim().to_owned();
+    for message in [
+        "subj line   \n  \t\nbody after ws line\n",
+        "  lead\nsecond  \n \nbody\n",
+        "\n\n  \nreal subject\n\nbody\n",
+        "one line, no newline",
+        "tab\tinside\r\nand crlf\r\n\r\nbody\r\n",
+    ] {
+        use std::io::Write;
+        let mut child = repo
+            .git_cmd(&["commit-tree", &tree, "-p", &parent])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(message.as_bytes())
+            .unwrap();
+        let out = child.wait_with_output().unwrap();
+        parent = String::from_utf8(out.stdout).unwrap().trim().to_owned();
+    }
+    repo.git(&["update-ref", "refs/heads/main", &parent]);
+    let want: Vec<String> = repo
+        .git(&["log", "-z", "--format=%s"])
+        .split('\0')
+        .filter(|s| !s.is_empty())
+        .map(|s| s.trim_start_matches('\n').to_owned())
+        .collect();
+    let doc = history(&env, &repo, &["main"]);
+    let got: Vec<String> = doc["commits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["subject"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(got, want);
+}
