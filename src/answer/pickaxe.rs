@@ -104,6 +104,9 @@ struct Truncated {
 /// The most commits analysed for one page.
 const MAX_PAGE: usize = 100;
 
+/// How many commits are analysed in one `git diff-tree` while a page fills.
+const ANALYSED_TOGETHER: usize = 8;
+
 /// The kind of a pickaxe page's cursor.
 const CURSOR_TAG: &str = "gk1";
 
@@ -160,23 +163,35 @@ pub fn answer(log: &Log, argv: &[OsString], ctx: &Context) -> Result<String, Ans
             diff_options.push(a.clone());
         }
     }
-    let changes = history::changes_with(&repo, page_commits, &log.paths, false, &diff_options)?;
     let objects = repo.objects();
-    let commits: Vec<CommitDoc> = changes
-        .iter()
-        .map(|c| CommitDoc {
-            sha: c.info.sha.clone(),
-            parents: c.info.parents.clone(),
-            author: format!("{} <{}>", c.info.author_name, c.info.author_email),
-            date: c.info.author_date.clone(),
-            subject: c.info.subject.clone(),
-            files: c
-                .files
-                .iter()
-                .map(|f| file_doc(&objects, f, &matcher, pickaxe.kind))
-                .collect(),
-        })
-        .collect();
+    let budget = ctx.max_output.saturating_sub(1);
+    // Commits are analysed a few at a time until the page is full: a page of large commits
+    // holds only a handful, and analysing the rest would be wasted.
+    let mut commits: Vec<CommitDoc> = Vec::new();
+    let mut size = 0usize;
+    for chunk in page_commits.chunks(ANALYSED_TOGETHER) {
+        let changes =
+            history::changes_with(&repo, chunk.to_vec(), &log.paths, false, &diff_options)?;
+        for c in &changes {
+            let doc = CommitDoc {
+                sha: c.info.sha.clone(),
+                parents: c.info.parents.clone(),
+                author: format!("{} <{}>", c.info.author_name, c.info.author_email),
+                date: c.info.author_date.clone(),
+                subject: c.info.subject.clone(),
+                files: c
+                    .files
+                    .iter()
+                    .map(|f| file_doc(&objects, f, &matcher, pickaxe.kind))
+                    .collect(),
+            };
+            size = size.saturating_add(serde_json::to_string(&doc)?.len() + 1);
+            commits.push(doc);
+        }
+        if size > budget {
+            break;
+        }
+    }
     let rest: Vec<&OsStr> = argv.iter().skip(1).map(OsString::as_os_str).collect();
     let mut doc = Doc {
         raw: &ctx.raw,
