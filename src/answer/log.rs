@@ -219,17 +219,33 @@ pub(super) fn fingerprint(commits: &[CommitInfo]) -> u64 {
     h.value()
 }
 
-/// The kind of a log page's cursor.
-const CURSOR_TAG: &str = "gl1";
+/// A cursor into a list of commits: the list's [`fingerprint`] and an offset, under a tag
+/// naming the kind of answer it continues.
+pub(super) struct CommitCursor(pub(super) &'static str);
+
+impl CommitCursor {
+    /// The cursor of the page starting at `offset`.
+    pub(super) fn encode(&self, fp: u64, offset: usize) -> String {
+        encode_tagged(self.0, fp, &offset.to_string())
+    }
+
+    /// The offset of a cursor, refused if it is another kind's or the list has changed.
+    pub(super) fn decode(&self, cursor: &str, fp: u64) -> Result<usize, PageError> {
+        decode_tagged(cursor, self.0, fp)?
+            .parse()
+            .map_err(|_| PageError::Invalid(cursor.chars().take(80).collect()))
+    }
+}
+
+/// The cursor of a log page.
+const CURSOR: CommitCursor = CommitCursor("gl1");
 
 fn encode(fp: u64, offset: usize) -> String {
-    encode_tagged(CURSOR_TAG, fp, &offset.to_string())
+    CURSOR.encode(fp, offset)
 }
 
 fn decode(cursor: &str, fp: u64) -> Result<usize, PageError> {
-    decode_tagged(cursor, CURSOR_TAG, fp)?
-        .parse()
-        .map_err(|_| PageError::Invalid(cursor.chars().take(80).collect()))
+    CURSOR.decode(cursor, fp)
 }
 
 #[cfg(test)]

@@ -19,11 +19,11 @@ use std::ffi::{OsStr, OsString};
 use bstr::{BString, ByteSlice};
 use serde::Serialize;
 
+use super::log::CommitCursor;
 use super::{AnswerError, Context, next_page};
 use crate::git::repo::Objects;
 use crate::lang::Language;
 use crate::manifest::model::{FileChange, Kind};
-use crate::manifest::pager::{CursorError as PageError, decode_tagged, encode_tagged};
 use crate::manifest::{history, language, page, pager};
 use crate::request::{Log, PickaxeKind};
 use crate::shell;
@@ -107,8 +107,8 @@ const MAX_PAGE: usize = 100;
 /// How many commits are analysed in one `git diff-tree` while a page fills.
 const ANALYSED_TOGETHER: usize = 8;
 
-/// The kind of a pickaxe page's cursor.
-const CURSOR_TAG: &str = "gk1";
+/// The cursor of a pickaxe page.
+const CURSOR: CommitCursor = CommitCursor("gk1");
 
 /// Builds the answer to `git log -S/-G`.
 pub fn answer(log: &Log, argv: &[OsString], ctx: &Context) -> Result<String, AnswerError> {
@@ -140,7 +140,7 @@ pub fn answer(log: &Log, argv: &[OsString], ctx: &Context) -> Result<String, Ans
     let listed = history::commits(&repo, log)?;
     let fp = super::log::fingerprint(&listed);
     let offset = match ctx.cursor.as_deref() {
-        Some(c) => decode(c, fp)?,
+        Some(c) => CURSOR.decode(c, fp)?,
         None => 0,
     };
     let total = listed.len();
@@ -213,7 +213,7 @@ pub fn answer(log: &Log, argv: &[OsString], ctx: &Context) -> Result<String, Ans
     let page = Page {
         offset,
         total,
-        next: &|at| next_page(ctx, &encode(fp, at)),
+        next: &|at| next_page(ctx, &CURSOR.encode(fp, at)),
     };
     fit(&mut doc, commits, &page, ctx.max_output.saturating_sub(1))?;
     Ok(serde_json::to_string(&doc)?)
@@ -259,16 +259,6 @@ fn fit(
     doc.commits = all[..shown].to_vec();
     doc.truncated = truncated(shown);
     Ok(())
-}
-
-fn encode(fp: u64, offset: usize) -> String {
-    encode_tagged(CURSOR_TAG, fp, &offset.to_string())
-}
-
-fn decode(cursor: &str, fp: u64) -> Result<usize, PageError> {
-    decode_tagged(cursor, CURSOR_TAG, fp)?
-        .parse()
-        .map_err(|_| PageError::Invalid(cursor.chars().take(80).collect()))
 }
 
 fn file_doc(objects: &Objects, f: &FileChange, matcher: &Matcher, kind: PickaxeKind) -> FileDoc {

@@ -88,9 +88,9 @@ pub fn file_patches(patch: &[u8]) -> Vec<FilePatch> {
         };
         if in_header {
             if let Some(rest) = raw.strip_prefix(b"--- ") {
-                file.old_path = side_path(rest, b"a/");
+                file.old_path = side_path(rest);
             } else if let Some(rest) = raw.strip_prefix(b"+++ ") {
-                file.new_path = side_path(rest, b"b/");
+                file.new_path = side_path(rest);
             } else if let Some(rest) = raw.strip_prefix(b"rename from ") {
                 file.old_path = Some(unquote(rest));
             } else if let Some(rest) = raw.strip_prefix(b"rename to ") {
@@ -117,8 +117,9 @@ pub fn file_patches(patch: &[u8]) -> Vec<FilePatch> {
     files
 }
 
-/// The path of a `---`/`+++` line: `None` for `/dev/null`, else without its prefix.
-fn side_path(rest: &[u8], prefix: &[u8]) -> Option<BString> {
+/// The path of a `---`/`+++` line: `None` for `/dev/null`, else without its `a/` or `b/`
+/// prefix (patches are asked for with both; `-R` swaps them between the sides).
+fn side_path(rest: &[u8]) -> Option<BString> {
     if rest == b"/dev/null" {
         return None;
     }
@@ -126,10 +127,15 @@ fn side_path(rest: &[u8], prefix: &[u8]) -> Option<BString> {
     // a tab inside a path is always quoted (`\t`), so a literal one is never the path's.
     let rest = rest.strip_suffix(b"\t").unwrap_or(rest);
     let path = unquote(rest);
-    Some(match path.strip_prefix(prefix) {
-        Some(p) => p.into(),
-        None => path,
-    })
+    Some(
+        match path
+            .strip_prefix(b"a/")
+            .or_else(|| path.strip_prefix(b"b/"))
+        {
+            Some(p) => p.into(),
+            None => path,
+        },
+    )
 }
 
 /// Undoes git's C-quoting of a path (`"a\tb\303\244"`); an unquoted path is returned as is.

@@ -156,6 +156,15 @@ impl Repo {
         self.workdir.as_deref()
     }
 
+    /// Returns a boolean setting as the real git reads it here (every scope and the caller's
+    /// `-c`); unset is `false`.
+    pub fn config_bool(&self, key: &str) -> Result<bool, GitError> {
+        let out = self
+            .git
+            .output(["config", "--type=bool", "--default=false", "--get", key])?;
+        Ok(out.trim_ascii() == b"true")
+    }
+
     /// Returns the index file git reads (`GIT_INDEX_FILE` or the git dir's `index`), if the
     /// repository has a working tree.
     pub fn index_path(&self) -> Option<PathBuf> {

@@ -68,6 +68,14 @@ impl Default for Options {
 /// Builds the manifest of a `git diff` command line.
 pub fn build(repo: &Repo, diff: &Diff, options: &Options) -> Result<Manifest, ManifestError> {
     let mut clock = Stopwatch::start();
+    let configured;
+    let diff = match configured_relative(repo, diff)? {
+        Some(d) => {
+            configured = d;
+            &configured
+        }
+        None => diff,
+    };
     let (target, paths) = repo.diff_target(diff)?;
     clock.lap("resolve");
     let relative = diff
@@ -138,8 +146,14 @@ fn git_facts(
         (Head::Worktree, Some(index)) => repo.git.spawn_on_index_copy(args, &index)?,
         _ => repo.git.spawn(args)?,
     };
-    let wants_untracked =
-        options.untracked && target.head == Head::Worktree && !relative && repo.workdir().is_some();
+    // git lists no untracked file; they are added for a plain working-tree diff (not a
+    // reversed one, nor one relative to a directory).
+    let reversed = diff.options.iter().any(|o| o == "-R");
+    let wants_untracked = options.untracked
+        && target.head == Head::Worktree
+        && !relative
+        && !reversed
+        && repo.workdir().is_some();
     let listing = if wants_untracked {
         Some(repo.git.spawn(untracked_args(paths))?)
     } else {
@@ -394,6 +408,28 @@ fn content_of(
             _ => Err(None),
         },
     }
+}
+
+/// The diff with `--relative` added when git would apply `diff.relative = true` (the command
+/// names neither `--relative` nor `--no-relative` and runs below the top of the work tree), so
+/// the answer's paths are the ones git's own diff shows.
+fn configured_relative(repo: &Repo, diff: &Diff) -> Result<Option<Diff>, ManifestError> {
+    let decided = diff.options.iter().any(|o| {
+        let b = o.as_bytes();
+        b.starts_with(b"--relative") || b == b"--no-relative"
+    });
+    let below_top = repo.workdir().is_some_and(|top| {
+        match (std::fs::canonicalize(top), std::fs::canonicalize(&repo.dir)) {
+            (Ok(top), Ok(dir)) => top != dir,
+            _ => false,
+        }
+    });
+    if decided || !below_top || !repo.config_bool("diff.relative")? {
+        return Ok(None);
+    }
+    let mut relative = diff.clone();
+    relative.options.push("--relative".into());
+    Ok(Some(relative))
 }
 
 /// Returns the arguments of `git diff --raw --numstat -z -M` for the target.

@@ -923,3 +923,58 @@ fn blame_pages_keep_several_ranges_apart() {
     }
     assert_eq!(got_lines, want_lines);
 }
+
+// `-R` answers had no hunks (git swaps the `a/` and `b/` prefixes between the sides) and kept
+// untracked files as additions; `diff.relative = true` was overridden with `--no-relative`.
+#[test]
+fn reversed_and_configured_relative_diffs_are_git_s() {
+    let env = TestEnv::new();
+    let repo = env.repo("repo");
+    repo.write("sub/a.txt", "1\n2\n3\n").write("top.txt", "t\n");
+    repo.commit("one");
+    repo.write("sub/a.txt", "1\nX\n3\n").write("top.txt", "u\n");
+    repo.commit("two");
+    repo.write("sub/scratch.txt", "new\n");
+    for args in [
+        &["diff", "-R", "HEAD~1", "HEAD"][..],
+        &["show", "-R", "HEAD"],
+        &["diff", "-R"],
+    ] {
+        let doc = answer(&env, &repo.dir, args);
+        let git_args: Vec<&str> = if args[0] == "show" {
+            vec!["-R", "HEAD~1", "HEAD"]
+        } else {
+            args[1..].to_vec()
+        };
+        assert_eq!(
+            compact_facts(&doc),
+            git_facts(&repo, &repo.dir, &git_args),
+            "{args:?}"
+        );
+        if args.len() > 2 {
+            let ours = doc["hunks"]["sub/a.txt"][0]
+                .as_str()
+                .unwrap_or_else(|| panic!("{args:?}: {doc}"));
+            assert!(ours.contains("\n-X\n+2"), "{args:?}: {ours}");
+        }
+        assert!(!doc.to_string().contains("scratch"), "{args:?}: {doc}");
+    }
+    repo.git(&["config", "diff.relative", "true"]);
+    let sub = repo.dir.join("sub");
+    let doc = answer(&env, &sub, &["diff", "HEAD~1", "HEAD"]);
+    assert_eq!(
+        compact_facts(&doc),
+        git_facts(&repo, &sub, &["HEAD~1", "HEAD"])
+    );
+    assert_eq!(doc["files"][""][0], "M a.txt +1 -1", "{doc}");
+    assert!(
+        doc["hunks"]["a.txt"][0].as_str().unwrap().contains("+X"),
+        "{doc}"
+    );
+    // --no-relative on the command line wins over the configuration, as in git.
+    let doc = answer(&env, &sub, &["diff", "--no-relative", "HEAD~1", "HEAD"]);
+    assert_eq!(
+        compact_facts(&doc),
+        git_facts(&repo, &sub, &["--no-relative", "HEAD~1", "HEAD"])
+    );
+}
