@@ -444,13 +444,7 @@ fn gh_pr_diff_answers_with_the_pull_request_manifest() {
             log = log.display()
         ),
     );
-    let path = join(&[
-        env.shim_dir.clone(),
-        fake,
-        env.real_dir(),
-        "/usr/bin".into(),
-        "/bin".into(),
-    ]);
+    let path = gh_path(&env, fake);
     let run = |args: &[&str], agent: bool| {
         let mut cmd = env.command("gh", &path);
         cmd.args(args)
@@ -552,13 +546,7 @@ fn gh_pr_diff_never_fetches_and_checks_object_ids() {
                 "#!/bin/sh\ncase \"$1 $2\" in\n  'pr view') echo '{{\"number\":7,\"baseRefOid\":\"{base}\",\"headRefOid\":\"{head}\"}}' ;;\n  *) echo \"real gh: $*\" ;;\nesac\n"
             ),
         );
-        let path = join(&[
-            env.shim_dir.clone(),
-            fake,
-            env.real_dir(),
-            "/usr/bin".into(),
-            "/bin".into(),
-        ]);
+        let path = gh_path(&env, fake);
         let out = env
             .command("gh", &path)
             .args(["pr", "diff", "7"])
@@ -770,13 +758,7 @@ fn a_hung_or_endless_gh_gives_way_to_the_real_gh() {
                 "#!/bin/sh\ncase \"$1 $2\" in\n  'pr view') exec {view} ;;\n  *) echo \"real gh: $*\" ;;\nesac\n"
             ),
         );
-        let path = join(&[
-            env.shim_dir.clone(),
-            fake,
-            env.real_dir(),
-            "/usr/bin".into(),
-            "/bin".into(),
-        ]);
+        let path = gh_path(&env, fake);
         let started = std::time::Instant::now();
         let out = env
             .command("gh", &path)
@@ -977,4 +959,15 @@ fn reversed_and_configured_relative_diffs_are_git_s() {
         compact_facts(&doc),
         git_facts(&repo, &sub, &["--no-relative", "HEAD~1", "HEAD"])
     );
+}
+
+/// PATH for a `gh` call: the shim, then the fake `gh` in `fake`, then the real git.
+fn gh_path(env: &TestEnv, fake: std::path::PathBuf) -> std::ffi::OsString {
+    join(&[
+        env.shim_dir.clone(),
+        fake,
+        env.real_dir(),
+        "/usr/bin".into(),
+        "/bin".into(),
+    ])
 }

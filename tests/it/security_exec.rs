@@ -96,34 +96,13 @@ fn filter_drivers_with_odd_names_never_run() {
 fn a_submodule_s_own_filter_driver_never_runs() {
     let env = TestEnv::new();
     let marker = marker(&env, "submodule");
-    let inner = env.repo("inner");
-    inner
-        .write(".gitattributes", "*.txt filter=sub\n")
-        .write("s.txt", "one\n");
-    inner.commit("inner");
-    let repo = env.repo("repo");
-    repo.write("top.txt", "top\n");
-    repo.commit("top");
-    repo.git(&[
-        "-c",
-        "protocol.file.allow=always",
-        "submodule",
-        "add",
-        "-q",
-        inner.dir.to_str().unwrap(),
-        "sub",
-    ]);
-    repo.commit("add the submodule");
-    let sub = env.repo_at(&repo.dir.join("sub"));
-    sub.git(&["config", "filter.sub.clean", &marking(&marker)]);
-    // The same size, so git must read (and clean) the file to know it changed.
-    sub.write("s.txt", "owe\n");
+    let repo = with_filtered_submodule(&env, &marker);
     let doc = structured(&env, &repo.dir, &["diff"]);
     assert!(doc.to_string().contains("sub"), "{doc}");
     assert!(!marker.exists(), "the submodule's filter driver ran");
     // git itself reports the dirty submodule: the structured answer must say the same.
     let plain = repo.git(&["diff", "--name-only"]);
-    assert_eq!(plain.trim(), "sub");
+    assert!(plain.lines().any(|l| l == "sub"), "{plain}");
 }
 
 // `git blame` and the pickaxe apply textconv drivers by default: the structured path ran them.
@@ -247,6 +226,7 @@ fn with_filtered_submodule<'e>(env: &'e TestEnv, marker: &Path) -> Repo<'e> {
     repo.commit("add the submodule");
     let sub = env.repo_at(&repo.dir.join("sub"));
     sub.git(&["config", "filter.sub.clean", &marking(marker)]);
+    // The same size, so git must read (and clean) the file to know it changed.
     sub.write("s.txt", "owe\n");
     repo.write("top.rs", "fn a() { 1 }\n");
     repo
