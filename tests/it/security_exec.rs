@@ -203,6 +203,20 @@ fn as_agent(env: &TestEnv, dir: &Path, args: &[&str]) -> (String, String) {
     )
 }
 
+/// Adds `inner` to `repo` as the submodule `sub`, and commits.
+fn add_submodule(repo: &Repo<'_>, inner: &Repo<'_>) {
+    repo.git(&[
+        "-c",
+        "protocol.file.allow=always",
+        "submodule",
+        "add",
+        "-q",
+        inner.dir.to_str().unwrap(),
+        "sub",
+    ]);
+    repo.commit("add the submodule");
+}
+
 /// A repository with a populated submodule `sub` (from `inner`) whose `.txt` files go through
 /// the submodule's own filter driver, which leaves `marker` behind.
 fn with_filtered_submodule<'e>(env: &'e TestEnv, marker: &Path) -> Repo<'e> {
@@ -214,16 +228,7 @@ fn with_filtered_submodule<'e>(env: &'e TestEnv, marker: &Path) -> Repo<'e> {
     let repo = env.repo("repo");
     repo.write("top.rs", "fn a() {}\n");
     repo.commit("top");
-    repo.git(&[
-        "-c",
-        "protocol.file.allow=always",
-        "submodule",
-        "add",
-        "-q",
-        inner.dir.to_str().unwrap(),
-        "sub",
-    ]);
-    repo.commit("add the submodule");
+    add_submodule(&repo, &inner);
     let sub = env.repo_at(&repo.dir.join("sub"));
     sub.git(&["config", "filter.sub.clean", &marking(marker)]);
     // The same size, so git must read (and clean) the file to know it changed.
@@ -285,16 +290,7 @@ fn a_submodule_s_external_diff_never_runs() {
     let repo = env.repo("repo");
     repo.write("m.rs", "fn main() {}\n");
     repo.commit("top");
-    repo.git(&[
-        "-c",
-        "protocol.file.allow=always",
-        "submodule",
-        "add",
-        "-q",
-        inner.dir.to_str().unwrap(),
-        "sub",
-    ]);
-    repo.commit("add the submodule");
+    add_submodule(&repo, &inner);
     let sub = env.repo_at(&repo.dir.join("sub"));
     sub.write("x.rs", "fn a() { 1; }\n");
     sub.commit("two");
