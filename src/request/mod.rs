@@ -439,6 +439,13 @@ const DIFF_PRESENTATION: &[Opt] = &[
     o("--no-function-context", Flag, Role::Patch),
     o("--inter-hunk-context", Value, Role::Patch),
     o("--ws-error-highlight", Value, Ignore),
+    // How a patch names files and blobs: the answer's hunks carry no such headers.
+    o("--full-index", Flag, Ignore),
+    o("--abbrev", Attached, Ignore),
+    o("--no-prefix", Flag, Ignore),
+    o("--default-prefix", Flag, Ignore),
+    o("--src-prefix", Value, Ignore),
+    o("--dst-prefix", Value, Ignore),
 ];
 
 /// Options that ask for git's own (machine or patch) output.
@@ -473,12 +480,6 @@ const DIFF_MACHINE: &[Opt] = &[
     o("--color-words", Attached, Machine),
     o("-s", Flag, Role::NoPatch),
     o("--no-patch", Flag, Role::NoPatch),
-    o("--full-index", Flag, Machine),
-    o("--abbrev", Attached, Machine),
-    o("--no-prefix", Flag, Machine),
-    o("--default-prefix", Flag, Machine),
-    o("--src-prefix", Value, Machine),
-    o("--dst-prefix", Value, Machine),
     o("--line-prefix", Value, Machine),
     o("--output-indicator-new", Value, Machine),
     o("--output-indicator-old", Value, Machine),

@@ -133,7 +133,11 @@ fn decisions() {
         ("diff --binary A..B", "P machine"),
         ("diff --word-diff A..B", "P machine"),
         ("diff --color-words A..B", "P machine"),
-        ("diff --no-prefix A..B", "P machine"),
+        ("diff --no-prefix A..B", "S diff"),
+        (
+            "diff --src-prefix=x/ --dst-prefix=y/ --full-index A..B",
+            "S diff",
+        ),
         ("diff --ext-diff A..B", "P machine"),
         ("diff -s A..B", "P machine"),
         ("diff A..B --stat", "P machine"),
