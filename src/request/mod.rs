@@ -877,11 +877,14 @@ pub fn parse_log(args: &[OsString]) -> Result<Log, Reason> {
 
 /// Parses the arguments of `git show` (after the subcommand).
 pub fn parse_show(args: &[OsString]) -> Result<Show, Reason> {
+    /// `show`'s own: a merge shown against its first parent is what the answer always gives.
+    const SHOW_ONLY: &[Opt] = &[o("--first-parent", Flag, Ignore)];
     const TABLES: &[&[Opt]] = &[
         DIFF_FACTS,
         LOG_PRESENTATION,
         DIFF_PRESENTATION,
         DIFF_MACHINE,
+        SHOW_ONLY,
     ];
     let mut show = Show::default();
     let mut scanner = Scanner::new(args, TABLES);

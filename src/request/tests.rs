@@ -134,6 +134,8 @@ fn decisions() {
         ("diff --word-diff A..B", "P machine"),
         ("diff --color-words A..B", "P machine"),
         ("diff --no-prefix A..B", "S diff"),
+        ("show --first-parent M", "S show"),
+        ("show -m M", "P machine"),
         (
             "diff --src-prefix=x/ --dst-prefix=y/ --full-index A..B",
             "S diff",
