@@ -272,12 +272,18 @@ pub fn mentioning(
     found.into_iter().take(MAX_PARSED).collect()
 }
 
-/// Whether an analysis has a call or an import naming one of `names`.
+/// Whether an analysis defines, calls or imports one of `names` (a cached analysis stands for
+/// the word search of the file's text, which would have found any of them).
 fn refers(analysis: &Analysis, names: &[&str]) -> bool {
+    let leaf = |name: &str| name.rsplit(['.', ':']).next().unwrap_or(name).to_owned();
     analysis
         .calls
         .iter()
         .any(|c| names.contains(&c.site.name.as_str()))
+        || analysis
+            .functions
+            .iter()
+            .any(|f| names.contains(&leaf(&f.name).as_str()))
         || analysis.imports.iter().any(|i| {
             i.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
                 .any(|w| names.contains(&w))

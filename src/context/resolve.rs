@@ -529,12 +529,22 @@ impl Definition {
         if self.named_through(scheme, &self.module, path) {
             return true;
         }
-        // A Python module under `src/` is imported without `src` in a src layout, and with it
-        // when `src` is a package.
-        if scheme == Scheme::Python && self.module.len() > 2 && self.module[1] == "src" {
-            let mut stripped = self.module.clone();
-            stripped.remove(1);
-            return self.named_through(scheme, &stripped, path);
+        // Python imports a module from wherever its package root is on `sys.path`: a project
+        // in a subdirectory (`python/requests/src/requests/models.py` is `requests.models`),
+        // a src layout, or `src` itself a package. Any enclosing directories may be dropped
+        // as long as a package and a module remain, or the last one dropped is `src`.
+        if scheme == Scheme::Python {
+            for k in 2..self.module.len() {
+                let remaining = self.module.len() - k;
+                if remaining >= 2 || (self.module[k - 1] == "src" && remaining >= 1) {
+                    let stripped: AbsPath = std::iter::once(self.module[0].clone())
+                        .chain(self.module[k..].iter().cloned())
+                        .collect();
+                    if self.named_through(scheme, &stripped, path) {
+                        return true;
+                    }
+                }
+            }
         }
         false
     }

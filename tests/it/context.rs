@@ -574,3 +574,74 @@ fn callers_in_files_whose_names_are_not_utf8_are_found() {
         "{doc:#}"
     );
 }
+
+// A cached analysis stood for a file only through its calls and imports: a function defined in
+// a cached file and called nowhere was `not_found` once a manifest had filled the cache.
+#[test]
+fn a_named_function_is_found_whatever_the_cache_holds() {
+    let env = TestEnv::new();
+    let repo = env.repo("repo");
+    repo.write(
+        "src/lib.rs",
+        "pub fn lonely() -> u32 {\n    1\n}\n\npub fn changed() -> u32 {\n    1\n}\n",
+    );
+    repo.commit("one");
+    repo.write(
+        "src/lib.rs",
+        "pub fn lonely() -> u32 {\n    1\n}\n\npub fn changed() -> u32 {\n    2\n}\n",
+    );
+    repo.commit("two");
+    for _ in 0..2 {
+        run(&env, &repo.dir, "manifest", &["HEAD~1..HEAD"]);
+        let doc = context(
+            &env,
+            &repo.dir,
+            &["HEAD~1..HEAD", "--function-names", "lonely"],
+        );
+        let f = entry(&doc, "src/lib.rs", "lonely");
+        assert_eq!(f["change_type"], "unchanged", "{doc:#}");
+        assert!(doc.get("not_found").is_none(), "{doc:#}");
+    }
+}
+
+// Absolute imports of a package below the top of the repository (`proj/src/lib/...` imported
+// as `lib.sessions`) were never resolved: only a leading `src` was dropped.
+#[test]
+fn python_packages_below_the_top_are_imported_by_their_package_path() {
+    let env = TestEnv::new();
+    let repo = env.repo("repo");
+    repo.write("proj/src/lib/__init__.py", "")
+        .write("proj/src/lib/sessions.py", "def hf(x):\n    return x\n")
+        .write(
+            "proj/tests/test_h.py",
+            "from lib.sessions import hf\n\n\ndef test_hf():\n    assert hf(1) == 1\n",
+        )
+        .write(
+            "python/requests/src/requests/utils.py",
+            "def quote(x):\n    return x\n",
+        )
+        .write(
+            "python/requests/src/requests/models.py",
+            "from requests.utils import quote\n\n\ndef prepare(u):\n    return quote(u)\n",
+        );
+    repo.commit("one");
+    repo.write("proj/src/lib/sessions.py", "def hf(x):\n    return x + 0\n")
+        .write(
+            "python/requests/src/requests/utils.py",
+            "def quote(x):\n    return str(x)\n",
+        );
+    repo.commit("two");
+    let doc = context(&env, &repo.dir, &["HEAD~1..HEAD"]);
+    assert_eq!(
+        callers(entry(&doc, "proj/src/lib/sessions.py", "hf")),
+        ["proj/tests/test_h.py:5 test_hf test"]
+    );
+    assert_eq!(
+        callers(entry(
+            &doc,
+            "python/requests/src/requests/utils.py",
+            "quote"
+        )),
+        ["python/requests/src/requests/models.py:5 prepare"]
+    );
+}
