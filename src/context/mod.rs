@@ -615,7 +615,7 @@ fn function_context(
                             false
                         }
                         Resolution::Receiver => {
-                            if !(d.is_method() && d.related(view)) {
+                            if !(d.is_method() && d.related(s, view)) {
                                 continue;
                             }
                             true

@@ -526,27 +526,31 @@ impl Definition {
     /// Whether an absolute path names it: exactly, or through a re-export in an enclosing
     /// module of the same crate or package.
     pub fn named_by(&self, scheme: Scheme, path: &AbsPath) -> bool {
-        if self.named_through(scheme, &self.module, path) {
-            return true;
-        }
-        // Python imports a module from wherever its package root is on `sys.path`: a project
-        // in a subdirectory (`python/requests/src/requests/models.py` is `requests.models`),
-        // a src layout, or `src` itself a package. Any enclosing directories may be dropped
-        // as long as a package and a module remain, or the last one dropped is `src`.
+        self.module_names(scheme)
+            .iter()
+            .any(|module| self.named_through(scheme, module, path))
+    }
+
+    /// The absolute paths its module is imported by. Python imports a module from wherever its
+    /// package root is on `sys.path`: a project in a subdirectory
+    /// (`python/requests/src/requests/models.py` is `requests.models`), a src layout, or `src`
+    /// itself a package. Any enclosing directories may be dropped as long as a package and a
+    /// module remain, or the last one dropped is `src`.
+    fn module_names(&self, scheme: Scheme) -> Vec<AbsPath> {
+        let mut names = vec![self.module.clone()];
         if scheme == Scheme::Python {
             for k in 2..self.module.len() {
                 let remaining = self.module.len() - k;
                 if remaining >= 2 || (self.module[k - 1] == "src" && remaining >= 1) {
-                    let stripped: AbsPath = std::iter::once(self.module[0].clone())
-                        .chain(self.module[k..].iter().cloned())
-                        .collect();
-                    if self.named_through(scheme, &stripped, path) {
-                        return true;
-                    }
+                    names.push(
+                        std::iter::once(self.module[0].clone())
+                            .chain(self.module[k..].iter().cloned())
+                            .collect(),
+                    );
                 }
             }
         }
-        false
+        names
     }
 
     fn named_through(&self, scheme: Scheme, module: &AbsPath, path: &AbsPath) -> bool {
@@ -568,17 +572,19 @@ impl Definition {
     }
 
     /// Whether a file has reason to hold a value of this method's type: it is the defining
-    /// file or module, imports from that module, or names the type.
-    pub fn related(&self, view: &FileView) -> bool {
+    /// file or module, imports that module or from it, or names the type.
+    pub fn related(&self, scheme: Scheme, view: &FileView) -> bool {
         if view.path == self.file || view.module == self.module {
             return true;
         }
         let ty = &self.qualified[self.qualified.len().saturating_sub(2)];
+        let modules = self.module_names(scheme);
         view.qualifiers.contains(ty)
-            || view.bindings.iter().any(|(name, path)| {
-                name == ty || path.starts_with(&self.module) && path.len() > self.module.len()
-            })
-            || view.globs.iter().any(|g| g == &self.module)
+            || view
+                .bindings
+                .iter()
+                .any(|(name, path)| name == ty || modules.iter().any(|m| path.starts_with(m)))
+            || view.globs.iter().any(|g| modules.contains(g))
     }
 }
 

@@ -645,3 +645,36 @@ fn python_packages_below_the_top_are_imported_by_their_package_path() {
         ["python/requests/src/requests/models.py:5 prepare"]
     );
 }
+
+// A method call on an unknown receiver in a file that imports the defining module itself
+// (`from . import sessions`, `import pkg.sessions`) was dropped instead of listed as a
+// candidate.
+#[test]
+fn a_file_importing_the_module_may_call_its_methods() {
+    let env = TestEnv::new();
+    let repo = env.repo("repo");
+    let session =
+        |body: &str| format!("class Session:\n    def request(self, m):\n        return {body}\n");
+    repo.write("pkg/__init__.py", "")
+        .write("pkg/sessions.py", session("m"))
+        .write(
+            "pkg/api.py",
+            "from . import sessions\n\n\ndef get(m):\n    s = sessions.Session()\n    return s.request(m)\n",
+        )
+        .write(
+            "pkg/api3.py",
+            "import pkg.sessions\n\n\ndef get3(m):\n    s = pkg.sessions.Session()\n    return s.request(m)\n",
+        )
+        .write(
+            "pkg/other.py",
+            "def unrelated(x):\n    return x.request(1)\n",
+        );
+    repo.commit("one");
+    repo.write("pkg/sessions.py", session("m + 1"));
+    repo.commit("two");
+    let doc = context(&env, &repo.dir, &["HEAD~1..HEAD"]);
+    assert_eq!(
+        callers(entry(&doc, "pkg/sessions.py", "Session.request")),
+        ["pkg/api.py:6 get candidate", "pkg/api3.py:6 get3 candidate"]
+    );
+}
