@@ -279,8 +279,12 @@ fn functions_of(repo: &Repo, b: &Blame) -> Option<Vec<(u32, u32, String)>> {
             let mut spec = rev.clone();
             spec.push(":");
             spec.push(relative.as_os_str());
+            // Files past the analysis limit are not analysed: read no more than that.
             repo.git
-                .output([OsStr::new("cat-file"), OsStr::new("blob"), spec.as_os_str()])
+                .output_capped(
+                    [OsStr::new("cat-file"), OsStr::new("blob"), spec.as_os_str()],
+                    crate::lang::MAX_FILE_BYTES,
+                )
                 .ok()?
         }
         // The working tree's version: read as every working-tree file is, inside the tree,

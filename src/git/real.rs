@@ -78,10 +78,11 @@ impl Running {
         self.collect(max)
     }
 
-    /// Waits for git and returns its standard output; a non-zero exit is an error carrying
-    /// git's standard error.
+    /// Waits for git and returns its standard output, at most [`MAX_OUTPUT`] bytes (past
+    /// that, [`GitError::TooLarge`]); a non-zero exit is an error carrying git's standard
+    /// error.
     pub fn finish(self) -> Result<Vec<u8>, GitError> {
-        self.collect(usize::MAX)
+        self.collect(MAX_OUTPUT)
     }
 
     /// Reads git's output from threads while this one waits for git, so that the deadline can
@@ -147,6 +148,11 @@ impl Running {
         checked(name, status, &stderr, out)
     }
 }
+
+/// The most bytes read from one git process unless the caller sets a smaller cap: a tiny,
+/// well-compressed repository can make git print gigabytes (one huge commit message, a huge
+/// blamed file), and an answer's memory must stay bounded.
+pub const MAX_OUTPUT: usize = 128 << 20;
 
 /// The most bytes of git's standard error kept (for error messages).
 const MAX_STDERR: u64 = 64 * 1024;
@@ -345,6 +351,16 @@ impl Invocation {
         S: AsRef<OsStr>,
     {
         self.spawn(args)?.finish()
+    }
+
+    /// Like [`Invocation::output`], reading at most `max` bytes ([`GitError::TooLarge`] past
+    /// that).
+    pub fn output_capped<I, S>(&self, args: I, max: usize) -> Result<Vec<u8>, GitError>
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<OsStr>,
+    {
+        self.spawn(args)?.finish_capped(max)
     }
 
     /// Starts git with `args`; [`Running::finish`] collects its output.
@@ -576,6 +592,20 @@ pub fn neutralising_args(names: &[Vec<u8>]) -> Vec<OsString> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn output_past_its_cap_is_an_error_not_memory() {
+        let git = Invocation::locate(std::env::temp_dir(), Vec::new()).unwrap();
+        assert!(matches!(
+            git.output_capped(["version"], 4),
+            Err(GitError::TooLarge { limit: 4, .. })
+        ));
+        assert!(
+            git.output_capped(["version"], 4096)
+                .unwrap()
+                .starts_with(b"git version")
+        );
+    }
 
     #[test]
     fn an_index_copy_is_private_and_removed_when_dropped() {

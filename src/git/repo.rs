@@ -210,8 +210,8 @@ impl Repo {
     }
 }
 
-/// Makes sure the real git reads the repository gix opened, and returns the work tree git
-/// uses.
+/// Makes sure the real git reads the repository gix opened (its git dir and common dir), and
+/// returns the work tree git uses.
 ///
 /// Their discovery can differ: gix accepts a `.git` directory git rejects (git then walks up
 /// to an enclosing repository), and with `GIT_DIR` but no work tree git takes the current
@@ -223,7 +223,11 @@ fn agree_with_git(
     git: &Invocation,
 ) -> Result<Option<PathBuf>, GitError> {
     let has_workdir = inner.work_dir().is_some();
-    let mut args = vec!["--absolute-git-dir"];
+    let mut args = vec![
+        "--absolute-git-dir",
+        "--path-format=absolute",
+        "--git-common-dir",
+    ];
     if has_workdir {
         args.push("--show-toplevel");
     }
@@ -240,7 +244,8 @@ fn agree_with_git(
         .unwrap_or(&out)
         .split(|&b| b == b'\n')
         .map(|line| Path::new(std::ffi::OsStr::from_bytes(line)));
-    let (Some(git_dir), toplevel, None) = (
+    let (Some(git_dir), Some(common_dir), toplevel, None) = (
+        lines.next(),
         lines.next(),
         has_workdir.then(|| lines.next()).flatten(),
         lines.next(),
@@ -249,14 +254,20 @@ fn agree_with_git(
             String::from_utf8_lossy(&out).trim().to_owned(),
         ));
     };
-    let same_git_dir = match (
-        std::fs::canonicalize(inner.path()),
-        std::fs::canonicalize(git_dir),
+    let same = |ours: &Path, theirs: &Path| match (
+        std::fs::canonicalize(ours),
+        std::fs::canonicalize(theirs),
     ) {
         (Ok(a), Ok(b)) => a == b,
         _ => false,
     };
-    if !same_git_dir || has_workdir != toplevel.is_some() {
+    // The common dir too: gix trims a linked worktree's `commondir` of trailing spaces, git
+    // does not, and refs, config and objects come from it.
+    let local = inner.to_thread_local();
+    if !same(inner.path(), git_dir)
+        || !same(local.common_dir(), common_dir)
+        || has_workdir != toplevel.is_some()
+    {
         return Err(disagreement(
             String::from_utf8_lossy(&out).trim().to_owned(),
         ));

@@ -797,10 +797,13 @@ pub fn parse_diff(args: &[OsString]) -> Result<Diff, Reason> {
     let mut scanner = Scanner::new(args, TABLES);
     while let Some(token) = scanner.next_token() {
         match token? {
-            Token::Option { opt, tokens, .. } => match opt.role {
+            Token::Option { opt, value, tokens } => match opt.role {
                 Role::Cached => diff.cached = true,
                 Role::MergeBase => diff.merge_base = true,
-                Role::Patch => diff.patch.extend_from_slice(tokens),
+                Role::Patch => {
+                    patch_value(opt, value)?;
+                    diff.patch.extend_from_slice(tokens);
+                }
                 _ => {
                     if common_role(opt)? {
                         diff.options.extend_from_slice(tokens);
@@ -891,7 +894,10 @@ pub fn parse_show(args: &[OsString]) -> Result<Show, Reason> {
     while let Some(token) = scanner.next_token() {
         match token? {
             Token::Option { opt, value, tokens } => match opt.role {
-                Role::Patch => show.patch.extend_from_slice(tokens),
+                Role::Patch => {
+                    patch_value(opt, value)?;
+                    show.patch.extend_from_slice(tokens);
+                }
                 Role::NoPatch => show.no_patch = true,
                 Role::Format => match header_format(value) {
                     Some(suppressed) => show.no_header = suppressed,
@@ -929,6 +935,25 @@ pub fn parse_show(args: &[OsString]) -> Result<Show, Reason> {
         }
     }
     Ok(show)
+}
+
+/// The most lines of context an answer honours; git's own output past that.
+const MAX_CONTEXT: u64 = 100_000;
+
+/// Checks the number of a hunk option (`-U<n>`, `--unified=<n>`, `--inter-hunk-context=<n>`):
+/// beyond [`MAX_CONTEXT`] git's own hunk headers overflow, so git answers itself.
+fn patch_value(opt: &Opt, value: Option<&OsStr>) -> Result<(), Reason> {
+    let Some(value) = value.filter(|v| !v.is_empty()) else {
+        return Ok(());
+    };
+    match value.to_str().and_then(|v| v.parse::<u64>().ok()) {
+        Some(n) if n <= MAX_CONTEXT => Ok(()),
+        _ => Err(Reason::Unsupported(format!(
+            "`{}{}` is past the {MAX_CONTEXT} lines of context an answer shows",
+            opt.name,
+            lossy(value)
+        ))),
+    }
 }
 
 /// Reads a `--format`/`--pretty` value of `show`: `Some(true)` when it suppresses the commit's

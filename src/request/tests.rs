@@ -135,6 +135,8 @@ fn decisions() {
         ("diff --color-words A..B", "P machine"),
         ("diff --no-prefix A..B", "S diff"),
         ("show --first-parent M", "S show"),
+        ("diff -U2147483648 A..B", "P unsupported"),
+        ("diff --unified=5 A..B", "S diff"),
         ("show -m M", "P machine"),
         (
             "diff --src-prefix=x/ --dst-prefix=y/ --full-index A..B",

@@ -286,3 +286,36 @@ fn snapshot_line_numbers_never_run_backwards() {
     let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
     check(&doc["files"][0]["after"]);
 }
+
+#[test]
+fn mcp_refuses_a_common_dir_git_reads_elsewhere() {
+    // gix trims a linked worktree's `commondir` of trailing spaces, git does not: with
+    // `<root>/main/.git ` (a link to a repository outside) git read the outside repository's
+    // refs and history while confinement checked the one inside.
+    let env = TestEnv::new();
+    let (allowed, outside) = roots(&env);
+    let main = env.repo("allowed/main");
+    main.write("a.txt", "innocent\n");
+    main.commit("inside");
+    let wt = allowed.join("wt");
+    main.git(&["worktree", "add", "-q", wt.to_str().unwrap(), "-b", "wtb"]);
+    let spaced = allowed.join("main/.git ");
+    std::os::unix::fs::symlink(outside.join(".git"), &spaced).unwrap();
+    let admin = main.dir.join(".git/worktrees/wt");
+    std::fs::write(
+        admin.join("commondir"),
+        format!("{} ", main.dir.join(".git").display()),
+    )
+    .unwrap();
+    std::fs::write(admin.join("HEAD"), "ref: refs/heads/main\n").unwrap();
+    let mut mcp = serve(&env, &allowed);
+    let (error, text) = mcp.call(
+        "get_commit_history",
+        json!({"repo_path": wt.display().to_string(), "base_ref": "4b825dc642cb6eb9a060e54bf8d69288fbee4904", "head_ref": "main", "format": "full"}),
+    );
+    assert!(!text.contains(MARKER), "{text}");
+    assert!(
+        error && text.contains("git finds another repository"),
+        "{text}"
+    );
+}
