@@ -149,6 +149,20 @@ impl Running {
     }
 }
 
+/// Blocks SIGPIPE in the calling thread only (a write to a closed pipe then fails with EPIPE;
+/// the pending signal goes with the thread). The process's disposition, which the passthrough
+/// hands to git, is left alone.
+fn block_sigpipe() {
+    // SAFETY: the set is initialised by sigemptyset before use, and pthread_sigmask changes
+    // only this thread's mask.
+    unsafe {
+        let mut set: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut set);
+        libc::sigaddset(&mut set, libc::SIGPIPE);
+        libc::pthread_sigmask(libc::SIG_BLOCK, &set, std::ptr::null_mut());
+    }
+}
+
 /// The most bytes read from one git process unless the caller sets a smaller cap: a tiny,
 /// well-compressed repository can make git print gigabytes (one huge commit message, a huge
 /// blamed file), and an answer's memory must stay bounded.
@@ -395,8 +409,15 @@ impl Invocation {
             .stdin(Stdio::piped())
             .spawn()
             .map_err(|source| self.spawn_error(source))?;
-        let mut stdin = child.stdin.take().expect("stdin is piped");
-        let writer = std::thread::spawn(move || stdin.write_all(&input));
+        let Some(mut stdin) = child.stdin.take() else {
+            return Err(self.spawn_error(std::io::Error::other("no pipe to git's stdin")));
+        };
+        let writer = std::thread::spawn(move || {
+            // git may exit (or be stopped) before reading everything: the write then fails
+            // with EPIPE instead of raising SIGPIPE, which would end this process.
+            block_sigpipe();
+            stdin.write_all(&input)
+        });
         let running = Running::new(
             child,
             args.first()

@@ -321,3 +321,48 @@ fn subjects_are_git_s_subjects() {
         .collect();
     assert_eq!(got, want);
 }
+
+// git exiting before it read its input (or stopped at its deadline) raised SIGPIPE in the
+// thread feeding it, and the process died with no message: the server for every client, the
+// shim before it could run git.
+#[test]
+fn a_git_that_stops_reading_its_input_is_an_error_not_a_signal() {
+    let env = TestEnv::new();
+    let repo = env.repo("repo");
+    // More ids than a pipe holds (about 80 bytes each, 64 KiB), so the writer blocks.
+    for i in 0..1000 {
+        repo.git(&["commit", "-q", "--allow-empty", "-m", &format!("c{i}")]);
+    }
+    let real = String::from_utf8(
+        env.command("sh", &env.plain_path())
+            .args(["-c", "command -v git"])
+            .output()
+            .unwrap()
+            .stdout,
+    )
+    .unwrap()
+    .trim()
+    .to_owned();
+    let wrapper = env.script(
+        &env.root().join("wrap"),
+        "git",
+        &format!(
+            "#!/bin/sh\nfor a in \"$@\"; do [ \"$a\" = diff-tree ] && exit 3; done\nexec {real} \"$@\"\n"
+        ),
+    );
+    let out = env
+        .command(bin(), &env.plain_path())
+        .args(["history", "main"])
+        .env("GIT_PRISM_REAL_GIT", &wrapper)
+        .current_dir(&repo.dir)
+        .output()
+        .unwrap();
+    use std::os::unix::process::ExitStatusExt;
+    assert_eq!(out.status.signal(), None, "killed by a signal");
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("diff-tree"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
