@@ -6,9 +6,10 @@
 //! real git with the caller's argv; the server reports an error).
 //!
 //! Invariants: the watchdog signals the process through a pidfd opened right after the spawn,
-//! before anyone can reap it, so a pid reused by another process is never signalled (on a
-//! kernel without pidfds it falls back to the pid, still only while the child is unreaped: the
-//! watchdog is disarmed as soon as `wait` returns). Disarming joins the watchdog thread.
+//! before anyone can reap it, so a pid reused by another process is never signalled. Without
+//! pidfds (another system, an old kernel) it signals the pid, which is safe as long as the
+//! caller reaps the child only after [`Deadline::disarm`]: [`wait_exited`] waits for the exit
+//! without reaping. Disarming joins the watchdog thread.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -40,10 +41,8 @@ pub struct Killer {
 impl Killer {
     fn open(child: &std::process::Child) -> Killer {
         let pid = libc::pid_t::try_from(child.id()).unwrap_or(0);
-        // SAFETY: pidfd_open takes a pid and flags and returns a new descriptor or -1.
-        let pidfd = unsafe { libc::syscall(libc::SYS_pidfd_open, pid, 0) };
         Killer {
-            pidfd: i32::try_from(pidfd).unwrap_or(-1),
+            pidfd: pidfd_open(pid),
             pid,
         }
     }
@@ -122,22 +121,76 @@ impl Drop for Deadline {
     }
 }
 
+/// A pidfd for `pid` (`-1` where there is none).
+#[cfg(target_os = "linux")]
+fn pidfd_open(pid: libc::pid_t) -> i32 {
+    // SAFETY: pidfd_open takes a pid and flags (passed as the `long`s the kernel reads) and
+    // returns a new descriptor or -1.
+    let fd = unsafe {
+        libc::syscall(
+            libc::SYS_pidfd_open,
+            libc::c_long::from(pid),
+            0 as libc::c_long,
+        )
+    };
+    i32::try_from(fd).unwrap_or(-1)
+}
+
+#[cfg(not(target_os = "linux"))]
+fn pidfd_open(_pid: libc::pid_t) -> i32 {
+    -1
+}
+
 /// Kills the process behind `pidfd`, or `pid` when there is no pidfd.
 fn kill(pidfd: i32, pid: libc::pid_t) {
+    #[cfg(target_os = "linux")]
     if pidfd >= 0 {
         // SAFETY: pidfd_send_signal with a valid descriptor, a signal and no siginfo.
         unsafe {
             libc::syscall(
                 libc::SYS_pidfd_send_signal,
-                pidfd,
-                libc::SIGKILL,
+                libc::c_long::from(pidfd),
+                libc::c_long::from(libc::SIGKILL),
                 std::ptr::null::<libc::siginfo_t>(),
-                0,
+                0 as libc::c_long,
             )
         };
-    } else if pid > 0 {
+        return;
+    }
+    let _ = pidfd;
+    if pid > 0 {
         // SAFETY: kill with a positive pid and a signal.
         unsafe { libc::kill(pid, libc::SIGKILL) };
+    }
+}
+
+/// Waits until `child` has exited without reaping it (its pid stays taken until
+/// `Child::wait`), so that a watchdog still armed can never signal another process.
+pub fn wait_exited(child: &mut std::process::Child) -> std::io::Result<()> {
+    #[cfg(target_os = "linux")]
+    {
+        let pid = libc::id_t::from(child.id());
+        loop {
+            // SAFETY: waitid writes into the zeroed siginfo it is given.
+            let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
+            let rc =
+                unsafe { libc::waitid(libc::P_PID, pid, &mut info, libc::WEXITED | libc::WNOWAIT) };
+            if rc == 0 {
+                return Ok(());
+            }
+            let err = std::io::Error::last_os_error();
+            if err.kind() != std::io::ErrorKind::Interrupted {
+                return Err(err);
+            }
+        }
+    }
+    // Elsewhere: polled, and reaped when seen (the pid fallback's window is one poll).
+    #[cfg(not(target_os = "linux"))]
+    loop {
+        if child.try_wait()?.is_some() {
+            return Ok(());
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
     }
 }
 
@@ -157,6 +210,16 @@ mod tests {
         assert!(deadline.disarm());
         assert!(!status.success());
         assert!(started.elapsed() < Duration::from_secs(10));
+    }
+
+    #[test]
+    fn waiting_for_the_exit_leaves_the_child_to_reap() {
+        let mut child = std::process::Command::new("sh")
+            .args(["-c", "exit 7"])
+            .spawn()
+            .unwrap();
+        wait_exited(&mut child).unwrap();
+        assert_eq!(child.wait().unwrap().code(), Some(7));
     }
 
     #[test]

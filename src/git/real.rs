@@ -120,22 +120,26 @@ impl Running {
             }
             None => drop(out_tx.send(Ok(Vec::new()))),
         }
-        let program = self.program.clone();
-        let spawn_error = |source| GitError::Spawn { program, source };
+        let spawn_error = |source| GitError::Spawn {
+            program: self.program.clone(),
+            source,
+        };
+        // git is reaped only after the watchdog is disarmed and the reader that may stop it
+        // has reported: until then its pid is not free for another process to take.
+        super::deadline::wait_exited(&mut self.child).map_err(spawn_error)?;
+        let fired = self.deadline.disarm();
+        // git has exited: its pipes end now, unless a process it started still holds them.
+        let read = out_rx.recv_timeout(LINGER);
         let status = self.child.wait().map_err(spawn_error)?;
         let name = std::mem::take(&mut self.name);
-        if self.deadline.disarm() {
+        if fired {
             return Err(GitError::TimedOut {
                 command: name,
                 seconds: self.deadline.limit.as_secs(),
             });
         }
-        // git has exited: its pipes end now, unless a process it started still holds them.
-        let out = match out_rx.recv_timeout(LINGER) {
-            Ok(read) => read.map_err(|source| GitError::Spawn {
-                program: self.program.clone(),
-                source,
-            })?,
+        let out = match read {
+            Ok(read) => read.map_err(spawn_error)?,
             Err(_) => return Err(GitError::LeftRunning { command: name }),
         };
         let stderr = err_rx.recv_timeout(LINGER).unwrap_or_default();
