@@ -207,12 +207,23 @@ fn fit(
         let ranges: Vec<String> = runs.iter().map(|(a, b)| format!("-L {a},{b}")).collect();
         let mut rest: Vec<&OsStr> = Vec::new();
         let mut skip = false;
+        let mut paths = false;
         for a in argv.iter().skip(1) {
+            // After `--` every argument is a path, whatever it looks like.
+            if paths {
+                rest.push(a);
+                continue;
+            }
             if skip {
                 skip = false;
                 continue;
             }
             let bytes = a.as_encoded_bytes();
+            if bytes == b"--" {
+                paths = true;
+                rest.push(a);
+                continue;
+            }
             if bytes == b"-L" {
                 skip = true;
                 continue;

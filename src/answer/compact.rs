@@ -215,8 +215,17 @@ fn later_note(m: &Manifest, order: &[usize], at: Position) -> String {
         named += 1;
     }
     if json_len(&names) > NOTE_NAMES {
-        // One name longer than the room: its start says enough.
-        names = names.chars().take(NOTE_NAMES / 2).collect::<String>() + "…";
+        // One name longer than the room: its start says enough (measured as JSON, where a
+        // control character takes six).
+        let mut start = String::new();
+        for c in names.chars() {
+            start.push(c);
+            if json_len(&start) > NOTE_NAMES / 2 {
+                start.pop();
+                break;
+            }
+        }
+        names = start + "…";
     }
     let mut note = format!(
         "hunks of {} file{} ({}) are on the next pages: {names}",

@@ -64,6 +64,7 @@ pub fn run(mode: Mode, mut args: Args, out: &mut Out<'_>) -> anyhow::Result<i32>
     let options = manifest::Options {
         untracked: !args.no_untracked,
         functions: true,
+        ..manifest::Options::default()
     };
     let started = std::time::Instant::now();
     let built = manifest::build(&repo, &diff, &options)?;

@@ -36,6 +36,7 @@ pub fn run(args: Args, out: &mut Out<'_>) -> anyhow::Result<i32> {
     let options = manifest::Options {
         untracked: !args.no_untracked,
         functions: !args.no_functions,
+        ..manifest::Options::default()
     };
     let built = manifest::build(&repo, &diff, &options)?;
     range::trace(out, std::iter::once(&opened).chain(&built.timings))?;

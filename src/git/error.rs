@@ -68,7 +68,8 @@ pub enum GitError {
     Disagreement {
         /// The repository opened (its working tree, or git dir if bare).
         ours: PathBuf,
-        /// What `git rev-parse --absolute-git-dir --show-toplevel` printed.
+        /// What git said: `rev-parse`'s git dir, common dir and top level (or its error), or
+        /// a submodule's git dir.
         git: String,
     },
     /// The real git could not be found.

@@ -16,7 +16,10 @@
 //!   running `git status` inside it with the submodule's own configuration. Each driver found
 //!   gets `--config-env=filter.<name>.<key>=<empty>`: git splits that option at its last `=`,
 //!   so a driver name containing `=` or bytes that are not UTF-8 is overridden exactly.
-//! - Output is captured whole; nothing is written to the caller's streams.
+//! - Output is captured, never written to the caller's streams, and bounded: at most
+//!   [`MAX_OUTPUT`] bytes (less where the caller says), within a time limit per process
+//!   ([`super::deadline`]), read by threads so that nothing a killed git leaves behind can
+//!   hold the answer.
 
 use std::ffi::{OsStr, OsString};
 use std::io::Write;
@@ -250,15 +253,23 @@ impl Invocation {
             .unwrap_or_else(std::sync::PoisonError::into_inner) = None;
     }
 
-    /// Returns the git dir the real git uses in the submodule checked out at `dir`, as git runs
-    /// there (with the submodule's `.git`, without the caller's repository options).
-    pub fn submodule_git_dir(&self, dir: &Path) -> Result<PathBuf, GitError> {
+    /// `git` as git itself runs in the submodule checked out at `dir`: from there, with the
+    /// submodule's `.git` (never a repository found above it), without the caller's
+    /// repository options.
+    fn in_submodule(&self, dir: &Path) -> Command {
         let mut cmd = self.base(dir, &[]);
         for var in REPOSITORY_VARIABLES {
             cmd.env_remove(var);
         }
-        cmd.env("GIT_DIR", dir.join(".git"))
-            .args(["rev-parse", "--absolute-git-dir"]);
+        cmd.env("GIT_DIR", dir.join(".git"));
+        cmd
+    }
+
+    /// Returns the git dir the real git uses in the submodule checked out at `dir`, as git runs
+    /// there (with the submodule's `.git`, without the caller's repository options).
+    pub fn submodule_git_dir(&self, dir: &Path) -> Result<PathBuf, GitError> {
+        let mut cmd = self.in_submodule(dir);
+        cmd.args(["rev-parse", "--absolute-git-dir"]);
         let mut out = self.run(cmd, "rev-parse")?;
         if out.last() == Some(&b'\n') {
             out.pop();
@@ -349,15 +360,12 @@ impl Invocation {
         globals: &[OsString],
         submodule: bool,
     ) -> Result<Vec<Vec<u8>>, GitError> {
-        let mut cmd = self.base(dir, globals);
+        let mut cmd = if submodule {
+            self.in_submodule(dir)
+        } else {
+            self.base(dir, globals)
+        };
         cmd.args(["config", "--list", "-z", "--name-only"]);
-        if submodule {
-            for var in REPOSITORY_VARIABLES {
-                cmd.env_remove(var);
-            }
-            // As git runs in a submodule: with its `.git`, never a repository found above it.
-            cmd.env("GIT_DIR", dir.join(".git"));
-        }
         Ok(filter_drivers(&self.run(cmd, "config")?))
     }
 

@@ -235,9 +235,12 @@ fn agree_with_git(
         ours: inner.work_dir().unwrap_or_else(|| inner.path()).to_owned(),
         git,
     };
-    let out = git
-        .rev_parse(&args)
-        .map_err(|e| disagreement(e.to_string()))?;
+    // git failing here (no repository, no work tree where gix sees one) is a disagreement;
+    // failing to run is an error of its own.
+    let out = git.rev_parse(&args).map_err(|e| match e {
+        GitError::Command { .. } => disagreement(e.to_string()),
+        other => other,
+    })?;
     // Paths as bytes: a repository under a directory whose name is not UTF-8 is still one.
     let mut lines = out
         .strip_suffix(b"\n")
@@ -254,13 +257,7 @@ fn agree_with_git(
             String::from_utf8_lossy(&out).trim().to_owned(),
         ));
     };
-    let same = |ours: &Path, theirs: &Path| match (
-        std::fs::canonicalize(ours),
-        std::fs::canonicalize(theirs),
-    ) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => false,
-    };
+    let same = same_dir;
     // The common dir too: gix trims a linked worktree's `commondir` of trailing spaces, git
     // does not, and refs, config and objects come from it.
     let local = inner.to_thread_local();
@@ -273,6 +270,14 @@ fn agree_with_git(
         ));
     }
     Ok(toplevel.map(Path::to_path_buf))
+}
+
+/// Whether two paths name the same existing directory once every link is resolved.
+fn same_dir(ours: &Path, theirs: &Path) -> bool {
+    match (std::fs::canonicalize(ours), std::fs::canonicalize(theirs)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
 }
 
 /// How deep nested submodules are followed; a repository with deeper ones is refused.
@@ -327,14 +332,7 @@ fn populated_submodules(
             // The index read for nested submodules must be the one git reads: gix and git
             // parse a `.git` file differently (gix trims trailing spaces from its path).
             let theirs = git.submodule_git_dir(&path)?;
-            let agrees = match (
-                std::fs::canonicalize(sub.path()),
-                std::fs::canonicalize(&theirs),
-            ) {
-                (Ok(a), Ok(b)) => a == b,
-                _ => false,
-            };
-            if !agrees {
+            if !same_dir(sub.path(), &theirs) {
                 return Err(GitError::Disagreement {
                     ours: path,
                     git: theirs.display().to_string(),

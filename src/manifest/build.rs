@@ -54,6 +54,9 @@ pub struct Options {
     pub untracked: bool,
     /// Analyse functions and imports of files in supported languages.
     pub functions: bool,
+    /// Apply `diff.relative` as git does for a command run below the top of the work tree
+    /// (the shim and the CLI; not the server, whose `repo_path` names a repository).
+    pub relative_config: bool,
 }
 
 impl Default for Options {
@@ -61,6 +64,17 @@ impl Default for Options {
         Options {
             untracked: true,
             functions: true,
+            relative_config: true,
+        }
+    }
+}
+
+impl Options {
+    /// The options of a server tool: the defaults, without `diff.relative`.
+    pub fn for_server() -> Options {
+        Options {
+            relative_config: false,
+            ..Options::default()
         }
     }
 }
@@ -69,7 +83,12 @@ impl Default for Options {
 pub fn build(repo: &Repo, diff: &Diff, options: &Options) -> Result<Manifest, ManifestError> {
     let mut clock = Stopwatch::start();
     let configured;
-    let diff = match configured_relative(repo, diff)? {
+    let relative = if options.relative_config {
+        configured_relative(repo, diff)?
+    } else {
+        None
+    };
+    let diff = match relative {
         Some(d) => {
             configured = d;
             &configured
@@ -418,9 +437,11 @@ fn configured_relative(repo: &Repo, diff: &Diff) -> Result<Option<Diff>, Manifes
         let b = o.as_bytes();
         b.starts_with(b"--relative") || b == b"--no-relative"
     });
+    // Strictly inside the work tree: from outside it (`--work-tree` elsewhere) git has no
+    // prefix and `diff.relative` changes nothing.
     let below_top = repo.workdir().is_some_and(|top| {
         match (std::fs::canonicalize(top), std::fs::canonicalize(&repo.dir)) {
-            (Ok(top), Ok(dir)) => top != dir,
+            (Ok(top), Ok(dir)) => dir != top && dir.starts_with(&top),
             _ => false,
         }
     });

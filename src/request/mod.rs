@@ -949,8 +949,9 @@ fn patch_value(opt: &Opt, value: Option<&OsStr>) -> Result<(), Reason> {
     match value.to_str().and_then(|v| v.parse::<u64>().ok()) {
         Some(n) if n <= MAX_CONTEXT => Ok(()),
         _ => Err(Reason::Unsupported(format!(
-            "`{}{}` is past the {MAX_CONTEXT} lines of context an answer shows",
+            "`{}{}{}` is past the {MAX_CONTEXT} lines of context an answer shows",
             opt.name,
+            if opt.name.starts_with("--") { "=" } else { "" },
             lossy(value)
         ))),
     }

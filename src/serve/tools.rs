@@ -336,8 +336,8 @@ pub fn change_manifest(
         &args.exclude_patterns,
     )?;
     let options = manifest::Options {
-        untracked: true,
         functions: args.include_function_analysis.unwrap_or(true),
+        ..manifest::Options::for_server()
     };
     let built = manifest::build(repo, &d, &options)?;
     if args.format.unwrap_or_default() == ManifestFormat::Compact {
@@ -433,8 +433,8 @@ pub fn file_snapshots(
     };
     let d = diff(&args.base_ref, args.head_ref.as_deref(), &[], &[])?;
     let options = manifest::Options {
-        untracked: true,
         functions: false,
+        ..manifest::Options::for_server()
     };
     let built = manifest::build(repo, &d, &options)?;
     let request = snapshot::Request {
@@ -598,7 +598,7 @@ pub fn function_context(
     default_tokens: usize,
 ) -> Result<String, ToolError> {
     let d = diff(&args.base_ref, args.head_ref.as_deref(), &[], &[])?;
-    let built = manifest::build(repo, &d, &manifest::Options::default())?;
+    let built = manifest::build(repo, &d, &manifest::Options::for_server())?;
     let ctx = context::build(repo, &built, &args.function_names)?;
     let paging = Paging {
         cursor: args.cursor.clone(),
@@ -629,7 +629,7 @@ pub fn review_change(
         &args.include_patterns,
         &args.exclude_patterns,
     )?;
-    let built = manifest::build(repo, &d, &manifest::Options::default())?;
+    let built = manifest::build(repo, &d, &manifest::Options::for_server())?;
     let ctx = context::build(repo, &built, &args.function_names)?;
     let size = page_size(args.page_size)?;
     let part = |cursor: &Option<String>| Paging {
