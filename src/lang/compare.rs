@@ -12,6 +12,12 @@
 //!   Bodies under [`MIN_TOKENS`] are too small to pair by content among several candidates,
 //!   but when one function left a file and one arrived, of the same kind, with the same body
 //!   and the same signature apart from the name, that is a rename whatever the size.
+//! - Bounded: pairing by name is linear (an index of names); renames score at most
+//!   [`MAX_PAIRS`] pairs per file and moves at most [`MAX_PAIRS`] pairs per change, only among
+//!   same-named or same-bodied functions. Past that, what is left is `added` or `deleted` (a
+//!   file of 20,000 same-named functions moved elsewhere used 10 GB and aborted).
+
+use std::collections::HashMap;
 
 use super::{Analysis, Function, FunctionKind};
 
@@ -22,6 +28,37 @@ pub const RENAME_SIMILARITY: f64 = 0.8;
 pub const MOVE_SIMILARITY: f64 = 0.5;
 /// Bodies with fewer tokens are too small to identify a function by content alone.
 pub const MIN_TOKENS: usize = 4;
+/// The most pairs of functions scored as a rename within a file, or as a move across files.
+pub const MAX_PAIRS: usize = 200_000;
+
+/// Indices of functions by a key, taken in order, each once ([`Index::take`]).
+struct Index<K> {
+    lists: std::collections::HashMap<K, (Vec<usize>, usize)>,
+}
+
+impl<K: std::hash::Hash + Eq> Index<K> {
+    fn new(keys: impl Iterator<Item = (usize, K)>) -> Index<K> {
+        let mut lists: std::collections::HashMap<K, (Vec<usize>, usize)> =
+            std::collections::HashMap::new();
+        for (i, k) in keys {
+            lists.entry(k).or_default().0.push(i);
+        }
+        Index { lists }
+    }
+
+    /// The first index under `key` not yet `used` (and marks it used); amortised constant.
+    fn take(&mut self, key: &K, used: &mut [bool]) -> Option<usize> {
+        let (list, cursor) = self.lists.get_mut(key)?;
+        while let Some(&i) = list.get(*cursor) {
+            *cursor += 1;
+            if !used[i] {
+                used[i] = true;
+                return Some(i);
+            }
+        }
+        None
+    }
+}
 
 /// What happened to a function.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -166,16 +203,29 @@ pub fn compare(before: Option<&Analysis>, after: Option<&Analysis>) -> Pending {
     let mut old_used = vec![false; old.functions.len()];
     let mut new_used = vec![false; new.functions.len()];
     // Pair equal names: identical bodies first, then in order of appearance.
+    let mut by_body = Index::new(
+        old.functions
+            .iter()
+            .enumerate()
+            .map(|(i, o)| (i, (o.name.as_str(), o.body_hash))),
+    );
+    let mut by_name = Index::new(
+        old.functions
+            .iter()
+            .enumerate()
+            .map(|(i, o)| (i, o.name.as_str())),
+    );
     for identical in [true, false] {
         for (j, n) in new.functions.iter().enumerate() {
             if new_used[j] {
                 continue;
             }
-            let found = old.functions.iter().enumerate().position(|(i, o)| {
-                !old_used[i] && o.name == n.name && (!identical || o.body_hash == n.body_hash)
-            });
+            let found = if identical {
+                by_body.take(&(n.name.as_str(), n.body_hash), &mut old_used)
+            } else {
+                by_name.take(&n.name.as_str(), &mut old_used)
+            };
             if let Some(i) = found {
-                old_used[i] = true;
                 new_used[j] = true;
                 let o = &old.functions[i];
                 let body = o.body_hash != n.body_hash;
@@ -209,11 +259,16 @@ pub fn compare(before: Option<&Analysis>, after: Option<&Analysis>) -> Pending {
     // Renames: the best-scoring pairs first.
     let mut candidates: Vec<(f64, usize, usize)> = Vec::new();
     let only = deleted.len() == 1 && added.len() == 1;
-    for (i, o) in deleted.iter().enumerate() {
+    let mut budget = MAX_PAIRS;
+    'pairs: for (i, o) in deleted.iter().enumerate() {
         for (j, n) in added.iter().enumerate() {
             if o.kind != n.kind {
                 continue;
             }
+            if budget == 0 {
+                break 'pairs;
+            }
+            budget -= 1;
             if let Some(score) = rename_score(o, n, only) {
                 candidates.push((score, i, j));
             }
@@ -279,17 +334,45 @@ fn move_score(o: &Function, n: &Function) -> Option<f64> {
 /// Resolves moves across files and returns each file's changes, in the order given.
 pub fn finish(files: Vec<(String, Pending)>) -> Vec<FileFunctions> {
     let mut files = files;
+    // Only same-named functions, or bodies identical and large enough, can be a move: the
+    // deleted functions are indexed by both, so the work follows the candidates, not the
+    // number of files.
+    let mut by_name: HashMap<(&str, FunctionKind), Vec<(usize, usize)>> = HashMap::new();
+    let mut by_body: HashMap<u64, Vec<(usize, usize)>> = HashMap::new();
+    for (fd, (_, d)) in files.iter().enumerate() {
+        for (id, o) in d.deleted.iter().enumerate() {
+            by_name
+                .entry((o.leaf.as_str(), o.kind))
+                .or_default()
+                .push((fd, id));
+            if o.tokens.len() >= MIN_TOKENS {
+                by_body.entry(o.body_hash).or_default().push((fd, id));
+            }
+        }
+    }
     let mut candidates: Vec<(f64, usize, usize, usize, usize)> = Vec::new();
-    for (fa, (_, a)) in files.iter().enumerate() {
+    let mut budget = MAX_PAIRS;
+    'pairs: for (fa, (_, a)) in files.iter().enumerate() {
         for (ia, n) in a.added.iter().enumerate() {
-            for (fd, (_, d)) in files.iter().enumerate() {
-                if fa == fd {
+            let named = by_name.get(&(n.leaf.as_str(), n.kind));
+            let bodied = (n.tokens.len() >= MIN_TOKENS)
+                .then(|| by_body.get(&n.body_hash))
+                .flatten();
+            let mut seen = std::collections::HashSet::new();
+            for &(fd, id) in named
+                .into_iter()
+                .flatten()
+                .chain(bodied.into_iter().flatten())
+            {
+                if fd == fa || !seen.insert((fd, id)) {
                     continue;
                 }
-                for (id, o) in d.deleted.iter().enumerate() {
-                    if let Some(score) = move_score(o, n) {
-                        candidates.push((score, fa, ia, fd, id));
-                    }
+                if budget == 0 {
+                    break 'pairs;
+                }
+                budget -= 1;
+                if let Some(score) = move_score(&files[fd].1.deleted[id], n) {
+                    candidates.push((score, fa, ia, fd, id));
                 }
             }
         }
