@@ -75,6 +75,14 @@ pub struct Repo {
     pub dir: PathBuf,
     /// The working tree, as the real git sees it.
     workdir: Option<PathBuf>,
+    /// The git dirs of the populated submodules (git runs in each of them).
+    submodule_git_dirs: Vec<PathBuf>,
+}
+
+/// A checked-out submodule: where git runs in it, and the git dir it reads there.
+struct Submodule {
+    workdir: PathBuf,
+    git_dir: PathBuf,
 }
 
 impl Repo {
@@ -128,16 +136,14 @@ impl Repo {
         };
         let mut git = Invocation::locate(location.cwd.clone(), location.globals.clone())?;
         let workdir = agree_with_git(&inner, &git)?;
-        git.set_submodules(populated_submodules(
-            &inner.to_thread_local(),
-            workdir.as_deref(),
-            &git,
-        )?);
+        let submodules = populated_submodules(&inner.to_thread_local(), workdir.as_deref(), &git)?;
+        git.set_submodules(submodules.iter().map(|s| s.workdir.clone()).collect());
         Ok(Repo {
             inner,
             git,
             dir,
             workdir,
+            submodule_git_dirs: submodules.into_iter().map(|s| s.git_dir).collect(),
         })
     }
 
@@ -149,6 +155,11 @@ impl Repo {
     /// Returns an object reader for the calling thread (one per thread, as gix handles are).
     pub fn objects(&self) -> Objects {
         Objects { repo: self.local() }
+    }
+
+    /// Returns the git dirs of the populated submodules, nested ones included.
+    pub fn submodule_git_dirs(&self) -> &[PathBuf] {
+        &self.submodule_git_dirs
     }
 
     /// Returns the working tree as the real git sees it, if the repository has one.
@@ -292,7 +303,7 @@ fn populated_submodules(
     repo: &gix::Repository,
     workdir: Option<&Path>,
     git: &Invocation,
-) -> Result<Vec<PathBuf>, GitError> {
+) -> Result<Vec<Submodule>, GitError> {
     let mut found = Vec::new();
     let mut pending = vec![(repo.clone(), workdir.map(Path::to_path_buf), 0)];
     while let Some((repo, workdir, depth)) = pending.pop() {
@@ -324,7 +335,6 @@ fn populated_submodules(
                     "submodules nested more than {MAX_SUBMODULE_DEPTH} deep"
                 )));
             }
-            found.push(path.clone());
             let sub = gix::open(&path).map_err(|e| GitError::Gix {
                 context: "opening a populated submodule",
                 source: Box::new(e),
@@ -338,6 +348,10 @@ fn populated_submodules(
                     git: theirs.display().to_string(),
                 });
             }
+            found.push(Submodule {
+                workdir: path.clone(),
+                git_dir: theirs,
+            });
             let sub_workdir = sub.workdir().map(Path::to_path_buf);
             pending.push((sub, sub_workdir, depth + 1));
         }

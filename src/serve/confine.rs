@@ -101,7 +101,8 @@ impl Allowed {
     }
 
     /// Checks every directory `repo` is read from: its working tree (or git dir when bare),
-    /// git dir, common dir, object directory and alternate object directories.
+    /// git dir, common dir, object directory, alternate object directories, and the git dir
+    /// of every populated submodule (git runs in each).
     pub fn check_repository(&self, repo: &Repo) -> Result<(), ConfineError> {
         let top = self.check(repo.display_path())?;
         let parts = [
@@ -119,6 +120,9 @@ impl Allowed {
         })?;
         for dir in alternates {
             self.check_part(&top, "alternate objects", &dir)?;
+        }
+        for dir in repo.submodule_git_dirs() {
+            self.check_part(&top, "a submodule's git directory", dir)?;
         }
         Ok(())
     }

@@ -319,3 +319,30 @@ fn mcp_refuses_a_common_dir_git_reads_elsewhere() {
         "{text}"
     );
 }
+
+#[test]
+fn mcp_refuses_a_submodule_whose_git_dir_is_outside_the_roots() {
+    // A populated submodule's `.git` file may name any repository; git runs `status` in it and
+    // its HEAD showed in the answer.
+    let env = TestEnv::new();
+    let (allowed, outside) = roots(&env);
+    let repo = env.repo("allowed/leak");
+    repo.write("f", "x\n");
+    repo.commit("one");
+    let head = repo.git(&["rev-parse", "HEAD"]);
+    repo.git(&[
+        "update-index",
+        "--add",
+        "--cacheinfo",
+        &format!("160000,{},sub", head.trim()),
+    ]);
+    repo.git(&["commit", "-q", "-m", "sub"]);
+    std::fs::create_dir_all(repo.dir.join("sub")).unwrap();
+    std::fs::write(
+        repo.dir.join("sub/.git"),
+        format!("gitdir: {}\n", outside.join(".git").display()),
+    )
+    .unwrap();
+    let mut mcp = serve(&env, &allowed);
+    assert_refused(&mut mcp, &repo.dir, "a submodule's git directory");
+}
