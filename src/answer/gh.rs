@@ -10,7 +10,7 @@
 //! are used, and the selector is passed to `gh` after `--`.
 
 use std::ffi::OsString;
-use std::io::{self, Read};
+use std::io;
 use std::path::PathBuf;
 use std::process::Stdio;
 
@@ -18,7 +18,7 @@ use serde::Serialize;
 
 use super::compact::{self, Body};
 use super::{AnswerError, Context, next_page, repo_arg, shaping};
-use crate::git::deadline::Deadline;
+use crate::git::deadline::{self, Ended};
 use crate::locate;
 use crate::manifest;
 use crate::request::Diff;
@@ -43,8 +43,13 @@ pub enum GhError {
     #[error("`gh pr view` failed: {0}")]
     Failed(String),
     /// `gh pr view` ran past its time limit and was stopped.
-    #[error("`gh pr view` ran for more than {0} s and was stopped")]
+    #[error(
+        "`gh pr view` ran for more than {0} s and was stopped (GIT_PRISM_GIT_TIMEOUT sets the limit)"
+    )]
     TimedOut(u64),
+    /// `gh pr view` exited, but a process it started still holds its output.
+    #[error("`gh pr view` exited but a process it started still holds its output")]
+    LeftRunning,
     /// `gh pr view` printed more than a pull request's fields take.
     #[error("`gh pr view` printed more than {0} bytes")]
     TooLarge(usize),
@@ -195,7 +200,7 @@ fn view(pr: &PrDiff) -> Result<PrView, GhError> {
         path: gh.clone(),
         source,
     };
-    let mut child = std::process::Command::new(&gh)
+    let child = std::process::Command::new(&gh)
         .args(&args)
         .env("GIT_PRISM_INSIDE_SHIM", "1")
         .env("GH_PROMPT_DISABLED", "1")
@@ -206,36 +211,19 @@ fn view(pr: &PrDiff) -> Result<PrView, GhError> {
         .spawn()
         .map_err(spawn_error)?;
     // gh answers in milliseconds; a hung or endless one gives way to the real `gh`.
-    let mut deadline = Deadline::start(&child, crate::git::deadline::timeout_from_env());
-    let stderr = child.stderr.take();
-    let errors = std::thread::spawn(move || {
-        let mut kept = Vec::new();
-        if let Some(e) = stderr {
-            let _ = e.take(MAX_VIEW as u64).read_to_end(&mut kept);
-        }
-        kept
-    });
-    let mut stdout = Vec::new();
-    if let Some(out) = child.stdout.take() {
-        let _ = out.take(MAX_VIEW as u64 + 1).read_to_end(&mut stdout);
-    }
-    if stdout.len() > MAX_VIEW {
-        let _ = child.kill();
-    }
-    let status = child.wait().map_err(spawn_error)?;
-    let stderr = errors.join().unwrap_or_default();
-    if deadline.disarm() {
-        return Err(GhError::TimedOut(deadline.limit.as_secs()));
-    }
-    if stdout.len() > MAX_VIEW {
-        return Err(GhError::TooLarge(MAX_VIEW));
-    }
-    if !status.success() {
+    let limit = deadline::timeout_from_env();
+    let out = deadline::run(child, MAX_VIEW, limit).map_err(|ended| match ended {
+        Ended::TimedOut(limit) => GhError::TimedOut(limit.as_secs()),
+        Ended::TooLarge(max) => GhError::TooLarge(max),
+        Ended::LeftRunning => GhError::LeftRunning,
+        Ended::Io(source) => spawn_error(source),
+    })?;
+    if !out.status.success() {
         return Err(GhError::Failed(
-            String::from_utf8_lossy(&stderr).trim().to_owned(),
+            String::from_utf8_lossy(&out.stderr).trim().to_owned(),
         ));
     }
-    serde_json::from_slice(&stdout).map_err(GhError::Output)
+    serde_json::from_slice(&out.stdout).map_err(GhError::Output)
 }
 
 /// Returns whether `s` is a full object id: 40 (SHA-1) or 64 (SHA-256) lower-case hex digits.

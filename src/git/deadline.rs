@@ -1,9 +1,10 @@
-//! A time limit on each real-git process of the structured path.
+//! A time limit, and an output cap, on each process of the structured path (the real git,
+//! `gh pr view`): [`run`].
 //!
 //! A hostile repository can make git block for ever where the caller's own command would not
 //! (a FIFO named `.gitignore` blocks the listing of untracked files). Every process started
 //! for an answer is killed once its limit passes, and the answer fails (the shim then runs the
-//! real git with the caller's argv; the server reports an error).
+//! real program with the caller's argv; the server reports an error).
 //!
 //! Invariants: the watchdog signals the process through a pidfd opened right after the spawn,
 //! before anyone can reap it, so a pid reused by another process is never signalled. Without
@@ -29,6 +30,98 @@ pub fn timeout_from_env() -> Duration {
         .and_then(|v| v.trim().parse::<u64>().ok())
         .filter(|&s| s > 0)
         .map_or(DEFAULT_TIMEOUT, Duration::from_secs)
+}
+
+/// How a bounded run of a child process ended when it did not end with an exit status and
+/// its output.
+#[derive(Debug)]
+pub enum Ended {
+    /// The process ran past its limit and was killed.
+    TimedOut(Duration),
+    /// It printed more than `max` bytes and was stopped.
+    TooLarge(usize),
+    /// It exited, but a process it started still holds its output.
+    LeftRunning,
+    /// Waiting for it or reading from it failed.
+    Io(std::io::Error),
+}
+
+/// What a bounded run produced.
+#[derive(Debug)]
+pub struct Output {
+    /// How the process exited.
+    pub status: std::process::ExitStatus,
+    /// Its standard output (at most the cap).
+    pub stdout: Vec<u8>,
+    /// The start of its standard error.
+    pub stderr: Vec<u8>,
+}
+
+/// The most bytes of standard error kept (for error messages); the rest is drained.
+const MAX_STDERR: u64 = 64 * 1024;
+
+/// How long a process's pipes may stay open after it exits.
+const LINGER: Duration = Duration::from_secs(5);
+
+/// Runs `child` to its end within `limit`, reading at most `max` bytes of its standard output.
+///
+/// Both pipes are read from threads while this one waits, so that the limit stops the process
+/// whatever blocks: the process itself, or one it started that keeps its pipes open (those
+/// readers are then left behind rather than waited for). The child is reaped only after the
+/// watchdog is disarmed and the reader that may stop it has reported.
+pub fn run(mut child: std::process::Child, max: usize, limit: Duration) -> Result<Output, Ended> {
+    use std::io::Read;
+    let mut deadline = Deadline::start(&child, limit);
+    let (err_tx, err_rx) = mpsc::channel();
+    match child.stderr.take() {
+        Some(mut stderr) => {
+            std::thread::spawn(move || {
+                let mut kept = Vec::new();
+                let _ = (&mut stderr).take(MAX_STDERR).read_to_end(&mut kept);
+                let _ = err_tx.send(kept);
+                // The rest is drained so that the process never blocks on a full pipe.
+                let _ = std::io::copy(&mut stderr, &mut std::io::sink());
+            });
+        }
+        None => drop(err_tx.send(Vec::new())),
+    }
+    let (out_tx, out_rx) = mpsc::channel();
+    match child.stdout.take() {
+        Some(stdout) => {
+            let killer = deadline.killer();
+            let cap = u64::try_from(max).unwrap_or(u64::MAX).saturating_add(1);
+            std::thread::spawn(move || {
+                let mut out = Vec::new();
+                let read = stdout.take(cap).read_to_end(&mut out);
+                if out.len() > max {
+                    killer.kill();
+                }
+                let _ = out_tx.send(read.map(|_| out));
+            });
+        }
+        None => drop(out_tx.send(Ok(Vec::new()))),
+    }
+    wait_exited(&mut child).map_err(Ended::Io)?;
+    let fired = deadline.disarm();
+    // The process has exited: its pipes end now, unless one it started still holds them.
+    let read = out_rx.recv_timeout(LINGER);
+    let status = child.wait().map_err(Ended::Io)?;
+    if fired {
+        return Err(Ended::TimedOut(limit));
+    }
+    let stdout = match read {
+        Ok(read) => read.map_err(Ended::Io)?,
+        Err(_) => return Err(Ended::LeftRunning),
+    };
+    if stdout.len() > max {
+        return Err(Ended::TooLarge(max));
+    }
+    let stderr = err_rx.recv_timeout(LINGER).unwrap_or_default();
+    Ok(Output {
+        status,
+        stdout,
+        stderr,
+    })
 }
 
 /// A way to kill one child process: its pidfd, closed when the last holder lets go.

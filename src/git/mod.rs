@@ -7,7 +7,10 @@
 //!   git defines: which files changed, renames and copies, and line counts, so per-file facts
 //!   equal `git diff --numstat -M` by construction (see `docs/adr/0004-per-file-facts-from-git.md`).
 //!   It runs with fsmonitor, hooks, external diff, textconv and (on the working tree) filter
-//!   drivers switched off, and with optional locks off so it never writes the index.
+//!   drivers switched off, and with optional locks off so it never writes the index; each of
+//!   its processes is bounded in time and output ([`deadline`]).
+//! - The two must agree on the repository (git dir, common dir, work tree, each submodule's
+//!   git dir) before anything else runs ([`repo`]).
 //!
 //! gix's errors are wrapped here, in [`GitError`], and nowhere else.
 

@@ -29,7 +29,7 @@ use std::process::{Command, Stdio};
 use std::sync::Mutex;
 
 use super::GitError;
-use super::deadline::Deadline;
+use super::deadline::{self, Ended};
 use crate::locate;
 
 /// How to run the real git against the caller's repository.
@@ -54,8 +54,6 @@ pub struct Running {
     program: PathBuf,
     /// The private index the command reads, removed once it is done.
     _index: Option<IndexCopy>,
-    /// Kills git when its time is up.
-    deadline: Deadline,
 }
 
 impl Running {
@@ -65,13 +63,11 @@ impl Running {
         program: PathBuf,
         index: Option<IndexCopy>,
     ) -> Running {
-        let deadline = Deadline::start(&child, super::deadline::timeout_from_env());
         Running {
             child,
             name,
             program,
             _index: index,
-            deadline,
         }
     }
 
@@ -88,71 +84,27 @@ impl Running {
         self.collect(MAX_OUTPUT)
     }
 
-    /// Reads git's output from threads while this one waits for git, so that the deadline can
-    /// stop it whatever blocks: git itself, or a process it started that keeps its pipes open
-    /// (those readers are then left behind rather than waited for).
-    fn collect(mut self, max: usize) -> Result<Vec<u8>, GitError> {
-        use std::io::Read;
-        use std::sync::mpsc;
-        let (err_tx, err_rx) = mpsc::channel();
-        match self.child.stderr.take() {
-            Some(mut stderr) => {
-                std::thread::spawn(move || {
-                    let mut kept = Vec::new();
-                    let _ = (&mut stderr).take(MAX_STDERR).read_to_end(&mut kept);
-                    let _ = err_tx.send(kept);
-                    // The rest is drained so that git never blocks on a full pipe.
-                    let _ = std::io::copy(&mut stderr, &mut std::io::sink());
-                });
-            }
-            None => drop(err_tx.send(Vec::new())),
-        }
-        let (out_tx, out_rx) = mpsc::channel();
-        match self.child.stdout.take() {
-            Some(stdout) => {
-                let killer = self.deadline.killer();
-                let limit = u64::try_from(max).unwrap_or(u64::MAX).saturating_add(1);
-                std::thread::spawn(move || {
-                    let mut out = Vec::new();
-                    let read = stdout.take(limit).read_to_end(&mut out);
-                    if out.len() > max {
-                        killer.kill();
-                    }
-                    let _ = out_tx.send(read.map(|_| out));
-                });
-            }
-            None => drop(out_tx.send(Ok(Vec::new()))),
-        }
-        let spawn_error = |source| GitError::Spawn {
-            program: self.program.clone(),
-            source,
-        };
-        // git is reaped only after the watchdog is disarmed and the reader that may stop it
-        // has reported: until then its pid is not free for another process to take.
-        super::deadline::wait_exited(&mut self.child).map_err(spawn_error)?;
-        let fired = self.deadline.disarm();
-        // git has exited: its pipes end now, unless a process it started still holds them.
-        let read = out_rx.recv_timeout(LINGER);
-        let status = self.child.wait().map_err(spawn_error)?;
-        let name = std::mem::take(&mut self.name);
-        if fired {
-            return Err(GitError::TimedOut {
+    /// Runs git to its end within its time limit ([`deadline::run`]).
+    fn collect(self, max: usize) -> Result<Vec<u8>, GitError> {
+        let Running {
+            child,
+            name,
+            program,
+            _index,
+        } = self;
+        match deadline::run(child, max, deadline::timeout_from_env()) {
+            Ok(out) => checked(name, out.status, &out.stderr, out.stdout),
+            Err(Ended::TimedOut(limit)) => Err(GitError::TimedOut {
                 command: name,
-                seconds: self.deadline.limit.as_secs(),
-            });
-        }
-        let out = match read {
-            Ok(read) => read.map_err(spawn_error)?,
-            Err(_) => return Err(GitError::LeftRunning { command: name }),
-        };
-        let stderr = err_rx.recv_timeout(LINGER).unwrap_or_default();
-        if out.len() > max {
-            return Err(GitError::TooLarge {
+                seconds: limit.as_secs(),
+            }),
+            Err(Ended::TooLarge(limit)) => Err(GitError::TooLarge {
                 command: name,
-                limit: max,
-            });
+                limit,
+            }),
+            Err(Ended::LeftRunning) => Err(GitError::LeftRunning { command: name }),
+            Err(Ended::Io(source)) => Err(GitError::Spawn { program, source }),
         }
-        checked(name, status, &stderr, out)
     }
 }
 
@@ -174,12 +126,6 @@ fn block_sigpipe() {
 /// well-compressed repository can make git print gigabytes (one huge commit message, a huge
 /// blamed file), and an answer's memory must stay bounded.
 pub const MAX_OUTPUT: usize = 128 << 20;
-
-/// The most bytes of git's standard error kept (for error messages).
-const MAX_STDERR: u64 = 64 * 1024;
-
-/// How long git's pipes may stay open after git exits.
-const LINGER: std::time::Duration = std::time::Duration::from_secs(5);
 
 /// Returns git's standard output, or the error its exit status and standard error describe.
 fn checked(
