@@ -4,8 +4,8 @@ use std::ffi::{OsStr, OsString};
 
 use serde::Serialize;
 
-use super::compact::{self, Body};
-use super::{AnswerError, Context, next_page, range_label, repo_arg, shaping};
+use super::compact::Body;
+use super::{AnswerError, Context, range_label, render_change, repo_arg};
 use crate::manifest;
 use crate::request::Diff;
 use crate::shell;
@@ -26,26 +26,25 @@ pub fn answer(diff: &Diff, argv: &[OsString], ctx: &Context) -> Result<String, A
     let repo = ctx.repo()?;
     let built = manifest::build(&repo, diff, &manifest::Options::default())?;
     let rest: Vec<&OsStr> = argv.iter().skip(1).map(OsString::as_os_str).collect();
-    let shaping = shaping(&diff.patch);
     let range = range_label(&built);
-    let request = compact::Request {
-        manifest: &built,
-        shaping: &shaping,
-        hunks: true,
-        budget: ctx.max_output.saturating_sub(1),
-        cursor: ctx.cursor.as_deref(),
-        next: &|cursor| next_page(ctx, cursor),
-        full_listing: format!(
-            "git-prism manifest {} {}",
-            repo_arg(&repo),
-            shell::join(rest.iter().copied())
-        ),
-    };
-    compact::render(&repo, &request, &|body| {
-        serde_json::to_string(&DiffAnswer {
-            raw: &ctx.raw,
-            range: &range,
-            body,
-        })
-    })
+    let full_listing = format!(
+        "git-prism manifest {} {}",
+        repo_arg(&repo),
+        shell::join(rest.iter().copied())
+    );
+    render_change(
+        ctx,
+        &repo,
+        &built,
+        &diff.patch,
+        true,
+        full_listing,
+        &|body| {
+            serde_json::to_string(&DiffAnswer {
+                raw: &ctx.raw,
+                range: &range,
+                body,
+            })
+        },
+    )
 }

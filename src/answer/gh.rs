@@ -16,8 +16,8 @@ use std::process::Stdio;
 
 use serde::Serialize;
 
-use super::compact::{self, Body};
-use super::{AnswerError, Context, next_page, repo_arg, shaping};
+use super::compact::Body;
+use super::{AnswerError, Context, render_change, repo_arg};
 use crate::git::deadline::{self, Ended};
 use crate::locate;
 use crate::manifest;
@@ -153,21 +153,12 @@ pub fn answer(pr: &PrDiff, ctx: &Context) -> Result<String, AnswerError> {
         head_sha: &view.head_ref_oid,
         merge_base: &merge_base,
     };
-    let shaping = shaping(&[]);
-    let request = compact::Request {
-        manifest: &built,
-        shaping: &shaping,
-        hunks: true,
-        budget: ctx.max_output.saturating_sub(1),
-        cursor: ctx.cursor.as_deref(),
-        next: &|cursor| next_page(ctx, cursor),
-        full_listing: format!(
-            "git-prism manifest {} {merge_base} {}",
-            repo_arg(&repo),
-            view.head_ref_oid
-        ),
-    };
-    compact::render(&repo, &request, &|body| {
+    let full_listing = format!(
+        "git-prism manifest {} {merge_base} {}",
+        repo_arg(&repo),
+        view.head_ref_oid
+    );
+    render_change(ctx, &repo, &built, &[], true, full_listing, &|body| {
         serde_json::to_string(&GhAnswer {
             raw: &ctx.raw,
             pull_request,

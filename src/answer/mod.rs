@@ -183,6 +183,31 @@ fn repo_arg(repo: &Repo) -> String {
 }
 
 /// The command that prints the page at `cursor` of this answer: the caller's command again.
+/// Renders a change answer of the shim (`diff`, `show`, `gh pr diff`): the compact body for
+/// `built` with the hunk options `patch`, within the context's budget and paged by its cursor,
+/// wrapped by `wrap` into the command's own answer.
+fn render_change(
+    ctx: &Context,
+    repo: &Repo,
+    built: &crate::manifest::Manifest,
+    patch: &[OsString],
+    hunks: bool,
+    full_listing: String,
+    wrap: &dyn Fn(&compact::Body) -> Result<String, serde_json::Error>,
+) -> Result<String, AnswerError> {
+    let shaping = shaping(patch);
+    let request = compact::Request {
+        manifest: built,
+        shaping: &shaping,
+        hunks,
+        budget: ctx.max_output.saturating_sub(1),
+        cursor: ctx.cursor.as_deref(),
+        next: &|cursor| next_page(ctx, cursor),
+        full_listing,
+    };
+    compact::render(repo, &request, wrap)
+}
+
 fn next_page(ctx: &Context, cursor: &str) -> String {
     format!("{CURSOR_VAR}={cursor} {}", ctx.command)
 }

@@ -10,8 +10,8 @@ use std::ffi::OsString;
 
 use serde::Serialize;
 
-use super::compact::{self, Body};
-use super::{AnswerError, Context, next_page, repo_arg, shaping};
+use super::compact::Body;
+use super::{AnswerError, Context, render_change, repo_arg};
 use crate::git::revs::EMPTY_TREE;
 use crate::manifest::{self, history};
 use crate::request::{Diff, Log, Show};
@@ -88,32 +88,32 @@ pub fn answer(show: &Show, ctx: &Context) -> Result<String, AnswerError> {
         1 => None,
         _ => Some("its first parent (merge commit)"),
     };
-    let shaping = shaping(&show.patch);
     let header = !show.no_header;
-    let request = compact::Request {
-        manifest: &built,
-        shaping: &shaping,
-        hunks: !show.no_patch,
-        budget: ctx.max_output.saturating_sub(1),
-        cursor: ctx.cursor.as_deref(),
-        next: &|cursor| next_page(ctx, cursor),
-        full_listing: format!(
-            "git-prism manifest {} {} {}",
-            repo_arg(&repo),
-            shell::quote(base.as_ref()),
-            sha
-        ),
-    };
-    compact::render(&repo, &request, &|body| {
-        serde_json::to_string(&ShowAnswer {
-            raw: &ctx.raw,
-            commit: &sha,
-            parents: if header { &info.parents } else { &[] },
-            author: header.then(|| format!("{} <{}>", info.author_name, info.author_email)),
-            date: header.then_some(info.author_date.as_str()),
-            message: header.then_some(message.as_str()),
-            compared_with,
-            body,
-        })
-    })
+    let full_listing = format!(
+        "git-prism manifest {} {} {}",
+        repo_arg(&repo),
+        shell::quote(base.as_ref()),
+        sha
+    );
+    let hunks = !show.no_patch;
+    render_change(
+        ctx,
+        &repo,
+        &built,
+        &show.patch,
+        hunks,
+        full_listing,
+        &|body| {
+            serde_json::to_string(&ShowAnswer {
+                raw: &ctx.raw,
+                commit: &sha,
+                parents: if header { &info.parents } else { &[] },
+                author: header.then(|| format!("{} <{}>", info.author_name, info.author_email)),
+                date: header.then_some(info.author_date.as_str()),
+                message: header.then_some(message.as_str()),
+                compared_with,
+                body,
+            })
+        },
+    )
 }
