@@ -10,6 +10,7 @@
 //! process's standard streams.
 
 pub mod answer;
+pub mod budget;
 pub mod cli;
 pub mod context;
 pub mod deps;
@@ -21,6 +22,7 @@ pub mod install;
 pub mod lang;
 pub mod locate;
 pub mod manifest;
+pub mod paging;
 pub mod request;
 pub mod serve;
 pub mod shell;

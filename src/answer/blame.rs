@@ -10,9 +10,10 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 use super::{AnswerError, Context};
+use crate::budget::{self, Budget, Cut, Stage};
 use crate::git::blame;
 use crate::git::{GitError, Repo, worktree};
-use crate::manifest::{language, pager};
+use crate::manifest::language;
 use crate::request::Blame;
 use crate::shell;
 use crate::time::iso_date;
@@ -64,7 +65,7 @@ pub struct HunkDoc {
 }
 
 /// One commit of the table.
-#[derive(Debug, Serialize, JsonSchema)]
+#[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct CommitDoc {
     /// Full id.
     pub sha: String,
@@ -92,23 +93,17 @@ pub struct Truncated {
 /// Builds the answer to `git blame`.
 pub fn answer(b: &Blame, argv: &[OsString], ctx: &Context) -> Result<String, AnswerError> {
     let repo = ctx.repo()?;
-    let doc = blame_doc(
-        &repo,
-        b,
-        argv,
-        Some(ctx.raw.clone()),
-        ctx.max_output.saturating_sub(1),
-    )?;
+    let doc = blame_doc(&repo, b, argv, Some(ctx.raw.clone()), ctx.budget.less(1))?;
     Ok(serde_json::to_string(&doc)?)
 }
 
-/// Blames with the real git and groups the result, within `max_bytes` of JSON.
+/// Blames with the real git and groups the result, within `budget` of JSON.
 pub fn blame_doc(
     repo: &Repo,
     b: &Blame,
     argv: &[OsString],
     raw: Option<String>,
-    max_bytes: usize,
+    budget: Budget,
 ) -> Result<BlameDoc, AnswerError> {
     let mut args: Vec<OsString> = vec!["blame".into(), "--porcelain".into()];
     args.extend(b.options.iter().cloned());
@@ -175,24 +170,20 @@ pub fn blame_doc(
         commits,
         truncated: None,
     };
-    fit(&mut doc, &repo.dir, argv, max_bytes)?;
+    fit(&mut doc, &repo.dir, argv, budget)?;
     Ok(doc)
 }
 
-/// Cuts hunks from the end until the JSON fits, and says how to get them.
+/// Shows the hunks that fit the budget (at least one); the rest are named by `truncated`, a
+/// blame of just their lines, and the commits table keeps only the commits shown.
 fn fit(
     doc: &mut BlameDoc,
     dir: &Path,
     argv: &[OsString],
-    max_bytes: usize,
+    budget: Budget,
 ) -> Result<(), serde_json::Error> {
-    let fits = |doc: &BlameDoc| -> Result<bool, serde_json::Error> {
-        Ok(serde_json::to_string(doc)?.len() <= max_bytes)
-    };
-    if fits(doc)? || doc.hunks.len() <= 1 {
-        return Ok(());
-    }
     let all = std::mem::take(&mut doc.hunks);
+    let commits = std::mem::take(&mut doc.commits);
     let next_page = |from: usize| {
         // The same blame of the lines not shown: git's own command with one `-L` per run of
         // consecutive lines left (several `-L` ranges stay apart), which the shim answers
@@ -240,25 +231,42 @@ fn fit(
             shell::join(rest)
         )
     };
-    let truncated = |shown: usize| Truncated {
-        hunks_not_shown: all.len() - shown,
-        next_page: next_page(shown),
+    let count = all.len();
+    let stages = [Stage::Window {
+        least: 1.min(count),
+        most: count,
+        total: count,
+        holds: "one hunk",
+        note: Box::new(|shown, budget| Cut::Moved {
+            entries: "hunks",
+            shown,
+            budget,
+        }),
+    }];
+    let show = |doc: &mut BlameDoc, n: usize| {
+        doc.hunks = all[..n].iter().map(clone_hunk).collect();
+        doc.truncated = (n < count).then(|| Truncated {
+            hunks_not_shown: count - n,
+            next_page: next_page(n),
+        });
+        // The commits table only needs the commits of the hunks shown.
+        let shown: std::collections::BTreeSet<&str> = doc
+            .hunks
+            .iter()
+            .map(|h| h.commit.trim_start_matches('^'))
+            .collect();
+        doc.commits = commits
+            .iter()
+            .filter(|(k, _)| shown.contains(k.as_str()))
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
     };
-    // Every hunk did not fit even without a note: at most all but the last are shown.
-    let shown = pager::largest_fitting(1, all.len() - 1, |mid| {
-        doc.hunks = all[..mid].iter().map(clone_hunk).collect();
-        doc.truncated = Some(truncated(mid));
-        fits(doc)
+    let fitted = budget::fit(Some(budget), &stages, |s| {
+        show(doc, s.get(0));
+        let len = serde_json::to_string(&*doc)?.len();
+        Ok::<_, serde_json::Error>((s.get(0), len))
     })?;
-    doc.hunks = all[..shown].iter().map(clone_hunk).collect();
-    doc.truncated = Some(truncated(shown));
-    // The commits table only needs the commits of the hunks shown.
-    let shown: std::collections::BTreeSet<String> = doc
-        .hunks
-        .iter()
-        .map(|h| h.commit.trim_start_matches('^').to_owned())
-        .collect();
-    doc.commits.retain(|k, _| shown.contains(k));
+    show(doc, fitted.doc);
     Ok(())
 }
 
@@ -406,7 +414,7 @@ mod tests {
             truncated: None,
         };
         let argv = ["blame".into(), "f".into()];
-        fit(&mut doc, Path::new("/r"), &argv, 1000).unwrap();
+        fit(&mut doc, Path::new("/r"), &argv, Budget::bytes(1000)).unwrap();
         assert_eq!(doc.hunks.len(), 1);
         let truncated = doc.truncated.unwrap();
         assert_eq!(truncated.hunks_not_shown, 1);

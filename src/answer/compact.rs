@@ -11,31 +11,31 @@
 //! binaries, submodules and links contribute facts, never hunks (docs/adr, "the shim's answer").
 //!
 //! Invariants: the answer never exceeds its budget (a hunk too large for a page is split at
-//! line boundaries and continued); every cut is stated, with the files whose hunks are on
-//! later pages; a cursor is bound to the range's facts and the hunk options (a cursor from
-//! before the branch moved is refused).
+//! line boundaries, a line too long for a page into segments, and continued); no changed line
+//! is cut without its rest on the following pages; every cut is stated, with the files whose
+//! hunks are on later pages; a cursor is bound to the range's facts and the hunk options (a
+//! cursor from before the branch moved is refused). The fitting is [`crate::budget`]'s: hunk
+//! pieces give way first, then the overview's detail.
 
 use std::ffi::OsString;
 
 use serde::Serialize;
 
-use super::overview::{Level, Ordered, Overview, json_len, overview};
+use super::overview::{Level, Ordered, Overview, overview};
 use super::role::{self, Role};
+use crate::budget::{self, Budget, Cut, Stage};
 use crate::git::Repo;
 use crate::manifest::Manifest;
 use crate::manifest::hunks::{self, FileHunks, PlacedHunk, display_path, shows_hunks};
-use crate::manifest::page::fingerprint;
-use crate::manifest::pager::{CursorError as PageError, Fingerprint, decode_tagged, encode_tagged};
+use crate::manifest::render::fingerprint;
+use crate::paging::{Cursor, CursorError, Fingerprint, json_len};
 
 /// The hunk option used when the caller gives none: one line of context (see the ADR for the
 /// measurement behind it).
 pub const DEFAULT_CONTEXT: &str = "-U1";
 
-/// The longest line shown whole; longer ones are cut with their length stated.
-const MAX_LINE: usize = 2000;
-
-/// Room kept free on every page for the cut note (besides the next command).
-const RESERVE: usize = 600;
+/// The smallest piece a hunk is split into, whatever the budget.
+const MIN_PART: usize = 400;
 
 /// What to render.
 pub struct Request<'a> {
@@ -45,8 +45,8 @@ pub struct Request<'a> {
     pub shaping: &'a [OsString],
     /// Whether to show hunks at all (`git show -s` does not).
     pub hunks: bool,
-    /// The most characters the whole answer may take.
-    pub budget: usize,
+    /// The most the whole answer may take.
+    pub budget: Budget,
     /// Where to continue, from a previous page's `next`.
     pub cursor: Option<&'a str>,
     /// Turns a cursor into the command that prints the next page.
@@ -100,93 +100,149 @@ pub fn render(
 ) -> Result<String, super::AnswerError> {
     let m = request.manifest;
     let fp = cursor_fingerprint(m, request.shaping);
+    let first_page = request.cursor.is_none();
     let start = match request.cursor {
         Some(c) => decode(c, fp)?,
         None => Position::default(),
     };
-    let size = |body: &Body| wrap(body).map(|s| s.len()).unwrap_or(usize::MAX);
-    // Room for the cut note and the next command, whose length is known up to the cursor.
-    let reserve = RESERVE + (request.next)(&encode(fp, Position::default())).len() + 16;
-    let mut body = Body::default();
-    if request.cursor.is_none() {
-        body.overview = choose_overview(m, request, reserve, &size);
-    } else {
-        body.overview.summary = super::overview::summary_line(m.into());
-    }
     let order = hunk_order(m);
-    if !request.hunks || order.is_empty() || start.file >= order.len() {
-        if request.cursor.is_some() && start.file >= order.len() {
-            body.page = Some("no more hunks".into());
-        }
-        return finish(&body, wrap);
-    }
-    if request.cursor.is_some() {
-        body.page = Some(format!(
+    let more_hunks = request.hunks && start.file < order.len();
+    // The overview's levels, most detailed first; later pages carry only the summary line.
+    let overviews: Vec<Overview> = if first_page {
+        overview_levels(m, request)
+    } else {
+        vec![Overview {
+            summary: super::overview::summary_line(m.into()),
+            ..Overview::default()
+        }]
+    };
+    let page = match (first_page, more_hunks) {
+        (true, _) => None,
+        (false, true) => Some(format!(
             "hunks continued from {}",
             display_path(&m.files[order[start.file]].path)
+        )),
+        (false, false) if request.cursor.is_some() && start.file >= order.len() => {
+            Some("no more hunks".into())
+        }
+        (false, false) => None,
+    };
+    let (candidates, exhausted) = if more_hunks {
+        candidates(repo, m, &order, start, request)?
+    } else {
+        (Vec::new(), true)
+    };
+    let resume = |shown: usize| candidates.get(shown).map(|p| p.at);
+    let stages = [
+        // A later page keeps at least one piece, so that following `next` always advances;
+        // the first page advances by its overview alone.
+        Stage::Window {
+            least: usize::from(!first_page).min(candidates.len()),
+            most: candidates.len(),
+            total: candidates.len() + usize::from(!exhausted),
+            holds: "one piece of a hunk",
+            note: Box::new(|shown, _| {
+                let at = resume(shown).unwrap_or(Position {
+                    file: order.len(),
+                    ..Position::default()
+                });
+                Cut::Later(later_note(m, &order, at))
+            }),
+        },
+        // The overview says itself what a less detailed level leaves out (`omitted`).
+        Stage::Detail {
+            deepest: overviews.len() - 1,
+            notes: Box::new(|_| Vec::new()),
+        },
+    ];
+    let fitted = budget::fit(Some(request.budget), &stages, |s| {
+        let shown = s.get(0);
+        let mut body = Body {
+            overview: overviews[s.get(1)].clone(),
+            page: page.clone(),
+            hunks: group(m, &candidates[..shown]),
+            cut: s.notes(),
+            next: None,
+        };
+        if shown < candidates.len() || !exhausted {
+            // Just after the last piece shown (positions order lexicographically).
+            let after = |p: &Piece| Position {
+                part: p.at.part + 1,
+                ..p.at
+            };
+            let at = resume(shown).or(candidates.last().map(after));
+            if let Some(at) = at {
+                body.next = Some((request.next)(&encode(fp, at)));
+            }
+        }
+        let json = wrap(&body)?;
+        let len = json.len();
+        Ok::<_, serde_json::Error>((json, len))
+    })?;
+    Ok(fitted.doc)
+}
+
+/// The overview at each level, most detailed first: every file and function with signatures,
+/// then without, then summarised into shrinking shares of the budget.
+fn overview_levels(m: &Manifest, request: &Request<'_>) -> Vec<Overview> {
+    let mut levels = vec![
+        overview(m.into(), Level::Full, usize::MAX, &request.full_listing),
+        overview(m.into(), Level::Names, usize::MAX, &request.full_listing),
+    ];
+    // Summarised: the complete counts plus the most significant entries in about half the
+    // budget, then less.
+    let mut room = request.budget.as_bytes() / 2;
+    loop {
+        levels.push(overview(
+            m.into(),
+            Level::Summarised,
+            room,
+            &request.full_listing,
         ));
+        if room < 200 {
+            break;
+        }
+        room /= 2;
     }
-    let base = size(&body);
-    let limit = request.budget.saturating_sub(reserve);
-    let part_limit = (request.budget / 2).max(400);
-    let mut used = base;
-    let mut shown: Vec<Piece> = Vec::new();
-    let mut resume: Option<Position> = None;
+    levels
+}
+
+/// The pieces that may go on this page, from `start` on: whole files' hunks fetched from git
+/// in batches until they hold more than the budget (so at least one is left over when any is),
+/// and whether they are all there are.
+fn candidates(
+    repo: &Repo,
+    m: &Manifest,
+    order: &[usize],
+    start: Position,
+    request: &Request<'_>,
+) -> Result<(Vec<Piece>, bool), super::AnswerError> {
+    let budget = request.budget.as_bytes();
+    let part_limit = (budget / 2).max(MIN_PART);
+    let mut out: Vec<Piece> = Vec::new();
+    let mut used = 0usize;
     let mut next_file = start.file;
-    'fill: while next_file < order.len() {
-        let batch_end = batch(m, &order, next_file, limit.saturating_sub(used));
+    while next_file < order.len() {
+        let batch_end = batch(m, order, next_file, budget.saturating_sub(used));
         let fetched = hunks::hunks(repo, m, &order[next_file..batch_end], request.shaping)?;
         for (file_pos, &index) in order.iter().enumerate().take(batch_end).skip(next_file) {
             let Some(file) = fetched.iter().find(|f| f.index == index) else {
                 continue;
             };
-            for mut piece in pieces(file, file_pos, part_limit) {
+            for piece in pieces(file, file_pos, part_limit) {
                 if piece.at < start {
                     continue;
                 }
-                let new_group = shown.last().is_none_or(|p| p.index != piece.index);
-                let key = if new_group {
-                    json_len(&display_path(&m.files[index].path)) + 3
-                } else {
-                    0
-                };
-                let mut cost = json_len(&piece.text) + 1 + key;
-                if used + cost > limit {
-                    if !shown.is_empty() {
-                        resume = Some(piece.at);
-                        break 'fill;
-                    }
-                    // Not even one piece fits this page (a very long line under a small
-                    // budget): show what fits of it and go on, so paging always advances.
-                    let room = limit.saturating_sub(used + key + 1);
-                    piece.text = squeeze(&piece.text, room);
-                    cost = json_len(&piece.text) + 1 + key;
+                if used > budget {
+                    return Ok((out, false));
                 }
-                used += cost;
-                shown.push(piece);
+                used = used.saturating_add(json_len(&piece.text) + 1);
+                out.push(piece);
             }
         }
         next_file = batch_end;
     }
-    // The estimate above is exact up to separators; confirm with the cut note and the next
-    // command in place, and give pieces back until the whole answer fits.
-    loop {
-        body.hunks = group(m, &shown);
-        body.cut.clear();
-        body.next = None;
-        if let Some(at) = resume {
-            body.cut.push(later_note(m, &order, at));
-            body.next = Some((request.next)(&encode(fp, at)));
-        }
-        // A later page keeps at least one piece, so that following `next` always advances;
-        // the first page advances by its overview alone.
-        let least = usize::from(request.cursor.is_some());
-        if size(&body) <= request.budget || shown.len() <= least {
-            break;
-        }
-        resume = shown.pop().map(|p| p.at).or(resume);
-    }
-    finish(&body, wrap)
+    Ok((out, true))
 }
 
 /// The most characters of file names a cut note lists (it must fit [`RESERVE`]).
@@ -246,49 +302,6 @@ fn later_note(m: &Manifest, order: &[usize], at: Position) -> String {
     note
 }
 
-/// Serializes the body; it fits by construction, and a failure to serialize is an error.
-fn finish(
-    body: &Body,
-    wrap: &dyn Fn(&Body) -> Result<String, serde_json::Error>,
-) -> Result<String, super::AnswerError> {
-    Ok(wrap(body)?)
-}
-
-/// The most detailed overview whose answer leaves room for the cut note: every file and
-/// function with signatures, then without, then summarised into a share of the budget.
-fn choose_overview(
-    m: &Manifest,
-    request: &Request<'_>,
-    reserve: usize,
-    size: &dyn Fn(&Body) -> usize,
-) -> Overview {
-    let limit = request.budget.saturating_sub(reserve);
-    for level in [Level::Full, Level::Names] {
-        let o = overview(m.into(), level, usize::MAX, &request.full_listing);
-        let body = Body {
-            overview: o,
-            ..Body::default()
-        };
-        if size(&body) <= limit {
-            return body.overview;
-        }
-    }
-    // Summarised: the complete counts plus the most significant entries in about half the
-    // budget, leaving the rest to hunks.
-    let mut room = request.budget / 2;
-    loop {
-        let o = overview(m.into(), Level::Summarised, room, &request.full_listing);
-        let body = Body {
-            overview: o,
-            ..Body::default()
-        };
-        if size(&body) <= limit || room < 200 {
-            return body.overview;
-        }
-        room /= 2;
-    }
-}
-
 /// The files with hunks worth showing, in the order they are shown: by role, then git's order.
 fn hunk_order(m: &Manifest) -> Vec<usize> {
     let mut order: Vec<usize> = (0..m.files.len())
@@ -339,8 +352,10 @@ fn pieces(file: &FileHunks, file_pos: usize, part_limit: usize) -> Vec<Piece> {
     out
 }
 
-/// Renders a hunk as one or more strings of at most about `limit` characters each; each part
-/// starts with a header giving the line numbers where it starts.
+/// Renders a hunk as one or more strings of at most about `limit` bytes each; each part
+/// starts with a header giving the line numbers where it starts. A line longer than a part is
+/// split into segments: each segment after the first starts a new part and repeats the line's
+/// prefix followed by `…`, so that every byte of the line is shown, in order.
 fn parts(placed: &PlacedHunk, limit: usize) -> Vec<String> {
     let h = &placed.hunk;
     let function = placed.function.as_deref().unwrap_or("");
@@ -359,13 +374,14 @@ fn parts(placed: &PlacedHunk, limit: usize) -> Vec<String> {
     let mut out = Vec::new();
     let mut text = header(old, new, 0);
     for line in &h.lines {
-        let shown = clip(line);
-        if text.len() + shown.len() + 1 > limit && text.contains('\n') {
-            out.push(std::mem::take(&mut text));
-            text = header(old, new, out.len());
+        for segment in segments(line, limit.saturating_sub(text_len_floor(function))) {
+            if text.len() + segment.len() + 1 > limit && text.contains('\n') {
+                out.push(std::mem::take(&mut text));
+                text = header(old, new, out.len());
+            }
+            text.push('\n');
+            text.push_str(&segment);
         }
-        text.push('\n');
-        text.push_str(&shown);
         match line.as_bytes().first() {
             Some(b'-') => old += 1,
             Some(b'+') => new += 1,
@@ -380,35 +396,41 @@ fn parts(placed: &PlacedHunk, limit: usize) -> Vec<String> {
     out
 }
 
-/// A piece cut so that its JSON form takes at most `room` bytes, saying so.
-fn squeeze(text: &str, room: usize) -> String {
-    const NOTE: &str = "… [the rest of this part does not fit the output budget]";
-    let with = |n: usize| -> String {
-        let mut out: String = text.chars().take(n).collect();
-        out.push_str(NOTE);
-        out
-    };
-    // The largest prefix, in characters, whose JSON form fits.
-    let (mut lo, mut hi) = (0, text.chars().count());
-    while lo < hi {
-        let mid = lo + (hi - lo).div_ceil(2);
-        if json_len(&with(mid)) <= room {
-            lo = mid;
-        } else {
-            hi = mid - 1;
-        }
-    }
-    with(lo)
+/// Room a part's header takes, at most (line numbers, the function, the part number).
+fn text_len_floor(function: &str) -> usize {
+    function.len() + 48
 }
 
-/// A line cut to [`MAX_LINE`] characters, saying how much was cut.
-fn clip(line: &str) -> std::borrow::Cow<'_, str> {
-    if line.len() <= MAX_LINE {
-        return line.into();
+/// Splits a line into segments of at most `room` bytes (at least [`MIN_PART`] / 2, cut at
+/// character boundaries); every segment after the first repeats the line's prefix and `…`.
+fn segments(line: &str, room: usize) -> Vec<std::borrow::Cow<'_, str>> {
+    let room = room.max(MIN_PART / 2);
+    if line.len() <= room {
+        return vec![line.into()];
     }
-    let cut: String = line.chars().take(MAX_LINE).collect();
-    let rest = line.chars().count() - cut.chars().count();
-    format!("{cut}… [{rest} more characters]").into()
+    let prefix: String = line.chars().take(1).collect();
+    let mut out = Vec::new();
+    let mut rest = line;
+    let mut first = true;
+    while !rest.is_empty() {
+        let lead = if first {
+            String::new()
+        } else {
+            format!("{prefix}…")
+        };
+        let take = room.saturating_sub(lead.len()).max(1);
+        let mut end = take.min(rest.len());
+        while !rest.is_char_boundary(end) {
+            end -= 1;
+        }
+        if end == 0 {
+            end = rest.chars().next().map_or(rest.len(), char::len_utf8);
+        }
+        out.push(format!("{lead}{}", &rest[..end]).into());
+        rest = &rest[end..];
+        first = false;
+    }
+    out
 }
 
 /// Groups the pieces of a page by file, in order.
@@ -437,18 +459,14 @@ fn cursor_fingerprint(m: &Manifest, shaping: &[OsString]) -> u64 {
 }
 
 /// The kind of a hunk page's cursor.
-const CURSOR_TAG: &str = "gp2";
+const CURSOR: Cursor = Cursor("gp2");
 
 fn encode(fp: u64, at: Position) -> String {
-    encode_tagged(
-        CURSOR_TAG,
-        fp,
-        &format!("{}.{}.{}", at.file, at.hunk, at.part),
-    )
+    CURSOR.encode_position(fp, &format!("{}.{}.{}", at.file, at.hunk, at.part))
 }
 
-fn decode(cursor: &str, fp: u64) -> Result<Position, PageError> {
-    let position = decode_tagged(cursor, CURSOR_TAG, fp)?;
+fn decode(cursor: &str, fp: u64) -> Result<Position, CursorError> {
+    let position = CURSOR.decode_position(cursor, fp)?;
     let mut numbers = position.split('.').map(str::parse::<usize>);
     match (
         numbers.next(),
@@ -457,7 +475,7 @@ fn decode(cursor: &str, fp: u64) -> Result<Position, PageError> {
         numbers.next(),
     ) {
         (Some(Ok(file)), Some(Ok(hunk)), Some(Ok(part)), None) => Ok(Position { file, hunk, part }),
-        _ => Err(PageError::Invalid(cursor.chars().take(80).collect())),
+        _ => Err(CursorError::Invalid(cursor.chars().take(80).collect())),
     }
 }
 
@@ -475,7 +493,7 @@ mod tests {
         };
         let c = encode(0xabc, at);
         assert_eq!(decode(&c, 0xabc), Ok(at));
-        assert!(matches!(decode(&c, 0xabd), Err(PageError::Stale(_))));
+        assert!(matches!(decode(&c, 0xabd), Err(CursorError::Stale(_))));
         for bad in [
             "",
             "gp2-",
@@ -485,7 +503,7 @@ mod tests {
             "gp1-0abc-1",
         ] {
             assert!(
-                matches!(decode(bad, 0xabc), Err(PageError::Invalid(_))),
+                matches!(decode(bad, 0xabc), Err(CursorError::Invalid(_))),
                 "{bad}"
             );
         }
@@ -540,25 +558,38 @@ mod tests {
     }
 
     #[test]
-    fn a_squeezed_piece_fits_its_room() {
-        let text = format!("@@ -1 +1 @@\n+{}", "\"quoted\" ".repeat(300));
-        for room in [80, 200, 1000] {
-            let s = squeeze(&text, room);
-            assert!(json_len(&s) <= room, "{room}: {}", json_len(&s));
-            assert!(s.ends_with("does not fit the output budget]"));
+    fn a_line_longer_than_a_part_is_split_and_shown_whole() {
+        let long = format!("+{}pw == \"letmein\"", "x".repeat(5000));
+        let placed = PlacedHunk {
+            hunk: Hunk {
+                old_start: 1,
+                old_lines: 0,
+                new_start: 1,
+                new_lines: 1,
+                section: String::new(),
+                lines: vec![long.clone(), " after".into()],
+            },
+            function: None,
+        };
+        let split = parts(&placed, 1000);
+        assert!(split.len() >= 5, "{}", split.len());
+        assert!(split.iter().all(|p| p.len() <= 1000), "{split:?}");
+        let mut rejoined = String::new();
+        for part in &split {
+            for line in part.lines().skip(1) {
+                if let Some(rest) = line.strip_prefix("+…") {
+                    rejoined.push_str(rest);
+                } else if line.starts_with('+') {
+                    rejoined.push_str(line);
+                }
+            }
         }
-    }
-
-    #[test]
-    fn very_long_lines_are_clipped_with_their_length() {
-        let line = format!("+{}", "x".repeat(5000));
-        let shown = clip(&line);
-        assert!(shown.len() < 2100);
-        assert!(
-            shown.ends_with("[3001 more characters]"),
-            "{}",
-            &shown[2000..]
-        );
-        assert_eq!(clip("+short"), "+short");
+        assert_eq!(rejoined, long);
+        assert!(split.last().unwrap().ends_with("\n after"));
+        // Multi-byte characters are never split.
+        let wide = format!("+{}", "é".repeat(3000));
+        for seg in segments(&wide, 501) {
+            assert!(seg.len() <= 501 + 4, "{}", seg.len());
+        }
     }
 }

@@ -11,11 +11,12 @@ use std::ffi::OsString;
 
 use serde::Serialize;
 
-use super::overview::{Change, Level, Ordered, Overview, json_len, overview};
+use super::overview::{Change, Level, Ordered, Overview, overview};
 use super::{AnswerError, Context, next_page};
+use crate::budget::{self, Budget, Cut, Stage};
 use crate::git::Repo;
 use crate::manifest::history::{self, CommitChange, CommitInfo};
-use crate::manifest::pager::{CursorError as PageError, Fingerprint, decode_tagged, encode_tagged};
+use crate::paging::{Cursor, Fingerprint, json_len};
 use crate::request::Log;
 
 /// The share of the budget the commit lines may take; the rest goes to details.
@@ -24,10 +25,6 @@ const LINES_SHARE: usize = 55;
 const MAX_LISTED: usize = 250;
 /// The most commits detailed on one page.
 const MAX_DETAILED: usize = 12;
-/// The least room worth starting another commit's details in.
-const MIN_DETAIL: usize = 300;
-/// Room kept for the cut note and the next command.
-const RESERVE: usize = 500;
 
 /// The answer to `git log`.
 #[derive(Serialize)]
@@ -51,7 +48,7 @@ struct LogAnswer<'a> {
 }
 
 /// One commit in detail.
-#[derive(Serialize)]
+#[derive(Clone, Serialize)]
 struct Detail {
     /// The message after the subject line.
     #[serde(skip_serializing_if = "String::is_empty")]
@@ -66,8 +63,8 @@ pub struct Request<'a> {
     pub log: &'a Log,
     /// The command that prints git's own output, if the answer names one.
     pub raw: Option<&'a str>,
-    /// The most characters the answer may take.
-    pub budget: usize,
+    /// The most the answer may take.
+    pub budget: Budget,
     /// Where to continue (a previous page's cursor).
     pub cursor: Option<&'a str>,
     /// How to ask for the page at a cursor.
@@ -84,7 +81,7 @@ pub fn answer(log: &Log, _argv: &[OsString], ctx: &Context) -> Result<String, An
         &Request {
             log,
             raw: Some(&ctx.raw),
-            budget: ctx.max_output.saturating_sub(1),
+            budget: ctx.budget.less(1),
             cursor: ctx.cursor.as_deref(),
             next: &|cursor| next_page(ctx, cursor),
             show: &|id| format!("git show {id}"),
@@ -92,45 +89,40 @@ pub fn answer(log: &Log, _argv: &[OsString], ctx: &Context) -> Result<String, An
     )
 }
 
-/// Renders one page of a history within the request's budget.
+/// Renders one page of a history within the request's budget. The commit lines take at most
+/// [`LINES_SHARE`] per cent of it; cut stages: details of the older commits give way first,
+/// then the details' level, then commit lines move to the next page.
 pub fn render(repo: &Repo, req: &Request<'_>) -> Result<String, AnswerError> {
     let log = req.log;
     let listed = history::commits(repo, log)?;
     let fp = fingerprint(&listed);
     let offset = match req.cursor {
-        Some(c) => decode(c, fp)?,
+        Some(c) => CURSOR.decode(c, fp)?,
         None => 0,
     };
     let total = listed.len();
     let page: Vec<CommitInfo> = listed.into_iter().skip(offset).take(MAX_LISTED).collect();
-    let budget = req.budget;
     let counted = history::changes(repo, page, &log.paths, false)?;
-    let mut answer = LogAnswer {
-        raw: req.raw,
-        total,
-        commits: Vec::new(),
-        details: Ordered(Vec::new()),
-        cut: Vec::new(),
-        next: None,
-    };
-    let lines_room = budget * LINES_SHARE / 100;
-    let mut used = json_len(&answer);
-    for c in &counted {
-        let line = commit_line(c);
-        let cost = json_len(&line) + 1;
-        if used + cost > lines_room && !answer.commits.is_empty() {
-            break;
-        }
-        used += cost;
-        answer.commits.push(line);
-    }
-    let shown = answer.commits.len();
-    // Details for the newest commits of the page, one at a time with function analysis, each
-    // as complete as the room left allows.
-    let limit = budget.saturating_sub(RESERVE);
-    let mut details_shown = 0;
-    for c in counted.iter().take(shown.min(MAX_DETAILED)) {
-        if limit.saturating_sub(used) < MIN_DETAIL {
+    let lines: Vec<String> = counted.iter().map(commit_line).collect();
+    // The lines that fit their share of the budget (at least one).
+    let share = req.budget.share(LINES_SHARE).as_bytes();
+    let mut used = 0usize;
+    let most_lines = lines
+        .iter()
+        .take_while(|l| {
+            used = used.saturating_add(json_len(*l) + 1);
+            used <= share
+        })
+        .count()
+        .max(1)
+        .min(lines.len());
+    // Details of the newest commits, analysed one at a time until they would hold more than
+    // the rest of the budget.
+    let room = req.budget.as_bytes().saturating_sub(used.min(share));
+    let mut details: Vec<(String, [Detail; 3])> = Vec::new();
+    let mut detail_used = 0usize;
+    for c in counted.iter().take(most_lines.min(MAX_DETAILED)) {
+        if detail_used > room {
             break;
         }
         let Some(analysed) = history::changes(repo, vec![c.info.clone()], &log.paths, true)?
@@ -144,45 +136,66 @@ pub fn render(repo: &Repo, req: &Request<'_>) -> Result<String, AnswerError> {
             dependencies: &analysed.dependencies,
         };
         let key = short(&c.info.sha);
-        let room = limit.saturating_sub(used);
-        let fitting = [Level::Full, Level::Names, Level::Summarised]
-            .into_iter()
-            .map(|level| Detail {
-                body: c.info.body.clone(),
-                listing: overview(change, level, room / 2, &(req.show)(&key)),
-            })
-            .find(|d| json_len(d) + json_len(&key) + 2 <= room);
-        let Some(detail) = fitting else { break };
-        used += json_len(&detail) + json_len(&key) + 2;
-        details_shown += 1;
-        answer.details.0.push((key, detail));
+        let at = |level| Detail {
+            body: c.info.body.clone(),
+            listing: overview(change, level, room / 2, &(req.show)(&key)),
+        };
+        let levels = [at(Level::Full), at(Level::Names), at(Level::Summarised)];
+        detail_used = detail_used.saturating_add(json_len(&levels[0]) + json_len(&key) + 2);
+        details.push((key, levels));
     }
-    let end = offset + shown;
-    loop {
-        answer.cut.clear();
-        answer.next = None;
-        if details_shown < shown {
-            answer.cut.push(format!(
-                "files and functions of the {} older commits of this page are not detailed: `{}` answers each",
-                shown - details_shown,
-                (req.show)("<id>")
-            ));
-        }
-        if end < total {
-            answer.cut.push(format!(
-                "{} more commits are on the next pages",
-                total - end
-            ));
-            answer.next = Some((req.next)(&encode(fp, end)));
-        }
-        let size = json_len(&answer);
-        if size <= budget || answer.details.0.is_empty() {
-            break;
-        }
-        answer.details.0.pop();
-        details_shown -= 1;
-    }
-    Ok(serde_json::to_string(&answer)?)
+    let show_any = (req.show)("<id>");
+    let stages = [
+        Stage::Window {
+            least: 0,
+            most: details.len(),
+            total: most_lines,
+            holds: "one commit line",
+            note: Box::new(|shown, _| {
+                Cut::Detail(format!(
+                    "files and functions of the commits after the newest {shown} of this page are not detailed: `{show_any}` answers each"
+                ))
+            }),
+        },
+        Stage::Detail {
+            deepest: 2,
+            // The details say themselves what a less detailed level leaves out.
+            notes: Box::new(|_| Vec::new()),
+        },
+        Stage::Window {
+            least: 1.min(lines.len()),
+            most: most_lines,
+            total: total - offset,
+            holds: "one commit line",
+            note: Box::new(|shown, _| {
+                Cut::Later(format!(
+                    "{} more commits are on the next pages",
+                    total - offset - shown
+                ))
+            }),
+        },
+    ];
+    let fitted = budget::fit(Some(req.budget), &stages, |s| {
+        let shown = s.get(2);
+        let answer = LogAnswer {
+            raw: req.raw,
+            total,
+            commits: lines[..shown].to_vec(),
+            details: Ordered(
+                details
+                    .iter()
+                    .take(s.get(0).min(shown))
+                    .map(|(key, levels)| (key.clone(), levels[s.get(1)].clone()))
+                    .collect(),
+            ),
+            cut: s.notes(),
+            next: (offset + shown < total).then(|| (req.next)(&CURSOR.encode(fp, offset + shown))),
+        };
+        let json = serde_json::to_string(&answer)?;
+        let len = json.len();
+        Ok::<_, serde_json::Error>((json, len))
+    })?;
+    Ok(fitted.doc)
 }
 
 fn short(sha: &str) -> String {
@@ -219,47 +232,23 @@ pub(super) fn fingerprint(commits: &[CommitInfo]) -> u64 {
     h.value()
 }
 
-/// A cursor into a list of commits: the list's [`fingerprint`] and an offset, under a tag
-/// naming the kind of answer it continues.
-pub(super) struct CommitCursor(pub(super) &'static str);
-
-impl CommitCursor {
-    /// The cursor of the page starting at `offset`.
-    pub(super) fn encode(&self, fp: u64, offset: usize) -> String {
-        encode_tagged(self.0, fp, &offset.to_string())
-    }
-
-    /// The offset of a cursor, refused if it is another kind's or the list has changed.
-    pub(super) fn decode(&self, cursor: &str, fp: u64) -> Result<usize, PageError> {
-        decode_tagged(cursor, self.0, fp)?
-            .parse()
-            .map_err(|_| PageError::Invalid(cursor.chars().take(80).collect()))
-    }
-}
-
 /// The cursor of a log page.
-const CURSOR: CommitCursor = CommitCursor("gl1");
-
-fn encode(fp: u64, offset: usize) -> String {
-    CURSOR.encode(fp, offset)
-}
-
-fn decode(cursor: &str, fp: u64) -> Result<usize, PageError> {
-    CURSOR.decode(cursor, fp)
-}
+const CURSOR: Cursor = Cursor("gl1");
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    use crate::paging::CursorError;
+
     #[test]
     fn log_cursors_round_trip_and_go_stale() {
-        let c = encode(7, 40);
-        assert_eq!(decode(&c, 7), Ok(40));
-        assert!(matches!(decode(&c, 8), Err(PageError::Stale(_))));
+        let c = CURSOR.encode(7, 40);
+        assert_eq!(CURSOR.decode(&c, 7), Ok(40));
+        assert!(matches!(CURSOR.decode(&c, 8), Err(CursorError::Stale(_))));
         for bad in ["", "gl1-", "gl1-x-1", "gl1-7-x", "gp2-7-1.0.0"] {
             assert!(
-                matches!(decode(bad, 7), Err(PageError::Invalid(_))),
+                matches!(CURSOR.decode(bad, 7), Err(CursorError::Invalid(_))),
                 "{bad}"
             );
         }

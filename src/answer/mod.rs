@@ -8,8 +8,8 @@
 //! Invariants: an answer is built fully in memory and returned as bytes (compact JSON, one
 //! object, a trailing newline); nothing here writes anywhere. Every answer carries `raw`, the
 //! command that prints git's own output, and stays within the output budget
-//! (`GIT_PRISM_MAX_OUTPUT` characters, default [`DEFAULT_MAX_OUTPUT`]), saying what it cut and
-//! which command pages the rest. Any error means the caller runs the real program instead.
+//! (`GIT_PRISM_MAX_OUTPUT` bytes, default [`DEFAULT_BUDGET`]), saying what it cut and which
+//! command pages the rest. Any error means the caller runs the real program instead.
 
 mod blame;
 pub mod compact;
@@ -23,16 +23,20 @@ mod show;
 
 use std::ffi::{OsStr, OsString};
 
+use crate::budget::Budget;
 use crate::git::{GitError, Location, Repo};
 use crate::manifest::ManifestError;
-use crate::manifest::pager::PageError;
+use crate::paging::PageError;
 use crate::request::{Command, Request};
 use crate::shell;
 
 pub use blame::{BlameDoc, blame_doc};
 
-/// The default output budget, in characters.
-pub const DEFAULT_MAX_OUTPUT: usize = 20_000;
+/// The default output budget of the shim's answers.
+pub const DEFAULT_BUDGET: Budget = Budget::bytes(20_000);
+
+/// The smallest budget `GIT_PRISM_MAX_OUTPUT` may set.
+const MIN_BUDGET: usize = 1000;
 
 /// The error returned when no structured answer can be built (the real program answers).
 #[derive(Debug, thiserror::Error)]
@@ -48,7 +52,7 @@ pub enum AnswerError {
     Page(#[from] PageError),
     /// A cursor could not be used.
     #[error(transparent)]
-    Cursor(#[from] crate::manifest::pager::CursorError),
+    Cursor(#[from] crate::paging::CursorError),
     /// The request has no structured answer.
     #[error("{0}")]
     Unsupported(String),
@@ -64,8 +68,8 @@ pub enum AnswerError {
 pub struct Context {
     /// Where the repository is looked for.
     pub location: Location,
-    /// The output budget in bytes.
-    pub max_output: usize,
+    /// The output budget.
+    pub budget: Budget,
     /// The command that gives the real program's output.
     pub raw: String,
     /// The caller's command, shell-quoted (for the command that prints a next page).
@@ -90,7 +94,7 @@ fn cursor_from_env() -> Option<String> {
 
 impl Context {
     /// Builds the context of a `git` call from its parsed request.
-    pub fn for_git(request: &Request, max_output: usize) -> Result<Context, AnswerError> {
+    pub fn for_git(request: &Request, budget: Budget) -> Result<Context, AnswerError> {
         let mut location = Location::current()?;
         location.chdir = request.globals.chdir.clone();
         location.git_dir = request.globals.git_dir.clone();
@@ -113,7 +117,7 @@ impl Context {
         }
         Ok(Context {
             location,
-            max_output,
+            budget,
             raw: format!("GIT_PRISM_INSIDE_SHIM=1 {command}"),
             command,
             cursor: cursor_from_env(),
@@ -127,13 +131,14 @@ impl Context {
     }
 }
 
-/// Returns the output budget from `GIT_PRISM_MAX_OUTPUT` (characters), or the default.
-pub fn max_output_from_env() -> usize {
+/// Returns the output budget from `GIT_PRISM_MAX_OUTPUT` (bytes, at least 1000), or the
+/// default.
+pub fn budget_from_env() -> Budget {
     std::env::var("GIT_PRISM_MAX_OUTPUT")
         .ok()
         .and_then(|v| v.trim().parse::<usize>().ok())
-        .filter(|n| *n >= 1000)
-        .unwrap_or(DEFAULT_MAX_OUTPUT)
+        .filter(|n| *n >= MIN_BUDGET)
+        .map_or(DEFAULT_BUDGET, Budget::bytes)
 }
 
 /// Answers a `git` call.
@@ -145,7 +150,7 @@ pub fn git(request: &Request, ctx: &Context) -> Result<Vec<u8>, AnswerError> {
         Command::Show(s) => show::answer(s, ctx)?,
         Command::Blame(b) => blame::answer(b, &request.argv, ctx)?,
     };
-    finish(json, ctx.max_output)
+    finish(json, ctx.budget)
 }
 
 /// Answers `gh pr diff`.
@@ -154,23 +159,23 @@ pub fn gh(pr: &crate::request::gh::PrDiff, argv: &[OsString]) -> Result<Vec<u8>,
     let command = format!("gh {}", shell::join(args));
     let ctx = Context {
         location: Location::current()?,
-        max_output: max_output_from_env(),
+        budget: budget_from_env(),
         raw: format!("GIT_PRISM_INSIDE_SHIM=1 {command}"),
         command,
         cursor: cursor_from_env(),
         now: crate::time::now_rfc3339(),
     };
-    finish(gh::answer(pr, &ctx)?, ctx.max_output)
+    finish(gh::answer(pr, &ctx)?, ctx.budget)
 }
 
 /// Ends an answer with a newline, refusing one over the budget (git answers instead: an
 /// oversized command line, for one, makes even the fixed part too large).
-fn finish(mut json: String, max_output: usize) -> Result<Vec<u8>, AnswerError> {
+fn finish(mut json: String, budget: Budget) -> Result<Vec<u8>, AnswerError> {
     json.push('\n');
-    let chars = json.chars().count();
-    if chars > max_output {
+    if !budget.fits(json.len()) {
         return Err(AnswerError::Unsupported(format!(
-            "the answer takes {chars} characters, over the budget of {max_output}"
+            "the answer takes {} bytes, over the budget of {budget}",
+            json.len()
         )));
     }
     Ok(json.into_bytes())
@@ -200,7 +205,7 @@ fn render_change(
         manifest: built,
         shaping: &shaping,
         hunks,
-        budget: ctx.max_output.saturating_sub(1),
+        budget: ctx.budget.less(1),
         cursor: ctx.cursor.as_deref(),
         next: &|cursor| next_page(ctx, cursor),
         full_listing,

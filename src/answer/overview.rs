@@ -61,7 +61,7 @@ impl<V: Serialize> Serialize for Ordered<V> {
 }
 
 /// The at-a-glance part of an answer.
-#[derive(Debug, Default, Serialize)]
+#[derive(Clone, Debug, Default, Serialize)]
 pub struct Overview {
     /// One line of totals.
     pub summary: String,

@@ -19,12 +19,13 @@ use std::ffi::{OsStr, OsString};
 use bstr::{BString, ByteSlice};
 use serde::Serialize;
 
-use super::log::CommitCursor;
 use super::{AnswerError, Context, next_page};
+use crate::budget::{self, Budget, Cut, Stage};
 use crate::git::repo::Objects;
 use crate::lang::Language;
 use crate::manifest::model::{FileChange, Kind};
-use crate::manifest::{history, language, page, pager};
+use crate::manifest::{history, language, render};
+use crate::paging::Cursor;
 use crate::request::{Log, PickaxeKind};
 use crate::shell;
 
@@ -108,7 +109,7 @@ const MAX_PAGE: usize = 100;
 const ANALYSED_TOGETHER: usize = 8;
 
 /// The cursor of a pickaxe page.
-const CURSOR: CommitCursor = CommitCursor("gk1");
+const CURSOR: Cursor = Cursor("gk1");
 
 /// Builds the answer to `git log -S/-G`.
 pub fn answer(log: &Log, argv: &[OsString], ctx: &Context) -> Result<String, AnswerError> {
@@ -164,7 +165,7 @@ pub fn answer(log: &Log, argv: &[OsString], ctx: &Context) -> Result<String, Ans
         }
     }
     let objects = repo.objects();
-    let budget = ctx.max_output.saturating_sub(1);
+    let budget = ctx.budget.less(1).as_bytes();
     // Commits are analysed a few at a time until the page is full: a page of large commits
     // holds only a handful, and analysing the rest would be wasted.
     let mut commits: Vec<CommitDoc> = Vec::new();
@@ -215,7 +216,7 @@ pub fn answer(log: &Log, argv: &[OsString], ctx: &Context) -> Result<String, Ans
         total,
         next: &|at| next_page(ctx, &CURSOR.encode(fp, at)),
     };
-    fit(&mut doc, commits, &page, ctx.max_output.saturating_sub(1))?;
+    fit(&mut doc, commits, &page, ctx.budget.less(1))?;
     Ok(serde_json::to_string(&doc)?)
 }
 
@@ -226,16 +227,14 @@ struct Page<'a> {
     next: &'a dyn Fn(usize) -> String,
 }
 
-/// Shows as many of the page's commits as fit `max`; the rest are on the next page.
+/// Shows as many of the page's commits as fit the budget (at least one); the rest are on the
+/// next page, which `truncated` names.
 fn fit(
     doc: &mut Doc<'_>,
     commits: Vec<CommitDoc>,
     page: &Page<'_>,
-    max: usize,
+    budget: Budget,
 ) -> Result<(), serde_json::Error> {
-    let fits = |d: &Doc<'_>| -> Result<bool, serde_json::Error> {
-        Ok(serde_json::to_string(d)?.len() <= max)
-    };
     let truncated = |shown: usize| {
         let end = page.offset + shown;
         (end < page.total).then(|| Truncated {
@@ -244,20 +243,26 @@ fn fit(
         })
     };
     let count = commits.len();
-    doc.commits = commits;
-    doc.truncated = truncated(count);
-    if fits(doc)? || count <= 1 {
-        return Ok(());
-    }
-    let all = std::mem::take(&mut doc.commits);
-    // A page keeps at least one commit, so that following `next_page` always advances.
-    let shown = pager::largest_fitting(1, count, |mid| {
-        doc.commits = all[..mid].to_vec();
-        doc.truncated = truncated(mid);
-        fits(doc)
+    // The commits not on this page are stated in `truncated`, which every rendering carries.
+    let stages = [Stage::Window {
+        least: 1.min(count),
+        most: count,
+        total: page.total - page.offset,
+        holds: "one commit",
+        note: Box::new(|shown, budget| Cut::Moved {
+            entries: "commits",
+            shown,
+            budget,
+        }),
+    }];
+    let fitted = budget::fit(Some(budget), &stages, |s| {
+        doc.commits = commits[..s.get(0)].to_vec();
+        doc.truncated = truncated(s.get(0));
+        let len = serde_json::to_string(&*doc)?.len();
+        Ok::<_, serde_json::Error>((s.get(0), len))
     })?;
-    doc.commits = all[..shown].to_vec();
-    doc.truncated = truncated(shown);
+    doc.commits = commits[..fitted.doc].to_vec();
+    doc.truncated = truncated(fitted.doc);
     Ok(())
 }
 
@@ -302,7 +307,7 @@ fn file_doc(objects: &Objects, f: &FileChange, matcher: &Matcher, kind: PickaxeK
     });
     FileDoc {
         path: f.path.to_str_lossy().into_owned(),
-        change_type: page::change_type(f.status),
+        change_type: render::change_type(f.status),
         occurrences_before: count(&before),
         occurrences_after: count(&after),
         functions,

@@ -9,7 +9,8 @@ use super::Out;
 use super::range::{self, RangeArgs};
 use crate::context::{self, render};
 use crate::exit_codes;
-use crate::manifest::{self, pager};
+use crate::manifest;
+use crate::paging;
 
 /// Arguments of `context` and `review`.
 #[derive(Debug, clap::Args)]
@@ -104,15 +105,15 @@ pub fn run(mode: Mode, mut args: Args, out: &mut Out<'_>) -> anyhow::Result<i32>
             &|c| command("--cursor", c),
         ),
         Mode::Review => {
-            let part = |cursor: &Option<String>| pager::Paging {
+            let part = |cursor: &Option<String>| paging::Paging {
                 cursor: cursor.clone(),
                 page_size: args.range.page_size,
-                ..pager::Paging::default()
+                ..paging::Paging::default()
             };
             let paging = render::ReviewPaging {
                 manifest: part(&args.manifest_cursor),
                 context: part(&args.context_cursor),
-                max_bytes: args.range.max_bytes(),
+                budget: args.range.budget(),
                 pretty: args.range.repo.pretty,
             };
             render::render_review(

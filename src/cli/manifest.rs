@@ -5,7 +5,7 @@ use anyhow::Context;
 use super::Out;
 use super::range::{self, RangeArgs};
 use crate::exit_codes;
-use crate::manifest::{self, page};
+use crate::manifest::{self, render};
 
 /// Arguments of `manifest`.
 #[derive(Debug, clap::Args)]
@@ -48,7 +48,7 @@ pub fn run(args: Args, out: &mut Out<'_>) -> anyhow::Result<i32> {
             .flag("--no-untracked", args.no_untracked)
             .cursor("--cursor", cursor)
     };
-    let json = page::render(
+    let json = render::render(
         &built,
         &args.range.paging(),
         &crate::time::now_rfc3339(),

@@ -12,8 +12,9 @@ use std::ffi::{OsStr, OsString};
 use std::path::PathBuf;
 
 use super::Out;
+use crate::budget::Budget;
 use crate::git::{Location, Repo};
-use crate::manifest::pager::{BYTES_PER_TOKEN, Paging};
+use crate::paging::Paging;
 use crate::request;
 
 /// Stands in for `--` in the git-style arguments of the range commands while clap parses them
@@ -80,9 +81,9 @@ impl RangeArgs {
         request::parse_log(&self.git_args).map_err(unsupported)
     }
 
-    /// The byte budget `--max-tokens` asks for.
-    pub fn max_bytes(&self) -> Option<usize> {
-        self.max_tokens.map(|t| t.saturating_mul(BYTES_PER_TOKEN))
+    /// The budget `--max-tokens` asks for.
+    pub fn budget(&self) -> Option<Budget> {
+        self.max_tokens.map(Budget::tokens)
     }
 
     /// The paging of the answer: `--cursor`, `--page-size`, the budget, `--pretty`.
@@ -90,9 +91,8 @@ impl RangeArgs {
         Paging {
             cursor: self.cursor.clone(),
             page_size: self.page_size,
-            max_bytes: self.max_bytes(),
+            budget: self.budget(),
             pretty: self.repo.pretty,
-            raw: None,
         }
     }
 

@@ -13,10 +13,11 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 use super::{Callee, Caller, Context, FunctionContext, Risk, TestReference};
+use crate::budget::{self, Budget, Cut, Stage};
 use crate::manifest::model::Manifest;
-use crate::manifest::page;
-use crate::manifest::pager::{self, PageError, Paging};
+use crate::manifest::render as manifest_render;
 use crate::manifest::schema::{self, ManifestDoc};
+use crate::paging::{self, Cursor, Fingerprint, PageError, Paging};
 
 /// The function context of a range.
 #[derive(Debug, Serialize, JsonSchema)]
@@ -198,8 +199,7 @@ pub struct ContextTruncation {
 
 /// The fingerprint a context cursor is bound to.
 pub fn fingerprint(m: &Manifest, names: &[String]) -> u64 {
-    let mut h =
-        crate::manifest::pager::Fingerprint::extend(page::fingerprint(m) ^ 0x636f_6e74_6578_7421);
+    let mut h = Fingerprint::extend(manifest_render::fingerprint(m) ^ 0x636f_6e74_6578_7421);
     for n in names {
         h.eat(n.as_bytes());
     }
@@ -227,7 +227,9 @@ pub fn render(
     Ok(paging.to_json(&doc)?)
 }
 
-/// Builds the document of one page (for callers that embed it, as `review` does).
+/// Builds the document of one page (for callers that embed it, as `review` does). Cut stages:
+/// caller, callee and test lists shortened to 10, then 3 entries (counts kept), then functions
+/// move to the next page; blast-radius counts are never cut.
 pub fn document(
     m: &Manifest,
     c: &Context,
@@ -236,13 +238,41 @@ pub fn document(
     generated_at: &str,
     next_page: &dyn Fn(&str) -> String,
 ) -> Result<ContextDoc, PageError> {
-    let doc = |view: &View| to_doc(m, c, names, view, generated_at, next_page);
-    let (mut view, fits) = fit(m, c, names, paging, &|v| Ok(paging.to_json(&doc(v))?.len()))?;
-    if !fits {
-        view.cuts
-            .push("still over the budget: a page holds at least one function".into());
-    }
-    Ok(doc(&view))
+    let fp = fingerprint(m, names);
+    let total = c.functions.len();
+    let offset = paging.offset(Cursor::LIST, fp)?;
+    let end = paging.end(offset, total)?;
+    let whole = end - offset;
+    let caps = [10, 3];
+    let stages = [
+        Stage::detail(
+            caps.iter()
+                .map(|cap| {
+                    Cut::Detail(format!(
+                        "lists shortened to {cap} callers, callees and test references per function (counts kept)"
+                    ))
+                })
+                .collect(),
+        ),
+        Stage::moving(
+            "functions",
+            "one function",
+            1.min(whole),
+            whole,
+        ),
+    ];
+    let fitted = budget::fit(paging.budget, &stages, |s| {
+        let view = View {
+            offset,
+            end: offset + s.get(1),
+            cap: s.get(0).checked_sub(1).map(|i| caps[i]),
+            cuts: s.notes(),
+        };
+        let doc = to_doc(m, c, names, &view, generated_at, next_page);
+        let len = paging.to_json(&doc)?.len();
+        Ok::<_, PageError>((doc, len))
+    })?;
+    Ok(fitted.doc)
 }
 
 /// What one rendering shows.
@@ -255,68 +285,6 @@ struct View {
     cuts: Vec<String>,
 }
 
-/// Finds the largest view within the budget; the flag is false when even one function with
-/// the shortest lists is over it.
-fn fit(
-    m: &Manifest,
-    c: &Context,
-    names: &[String],
-    paging: &Paging,
-    size: &dyn Fn(&View) -> Result<usize, serde_json::Error>,
-) -> Result<(View, bool), PageError> {
-    let fp = fingerprint(m, names);
-    let total = c.functions.len();
-    let offset = paging.offset(fp)?;
-    let end = paging.end(offset, total)?;
-    let mut view = View {
-        offset,
-        end,
-        cap: None,
-        cuts: Vec::new(),
-    };
-    let Some(max) = paging.max_bytes else {
-        return Ok((view, true));
-    };
-    if size(&view)? <= max {
-        return Ok((view, true));
-    }
-    for cap in [10, 3] {
-        view.cap = Some(cap);
-        pager::note(
-            &mut view.cuts,
-            "lists shortened",
-            format!(
-                "lists shortened to {cap} callers, callees and test references per function (counts kept)"
-            ),
-        );
-        if size(&view)? <= max {
-            return Ok((view, true));
-        }
-    }
-    // Move functions to the next page: the largest prefix that fits with its note.
-    let moved = |view: &mut View, shown: usize| {
-        pager::note(
-            &mut view.cuts,
-            "functions moved",
-            pager::moved("functions", max, shown),
-        );
-    };
-    view.end = pager::largest_fitting(offset + 1, end, |mid| {
-        view.end = mid;
-        moved(&mut view, mid - offset);
-        Ok::<_, serde_json::Error>(size(&view)? <= max)
-    })?;
-    if view.end < end {
-        let shown = view.end - offset;
-        moved(&mut view, shown);
-    } else {
-        // Nothing moved (a one-function page): no note says otherwise.
-        view.cuts.retain(|c| !c.starts_with("functions moved"));
-    }
-    let fits = size(&view)? <= max;
-    Ok((view, fits))
-}
-
 fn to_doc(
     m: &Manifest,
     c: &Context,
@@ -327,7 +295,7 @@ fn to_doc(
 ) -> ContextDoc {
     let fp = fingerprint(m, names);
     let total = c.functions.len();
-    let next_cursor = (view.end < total).then(|| pager::encode_cursor(fp, view.end));
+    let next_cursor = (view.end < total).then(|| Cursor::LIST.encode(fp, view.end));
     let mut risk = RiskCounts::default();
     for f in &c.functions {
         match f.blast_radius.risk {
@@ -342,7 +310,7 @@ fn to_doc(
         .map(|f| function_doc(f, view.cap))
         .collect();
     ContextDoc {
-        metadata: page::metadata(m, generated_at),
+        metadata: manifest_render::metadata(m, generated_at),
         summary: ContextSummary {
             functions: total,
             risk,
@@ -429,8 +397,8 @@ pub struct ReviewPaging {
     pub manifest: Paging,
     /// The context's cursor and page size.
     pub context: Paging,
-    /// The most bytes the whole answer may take, split between the parts.
-    pub max_bytes: Option<usize>,
+    /// The most the whole answer may take, split between the parts.
+    pub budget: Option<Budget>,
     /// Pretty-print.
     pub pretty: bool,
 }
@@ -460,20 +428,20 @@ pub fn render_review(
     next_manifest: &dyn Fn(&str) -> String,
     next_context: &dyn Fn(&str) -> String,
 ) -> Result<String, PageError> {
-    let with_budget = |p: &Paging, max: Option<usize>| Paging {
-        max_bytes: max,
+    let with_budget = |p: &Paging, budget: Option<Budget>| Paging {
+        budget,
         pretty: paging.pretty,
         ..p.clone()
     };
     // Each part with its size as JSON on its own.
     let manifest_part = |max| -> Result<(ManifestDoc, usize), PageError> {
-        let doc = page::document(
+        let doc = manifest_render::document(
             m,
             &with_budget(&paging.manifest, max),
             generated_at,
             next_manifest,
         )?;
-        let len = pager::to_json(&doc, paging.pretty)?.len();
+        let len = paging::to_json(&doc, paging.pretty)?.len();
         Ok((doc, len))
     };
     let context_part = |max| -> Result<(ContextDoc, usize), PageError> {
@@ -485,30 +453,30 @@ pub fn render_review(
             generated_at,
             next_context,
         )?;
-        let len = pager::to_json(&doc, paging.pretty)?.len();
+        let len = paging::to_json(&doc, paging.pretty)?.len();
         Ok((doc, len))
     };
     let (full_m, full_c) = (manifest_part(None)?, context_part(None)?);
-    let ((manifest, _), (context, _)) = match paging.max_bytes {
-        Some(max) if full_m.1 + full_c.1 + REVIEW_OVERHEAD > max => {
-            let room = max.saturating_sub(REVIEW_OVERHEAD);
-            let share = room / 5 * 3;
-            if full_m.1 <= share {
-                let rest = room - full_m.1;
+    let ((manifest, _), (context, _)) = match paging.budget {
+        Some(budget) if !budget.fits(full_m.1 + full_c.1 + REVIEW_OVERHEAD) => {
+            let room = budget.less(REVIEW_OVERHEAD);
+            let share = room.share(60);
+            if share.fits(full_m.1) {
+                let rest = room.less(full_m.1);
                 (full_m, context_part(Some(rest))?)
-            } else if full_c.1 <= room - share {
-                let rest = room - full_c.1;
+            } else if room.less(share.as_bytes()).fits(full_c.1) {
+                let rest = room.less(full_c.1);
                 (manifest_part(Some(rest))?, full_c)
             } else {
                 (
                     manifest_part(Some(share))?,
-                    context_part(Some(room - share))?,
+                    context_part(Some(room.less(share.as_bytes())))?,
                 )
             }
         }
         _ => (full_m, full_c),
     };
-    Ok(pager::to_json(
+    Ok(paging::to_json(
         &ReviewDoc { manifest, context },
         paging.pretty,
     )?)

@@ -11,14 +11,15 @@ use bstr::ByteSlice;
 
 use super::build::{DepSource, ManifestError, commit_files, dependency_report};
 use super::model::FileChange;
-use super::pager::{self, PageError, Paging, encode_cursor};
 use super::schema::{
     CommitDoc, HistoryDoc, HistoryMetadata, HistoryPagination, HistorySummary, HistoryTruncation,
     SCHEMA_VERSION,
 };
+use crate::budget::{self, Cut, Stage};
 use crate::deps;
 use crate::git::raw;
 use crate::git::{GitError, Repo};
+use crate::paging::{Cursor, Fingerprint, PageError, Paging};
 use crate::request::Log;
 
 /// One commit as `git log` describes it.
@@ -230,6 +231,8 @@ pub fn history(
 }
 
 /// Renders a history as JSON within the paging and budget constraints (pages split commits).
+/// Cut stages: commit message bodies, then files beyond the first 10, 3 and 0 of each commit
+/// (counts kept), then commits move to the next page.
 pub fn render(
     repo_path: &str,
     range: &str,
@@ -242,67 +245,41 @@ pub fn render(
         repo_path,
         range,
         commits,
-        raw: &paging.raw,
         generated_at,
         next_page,
         fingerprint: fingerprint(commits),
         summary: history_summary(commits),
     };
-    let offset = paging.offset(page.fingerprint)?;
+    let offset = paging.offset(Cursor::LIST, page.fingerprint)?;
     let end = paging.end(offset, commits.len())?;
-    let view = HistoryView {
-        offset,
-        end,
-        bodies: true,
-        files_per_commit: usize::MAX,
-        cuts: Vec::new(),
-    };
-    let view = fit(&page, paging, view)?;
-    Ok(paging.to_json(&page.doc(&view))?)
-}
-
-/// Cuts detail until the page fits the budget: commit message bodies, then files beyond the
-/// first 10, 3 and 0 of each commit (counts kept), then commits move to the next page.
-fn fit(
-    page: &HistoryPage<'_>,
-    paging: &Paging,
-    mut view: HistoryView,
-) -> Result<HistoryView, serde_json::Error> {
-    let Some(max) = paging.max_bytes else {
-        return Ok(view);
-    };
-    let fits = |view: &HistoryView| -> Result<bool, serde_json::Error> {
-        Ok(paging.to_json(&page.doc(view))?.len() <= max)
-    };
-    if fits(&view)? {
-        return Ok(view);
-    }
-    view.bodies = false;
-    view.cuts.push("commit message bodies".into());
-    if fits(&view)? {
-        return Ok(view);
-    }
-    for cap in [10, 3, 0] {
-        view.files_per_commit = cap;
-        pager::note(
-            &mut view.cuts,
-            "files beyond",
-            format!("files beyond the first {cap} of each commit (counts kept)"),
-        );
-        if fits(&view)? {
-            return Ok(view);
-        }
-    }
-    // Move commits to the next page: the largest prefix of this page that fits (the note is
-    // added after the search, so it is not part of what is measured).
-    let first = view.offset + 1;
-    view.end = pager::largest_fitting(first, view.end, |mid| {
-        view.end = mid;
-        fits(&view)
+    let whole = end - offset;
+    let caps = [10, 3, 0];
+    let stages = [
+        Stage::detail(vec![Cut::Detail("commit message bodies".into())]),
+        Stage::detail(
+            caps.iter()
+                .map(|cap| {
+                    Cut::Detail(format!(
+                        "files beyond the first {cap} of each commit (counts kept)"
+                    ))
+                })
+                .collect(),
+        ),
+        Stage::moving("commits", "one commit", 1.min(whole), whole),
+    ];
+    let fitted = budget::fit(paging.budget, &stages, |s| {
+        let view = HistoryView {
+            offset,
+            end: offset + s.get(2),
+            bodies: s.get(0) == 0,
+            files_per_commit: s.get(1).checked_sub(1).map_or(usize::MAX, |i| caps[i]),
+            cuts: s.notes(),
+        };
+        let json = paging.to_json(&page.doc(&view))?;
+        let len = json.len();
+        Ok::<_, PageError>((json, len))
     })?;
-    let shown = view.end - view.offset;
-    view.cuts.push(pager::moved("commits", max, shown));
-    Ok(view)
+    Ok(fitted.doc)
 }
 
 /// What every page of one history shares.
@@ -310,7 +287,6 @@ struct HistoryPage<'a> {
     repo_path: &'a str,
     range: &'a str,
     commits: &'a [CommitChange],
-    raw: &'a Option<String>,
     generated_at: &'a str,
     next_page: &'a dyn Fn(&str) -> String,
     fingerprint: u64,
@@ -321,9 +297,9 @@ impl HistoryPage<'_> {
     /// The document of one rendering.
     fn doc(&self, view: &HistoryView) -> HistoryDoc {
         let total = self.commits.len();
-        let next_cursor = (view.end < total).then(|| encode_cursor(self.fingerprint, view.end));
+        let next_cursor =
+            (view.end < total).then(|| Cursor::LIST.encode(self.fingerprint, view.end));
         HistoryDoc {
-            raw: self.raw.clone(),
             metadata: HistoryMetadata {
                 schema_version: SCHEMA_VERSION,
                 tool: "git-prism",
@@ -362,7 +338,7 @@ struct HistoryView {
 }
 
 fn fingerprint(commits: &[CommitChange]) -> u64 {
-    let mut h = super::pager::Fingerprint::new();
+    let mut h = Fingerprint::new();
     for c in commits {
         h.eat(c.info.sha.as_bytes())
             .eat(&(c.files.len() as u64).to_le_bytes());
@@ -421,14 +397,14 @@ fn commit_doc(c: &CommitChange, view: &HistoryView) -> CommitDoc {
         lines_removed: removed,
         files: c.files[..shown]
             .iter()
-            .map(|f| super::page::file_doc(f, super::page::Detail::Full))
+            .map(super::render::file_doc)
             .collect(),
         files_not_shown: c.files.len() - shown,
         dependency_changes: c
             .dependencies
             .changes
             .iter()
-            .map(super::page::dependency_doc)
+            .map(super::render::dependency_doc)
             .collect(),
     }
 }

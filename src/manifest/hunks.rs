@@ -232,7 +232,7 @@ pub fn shows_hunks(f: &FileChange) -> bool {
 pub fn display_path(path: &[u8]) -> String {
     match path.to_str() {
         Ok(s) => s.to_owned(),
-        Err(_) => super::page::c_quote(path),
+        Err(_) => super::render::c_quote(path),
     }
 }
 

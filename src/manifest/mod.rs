@@ -1,10 +1,9 @@
 //! Change manifests: git's per-file facts for a range, enriched, summarised and paged.
 //!
-//! Pipeline: [`build`] (git facts → [`model`]) → [`page`] (budget, cursors) → [`schema`]
-//! (the wire format). Languages come from [`language`], the generated flag from
-//! [`generated`]. [`pager`] is the paging and budget fitting every paged answer shares (the
-//! manifest's pages, [`history`], and the function context above this layer). Nothing here
-//! prints; callers get values or JSON strings.
+//! Pipeline: [`build`] (git facts → [`model`]) → [`render`] (pages and budget, through
+//! [`crate::paging`] and [`crate::budget`]) → [`schema`] (the wire format). Languages come
+//! from [`language`], the generated flag from [`generated`]; [`history`] does the same per
+//! commit. Nothing here prints; callers get values or JSON strings.
 
 pub mod build;
 pub mod generated;
@@ -12,9 +11,8 @@ pub mod history;
 pub mod hunks;
 pub mod language;
 pub mod model;
-pub mod page;
-pub mod pager;
 pub mod prefetch;
+pub mod render;
 pub mod schema;
 pub mod snapshot;
 

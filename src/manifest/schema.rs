@@ -14,9 +14,6 @@ pub const SCHEMA_VERSION: &str = "1.0";
 /// A change manifest: what changed between two sides of a repository.
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct ManifestDoc {
-    /// The command that prints git's own output instead (shim answers only).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub raw: Option<String>,
     /// Where the data comes from.
     pub metadata: Metadata,
     /// Totals over the whole range (every page carries the same summary).
@@ -217,9 +214,6 @@ pub struct File {
     /// language, binary, too large: see `analysis_skipped`). Absent with `--no-functions`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub functions_changed: Option<Option<Vec<FunctionChangeDoc>>>,
-    /// Functions of this file left out to fit the output budget.
-    #[serde(skip_serializing_if = "is_zero")]
-    pub functions_not_shown: usize,
     /// Imports added and removed (`null` when not analysed).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub imports_changed: Option<Option<ImportsChanged>>,
@@ -424,9 +418,6 @@ pub struct Truncation {
 /// Per-commit manifests of a `git log` range.
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct HistoryDoc {
-    /// The command that prints git's own output instead (shim answers only).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub raw: Option<String>,
     /// Where the data comes from.
     pub metadata: HistoryMetadata,
     /// Totals over every listed commit (every page carries the same summary).

@@ -221,7 +221,7 @@ pub fn snapshots(
                     }
                     (None, _) => (f.path.clone(), Source::Missing),
                 };
-                (before, after, Some(super::page::change_type(f.status)))
+                (before, after, Some(super::render::change_type(f.status)))
             }
             None => {
                 let lookup = |tree: &Option<String>| -> Result<Source, GitError> {

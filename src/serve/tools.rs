@@ -13,11 +13,12 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::answer::compact;
+use crate::budget::Budget;
 use crate::context::{self, ContextError, render as context_render};
 use crate::git::{GitError, Repo};
-use crate::manifest::page;
-use crate::manifest::pager::{BYTES_PER_TOKEN, PageError, Paging};
+use crate::manifest::render;
 use crate::manifest::{self, ManifestError, history, snapshot};
+use crate::paging::{PageError, Paging};
 use crate::request::{Diff, Log};
 use crate::text::clip;
 
@@ -260,12 +261,9 @@ fn revision(name: &str, value: &str) -> Result<OsString, ToolError> {
     Ok(value.into())
 }
 
-/// The byte budget of a call.
-fn budget(tokens: Option<usize>, default: usize) -> usize {
-    tokens
-        .unwrap_or(default)
-        .max(MIN_MAX_TOKENS)
-        .saturating_mul(BYTES_PER_TOKEN)
+/// The budget of a call.
+fn budget(tokens: Option<usize>, default: usize) -> Budget {
+    Budget::tokens(tokens.unwrap_or(default).max(MIN_MAX_TOKENS))
 }
 
 fn page_size(n: Option<usize>) -> Result<Option<usize>, ToolError> {
@@ -346,11 +344,10 @@ pub fn change_manifest(
     let paging = Paging {
         cursor: args.cursor.clone(),
         page_size: page_size(args.page_size)?,
-        max_bytes: Some(budget(args.max_response_tokens, default_tokens)),
+        budget: Some(budget(args.max_response_tokens, default_tokens)),
         pretty: false,
-        raw: None,
     };
-    Ok(page::render(
+    Ok(render::render(
         &built,
         &paging,
         &crate::time::now_rfc3339(),
@@ -460,7 +457,7 @@ pub fn file_snapshots(
     };
     // Over the budget: the largest contents and hunk lists go first, each replaced by why.
     loop {
-        if render(&files, &cuts)?.len() <= max {
+        if max.fits(render(&files, &cuts)?.len()) {
             break;
         }
         let Some((path, what)) = drop_largest(&mut files) else {
@@ -577,9 +574,8 @@ pub fn commit_history(
     let paging = Paging {
         cursor: args.cursor.clone(),
         page_size: page_size(args.page_size)?,
-        max_bytes: Some(budget(args.max_response_tokens, default_tokens)),
+        budget: Some(budget(args.max_response_tokens, default_tokens)),
         pretty: false,
-        raw: None,
     };
     Ok(history::render(
         &repo.display_path().display().to_string(),
@@ -603,9 +599,8 @@ pub fn function_context(
     let paging = Paging {
         cursor: args.cursor.clone(),
         page_size: page_size(args.page_size)?,
-        max_bytes: Some(budget(args.max_response_tokens, default_tokens)),
+        budget: Some(budget(args.max_response_tokens, default_tokens)),
         pretty: false,
-        raw: None,
     };
     Ok(context_render::render(
         &built,
@@ -640,7 +635,7 @@ pub fn review_change(
     let paging = context_render::ReviewPaging {
         manifest: part(&args.manifest_cursor),
         context: part(&args.context_cursor),
-        max_bytes: Some(budget(args.max_response_tokens, default_tokens)),
+        budget: Some(budget(args.max_response_tokens, default_tokens)),
         pretty: false,
     };
     Ok(context_render::render_review(
@@ -683,7 +678,7 @@ mod tests {
 
     #[test]
     fn budgets_have_a_floor() {
-        assert_eq!(budget(None, 20_000), 60_000);
-        assert_eq!(budget(Some(10), 20_000), 3_000);
+        assert_eq!(budget(None, 20_000), Budget::bytes(60_000));
+        assert_eq!(budget(Some(10), 20_000), Budget::bytes(3_000));
     }
 }

@@ -182,8 +182,7 @@ fn answer(
 ) -> Result<Vec<u8>, crate::answer::AnswerError> {
     match structured {
         Structured::Git(request) => {
-            let ctx =
-                crate::answer::Context::for_git(request, crate::answer::max_output_from_env())?;
+            let ctx = crate::answer::Context::for_git(request, crate::answer::budget_from_env())?;
             crate::answer::git(request, &ctx)
         }
         Structured::Gh(pr) => crate::answer::gh(pr, args),

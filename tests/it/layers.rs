@@ -16,6 +16,8 @@ const LAYERS: &[&[&str]] = &[
     // and small utilities.
     &[
         "request",
+        "budget",
+        "paging",
         "locate",
         "time",
         "shell",

@@ -1,5 +1,5 @@
-//! Turning a manifest into bytes: pages, cursors, and the output budget (through
-//! [`super::pager`]).
+//! Turning a manifest into bytes: pages, cursors ([`crate::paging`]), and the output budget
+//! ([`crate::budget`]).
 //!
 //! Invariants:
 //! - The summary always covers the whole range; pages only split `files`.
@@ -16,13 +16,12 @@
 use bstr::ByteSlice;
 
 use super::model::{FileChange, Functions, Kind, Manifest};
-use super::pager::{
-    self, CursorError, Fingerprint, PageError, Paging, decode_cursor, encode_cursor,
-};
 use super::schema::{self, ManifestDoc};
+use crate::budget::{self, Cut, Stage};
 use crate::git::raw::Status;
 use crate::git::revs::Head;
 use crate::lang::{ChangeType, FunctionChange, Language};
+use crate::paging::{Cursor, CursorError, Fingerprint, PageError, Paging};
 
 /// The name of the page order that puts files with changed functions first.
 pub const FUNCTIONS_FIRST: &str = "functions_first";
@@ -43,17 +42,24 @@ fn functions_first(files: &[FileChange]) -> Vec<usize> {
 /// Splits a manifest cursor's offset from its order: `f12` is offset 12 in the
 /// [`FUNCTIONS_FIRST`] order, `12` offset 12 in git's.
 fn manifest_cursor(cursor: &str, fingerprint: u64) -> Result<(usize, bool), CursorError> {
-    match cursor.rsplit_once("-f") {
-        Some((head, offset)) if offset.bytes().all(|b| b.is_ascii_digit()) => {
-            decode_cursor(&format!("{head}-{offset}"), fingerprint)
-                .map(|o| (o, true))
-                .map_err(|e| match e {
-                    CursorError::Invalid(_) => CursorError::Invalid(cursor.to_owned()),
-                    CursorError::Stale(_) => CursorError::Stale(cursor.to_owned()),
-                })
-        }
-        _ => decode_cursor(cursor, fingerprint).map(|o| (o, false)),
+    let position = Cursor::LIST.decode_position(cursor, fingerprint)?;
+    let (digits, reordered) = match position.strip_prefix('f') {
+        Some(rest) => (rest, true),
+        None => (position, false),
+    };
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(CursorError::Invalid(cursor.chars().take(80).collect()));
     }
+    digits
+        .parse()
+        .map(|o| (o, reordered))
+        .map_err(|_| CursorError::Invalid(cursor.chars().take(80).collect()))
+}
+
+/// The cursor of the page of a manifest starting at `offset`, in the given order.
+fn encode_manifest_cursor(fingerprint: u64, offset: usize, reordered: bool) -> String {
+    let prefix = if reordered { "f" } else { "" };
+    Cursor::LIST.encode_position(fingerprint, &format!("{prefix}{offset}"))
 }
 
 /// Returns a fingerprint of the manifest's resolved range: stable across runs and versions
@@ -101,7 +107,8 @@ pub fn render(
 }
 
 /// Builds the document of one page within the paging and budget constraints (for answers that
-/// embed it).
+/// embed it). Cut stages: lockfile notable changes (first page only), then files move to the
+/// next page.
 pub fn document(
     m: &Manifest,
     paging: &Paging,
@@ -115,64 +122,54 @@ pub fn document(
         None => (0, false),
     };
     let end = paging.end(offset, total)?;
+    let whole = (offset..end).len();
+    let fits_whole = |order: Option<Vec<usize>>| -> Result<Option<ManifestDoc>, PageError> {
+        let view = View {
+            offset,
+            end,
+            order,
+            lockfile_notable: true,
+            cuts: Vec::new(),
+        };
+        let doc = to_doc(m, &view, fp, generated_at, next_page);
+        let fits = paging
+            .budget
+            .is_none_or(|b| b.fits(paging.to_json(&doc).map_or(usize::MAX, |s| s.len())));
+        Ok(fits.then_some(doc))
+    };
     // Pages follow the functions-first order: a page size that splits the files asks for it.
     let paged = reordered || (end < total && offset == 0);
-    let mut view = View {
-        offset,
-        end,
-        order: paged.then(|| functions_first(&m.files)),
-        lockfile_notable: true,
-        detail: Detail::Full,
-        cuts: Vec::new(),
-    };
-    let doc = |view: &View| to_doc(m, view, fp, generated_at, next_page, &paging.raw);
-    let Some(max) = paging.max_bytes else {
-        return Ok(doc(&view));
-    };
-    let fits = |view: &View| -> Result<bool, serde_json::Error> {
-        Ok(paging.to_json(&doc(view))?.len() <= max)
-    };
-    if fits(&view)? {
-        return Ok(doc(&view));
+    if let Some(doc) = fits_whole(paged.then(|| functions_first(&m.files)))? {
+        return Ok(doc);
     }
-    if offset == 0 && view.order.is_none() {
-        // Everything does not fit on one page: pages follow the functions-first order.
-        view.order = Some(functions_first(&m.files));
-    }
-    if m.dependencies
-        .lockfiles
-        .iter()
-        .any(|l| !l.notable.is_empty())
-        && offset == 0
-    {
-        view.lockfile_notable = false;
-        view.cuts
-            .push("lockfile notable changes (counts kept)".into());
-        if fits(&view)? {
-            return Ok(doc(&view));
-        }
-    }
-    // Move files to the next page: the largest prefix of this page that fits with its note.
-    let moved = |view: &mut View, shown: usize| {
-        pager::note(
-            &mut view.cuts,
-            "files moved",
-            pager::moved("files", max, shown),
-        );
-    };
-    view.end = pager::largest_fitting(offset + 1, end, |mid| {
-        view.end = mid;
-        moved(&mut view, mid - offset);
-        fits(&view)
+    // Everything does not fit on one page: pages follow the functions-first order.
+    let order = (paged || offset == 0).then(|| functions_first(&m.files));
+    let notable = offset == 0
+        && m.dependencies
+            .lockfiles
+            .iter()
+            .any(|l| !l.notable.is_empty());
+    let stages = [
+        Stage::detail(if notable {
+            vec![Cut::Detail("lockfile notable changes (counts kept)".into())]
+        } else {
+            Vec::new()
+        }),
+        Stage::moving("files", "one file", 1.min(whole), whole),
+    ];
+    let fitted = budget::fit(paging.budget, &stages, |s| {
+        let view = View {
+            offset,
+            end: offset + s.get(1),
+            order: order.clone(),
+            lockfile_notable: s.get(0) == 0,
+            cuts: s.notes(),
+        };
+        let doc = to_doc(m, &view, fp, generated_at, next_page);
+        let len = paging.to_json(&doc)?.len();
+        Ok::<_, PageError>((doc, len))
     })?;
-    let shown = view.end - offset;
-    moved(&mut view, shown);
-    if !fits(&view)? {
-        view.cuts.push(format!(
-            "still over {max} bytes: a page holds at least one file"
-        ));
-    }
-    Ok(doc(&view))
+    Ok(fitted.doc)
 }
 
 /// What one rendering shows.
@@ -182,19 +179,7 @@ struct View {
     /// The order pages list files in (`None`: git's).
     order: Option<Vec<usize>>,
     lockfile_notable: bool,
-    detail: Detail,
     cuts: Vec<String>,
-}
-
-/// How much of each file's function analysis a rendering shows.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Detail {
-    /// Everything.
-    Full,
-    /// Names and change types only (no signatures, no line numbers).
-    Brief,
-    /// Brief, and at most this many functions per file.
-    Capped(usize),
 }
 
 /// The metadata block of a manifest (shared by every document about a range).
@@ -243,22 +228,18 @@ fn to_doc(
     fp: u64,
     generated_at: &str,
     next_page: &dyn Fn(&str) -> String,
-    raw: &Option<String>,
 ) -> ManifestDoc {
     let total = m.files.len();
-    let next_cursor = (view.end < total).then(|| match view.order {
-        Some(_) => format!("gp1-{fp:016x}-f{}", view.end),
-        None => encode_cursor(fp, view.end),
-    });
+    let next_cursor =
+        (view.end < total).then(|| encode_manifest_cursor(fp, view.end, view.order.is_some()));
     let first_page = view.offset == 0;
     let deps = &m.dependencies;
     ManifestDoc {
-        raw: raw.clone(),
         metadata: metadata(m, generated_at),
         summary: summary_of(m),
         files: (view.offset..view.end)
             .map(|k| view.order.as_ref().map_or(k, |order| order[k]))
-            .map(|i| file_doc(&m.files[i], view.detail))
+            .map(|i| file_doc(&m.files[i]))
             .collect(),
         dependency_changes: if first_page {
             deps.changes.iter().map(dependency_doc).collect()
@@ -457,7 +438,7 @@ pub fn c_quote(path: &[u8]) -> String {
 }
 
 /// Converts one file change to its wire form.
-pub fn file_doc(f: &FileChange, detail: Detail) -> schema::File {
+pub fn file_doc(f: &FileChange) -> schema::File {
     let (path, path_quoted) = path_strings(&f.path);
     let (old_path, old_path_quoted) = match &f.old_path {
         Some(p) => {
@@ -508,11 +489,7 @@ pub fn file_doc(f: &FileChange, detail: Detail) -> schema::File {
             Functions::Off => None,
             Functions::Unsupported => Some(None),
             Functions::Analysed(a) if a.skipped.is_some() => Some(None),
-            Functions::Analysed(a) => Some(Some(function_docs(&a.changed, detail))),
-        },
-        functions_not_shown: match (&f.functions, detail) {
-            (Functions::Analysed(a), Detail::Capped(n)) => a.changed.len().saturating_sub(n),
-            _ => 0,
+            Functions::Analysed(a) => Some(Some(function_docs(&a.changed))),
         },
         imports_changed: match &f.functions {
             Functions::Off => None,
@@ -535,23 +512,17 @@ pub fn file_doc(f: &FileChange, detail: Detail) -> schema::File {
     }
 }
 
-fn function_docs(changes: &[FunctionChange], detail: Detail) -> Vec<schema::FunctionChangeDoc> {
-    let limit = match detail {
-        Detail::Capped(n) => n,
-        _ => usize::MAX,
-    };
-    let full = detail == Detail::Full;
+fn function_docs(changes: &[FunctionChange]) -> Vec<schema::FunctionChangeDoc> {
     changes
         .iter()
-        .take(limit)
         .map(|c| schema::FunctionChangeDoc {
             name: c.name.clone(),
             old_name: c.old_name.clone(),
             kind: c.kind.label(),
             change_type: c.change_type.label(),
-            start_line: full.then_some(c.start_line),
-            end_line: full.then_some(c.end_line),
-            signature: full.then(|| c.signature.clone()),
+            start_line: Some(c.start_line),
+            end_line: Some(c.end_line),
+            signature: Some(c.signature.clone()),
             old_path: c.old_path.clone(),
             edited: c.edited,
         })
@@ -565,7 +536,14 @@ mod tests {
     #[test]
     fn manifest_cursors_carry_their_order() {
         let fp = 0x12f0;
-        assert_eq!(manifest_cursor(&encode_cursor(fp, 7), fp), Ok((7, false)));
+        assert_eq!(
+            manifest_cursor(&Cursor::LIST.encode(fp, 7), fp),
+            Ok((7, false))
+        );
+        assert_eq!(
+            manifest_cursor(&encode_manifest_cursor(fp, 7, true), fp),
+            Ok((7, true))
+        );
         let reordered = format!("gp1-{fp:016x}-f7");
         assert_eq!(manifest_cursor(&reordered, fp), Ok((7, true)));
         assert_eq!(
@@ -715,7 +693,7 @@ mod tests {
                 let paging = Paging {
                     cursor: cursor.clone(),
                     page_size,
-                    max_bytes: Some(max),
+                    budget: Some(crate::budget::Budget::bytes(max)),
                     ..Paging::default()
                 };
                 let out = crate::unwind::catch(|| render(&m, &paging, "now", &|c| c.to_owned()))
