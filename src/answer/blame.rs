@@ -12,7 +12,7 @@ use serde::Serialize;
 use super::{AnswerError, Context};
 use crate::budget::{self, Budget, Cut, Stage};
 use crate::git::blame;
-use crate::git::{GitError, Repo, worktree};
+use crate::git::{Oid, Repo, worktree};
 use crate::manifest::language;
 use crate::request::Blame;
 use crate::shell;
@@ -68,7 +68,7 @@ pub struct HunkDoc {
 #[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct CommitDoc {
     /// Full id.
-    pub sha: String,
+    pub sha: Oid,
     /// Author name.
     pub author: String,
     /// Author email.
@@ -105,25 +105,12 @@ pub fn blame_doc(
     raw: Option<String>,
     budget: Budget,
 ) -> Result<BlameDoc, AnswerError> {
-    let mut args: Vec<OsString> = vec!["blame".into(), "--porcelain".into()];
-    args.extend(b.options.iter().cloned());
-    // After the caller's options, so it wins: blame runs textconv drivers by default.
-    args.push("--no-textconv".into());
-    if let Some(rev) = &b.rev {
-        args.push(rev.clone());
-    }
-    args.push("--".into());
-    args.push(b.path.clone());
-    let out = repo.git.output(&args)?;
-    let parsed = blame::parse(&out).map_err(|e| GitError::Parse {
-        command: "blame".into(),
-        detail: e.0,
-    })?;
+    let parsed = repo.blame(b)?;
     let functions = functions_of(repo, b).unwrap_or_default();
-    let short = |sha: &str| sha.chars().take(SHORT).collect::<String>();
-    let mut counts: BTreeMap<String, usize> = BTreeMap::new();
+    let short = |sha: &Oid| sha.short(SHORT).to_owned();
+    let mut counts: BTreeMap<&Oid, usize> = BTreeMap::new();
     for line in &parsed.lines {
-        *counts.entry(line.sha.clone()).or_default() += 1;
+        *counts.entry(&line.sha).or_default() += 1;
     }
     let hunks: Vec<HunkDoc> = blame::hunks(&parsed.lines)
         .into_iter()
@@ -295,15 +282,8 @@ fn functions_of(repo: &Repo, b: &Blame) -> Option<Vec<(u32, u32, String)>> {
                 .ok()
                 .map(Path::to_path_buf)
                 .unwrap_or_else(|| b.path.clone().into());
-            let mut spec = rev.clone();
-            spec.push(":");
-            spec.push(relative.as_os_str());
             // Files past the analysis limit are not analysed: read no more than that.
-            repo.git
-                .output_capped(
-                    [OsStr::new("cat-file"), OsStr::new("blob"), spec.as_os_str()],
-                    crate::lang::MAX_FILE_BYTES,
-                )
+            repo.blob_at(rev, &relative, crate::lang::MAX_FILE_BYTES)
                 .ok()?
         }
         // The working tree's version: read as every working-tree file is, inside the tree,

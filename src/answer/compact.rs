@@ -30,10 +30,6 @@ use crate::manifest::hunks::{self, FileHunks, PlacedHunk, display_path, shows_hu
 use crate::manifest::render::fingerprint;
 use crate::paging::{Cursor, CursorError, Fingerprint, json_len};
 
-/// The hunk option used when the caller gives none: one line of context (see the ADR for the
-/// measurement behind it).
-pub const DEFAULT_CONTEXT: &str = "-U1";
-
 /// The smallest piece a hunk is split into, whatever the budget.
 const MIN_PART: usize = 400;
 
@@ -41,6 +37,8 @@ const MIN_PART: usize = 400;
 pub struct Request<'a> {
     /// The change.
     pub manifest: &'a Manifest,
+    /// Lines of context unless the hunk options say otherwise.
+    pub context: u32,
     /// The caller's hunk options (`-U<n>`, `-W`, `--inter-hunk-context`), verbatim.
     pub shaping: &'a [OsString],
     /// Whether to show hunks at all (`git show -s` does not).
@@ -99,7 +97,7 @@ pub fn render(
     wrap: &dyn Fn(&Body) -> Result<String, serde_json::Error>,
 ) -> Result<String, super::AnswerError> {
     let m = request.manifest;
-    let fp = cursor_fingerprint(m, request.shaping);
+    let fp = cursor_fingerprint(m, request.context, request.shaping);
     let first_page = request.cursor.is_none();
     let start = match request.cursor {
         Some(c) => decode(c, fp)?,
@@ -224,7 +222,13 @@ fn candidates(
     let mut next_file = start.file;
     while next_file < order.len() {
         let batch_end = batch(m, order, next_file, budget.saturating_sub(used));
-        let fetched = hunks::hunks(repo, m, &order[next_file..batch_end], request.shaping)?;
+        let fetched = hunks::hunks(
+            repo,
+            m,
+            &order[next_file..batch_end],
+            request.context,
+            request.shaping,
+        )?;
         for (file_pos, &index) in order.iter().enumerate().take(batch_end).skip(next_file) {
             let Some(file) = fetched.iter().find(|f| f.index == index) else {
                 continue;
@@ -450,8 +454,9 @@ fn group(m: &Manifest, shown: &[Piece]) -> Ordered<Vec<String>> {
 }
 
 /// The fingerprint a cursor carries: the range's facts and the hunk options.
-fn cursor_fingerprint(m: &Manifest, shaping: &[OsString]) -> u64 {
+fn cursor_fingerprint(m: &Manifest, context: u32, shaping: &[OsString]) -> u64 {
     let mut h = Fingerprint::extend(fingerprint(m));
+    h.eat(&context.to_le_bytes());
     for arg in shaping {
         h.eat(arg.as_encoded_bytes());
     }

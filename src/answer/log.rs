@@ -14,8 +14,9 @@ use serde::Serialize;
 use super::overview::{Change, Level, Ordered, Overview, overview};
 use super::{AnswerError, Context, next_page};
 use crate::budget::{self, Budget, Cut, Stage};
-use crate::git::Repo;
-use crate::manifest::history::{self, CommitChange, CommitInfo};
+use crate::git::log::CommitInfo;
+use crate::git::{Oid, Repo};
+use crate::manifest::history::{self, CommitChange};
 use crate::paging::{Cursor, Fingerprint, json_len};
 use crate::request::Log;
 
@@ -94,7 +95,7 @@ pub fn answer(log: &Log, _argv: &[OsString], ctx: &Context) -> Result<String, An
 /// then the details' level, then commit lines move to the next page.
 pub fn render(repo: &Repo, req: &Request<'_>) -> Result<String, AnswerError> {
     let log = req.log;
-    let listed = history::commits(repo, log)?;
+    let listed = repo.log(log)?;
     let fp = fingerprint(&listed);
     let offset = match req.cursor {
         Some(c) => CURSOR.decode(c, fp)?,
@@ -198,8 +199,8 @@ pub fn render(repo: &Repo, req: &Request<'_>) -> Result<String, AnswerError> {
     Ok(fitted.doc)
 }
 
-fn short(sha: &str) -> String {
-    sha.chars().take(12).collect()
+fn short(sha: &Oid) -> String {
+    sha.short(12).to_owned()
 }
 
 /// `abc123def456 2024-01-02 Name: subject (+3 -1, 2 files)`.

@@ -58,7 +58,7 @@ pub enum AnswerError {
     Unsupported(String),
     /// The GitHub CLI failed or answered something unexpected.
     #[error(transparent)]
-    Gh(#[from] gh::GhError),
+    Gh(#[from] crate::git::gh::GhError),
     /// The answer could not be written as JSON.
     #[error("cannot write the answer as JSON: {0}")]
     Json(#[from] serde_json::Error),
@@ -200,10 +200,10 @@ fn render_change(
     full_listing: String,
     wrap: &dyn Fn(&compact::Body) -> Result<String, serde_json::Error>,
 ) -> Result<String, AnswerError> {
-    let shaping = shaping(patch);
     let request = compact::Request {
         manifest: built,
-        shaping: &shaping,
+        context: crate::manifest::hunks::DEFAULT_CONTEXT,
+        shaping: patch,
         hunks,
         budget: ctx.budget.less(1),
         cursor: ctx.cursor.as_deref(),
@@ -217,19 +217,12 @@ fn next_page(ctx: &Context, cursor: &str) -> String {
     format!("{CURSOR_VAR}={cursor} {}", ctx.command)
 }
 
-/// The hunk options of an answer: one line of context unless the caller asked otherwise.
-fn shaping(patch: &[OsString]) -> Vec<OsString> {
-    std::iter::once(OsString::from(compact::DEFAULT_CONTEXT))
-        .chain(patch.iter().cloned())
-        .collect()
-}
-
 /// `base..head` with short ids, as an answer names its range.
 pub fn range_label(m: &crate::manifest::Manifest) -> String {
     use crate::git::revs::Head;
-    let short = |s: &Option<String>| {
-        s.as_deref()
-            .map_or_else(|| "(none)".to_owned(), |s| s.chars().take(12).collect())
+    let short = |s: &Option<crate::git::Oid>| {
+        s.as_ref()
+            .map_or_else(|| "(none)".to_owned(), |s| s.short(12).to_owned())
     };
     let base = match &m.target.base_sha {
         Some(_) => short(&m.target.base_sha),

@@ -16,6 +16,7 @@ use serde::Serialize;
 use serde::ser::SerializeMap;
 
 use crate::git::raw::Status;
+use crate::git::{Mode, Oid};
 use crate::lang::{ChangeType, FunctionChange};
 use crate::manifest::Manifest;
 use crate::manifest::hunks::display_path;
@@ -329,10 +330,10 @@ fn file_line(f: &FileChange, name: &str) -> String {
     }
     match f.kind() {
         Kind::Submodule => {
-            let short = |o: &Option<String>, mode: u32| {
-                o.as_deref()
-                    .filter(|_| mode == 0o160000)
-                    .map_or("-".to_owned(), |s| s.chars().take(12).collect())
+            let short = |o: &Option<Oid>, mode: Mode| {
+                o.as_ref()
+                    .filter(|_| mode.is_gitlink())
+                    .map_or("-".to_owned(), |s| s.short(12).to_owned())
             };
             line.push_str(&format!(
                 " submodule {}..{}",
@@ -343,8 +344,12 @@ fn file_line(f: &FileChange, name: &str) -> String {
         Kind::Symlink => line.push_str(" symlink"),
         Kind::File => {}
     }
-    if f.mode_before != 0 && f.mode_after != 0 && f.mode_before != f.mode_after {
-        line.push_str(&format!(" mode {:o}->{:o}", f.mode_before, f.mode_after));
+    if f.mode_before.exists() && f.mode_after.exists() && f.mode_before != f.mode_after {
+        line.push_str(&format!(
+            " mode {:o}->{:o}",
+            f.mode_before.bits(),
+            f.mode_after.bits()
+        ));
     }
     if let Some(g) = f.generated {
         line.push_str(&format!(" generated:{}", g.label()));
@@ -617,8 +622,8 @@ mod tests {
             old_path: None,
             status,
             similarity: None,
-            mode_before: 0o100644,
-            mode_after: 0o100644,
+            mode_before: crate::git::Mode::FILE,
+            mode_after: crate::git::Mode::FILE,
             oid_before: None,
             oid_after: None,
             lines,
@@ -665,7 +670,7 @@ mod tests {
             "M Cargo.lock +3 -3 generated:lockfile"
         );
         let mut mode = file("run.sh", Status::Modified, Some((0, 0)));
-        mode.mode_after = 0o100755;
+        mode.mode_after = crate::git::Mode::EXECUTABLE;
         assert_eq!(
             file_line(&mode, "run.sh"),
             "M run.sh +0 -0 mode 100644->100755"
@@ -674,10 +679,10 @@ mod tests {
         untracked.untracked = true;
         assert_eq!(file_line(&untracked, "new.py"), "? new.py +4 -0");
         let mut sub = file("vendor/lib", Status::Modified, Some((1, 1)));
-        sub.mode_before = 0o160000;
-        sub.mode_after = 0o160000;
-        sub.oid_before = Some("a".repeat(40));
-        sub.oid_after = Some("b".repeat(40));
+        sub.mode_before = crate::git::Mode::GITLINK;
+        sub.mode_after = crate::git::Mode::GITLINK;
+        sub.oid_before = Some(crate::git::Oid::parse(&"a".repeat(40)).unwrap());
+        sub.oid_after = Some(crate::git::Oid::parse(&"b".repeat(40)).unwrap());
         assert_eq!(
             file_line(&sub, "lib"),
             format!(

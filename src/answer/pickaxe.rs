@@ -21,6 +21,7 @@ use serde::Serialize;
 
 use super::{AnswerError, Context, next_page};
 use crate::budget::{self, Budget, Cut, Stage};
+use crate::git::Oid;
 use crate::git::repo::Objects;
 use crate::lang::Language;
 use crate::manifest::model::{FileChange, Kind};
@@ -70,8 +71,8 @@ struct PickaxeDoc<'a> {
 
 #[derive(Clone, Serialize)]
 struct CommitDoc {
-    sha: String,
-    parents: Vec<String>,
+    sha: Oid,
+    parents: Vec<Oid>,
     author: String,
     date: String,
     subject: String,
@@ -118,10 +119,8 @@ pub fn answer(log: &Log, argv: &[OsString], ctx: &Context) -> Result<String, Ans
         .as_ref()
         .ok_or_else(|| AnswerError::Unsupported("no pickaxe".into()))?;
     let term = pickaxe.term.to_string_lossy().into_owned();
-    let has = |flag: &str| log.args.iter().any(|a| a == flag);
-    let regex_flag = has("--pickaxe-regex");
-    let ignore_case = has("-i") || has("--regexp-ignore-case");
-    let is_regex = pickaxe.kind == PickaxeKind::Regex || regex_flag;
+    let ignore_case = log.ignores_case();
+    let is_regex = log.pickaxe_is_regex();
     let matcher = if is_regex || ignore_case {
         let pattern = if is_regex {
             term.clone()
@@ -138,7 +137,7 @@ pub fn answer(log: &Log, argv: &[OsString], ctx: &Context) -> Result<String, Ans
         Matcher::Literal(pickaxe.term.as_encoded_bytes().to_vec())
     };
     let repo = ctx.repo()?;
-    let listed = history::commits(&repo, log)?;
+    let listed = repo.log(log)?;
     let fp = super::log::fingerprint(&listed);
     let offset = match ctx.cursor.as_deref() {
         Some(c) => CURSOR.decode(c, fp)?,
@@ -147,23 +146,7 @@ pub fn answer(log: &Log, argv: &[OsString], ctx: &Context) -> Result<String, Ans
     let total = listed.len();
     let page_commits: Vec<_> = listed.into_iter().skip(offset).take(MAX_PAGE).collect();
     // git's pickaxe also filters each commit's file pairs: ask for exactly those.
-    let mut diff_options: Vec<OsString> = Vec::new();
-    let mut tokens = log.args.iter();
-    while let Some(a) = tokens.next() {
-        let b = a.as_encoded_bytes();
-        if b == b"-S" || b == b"-G" {
-            diff_options.push(a.clone());
-            diff_options.extend(tokens.next().cloned());
-        } else if b.starts_with(b"-S")
-            || b.starts_with(b"-G")
-            || b == b"--pickaxe-regex"
-            || b == b"--pickaxe-all"
-            || b == b"-i"
-            || b == b"--regexp-ignore-case"
-        {
-            diff_options.push(a.clone());
-        }
-    }
+    let diff_options = log.pickaxe_options();
     let objects = repo.objects();
     let budget = ctx.budget.less(1).as_bytes();
     // Commits are analysed a few at a time until the page is full: a page of large commits
@@ -267,8 +250,8 @@ fn fit(
 }
 
 fn file_doc(objects: &Objects, f: &FileChange, matcher: &Matcher, kind: PickaxeKind) -> FileDoc {
-    let read = |oid: &Option<String>| -> Option<Vec<u8>> {
-        let oid = oid.as_deref()?;
+    let read = |oid: &Option<Oid>| -> Option<Vec<u8>> {
+        let oid = oid.as_ref()?;
         (objects.size(oid).ok()? <= crate::lang::MAX_FILE_BYTES as u64)
             .then(|| objects.blob(oid).ok())
             .flatten()

@@ -12,9 +12,9 @@ use serde::Serialize;
 
 use super::compact::Body;
 use super::{AnswerError, Context, render_change, repo_arg};
-use crate::git::revs::EMPTY_TREE;
-use crate::manifest::{self, history};
-use crate::request::{Diff, Log, Show};
+use crate::git::Oid;
+use crate::manifest;
+use crate::request::{Diff, Show};
 use crate::shell;
 
 /// The answer to `git show`.
@@ -23,10 +23,10 @@ struct ShowAnswer<'a> {
     /// The command that prints git's own output.
     raw: &'a str,
     /// The commit's full id.
-    commit: &'a str,
+    commit: &'a Oid,
     /// Its parents' ids (the first is what the change is compared with).
-    #[serde(skip_serializing_if = "<[String]>::is_empty")]
-    parents: &'a [String],
+    #[serde(skip_serializing_if = "<[Oid]>::is_empty")]
+    parents: &'a [Oid],
     /// `Name <email>`.
     #[serde(skip_serializing_if = "Option::is_none")]
     author: Option<String>,
@@ -56,10 +56,7 @@ pub fn answer(show: &Show, ctx: &Context) -> Result<String, AnswerError> {
     }
     let sha = resolved.sha;
     let parents = repo.parents(&sha)?;
-    let base = parents
-        .first()
-        .cloned()
-        .unwrap_or_else(|| EMPTY_TREE.to_owned());
+    let base = parents.first().cloned().unwrap_or_else(Oid::empty_tree);
     let diff = Diff {
         positional: vec![base.clone().into(), sha.clone().into()],
         separator: true,
@@ -68,16 +65,7 @@ pub fn answer(show: &Show, ctx: &Context) -> Result<String, AnswerError> {
         ..Diff::default()
     };
     let built = manifest::build(&repo, &diff, &manifest::Options::default())?;
-    let info = history::commits(
-        &repo,
-        &Log {
-            args: vec!["-1".into(), "--no-walk".into(), sha.clone().into()],
-            ..Log::default()
-        },
-    )?
-    .into_iter()
-    .next()
-    .ok_or_else(|| AnswerError::Unsupported("git log listed no commit".into()))?;
+    let info = repo.commit_info(&sha)?;
     let message = if info.body.is_empty() {
         info.subject.clone()
     } else {

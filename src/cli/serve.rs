@@ -58,7 +58,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     // Each call's `repo_path` decides the repository and confinement checks every directory
     // it is read from; one of these, inherited from whatever started the server, would make
     // every call read somewhere confinement never sees.
-    for name in crate::git::real::REPOSITORY_VARIABLES {
+    for name in crate::git::REPOSITORY_VARIABLES {
         if std::env::var_os(name).is_some() {
             log(&format!(
                 "ignoring {name}: each call's repo_path names the repository"

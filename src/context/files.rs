@@ -18,7 +18,7 @@ use rayon::prelude::*;
 
 use crate::git::repo::Objects;
 use crate::git::revs::{Head, Target};
-use crate::git::{GitError, Repo, worktree};
+use crate::git::{GitError, Oid, Repo, worktree};
 use crate::lang::{self, Analysis, Language};
 use crate::manifest::language;
 
@@ -34,7 +34,7 @@ pub struct HeadFile {
     /// The path's bytes, as git lists them (to read the file by).
     pub bytes: BString,
     /// Blob id (`None` for working-tree content).
-    pub oid: Option<String>,
+    pub oid: Option<Oid>,
     /// Its language.
     pub language: Language,
 }
@@ -46,7 +46,7 @@ pub struct HeadTree {
     files: Vec<HeadFile>,
     by_path: HashMap<String, usize>,
     /// Every path on the head side, analysable or not: its bytes and blob id, by shown path.
-    all: HashMap<String, (BString, Option<String>)>,
+    all: HashMap<String, (BString, Option<Oid>)>,
 }
 
 impl HeadTree {
@@ -56,51 +56,23 @@ impl HeadTree {
             workdir: repo.workdir().map(Path::to_path_buf),
             ..HeadTree::default()
         };
-        let entries: Vec<(&[u8], Option<String>)>;
-        let out;
-        match (target.head, &target.head_sha) {
-            (Head::Object, Some(sha)) => {
-                out = repo
-                    .git
-                    .output(["ls-tree", "-r", "-z", "--full-tree", sha.as_str()])?;
-                entries = records(&out)
-                    .filter_map(|r| {
-                        // `<mode> <type> <oid>\t<path>`
-                        let (meta, path) = split_meta(r)?;
-                        let mut parts = meta.split(' ');
-                        let (mode, kind, oid) = (parts.next()?, parts.next()?, parts.next()?);
-                        (kind == "blob" && mode != "120000").then(|| (path, Some(oid.to_owned())))
-                    })
-                    .collect();
-            }
-            (Head::Index, _) => {
-                out = repo
-                    .git
-                    .output(["ls-files", "-s", "-z", "--full-name", ":(top)"])?;
-                entries = records(&out)
-                    .filter_map(|r| {
-                        // `<mode> <oid> <stage>\t<path>`
-                        let (meta, path) = split_meta(r)?;
-                        let mut parts = meta.split(' ');
-                        let (mode, oid) = (parts.next()?, parts.next()?);
-                        (mode != "120000" && mode != "160000").then(|| (path, Some(oid.to_owned())))
-                    })
-                    .collect();
-            }
+        let entries: Vec<(BString, Option<Oid>)> = match (target.head, &target.head_sha) {
+            (Head::Object, Some(sha)) => repo
+                .blobs_of_tree(sha)?
+                .into_iter()
+                .map(|(p, oid)| (p, Some(oid)))
+                .collect(),
+            (Head::Index, _) => repo
+                .blobs_of_index()?
+                .into_iter()
+                .map(|(p, oid)| (p, Some(oid)))
+                .collect(),
             _ => {
                 let Some(top) = tree.workdir.clone() else {
                     return Ok(tree);
                 };
-                out = repo.git.output([
-                    "ls-files",
-                    "-z",
-                    "--full-name",
-                    "--cached",
-                    "--others",
-                    "--exclude-standard",
-                    ":(top)",
-                ])?;
-                entries = records(&out)
+                repo.worktree_paths()?
+                    .into_iter()
                     .filter(|p| {
                         matches!(
                             worktree::open(&top, &p[..]),
@@ -108,16 +80,15 @@ impl HeadTree {
                         )
                     })
                     .map(|p| (p, None))
-                    .collect();
+                    .collect()
             }
         };
         for (bytes, oid) in entries {
             // A name that is not UTF-8 is known by its lossy form; the index lists a conflicted
             // path once per stage. Either way the first entry is the file analysed.
             let path = bytes.to_str_lossy().into_owned();
-            tree.all
-                .insert(path.clone(), (BString::from(bytes), oid.clone()));
-            let Some(language) = language::from_path(bytes) else {
+            tree.all.insert(path.clone(), (bytes.clone(), oid.clone()));
+            let Some(language) = language::from_path(&bytes) else {
                 continue;
             };
             if lang::for_language(language).is_none() || tree.by_path.contains_key(&path) {
@@ -126,7 +97,7 @@ impl HeadTree {
             tree.by_path.insert(path.clone(), tree.files.len());
             tree.files.push(HeadFile {
                 path,
-                bytes: bytes.into(),
+                bytes,
                 oid,
                 language,
             });
@@ -141,8 +112,8 @@ impl HeadTree {
 
     /// Every file (analysable or not) whose name is `name`, with its bytes and blob id, by
     /// path.
-    pub fn manifests(&self, name: &str) -> Vec<(String, BString, Option<String>)> {
-        let mut out: Vec<(String, BString, Option<String>)> = self
+    pub fn manifests(&self, name: &str) -> Vec<(String, BString, Option<Oid>)> {
+        let mut out: Vec<(String, BString, Option<Oid>)> = self
             .all
             .iter()
             .filter(|(p, _)| p.rsplit('/').next() == Some(name))
@@ -153,7 +124,7 @@ impl HeadTree {
     }
 
     /// Reads any file on the head side (by blob id, or from the working tree by its bytes).
-    pub fn read(&self, objects: &Objects, path: &BStr, oid: Option<&str>) -> Option<Vec<u8>> {
+    pub fn read(&self, objects: &Objects, path: &BStr, oid: Option<&Oid>) -> Option<Vec<u8>> {
         match oid {
             Some(oid) => objects.blob(oid).ok(),
             None => match worktree::read(self.workdir.as_ref()?, path, lang::MAX_FILE_BYTES as u64)
@@ -171,22 +142,8 @@ impl HeadTree {
 
     /// Reads a file's content on the head side.
     pub fn content(&self, objects: &Objects, file: &HeadFile) -> Option<Vec<u8>> {
-        self.read(objects, file.bytes.as_bstr(), file.oid.as_deref())
+        self.read(objects, file.bytes.as_bstr(), file.oid.as_ref())
     }
-}
-
-/// Splits NUL-terminated records, paths as bytes.
-fn records(out: &[u8]) -> impl Iterator<Item = &[u8]> {
-    out.split(|b| *b == 0).filter(|r| !r.is_empty())
-}
-
-/// Splits a `<meta>\t<path>` record of `ls-tree` or `ls-files -s`; the meta part is ASCII.
-fn split_meta(record: &[u8]) -> Option<(&str, &[u8])> {
-    let tab = record.find_byte(b'\t')?;
-    Some((
-        std::str::from_utf8(&record[..tab]).ok()?,
-        &record[tab + 1..],
-    ))
 }
 
 /// The cache key of content without a blob id: its FNV-1a hash and length, 24 hex digits

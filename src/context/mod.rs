@@ -26,7 +26,7 @@ use std::collections::{BTreeSet, HashMap};
 use files::HeadTree;
 use resolve::{Definition, FileView, Project, Resolution, Scheme};
 
-use crate::git::{GitError, Repo};
+use crate::git::{GitError, Oid, Repo};
 use crate::lang::{self, Analysis, ChangeType, FunctionKind, Language};
 use crate::manifest::model::{Functions, Manifest};
 use crate::time::Stopwatch;
@@ -214,7 +214,7 @@ struct Target {
     change: Change,
     start_line: u32,
     /// The blob holding the definition when it is not on the head side (a deletion).
-    base_oid: Option<String>,
+    base_oid: Option<Oid>,
 }
 
 /// The languages whose files can call into a language's files, as its analyzer says.
@@ -406,9 +406,9 @@ fn base_side(repo: &Repo, targets: &[Target]) -> HashMap<String, Analysis> {
     let mut base: HashMap<String, Analysis> = HashMap::new();
     for t in targets {
         if let Some(oid) = &t.base_oid {
-            if !base.contains_key(oid) {
+            if !base.contains_key(oid.as_str()) {
                 if let Some(a) = files::analyse(t.language, Some(oid), || objects.blob(oid).ok()) {
-                    base.insert(oid.clone(), a);
+                    base.insert(oid.to_string(), a);
                 }
             }
         }
@@ -516,7 +516,7 @@ fn project(repo: &Repo, tree: &HeadTree) -> Project {
         .manifests("Cargo.toml")
         .iter()
         .filter_map(|(path, bytes, oid)| {
-            let content = tree.read(&objects, bytes.as_ref(), oid.as_deref())?;
+            let content = tree.read(&objects, bytes.as_ref(), oid.as_ref())?;
             let name = resolve::crate_name(&String::from_utf8_lossy(&content))?;
             let dir = path.strip_suffix("Cargo.toml").unwrap_or("").to_owned();
             Some((dir, name))
@@ -532,7 +532,7 @@ fn own<'a>(
     base: &'a HashMap<String, Analysis>,
 ) -> Option<(&'a Analysis, u32)> {
     let analysis = match &t.base_oid {
-        Some(oid) => base.get(oid)?,
+        Some(oid) => base.get(oid.as_str())?,
         None => head.get(&t.file)?,
     };
     let index = analysis

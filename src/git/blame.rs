@@ -9,13 +9,15 @@ use std::collections::BTreeMap;
 
 use bstr::ByteSlice;
 
+use super::object::Oid;
+
 /// One blamed line.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Line {
     /// The line number in the blamed version (1-based).
     pub number: u32,
-    /// The commit that last changed it.
-    pub sha: String,
+    /// The commit that last changed it (all zeros: not committed yet).
+    pub sha: Oid,
 }
 
 /// What porcelain says about a commit.
@@ -41,7 +43,7 @@ pub struct Blame {
     /// Every blamed line, in order.
     pub lines: Vec<Line>,
     /// Details of each commit that appears.
-    pub commits: BTreeMap<String, CommitDetails>,
+    pub commits: BTreeMap<Oid, CommitDetails>,
 }
 
 /// The error returned by [`parse`].
@@ -52,7 +54,7 @@ pub struct ParseError(pub String);
 /// Parses `git blame --porcelain` output.
 pub fn parse(out: &[u8]) -> Result<Blame, ParseError> {
     let mut blame = Blame::default();
-    let mut current: Option<String> = None;
+    let mut current: Option<Oid> = None;
     for line in out.lines() {
         if let Some(_content) = line.strip_prefix(b"\t") {
             current = None;
@@ -63,8 +65,7 @@ pub fn parse(out: &[u8]) -> Result<Blame, ParseError> {
                 let mut fields = line.fields();
                 let sha = fields
                     .next()
-                    .and_then(|s| s.to_str().ok())
-                    .filter(|s| s.len() >= 40 && s.bytes().all(|b| b.is_ascii_hexdigit()))
+                    .and_then(|s| Oid::parse_bytes(s).ok())
                     .ok_or_else(|| ParseError(format!("bad header {:?}", line.as_bstr())))?;
                 let _orig = fields.next();
                 let number = fields
@@ -72,12 +73,12 @@ pub fn parse(out: &[u8]) -> Result<Blame, ParseError> {
                     .and_then(|n| n.to_str().ok())
                     .and_then(|n| n.parse().ok())
                     .ok_or_else(|| ParseError(format!("bad header {:?}", line.as_bstr())))?;
+                blame.commits.entry(sha.clone()).or_default();
                 blame.lines.push(Line {
                     number,
-                    sha: sha.to_owned(),
+                    sha: sha.clone(),
                 });
-                blame.commits.entry(sha.to_owned()).or_default();
-                current = Some(sha.to_owned());
+                current = Some(sha);
             }
             Some(sha) => {
                 let (key, value) = match line.find_byte(b' ') {
@@ -113,7 +114,7 @@ pub struct Hunk {
     /// Last line.
     pub end: u32,
     /// The commit.
-    pub sha: String,
+    pub sha: Oid,
 }
 
 /// Groups consecutive lines from the same commit.
@@ -144,6 +145,7 @@ mod tests {
             "{a} 1 1 2\nauthor Ann\nauthor-mail <ann@x>\nauthor-time 1704067200\nauthor-tz +0100\nsummary first\nfilename f\n\tline one\n{a} 2 2\n\tline two\n{b} 3 3 1\nauthor Bob\nauthor-mail <bob@x>\nauthor-time 1704153600\nauthor-tz -0500\nsummary second\nboundary\nfilename f\n\tline three\n{a} 4 4 1\n\tline four\n"
         );
         let blame = parse(out.as_bytes()).unwrap();
+        let (a, b) = (Oid::parse(&a).unwrap(), Oid::parse(&b).unwrap());
         assert_eq!(blame.lines.len(), 4);
         assert_eq!(blame.commits[&a].author, "Ann");
         assert_eq!(blame.commits[&a].email, "ann@x");
@@ -151,7 +153,7 @@ mod tests {
         let h = hunks(&blame.lines);
         assert_eq!(
             h.iter()
-                .map(|h| (h.start, h.end, &h.sha[..1]))
+                .map(|h| (h.start, h.end, h.sha.short(1)))
                 .collect::<Vec<_>>(),
             vec![(1, 2, "a"), (3, 3, "b"), (4, 4, "a")]
         );

@@ -12,19 +12,28 @@
 //! - The two must agree on the repository (git dir, common dir, work tree, each submodule's
 //!   git dir) before anything else runs ([`repo`]).
 //!
+//! Every git command line is built in one place, [`commands`] (one function per command, the
+//! safety flags added there, the output parsed into types such as [`Oid`] and [`Mode`]);
 //! gix's errors are wrapped here, in [`GitError`], and nowhere else.
 
 pub mod attributes;
 pub mod blame;
+mod commands;
 pub mod deadline;
 mod error;
+pub mod gh;
+pub mod log;
+pub mod object;
 pub mod patch;
 pub mod raw;
-pub mod real;
+mod real;
 pub mod repo;
 pub mod revs;
 pub mod tree;
 pub mod worktree;
 
+pub use commands::{PatchPaths, PatchShape, Pending};
 pub use error::{BoxedError, GitError};
+pub use object::{Mode, Oid};
+pub use real::REPOSITORY_VARIABLES;
 pub use repo::{Location, Repo};

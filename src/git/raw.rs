@@ -7,6 +7,8 @@
 
 use bstr::{BString, ByteSlice};
 
+use super::object::{Mode, Oid};
+
 /// The change status git reports for a file pair (the letter of `--name-status`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Status {
@@ -60,14 +62,14 @@ impl Status {
 /// One file pair as git reports it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Entry {
-    /// Mode before (`0` when the file did not exist).
-    pub mode_before: u32,
-    /// Mode after (`0` when the file no longer exists).
-    pub mode_after: u32,
-    /// Object id before, as hex (`None` for the null id).
-    pub oid_before: Option<String>,
-    /// Object id after, as hex (`None` for the null id, also for unhashed worktree files).
-    pub oid_after: Option<String>,
+    /// Mode before ([`Mode::ABSENT`] when the file did not exist).
+    pub mode_before: Mode,
+    /// Mode after ([`Mode::ABSENT`] when the file no longer exists).
+    pub mode_after: Mode,
+    /// Object id before (`None` for the null id).
+    pub oid_before: Option<Oid>,
+    /// Object id after (`None` for the null id, also for unhashed worktree files).
+    pub oid_after: Option<Oid>,
     /// The status.
     pub status: Status,
     /// The similarity score of renames and copies (0-100).
@@ -162,12 +164,10 @@ pub fn parse_raw<'a>(
     let [mode_before, mode_after, oid_before, oid_after, status] = fields[..] else {
         return Err(err(format!("bad raw header {text:?}")));
     };
-    let mode = |m: &str| u32::from_str_radix(m, 8).map_err(|_| err(format!("bad mode {m:?}")));
-    let oid = |o: &str| -> Result<Option<String>, ParseError> {
-        if o.is_empty() || !o.bytes().all(|b| b.is_ascii_hexdigit()) {
-            return Err(err(format!("bad object id {o:?}")));
-        }
-        Ok((!o.bytes().all(|b| b == b'0')).then(|| o.to_owned()))
+    let mode = |m: &str| Mode::parse(m.as_bytes()).ok_or_else(|| err(format!("bad mode {m:?}")));
+    let oid = |o: &str| -> Result<Option<Oid>, ParseError> {
+        let oid = Oid::parse(o).map_err(|_| err(format!("bad object id {o:?}")))?;
+        Ok((!oid.is_null()).then_some(oid))
     };
     let letter = *status
         .as_bytes()
@@ -333,15 +333,15 @@ mod tests {
         assert_eq!(entries[0].lines, Some((1, 0)));
         assert_eq!(entries[1].path, "new file.txt");
         assert_eq!(entries[1].oid_before, None);
-        assert_eq!(entries[1].mode_after, 0o100644);
+        assert_eq!(entries[1].mode_after, Mode::FILE);
         assert_eq!(entries[2].lines, Some((0, 7)));
         assert_eq!(entries[3].status, Status::Renamed);
         assert_eq!(entries[3].score, Some(97));
         assert_eq!(entries[3].old_path, Some(BString::from("old.txt")));
         assert_eq!(entries[3].path, "new.txt");
         assert_eq!(entries[4].status, Status::TypeChanged);
-        assert_eq!(entries[4].mode_after, 0o120000);
-        assert_eq!(entries[5].mode_before, 0o160000);
+        assert_eq!(entries[4].mode_after, Mode::SYMLINK);
+        assert_eq!(entries[5].mode_before, Mode::GITLINK);
     }
 
     #[test]

@@ -426,11 +426,6 @@ impl Invocation {
             copy,
         ))
     }
-
-    /// Returns the real git's path.
-    pub fn program(&self) -> &Path {
-        &self.program
-    }
 }
 
 /// A copy of the index in a private temporary directory, removed when dropped.

@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 
 use std::os::unix::ffi::OsStrExt;
 
+use super::object::Oid;
 use super::real::Invocation;
 use super::{BoxedError, GitError};
 
@@ -69,8 +70,8 @@ struct NoSuchDirectory;
 /// An open repository and the means to ask the real git about it.
 pub struct Repo {
     inner: gix::ThreadSafeRepository,
-    /// How to run the real git against this repository.
-    pub git: Invocation,
+    /// How to run the real git against this repository (only through [`super::commands`]).
+    pub(super) git: Invocation,
     /// The directory the caller's relative paths are relative to.
     pub dir: PathBuf,
     /// The working tree, as the real git sees it.
@@ -165,15 +166,6 @@ impl Repo {
     /// Returns the working tree as the real git sees it, if the repository has one.
     pub fn workdir(&self) -> Option<&Path> {
         self.workdir.as_deref()
-    }
-
-    /// Returns a boolean setting as the real git reads it here (every scope and the caller's
-    /// `-c`); unset is `false`.
-    pub fn config_bool(&self, key: &str) -> Result<bool, GitError> {
-        let out = self
-            .git
-            .output(["config", "--type=bool", "--default=false", "--get", key])?;
-        Ok(out.trim_ascii() == b"true")
     }
 
     /// Returns the index file git reads (`GIT_INDEX_FILE` or the git dir's `index`), if the
@@ -366,33 +358,31 @@ pub struct Objects {
 }
 
 impl Objects {
-    pub(in crate::git) fn id(hex: &str) -> Result<gix::ObjectId, GitError> {
-        gix::ObjectId::from_hex(hex.as_bytes()).map_err(|e| GitError::Object {
-            id: hex.to_owned(),
-            source: Box::new(e),
+    fn id(oid: &Oid) -> Result<gix::ObjectId, GitError> {
+        oid.to_gix().ok_or_else(|| GitError::Object {
+            id: oid.to_string(),
+            source: Box::new(super::object::InvalidOid(oid.to_string())),
         })
     }
 
-    /// Returns the size of the object `hex` without reading its content.
-    pub fn size(&self, hex: &str) -> Result<u64, GitError> {
-        let id = Self::id(hex)?;
+    /// Returns the size of the object `oid` without reading its content.
+    pub fn size(&self, oid: &Oid) -> Result<u64, GitError> {
         self.repo
-            .find_header(id)
+            .find_header(Self::id(oid)?)
             .map(|h| h.size())
             .map_err(|e| GitError::Object {
-                id: hex.to_owned(),
+                id: oid.to_string(),
                 source: Box::new(e),
             })
     }
 
-    /// Returns the content of the blob `hex`.
-    pub fn blob(&self, hex: &str) -> Result<Vec<u8>, GitError> {
-        let id = Self::id(hex)?;
+    /// Returns the content of the blob `oid`.
+    pub fn blob(&self, oid: &Oid) -> Result<Vec<u8>, GitError> {
         self.repo
-            .find_blob(id)
+            .find_blob(Self::id(oid)?)
             .map(|mut b| b.take_data())
             .map_err(|e| GitError::Object {
-                id: hex.to_owned(),
+                id: oid.to_string(),
                 source: Box::new(e),
             })
     }

@@ -14,11 +14,11 @@ use std::os::unix::ffi::OsStrExt;
 
 use bstr::ByteSlice;
 
+use super::object::Oid;
 use super::{GitError, Repo};
 use crate::request::Diff;
 
-/// The id of the empty tree (what a root commit is compared with).
-pub const EMPTY_TREE: &str = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
+pub use super::object::EMPTY_TREE;
 
 /// What the right-hand side of a diff is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -37,11 +37,11 @@ pub struct Target {
     /// The base as the caller named it (`main`, `merge-base(main, HEAD)`, `INDEX`).
     pub base_ref: String,
     /// The base object (`None` when the base is the index, or an unborn `HEAD`).
-    pub base_sha: Option<String>,
+    pub base_sha: Option<Oid>,
     /// The head as the caller named it (`HEAD`, `WORKTREE`, `INDEX`).
     pub head_ref: String,
     /// The head object, when the head is a commit or tree.
-    pub head_sha: Option<String>,
+    pub head_sha: Option<Oid>,
     /// What the head is.
     pub head: Head,
     /// The revision arguments for `git diff` (resolved ids, `--cached`).
@@ -51,8 +51,8 @@ pub struct Target {
 /// A resolved object: its id and whether it is a commit (else a tree).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Resolved {
-    /// Full hex id.
-    pub sha: String,
+    /// Its id.
+    pub sha: Oid,
     /// Whether it is a commit (trees are allowed on both sides of a diff).
     pub is_commit: bool,
 }
@@ -63,7 +63,7 @@ impl Repo {
         if spec.as_bytes() == EMPTY_TREE.as_bytes() {
             // git knows the empty tree without storing it; so do we.
             return Ok(Resolved {
-                sha: EMPTY_TREE.to_owned(),
+                sha: Oid::empty_tree(),
                 is_commit: false,
             });
         }
@@ -85,11 +85,11 @@ impl Repo {
             .map_err(|_| bad())?;
         match object.kind {
             gix::object::Kind::Commit => Ok(Resolved {
-                sha: object.id.to_string(),
+                sha: Oid::from_gix(object.id),
                 is_commit: true,
             }),
             gix::object::Kind::Tree => Ok(Resolved {
-                sha: object.id.to_string(),
+                sha: Oid::from_gix(object.id),
                 is_commit: false,
             }),
             kind => Err(GitError::NotACommit {
@@ -115,7 +115,7 @@ impl Repo {
     }
 
     /// Resolves a revision that must be a commit.
-    pub fn resolve_commit(&self, spec: &OsStr) -> Result<String, GitError> {
+    pub fn resolve_commit(&self, spec: &OsStr) -> Result<Oid, GitError> {
         let resolved = self.resolve(spec)?;
         if !resolved.is_commit {
             return Err(GitError::NotACommit {
@@ -127,39 +127,41 @@ impl Repo {
     }
 
     /// Returns the best merge base of two commits.
-    pub fn merge_base(&self, a: &str, b: &str) -> Result<String, GitError> {
+    pub fn merge_base(&self, a: &Oid, b: &Oid) -> Result<Oid, GitError> {
         let repo = self.local();
-        let id = |hex: &str| {
-            gix::ObjectId::from_hex(hex.as_bytes())
-                .map_err(|_| GitError::BadRevision(hex.to_owned()))
+        let id = |oid: &Oid| {
+            oid.to_gix()
+                .ok_or_else(|| GitError::BadRevision(oid.to_string()))
         };
         repo.merge_base(id(a)?, id(b)?)
             .map_err(GitError::gix("computing a merge base"))?
-            .map(|id| id.to_string())
-            .ok_or_else(|| GitError::NoMergeBase(a.to_owned(), b.to_owned()))
+            .map(|id| Oid::from_gix(id.detach()))
+            .ok_or_else(|| GitError::NoMergeBase(a.to_string(), b.to_string()))
     }
 
-    /// Returns whether the repository has the object `sha`.
-    pub fn has_object(&self, sha: &str) -> bool {
-        gix::ObjectId::from_hex(sha.as_bytes())
-            .ok()
-            .is_some_and(|id| self.local().has_object(id))
+    /// Returns whether the repository has the object `oid`.
+    pub fn has_object(&self, oid: &Oid) -> bool {
+        oid.to_gix().is_some_and(|id| self.local().has_object(id))
     }
 
     /// Returns the first parent of a commit, or `None` for a root commit.
-    pub fn first_parent(&self, sha: &str) -> Result<Option<String>, GitError> {
-        Ok(self.parents(sha)?.into_iter().next())
+    pub fn first_parent(&self, commit: &Oid) -> Result<Option<Oid>, GitError> {
+        Ok(self.parents(commit)?.into_iter().next())
     }
 
     /// Returns the parents of a commit.
-    pub fn parents(&self, sha: &str) -> Result<Vec<String>, GitError> {
+    pub fn parents(&self, commit: &Oid) -> Result<Vec<Oid>, GitError> {
         let repo = self.local();
-        let id = gix::ObjectId::from_hex(sha.as_bytes())
-            .map_err(|_| GitError::BadRevision(sha.to_owned()))?;
+        let id = commit
+            .to_gix()
+            .ok_or_else(|| GitError::BadRevision(commit.to_string()))?;
         let commit = repo
             .find_commit(id)
             .map_err(GitError::gix("reading a commit"))?;
-        Ok(commit.parent_ids().map(|p| p.to_string()).collect())
+        Ok(commit
+            .parent_ids()
+            .map(|p| Oid::from_gix(p.detach()))
+            .collect())
     }
 
     /// Returns whether `arg` names something in the working directory (for git's ambiguity
@@ -229,20 +231,20 @@ impl Repo {
 
     fn target(&self, revs: &[RevArg], cached: bool, merge_base: bool) -> Result<Target, GitError> {
         let unsupported = |what: &str| Err(GitError::UnsupportedRange(what.to_owned()));
-        let objects = |base: (String, String), head: (String, String)| Target {
+        let objects = |base: (String, Oid), head: (String, Oid)| Target {
             base_ref: base.0,
-            diff_args: vec![base.1.clone().into(), head.1.clone().into()],
+            diff_args: vec![base.1.as_str().into(), head.1.as_str().into()],
             base_sha: Some(base.1),
             head_ref: head.0,
             head_sha: Some(head.1),
             head: Head::Object,
         };
-        let against_tree = |(name, sha): (String, String), cached: bool| Target {
+        let against_tree = |(name, sha): (String, Oid), cached: bool| Target {
             base_ref: name,
             diff_args: if cached {
-                vec!["--cached".into(), sha.clone().into()]
+                vec!["--cached".into(), sha.as_str().into()]
             } else {
-                vec![sha.clone().into()]
+                vec![sha.as_str().into()]
             },
             base_sha: Some(sha),
             head_ref: if cached { "INDEX" } else { "WORKTREE" }.into(),
@@ -323,7 +325,7 @@ impl Repo {
         }
     }
 
-    fn commit_of(&self, name: &str, r: &Resolved) -> Result<String, GitError> {
+    fn commit_of(&self, name: &str, r: &Resolved) -> Result<Oid, GitError> {
         if r.is_commit {
             Ok(r.sha.clone())
         } else {

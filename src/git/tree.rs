@@ -1,20 +1,21 @@
 //! Trees and the index: looking paths up on either side of a range, and the quick, rename-free
 //! tree diff the manifest reads ahead with while the real git computes the facts.
 //!
-//! Object ids cross this boundary as full hex strings, as everywhere above the git module.
+//! Object ids cross this boundary as [`Oid`]s, modes as [`Mode`]s.
 
 use bstr::{BStr, BString, ByteSlice};
 
 use super::GitError;
+use super::object::{Mode, Oid};
 use super::repo::Objects;
 
 /// A path's entry in a tree or the index: its blob (or commit, for a submodule) and its mode.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Entry {
     /// The object id.
-    pub oid: String,
-    /// The mode (`0o100644`, `0o120000`...).
-    pub mode: u32,
+    pub oid: Oid,
+    /// The mode.
+    pub mode: Mode,
 }
 
 /// The index (staging area), read once.
@@ -24,8 +25,8 @@ impl Index {
     /// Returns the stage-0 entry at `path` (from the top of the working tree).
     pub fn entry(&self, path: &BStr) -> Option<Entry> {
         self.0.entry_by_path(path).map(|e| Entry {
-            oid: e.id.to_string(),
-            mode: e.mode.bits(),
+            oid: Oid::from_gix(e.id),
+            mode: Mode::from_bits(e.mode.bits()),
         })
     }
 }
@@ -35,19 +36,20 @@ impl Index {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BlobChange {
     /// The blob before.
-    pub old: Option<String>,
+    pub old: Option<Oid>,
     /// The blob after.
-    pub new: Option<String>,
+    pub new: Option<Oid>,
     /// The path from the top of the tree.
     pub path: BString,
 }
 
 impl Objects {
-    /// Returns the id of the tree a commit or tree `sha` names.
-    pub fn tree_of(&self, sha: &str) -> Result<String, GitError> {
-        let id = gix::ObjectId::from_hex(sha.as_bytes())
-            .map_err(|_| GitError::BadRevision(sha.to_owned()))?;
-        Ok(self.find_tree(id)?.id.to_string())
+    /// Returns the id of the tree a commit or tree `oid` names.
+    pub fn tree_of(&self, oid: &Oid) -> Result<Oid, GitError> {
+        let id = oid
+            .to_gix()
+            .ok_or_else(|| GitError::BadRevision(oid.to_string()))?;
+        Ok(Oid::from_gix(self.find_tree(id)?.id))
     }
 
     fn find_tree(&self, id: gix::ObjectId) -> Result<gix::Tree<'_>, GitError> {
@@ -58,14 +60,17 @@ impl Objects {
     }
 
     /// Returns the entry at `path` in the tree `tree` (a tree id from [`Objects::tree_of`]).
-    pub fn tree_entry(&self, tree: &str, path: &BStr) -> Result<Option<Entry>, GitError> {
-        let tree = self.find_tree(Self::id(tree)?)?;
+    pub fn tree_entry(&self, tree: &Oid, path: &BStr) -> Result<Option<Entry>, GitError> {
+        let id = tree
+            .to_gix()
+            .ok_or_else(|| GitError::BadRevision(tree.to_string()))?;
+        let tree = self.find_tree(id)?;
         let entry = tree
             .lookup_entry_by_path(path.to_path_lossy())
             .map_err(GitError::gix("looking a path up in a tree"))?;
         Ok(entry.map(|e| Entry {
-            oid: e.object_id().to_string(),
-            mode: e.mode().value().into(),
+            oid: Oid::from_gix(e.object_id()),
+            mode: Mode::from_bits(e.mode().value().into()),
         }))
     }
 
@@ -79,10 +84,13 @@ impl Objects {
 
     /// Lists the blobs on either side of a quick tree diff between two commits or trees,
     /// without rename detection; `None` when either side cannot be read.
-    pub fn changed_blobs(&self, base: &str, head: &str) -> Option<Vec<BlobChange>> {
-        let tree = |sha: &str| -> Option<gix::Tree<'_>> {
-            let id = gix::ObjectId::from_hex(sha.as_bytes()).ok()?;
-            self.repo.find_object(id).ok()?.peel_to_tree().ok()
+    pub fn changed_blobs(&self, base: &Oid, head: &Oid) -> Option<Vec<BlobChange>> {
+        let tree = |oid: &Oid| -> Option<gix::Tree<'_>> {
+            self.repo
+                .find_object(oid.to_gix()?)
+                .ok()?
+                .peel_to_tree()
+                .ok()
         };
         let (old, new) = (tree(base)?, tree(head)?);
         let mut recorder = gix::diff::tree::Recorder::default();
@@ -96,7 +104,7 @@ impl Objects {
         .ok()?;
         use gix::diff::tree::recorder::Change;
         let blob = |mode: &gix::objs::tree::EntryMode, oid: &gix::ObjectId| {
-            mode.is_blob().then(|| oid.to_string())
+            mode.is_blob().then(|| Oid::from_gix(*oid))
         };
         let changes = recorder
             .records

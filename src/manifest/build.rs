@@ -14,7 +14,6 @@
 
 use std::ffi::OsString;
 use std::io::Read;
-use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 
 use bstr::{BString, ByteSlice};
@@ -29,7 +28,7 @@ use crate::git::attributes::State;
 use crate::git::raw::{self, Status};
 use crate::git::repo::Objects;
 use crate::git::revs::{Head, Target};
-use crate::git::{GitError, Repo, worktree};
+use crate::git::{GitError, Mode, Oid, Repo, worktree};
 use crate::lang::Language;
 use crate::request::Diff;
 use crate::time::Stopwatch;
@@ -97,10 +96,7 @@ pub fn build(repo: &Repo, diff: &Diff, options: &Options) -> Result<Manifest, Ma
     };
     let (target, paths) = repo.diff_target(diff)?;
     clock.lap("resolve");
-    let relative = diff
-        .options
-        .iter()
-        .any(|o| o.as_bytes().starts_with(b"--relative"));
+    let relative = diff.relative();
     let GitFacts {
         entries,
         untracked,
@@ -160,21 +156,16 @@ fn git_facts(
 ) -> Result<GitFacts, ManifestError> {
     // git computes the facts while this process prepares what enrichment needs. A diff of the
     // working tree reads a private copy of the index (it would rewrite the index it reads).
-    let args = diff_args(target, &diff.options, paths);
-    let diffing = match (target.head, repo.index_path()) {
-        (Head::Worktree, Some(index)) => repo.git.spawn_on_index_copy(args, &index)?,
-        _ => repo.git.spawn(args)?,
-    };
+    let diffing = repo.start_diff_facts(target, &diff.options, paths)?;
     // git lists no untracked file; they are added for a plain working-tree diff (not a
     // reversed one, nor one relative to a directory).
-    let reversed = diff.options.iter().any(|o| o == "-R");
     let wants_untracked = options.untracked
         && target.head == Head::Worktree
         && !relative
-        && !reversed
+        && !diff.reversed()
         && repo.workdir().is_some();
     let listing = if wants_untracked {
-        Some(repo.git.spawn(untracked_args(paths))?)
+        Some(repo.start_untracked(paths)?)
     } else {
         None
     };
@@ -194,12 +185,9 @@ fn git_facts(
     });
     clock.record("  git (parallel)", git_time);
     clock.record("  read-ahead after git", ahead_time);
-    let entries = raw::parse(&finished?).map_err(|e| GitError::Parse {
-        command: "diff".into(),
-        detail: e.0,
-    })?;
+    let entries = finished?;
     let untracked = match listing {
-        Some(running) => untracked_paths(&running.finish()?),
+        Some(pending) => pending.finish()?,
         None => Vec::new(),
     };
     Ok(GitFacts {
@@ -324,28 +312,26 @@ pub(crate) fn analyze_functions(
                 }
                 let before_path = f.old_path.as_ref().unwrap_or(&f.path);
                 let ahead =
-                    |oid: Option<&str>| oid.and_then(|o| prefetched.analysis(o, label)).cloned();
-                let (mut before, mut after) = (
-                    ahead(f.oid_before.as_deref()),
-                    ahead(f.oid_after.as_deref()),
-                );
+                    |oid: Option<&Oid>| oid.and_then(|o| prefetched.analysis(o, label)).cloned();
+                let (mut before, mut after) =
+                    (ahead(f.oid_before.as_ref()), ahead(f.oid_after.as_ref()));
                 if before.is_none() || after.is_none() {
-                    let read = |present: bool, done: bool, oid: Option<&str>, path: &BString| {
+                    let read = |present: bool, done: bool, oid: Option<&Oid>, path: &BString| {
                         if !present || done {
                             return Ok(None);
                         }
                         content_of(objects, oid, path, base).map(Some)
                     };
                     let old = read(
-                        f.mode_before != 0,
+                        f.mode_before.exists(),
                         before.is_some(),
-                        f.oid_before.as_deref(),
+                        f.oid_before.as_ref(),
                         before_path,
                     );
                     let new = read(
-                        f.mode_after != 0,
+                        f.mode_after.exists(),
                         after.is_some(),
-                        f.oid_after.as_deref(),
+                        f.oid_after.as_ref(),
                         &f.path,
                     );
                     let (x, y) = crate::lang::analyze_versions(
@@ -402,7 +388,7 @@ fn version_input<'a>(
 /// analysis size limit is `Err` with the reason.
 fn content_of(
     objects: &Objects,
-    oid: Option<&str>,
+    oid: Option<&Oid>,
     path: &BString,
     base: Option<&Path>,
 ) -> Result<Vec<u8>, Option<String>> {
@@ -433,10 +419,6 @@ fn content_of(
 /// names neither `--relative` nor `--no-relative` and runs below the top of the work tree), so
 /// the answer's paths are the ones git's own diff shows.
 fn configured_relative(repo: &Repo, diff: &Diff) -> Result<Option<Diff>, ManifestError> {
-    let decided = diff.options.iter().any(|o| {
-        let b = o.as_bytes();
-        b.starts_with(b"--relative") || b == b"--no-relative"
-    });
     // Strictly inside the work tree: from outside it (`--work-tree` elsewhere) git has no
     // prefix and `diff.relative` changes nothing.
     let below_top = repo.workdir().is_some_and(|top| {
@@ -445,80 +427,10 @@ fn configured_relative(repo: &Repo, diff: &Diff) -> Result<Option<Diff>, Manifes
             _ => false,
         }
     });
-    if decided || !below_top || !repo.config_bool("diff.relative")? {
+    if diff.decides_relative() || !below_top || !repo.config_bool("diff.relative")? {
         return Ok(None);
     }
-    let mut relative = diff.clone();
-    relative.options.push("--relative".into());
-    Ok(Some(relative))
-}
-
-/// Returns the arguments of `git diff --raw --numstat -z -M` for the target.
-fn diff_args(target: &Target, user_options: &[OsString], paths: &[OsString]) -> Vec<OsString> {
-    let mut args: Vec<OsString> = [
-        "diff",
-        "--raw",
-        "--numstat",
-        "-z",
-        "--no-abbrev",
-        "--no-ext-diff",
-        "--no-textconv",
-        "--no-color",
-    ]
-    .iter()
-    .map(OsString::from)
-    .collect();
-    let chooses_renames = user_options.iter().any(|o| {
-        let b = o.as_bytes();
-        b.starts_with(b"-M")
-            || b.starts_with(b"-C")
-            || b.starts_with(b"--find-renames")
-            || b.starts_with(b"--find-copies")
-            || b == b"--no-renames"
-            || b.starts_with(b"-B")
-            || b.starts_with(b"--break-rewrites")
-    });
-    if !chooses_renames {
-        args.push("-M".into());
-    }
-    if !user_options
-        .iter()
-        .any(|o| o.as_bytes().starts_with(b"--relative"))
-    {
-        args.push("--no-relative".into());
-    }
-    args.extend(user_options.iter().cloned());
-    args.extend(target.diff_args.iter().cloned());
-    args.push("--".into());
-    args.extend(paths.iter().cloned());
-    args
-}
-
-/// Returns the arguments of `git ls-files` listing untracked files that are not ignored,
-/// relative to the top of the working tree.
-fn untracked_args(paths: &[OsString]) -> Vec<OsString> {
-    let mut args: Vec<OsString> = [
-        "ls-files",
-        "--others",
-        "--exclude-standard",
-        "-z",
-        "--full-name",
-        "--",
-    ]
-    .iter()
-    .map(OsString::from)
-    .collect();
-    args.extend(paths.iter().cloned());
-    args
-}
-
-/// Parses `git ls-files -z` output.
-fn untracked_paths(out: &[u8]) -> Vec<BString> {
-    out.split(|b| *b == 0)
-        // A nested repository is listed as a directory: never a file entry.
-        .filter(|p| !p.is_empty() && !p.ends_with(b"/"))
-        .map(BString::from)
-        .collect()
+    Ok(Some(diff.made_relative()))
 }
 
 /// Where working-tree paths of the diff are relative to.
@@ -591,7 +503,7 @@ fn enrich(
     let binary = entry.lines.is_none() && entry.status != Status::Unmerged;
     let kind_after = Kind::of_mode(entry.mode_after);
     let kind_before = Kind::of_mode(entry.mode_before);
-    let size = |oid: &Option<String>, kind: Option<Kind>, side_is_worktree: bool| -> Option<u64> {
+    let size = |oid: &Option<Oid>, kind: Option<Kind>, side_is_worktree: bool| -> Option<u64> {
         match kind? {
             Kind::Submodule => None,
             _ => match oid {
@@ -695,7 +607,13 @@ fn untracked_file(base: &Path, path: BString, attr: Attrs) -> Option<FileChange>
     let (mode, lines, binary, head, size) = match worktree::open(base, &path).ok()?? {
         worktree::Entry::Symlink(target) => {
             let count = line_count_bytes(&target);
-            (0o120000, Some((count, 0)), false, None, target.len() as u64)
+            (
+                Mode::SYMLINK,
+                Some((count, 0)),
+                false,
+                None,
+                target.len() as u64,
+            )
         }
         worktree::Entry::File {
             mut file,
@@ -710,7 +628,11 @@ fn untracked_file(base: &Path, path: BString, attr: Attrs) -> Option<FileChange>
                 count_lines(&head, file, size).map(|n| (n, 0))
             };
             (
-                if executable { 0o100755 } else { 0o100644 },
+                if executable {
+                    Mode::EXECUTABLE
+                } else {
+                    Mode::FILE
+                },
                 lines,
                 binary,
                 Some(head),
@@ -726,7 +648,7 @@ fn untracked_file(base: &Path, path: BString, attr: Attrs) -> Option<FileChange>
         old_path: None,
         status: Status::Added,
         similarity: None,
-        mode_before: 0,
+        mode_before: Mode::ABSENT,
         mode_after: mode,
         oid_before: None,
         oid_after: None,
@@ -777,8 +699,8 @@ pub(crate) struct DepSource {
     path: BString,
     old_path: Option<BString>,
     format: Option<deps::Format>,
-    oid_before: Option<String>,
-    oid_after: Option<String>,
+    oid_before: Option<Oid>,
+    oid_after: Option<Oid>,
     before: bool,
     after: bool,
     regular: bool,
@@ -793,8 +715,8 @@ impl DepSource {
             format: deps::Format::of(&e.path),
             oid_before: e.oid_before.clone(),
             oid_after: e.oid_after.clone(),
-            before: e.mode_before != 0,
-            after: e.mode_after != 0,
+            before: e.mode_before.exists(),
+            after: e.mode_after.exists(),
             regular: entry_kind(e) == Kind::File,
         }
     }
@@ -821,8 +743,8 @@ impl DepSource {
             format: deps::Format::of(&f.path),
             oid_before: f.oid_before.clone(),
             oid_after: f.oid_after.clone(),
-            before: f.mode_before != 0,
-            after: f.mode_after != 0,
+            before: f.mode_before.exists(),
+            after: f.mode_after.exists(),
             regular: f.kind() == Kind::File,
         }
     }
@@ -836,7 +758,7 @@ pub(crate) fn dependency_report(
     prefetched: &Prefetched,
 ) -> deps::Report {
     const LIMIT: u64 = 16 * 1024 * 1024;
-    let read = |objects: &Objects, oid: Option<&str>, path: &BString| -> Option<Vec<u8>> {
+    let read = |objects: &Objects, oid: Option<&Oid>, path: &BString| -> Option<Vec<u8>> {
         match oid {
             Some(oid) if objects.size(oid).ok()? <= LIMIT => objects.blob(oid).ok(),
             Some(_) => None,
@@ -854,7 +776,7 @@ pub(crate) fn dependency_report(
         .map_init(
             || repo.objects(),
             |objects, (s, format)| {
-                let side = |oid: Option<&str>, path: &BString| -> deps::Parsed {
+                let side = |oid: Option<&Oid>, path: &BString| -> deps::Parsed {
                     if let Some(parsed) = oid.and_then(|o| prefetched.declarations(o, format)) {
                         return Some(parsed.clone());
                     }
@@ -862,11 +784,11 @@ pub(crate) fn dependency_report(
                 };
                 let before = s
                     .oid_before
-                    .as_deref()
+                    .as_ref()
                     .filter(|_| s.before)
                     .and_then(|oid| side(Some(oid), s.old_path.as_ref().unwrap_or(&s.path)));
                 let after = if s.after {
-                    side(s.oid_after.as_deref(), &s.path)
+                    side(s.oid_after.as_ref(), &s.path)
                 } else {
                     None
                 };

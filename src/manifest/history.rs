@@ -7,8 +7,6 @@
 
 use std::ffi::OsString;
 
-use bstr::ByteSlice;
-
 use super::build::{DepSource, ManifestError, commit_files, dependency_report};
 use super::model::FileChange;
 use super::schema::{
@@ -17,38 +15,10 @@ use super::schema::{
 };
 use crate::budget::{self, Cut, Stage};
 use crate::deps;
-use crate::git::raw;
-use crate::git::{GitError, Repo};
+use crate::git::Repo;
+use crate::git::log::CommitInfo;
 use crate::paging::{Cursor, Fingerprint, PageError, Paging};
 use crate::request::Log;
-
-/// One commit as `git log` describes it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CommitInfo {
-    /// Full id.
-    pub sha: String,
-    /// Parent ids, first parent first.
-    pub parents: Vec<String>,
-    /// Author name (mailmap applied, as `git log` shows it).
-    pub author_name: String,
-    /// Author email.
-    pub author_email: String,
-    /// Author date, strict ISO 8601.
-    pub author_date: String,
-    /// Committer date, strict ISO 8601.
-    pub committer_date: String,
-    /// The subject line (the first paragraph, joined like git's `%s`).
-    pub subject: String,
-    /// The rest of the message.
-    pub body: String,
-}
-
-impl CommitInfo {
-    /// Returns whether the commit is a merge.
-    pub fn is_merge(&self) -> bool {
-        self.parents.len() > 1
-    }
-}
 
 /// One commit and what it changed against its first parent.
 #[derive(Clone, Debug)]
@@ -59,84 +29,6 @@ pub struct CommitChange {
     pub files: Vec<FileChange>,
     /// Its dependency changes.
     pub dependencies: deps::Report,
-}
-
-/// The `--format` that makes `git log` output parseable: fields separated by US (0x1f), the
-/// raw message last so a stray separator in it cannot shift the other fields.
-const FORMAT: &str = "--format=%H%x1f%P%x1f%aN%x1f%aE%x1f%aI%x1f%cI%x1f%B";
-
-/// Lists the commits of a `git log` command line.
-pub fn commits(repo: &Repo, log: &Log) -> Result<Vec<CommitInfo>, GitError> {
-    let mut args: Vec<OsString> = vec![
-        "log".into(),
-        "-z".into(),
-        "--no-color".into(),
-        FORMAT.into(),
-    ];
-    args.extend(log.args.iter().cloned());
-    // After the caller's options, so they win: the pickaxe (`-S`/`-G`) and path-limited walks
-    // diff blobs, and a textconv or external diff driver would run a configured program.
-    args.push("--no-textconv".into());
-    args.push("--no-ext-diff".into());
-    args.push("--".into());
-    args.extend(log.paths.iter().cloned());
-    let out = repo.git.output(&args)?;
-    out.split(|b| *b == 0)
-        .filter(|r| !r.is_empty())
-        .map(parse_record)
-        .collect()
-}
-
-fn parse_record(record: &[u8]) -> Result<CommitInfo, GitError> {
-    let bad = || GitError::Parse {
-        command: "log".into(),
-        detail: format!("bad record {:?}", record.as_bstr()),
-    };
-    let mut fields = record.splitn(7, |b| *b == 0x1f);
-    let mut next = || {
-        fields
-            .next()
-            .map(|f| f.to_str_lossy().into_owned())
-            .ok_or_else(bad)
-    };
-    let sha = next()?;
-    let parents = next()?;
-    let author_name = next()?;
-    let author_email = next()?;
-    let author_date = next()?;
-    let committer_date = next()?;
-    let message = next()?;
-    let (subject, body) = split_message(&message);
-    Ok(CommitInfo {
-        sha,
-        parents: parents.split_whitespace().map(str::to_owned).collect(),
-        author_name,
-        author_email,
-        author_date,
-        committer_date,
-        subject,
-        body,
-    })
-}
-
-/// Splits a commit message like git's `%s` and `%b`: blank lines (empty or whitespace only)
-/// before the subject are skipped; the subject is the first paragraph, each line without its
-/// trailing whitespace, joined by spaces; the body follows the blank lines after it.
-pub fn split_message(message: &str) -> (String, String) {
-    let space = |c: char| matches!(c, ' ' | '\t' | '\n' | '\r');
-    let blank = |line: &&str| line.trim_matches(space).is_empty();
-    let mut lines = message.split_inclusive('\n').peekable();
-    while lines.next_if(blank).is_some() {}
-    let mut subject = String::new();
-    while let Some(line) = lines.next_if(|l| !blank(l)) {
-        if !subject.is_empty() {
-            subject.push(' ');
-        }
-        subject.push_str(line.trim_end_matches(space));
-    }
-    while lines.next_if(blank).is_some() {}
-    let body: String = lines.collect();
-    (subject, body.trim_end_matches('\n').to_owned())
 }
 
 /// Computes every listed commit's files against its first parent, in one `git diff-tree`.
@@ -158,52 +50,15 @@ pub fn changes_with(
     functions: bool,
     diff_options: &[OsString],
 ) -> Result<Vec<CommitChange>, ManifestError> {
-    if commits.is_empty() {
-        return Ok(Vec::new());
-    }
-    let mut args: Vec<OsString> = [
-        "diff-tree",
-        "--stdin",
-        "--always",
-        "--root",
-        "-r",
-        "-z",
-        "--raw",
-        "--numstat",
-        "--no-abbrev",
-        "--no-ext-diff",
-        "--no-textconv",
-        "-M",
-    ]
-    .iter()
-    .map(OsString::from)
-    .collect();
-    args.extend(diff_options.iter().cloned());
-    args.push("--".into());
-    args.extend(paths.iter().cloned());
-    let mut input = String::new();
-    for c in &commits {
-        match c.parents.first() {
-            Some(parent) => input.push_str(&format!("{} {}\n", c.sha, parent)),
-            None => input.push_str(&format!("{}\n", c.sha)),
-        }
-    }
-    let out = repo.git.output_with_input(&args, input.into_bytes())?;
-    let per_commit = raw::parse_per_commit(&out).map_err(|e| GitError::Parse {
-        command: "diff-tree".into(),
-        detail: e.0,
-    })?;
-    if per_commit.len() != commits.len() {
-        return Err(GitError::Parse {
-            command: "diff-tree".into(),
-            detail: format!("{} commits in, {} out", commits.len(), per_commit.len()),
-        }
-        .into());
-    }
+    let pairs: Vec<_> = commits
+        .iter()
+        .map(|c| (c.sha.clone(), c.parents.first().cloned()))
+        .collect();
+    let per_commit = repo.diff_tree(&pairs, diff_options, paths)?;
     Ok(commits
         .into_iter()
         .zip(per_commit)
-        .map(|(info, (_, entries))| {
+        .map(|(info, entries)| {
             let files = commit_files(repo, entries, functions);
             let sources: Vec<DepSource> = files
                 .iter()
@@ -226,7 +81,7 @@ pub fn history(
     log: &Log,
     functions: bool,
 ) -> Result<Vec<CommitChange>, ManifestError> {
-    let listed = commits(repo, log)?;
+    let listed = repo.log(log)?;
     changes(repo, listed, &log.paths, functions)
 }
 
@@ -406,51 +261,5 @@ fn commit_doc(c: &CommitChange, view: &HistoryView) -> CommitDoc {
             .iter()
             .map(super::render::dependency_doc)
             .collect(),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn messages_split_like_git() {
-        assert_eq!(
-            split_message("subject\n"),
-            ("subject".into(), String::new())
-        );
-        assert_eq!(
-            split_message("subject\n\nbody line 1\nline 2\n"),
-            ("subject".into(), "body line 1\nline 2".into())
-        );
-        assert_eq!(
-            split_message("wrapped\nsubject\n\n\nbody\n"),
-            ("wrapped subject".into(), "body".into())
-        );
-        assert_eq!(split_message(""), (String::new(), String::new()));
-        // What `git log --format=%s` prints for messages no `git commit` cleaned up.
-        assert_eq!(
-            split_message("subj line   \n  \t\nbody after ws line\n").0,
-            "subj line"
-        );
-        assert_eq!(
-            split_message("  lead\nsecond  \n \nbody\n"),
-            ("  lead second".into(), "body".into())
-        );
-        assert_eq!(
-            split_message("\n\n  \nreal subject\n\nbody\n"),
-            ("real subject".into(), "body".into())
-        );
-    }
-
-    #[test]
-    fn records_parse() {
-        let rec = "abc\x1fp1 p2\x1fA U\x1fa@x\x1f2024-01-01T00:00:00Z\x1f2024-01-02T00:00:00Z\x1fsubj\x1fwith sep\n\nbody\n";
-        let c = parse_record(rec.as_bytes()).unwrap();
-        assert_eq!(c.parents, ["p1", "p2"]);
-        assert!(c.is_merge());
-        assert_eq!(c.subject, "subj\x1fwith sep");
-        assert_eq!(c.body, "body");
-        assert!(parse_record(b"abc\x1fonly").is_err());
     }
 }

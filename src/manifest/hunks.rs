@@ -16,20 +16,19 @@
 //!   text.
 
 use std::ffi::OsString;
-use std::os::unix::ffi::OsStrExt;
 
 use bstr::ByteSlice;
 
 use super::model::{FileChange, Manifest, Outline};
 use crate::git::patch::{self, Hunk};
-use crate::git::revs::Head;
-use crate::git::{GitError, Repo};
+use crate::git::{GitError, PatchPaths, PatchShape, Repo};
 
 /// The most bytes of patch read from git for one answer.
 pub const MAX_PATCH: usize = 64 * 1024 * 1024;
 
-/// The most pathspecs passed to git; more files are diffed without narrowing.
-const MAX_PATHSPECS: usize = 1000;
+/// Lines of context around changes when the caller's hunk options give none: one (see the
+/// ADR on the shim's answer for the measurement behind it).
+pub const DEFAULT_CONTEXT: u32 = 1;
 
 /// One hunk and the function it changes.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -51,12 +50,14 @@ pub struct FileHunks {
 }
 
 /// Returns the hunks of the files `wanted` (indices into `manifest.files`), in that order, with
-/// `shaping` (`-U<n>`, `-W`, ...) applied after the caller's fact options. Files without hunks
+/// `context` lines of context and then `shaping` (`-U<n>`, `-W`, ...) applied after the
+/// caller's fact options. Files without hunks
 /// (binary, mode-only, pure renames, submodules) are left out.
 pub fn hunks(
     repo: &Repo,
     manifest: &Manifest,
     wanted: &[usize],
+    context: u32,
     shaping: &[OsString],
 ) -> Result<Vec<FileHunks>, GitError> {
     let mut found: Vec<Option<Vec<Hunk>>> = vec![None; manifest.files.len()];
@@ -66,8 +67,7 @@ pub fn hunks(
         .filter(|&i| !manifest.files[i].untracked)
         .collect();
     if !tracked.is_empty() {
-        let out = run(repo, manifest, &tracked, shaping)?;
-        for file in patch::file_patches(&out) {
+        for file in run(repo, manifest, &tracked, context, shaping)? {
             let Some(path) = file.path() else { continue };
             let same_path = |&i: &usize| manifest.files[i].path == *path;
             // A path listed twice gets git's sections in turn; a type change (a link replaced
@@ -101,71 +101,32 @@ pub fn hunks(
     Ok(result)
 }
 
-/// Runs `git diff -p` for the files `tracked` of the manifest's range.
+/// Runs `git diff -p` for the files `tracked` of the manifest's range, split per file.
 fn run(
     repo: &Repo,
     manifest: &Manifest,
     tracked: &[usize],
+    context: u32,
     shaping: &[OsString],
-) -> Result<Vec<u8>, GitError> {
-    let options = &manifest.diff_options;
-    let mut args: Vec<OsString> = [
-        "diff",
-        "-p",
-        "--no-ext-diff",
-        "--no-textconv",
-        "--no-color",
-        "--src-prefix=a/",
-        "--dst-prefix=b/",
-    ]
-    .iter()
-    .map(OsString::from)
-    .collect();
-    let starts = |prefixes: &[&str]| {
-        options.iter().any(|o| {
-            prefixes
-                .iter()
-                .any(|p| o.as_bytes().starts_with(p.as_bytes()))
-        })
-    };
-    if !starts(&[
-        "-M",
-        "-C",
-        "--find-renames",
-        "--find-copies",
-        "--no-renames",
-        "-B",
-        "--break",
-    ]) {
-        args.push("-M".into());
-    }
-    let relative = starts(&["--relative"]);
-    if !relative {
-        args.push("--no-relative".into());
-    }
-    args.extend(options.iter().cloned());
-    args.extend(shaping.iter().cloned());
-    args.extend(manifest.target.diff_args.iter().cloned());
-    args.push("--".into());
-    let copies = starts(&["-C", "--find-copies"]);
-    if relative || copies || tracked.len() > MAX_PATHSPECS || tracked.len() == manifest.files.len()
-    {
-        args.extend(manifest.paths.iter().cloned());
-    } else {
-        for &i in tracked {
+) -> Result<Vec<patch::FilePatch>, GitError> {
+    let pairs = tracked
+        .iter()
+        .map(|&i| {
             let f = &manifest.files[i];
-            for path in std::iter::once(&f.path).chain(f.old_path.as_ref()) {
-                let mut spec = b":(top,literal)".to_vec();
-                spec.extend_from_slice(path);
-                args.push(OsString::from(std::ffi::OsStr::from_bytes(&spec)));
-            }
-        }
-    }
-    let running = match (manifest.target.head, repo.index_path()) {
-        (Head::Worktree, Some(index)) => repo.git.spawn_on_index_copy(args, &index)?,
-        _ => repo.git.spawn(args)?,
-    };
-    running.finish_capped(MAX_PATCH)
+            (f.path.as_slice(), f.old_path.as_ref().map(|p| p.as_slice()))
+        })
+        .collect();
+    repo.patch(
+        &manifest.target,
+        &manifest.diff_options,
+        &PatchShape { context, shaping },
+        &PatchPaths::Files {
+            pairs,
+            caller: &manifest.paths,
+            all: tracked.len() == manifest.files.len(),
+        },
+        MAX_PATCH,
+    )
 }
 
 /// Places a hunk in the functions its changed lines belong to: the innermost function around
@@ -277,8 +238,8 @@ mod tests {
             old_path: None,
             status: crate::git::raw::Status::Modified,
             similarity: None,
-            mode_before: 0o100644,
-            mode_after: 0o100644,
+            mode_before: crate::git::Mode::FILE,
+            mode_after: crate::git::Mode::FILE,
             oid_before: None,
             oid_after: None,
             lines: Some((1, 1)),

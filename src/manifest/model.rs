@@ -8,6 +8,7 @@ use super::generated;
 use crate::deps;
 use crate::git::raw::Status;
 use crate::git::revs::Target;
+use crate::git::{Mode, Oid};
 use crate::lang::Language;
 
 /// What kind of entry a path is, from its git mode.
@@ -22,13 +23,16 @@ pub enum Kind {
 }
 
 impl Kind {
-    /// Returns the kind of a git mode (`0` means absent and yields `None`).
-    pub fn of_mode(mode: u32) -> Option<Kind> {
-        match mode & 0o170000 {
-            0 => None,
-            0o120000 => Some(Kind::Symlink),
-            0o160000 => Some(Kind::Submodule),
-            _ => Some(Kind::File),
+    /// Returns the kind of a git mode (an absent side yields `None`).
+    pub fn of_mode(mode: Mode) -> Option<Kind> {
+        if !mode.exists() {
+            None
+        } else if mode.is_symlink() {
+            Some(Kind::Symlink)
+        } else if mode.is_gitlink() {
+            Some(Kind::Submodule)
+        } else {
+            Some(Kind::File)
         }
     }
 }
@@ -56,14 +60,14 @@ pub struct FileChange {
     pub status: Status,
     /// Similarity of a rename or copy (0-100).
     pub similarity: Option<u8>,
-    /// Mode before (`0`: absent).
-    pub mode_before: u32,
-    /// Mode after (`0`: absent).
-    pub mode_after: u32,
+    /// Mode before.
+    pub mode_before: Mode,
+    /// Mode after.
+    pub mode_after: Mode,
     /// Object id before.
-    pub oid_before: Option<String>,
+    pub oid_before: Option<Oid>,
     /// Object id after (`None` for unhashed working-tree content).
-    pub oid_after: Option<String>,
+    pub oid_after: Option<Oid>,
     /// Lines added and removed, as `git diff --numstat` counts them; `None` for binary files
     /// and unmerged paths.
     pub lines: Option<(u64, u64)>,

@@ -24,9 +24,9 @@ use bstr::ByteSlice;
 
 use super::{generated, language};
 use crate::deps;
-use crate::git::Repo;
 use crate::git::repo::Objects;
 use crate::git::revs::{Head, Target};
+use crate::git::{Oid, Repo};
 use crate::lang::{self, Analysis, Language};
 
 /// At most this many changed blobs are read ahead.
@@ -69,8 +69,8 @@ impl Prefetched {
 /// One changed path found by the quick tree diff: its blob before and after, and what to do
 /// with them.
 struct Job {
-    old: Option<String>,
-    new: Option<String>,
+    old: Option<Oid>,
+    new: Option<Oid>,
     dependency: Option<deps::Format>,
     analyzer: Option<Language>,
     generated_path: bool,
@@ -202,12 +202,12 @@ fn as_input(side: &Result<Option<(String, Vec<u8>)>, Analysis>) -> Option<(Optio
 }
 
 fn run_job(objects: &Objects, job: &Job) -> Done {
-    let read = |oid: &Option<String>| -> Option<(String, u64, Option<Vec<u8>>)> {
+    let read = |oid: &Option<Oid>| -> Option<(String, u64, Option<Vec<u8>>)> {
         let oid = oid.as_ref()?;
         let size = objects.size(oid).ok()?;
         let keep = size <= SIZE_LIMIT || job.dependency.is_some();
         Some((
-            oid.clone(),
+            oid.to_string(),
             size,
             keep.then(|| objects.blob(oid).ok()).flatten(),
         ))
@@ -265,7 +265,7 @@ fn run_job(objects: &Objects, job: &Job) -> Done {
 }
 
 /// Lists the blobs on either side of a quick, rename-free tree diff, and what to do with each.
-fn changed_blobs(repo: &Repo, base: &str, head: &str, functions: bool) -> Option<Vec<Job>> {
+fn changed_blobs(repo: &Repo, base: &Oid, head: &Oid, functions: bool) -> Option<Vec<Job>> {
     let mut jobs: Vec<Job> = repo
         .objects()
         .changed_blobs(base, head)?

@@ -447,7 +447,8 @@ pub fn file_doc(f: &FileChange) -> schema::File {
         }
         None => (None, None),
     };
-    let mode_changed = f.mode_before != 0 && f.mode_after != 0 && f.mode_before != f.mode_after;
+    let mode_changed =
+        f.mode_before.exists() && f.mode_after.exists() && f.mode_before != f.mode_after;
     let kind = f.kind();
     schema::File {
         path,
@@ -469,18 +470,22 @@ pub fn file_doc(f: &FileChange) -> schema::File {
         language: f.language.map(Language::label),
         size_before: f.size_before,
         size_after: f.size_after,
-        mode_before: mode_changed.then(|| format!("{:06o}", f.mode_before)),
-        mode_after: mode_changed.then(|| format!("{:06o}", f.mode_after)),
+        mode_before: mode_changed.then(|| f.mode_before.to_string()),
+        mode_after: mode_changed.then(|| f.mode_after.to_string()),
         kind: match kind {
             Kind::File => None,
             Kind::Symlink => Some("symlink"),
             Kind::Submodule => Some("submodule"),
         },
         submodule: (kind == Kind::Submodule).then(|| schema::Submodule {
-            old_commit: (f.mode_before == 0o160000)
+            old_commit: f
+                .mode_before
+                .is_gitlink()
                 .then(|| f.oid_before.clone())
                 .flatten(),
-            new_commit: (f.mode_after == 0o160000)
+            new_commit: f
+                .mode_after
+                .is_gitlink()
                 .then(|| f.oid_after.clone())
                 .flatten(),
         }),
@@ -567,8 +572,8 @@ mod tests {
             old_path: None,
             status: Status::Modified,
             similarity: None,
-            mode_before: 0o100644,
-            mode_after: 0o100644,
+            mode_before: crate::git::Mode::FILE,
+            mode_after: crate::git::Mode::FILE,
             oid_before: None,
             oid_after: None,
             lines: (!binary).then_some((1, 1)),
@@ -634,10 +639,10 @@ mod tests {
                     old_path: rng.one_in(5).then(|| rng.short_bytes(200).into()),
                     status: *rng.pick(&[Status::Added, Status::Modified, Status::Renamed]),
                     similarity: None,
-                    mode_before: 0o100644,
-                    mode_after: 0o100644,
+                    mode_before: crate::git::Mode::FILE,
+                    mode_after: crate::git::Mode::FILE,
                     oid_before: None,
-                    oid_after: Some(format!("{i:040x}")),
+                    oid_after: crate::git::Oid::parse(&format!("{i:040x}")).ok(),
                     lines: Some((rng.number(), rng.number())),
                     binary: rng.one_in(10),
                     size_before: None,
@@ -657,9 +662,9 @@ mod tests {
             repo_path: std::path::PathBuf::from(rng.string()),
             target: crate::git::revs::Target {
                 base_ref: rng.string(),
-                base_sha: Some("a".repeat(40)),
+                base_sha: Some(crate::git::Oid::parse(&"a".repeat(40)).unwrap()),
                 head_ref: rng.string(),
-                head_sha: Some("b".repeat(40)),
+                head_sha: Some(crate::git::Oid::parse(&"b".repeat(40)).unwrap()),
                 head: Head::Object,
                 diff_args: Vec::new(),
             },

@@ -8,6 +8,8 @@
 use schemars::JsonSchema;
 use serde::Serialize;
 
+use crate::git::Oid;
+
 /// The version of this format. Additive changes keep the major number.
 pub const SCHEMA_VERSION: &str = "1.0";
 
@@ -54,10 +56,10 @@ pub struct Metadata {
     pub head_ref: String,
     /// The base commit or tree (absent when the base is the index or an unborn branch).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub base_sha: Option<String>,
+    pub base_sha: Option<Oid>,
     /// The head commit or tree (absent when the head is the index or working tree).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub head_sha: Option<String>,
+    pub head_sha: Option<Oid>,
     /// What the head side is: `commit`, `index` or `worktree`.
     pub head: &'static str,
     /// Pathspecs the range was limited to.
@@ -302,10 +304,10 @@ pub struct FunctionSummary {
 pub struct Submodule {
     /// The commit before (absent when added).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub old_commit: Option<String>,
+    pub old_commit: Option<Oid>,
     /// The commit after (absent when removed).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub new_commit: Option<String>,
+    pub new_commit: Option<Oid>,
 }
 
 /// One changed dependency.
@@ -497,9 +499,9 @@ pub struct HistorySummary {
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct CommitDoc {
     /// Full commit id.
-    pub sha: String,
+    pub sha: Oid,
     /// Parent ids, first parent first (empty for a root commit).
-    pub parents: Vec<String>,
+    pub parents: Vec<Oid>,
     /// `Name <email>` (mailmap applied).
     pub author: String,
     /// Author date, ISO 8601.

@@ -22,7 +22,7 @@ use super::model::Manifest;
 use crate::git::repo::Objects;
 use crate::git::revs::Head;
 use crate::git::tree;
-use crate::git::{GitError, Repo, worktree};
+use crate::git::{GitError, Mode, Oid, PatchPaths, PatchShape, Repo, worktree};
 
 /// What to read.
 #[derive(Clone, Debug)]
@@ -131,10 +131,10 @@ pub struct SnapshotMetadata {
     pub head_ref: String,
     /// The base commit or tree.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub base_sha: Option<String>,
+    pub base_sha: Option<Oid>,
     /// The head commit or tree.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub head_sha: Option<String>,
+    pub head_sha: Option<Oid>,
     /// When this was generated (UTC, RFC 3339).
     pub generated_at: String,
 }
@@ -161,7 +161,7 @@ impl SnapshotDoc {
 
 /// Where the bytes of one side come from.
 enum Source {
-    Blob(String, u32),
+    Blob(Oid, Mode),
     Worktree(BString),
     Missing,
 }
@@ -209,12 +209,12 @@ pub fn snapshots(
             Some(f) => {
                 let before_path = f.old_path.clone().unwrap_or_else(|| f.path.clone());
                 let before = match (&f.oid_before, f.mode_before) {
-                    (_, 0) => (before_path, Source::Missing),
+                    (_, mode) if !mode.exists() => (before_path, Source::Missing),
                     (Some(oid), mode) => (before_path, Source::Blob(oid.clone(), mode)),
                     (None, _) => (before_path, Source::Missing),
                 };
                 let after = match (&f.oid_after, f.mode_after) {
-                    (_, 0) => (f.path.clone(), Source::Missing),
+                    (_, mode) if !mode.exists() => (f.path.clone(), Source::Missing),
                     (Some(oid), mode) => (f.path.clone(), Source::Blob(oid.clone(), mode)),
                     (None, _) if manifest.target.head == Head::Worktree => {
                         (f.path.clone(), Source::Worktree(f.path.clone()))
@@ -224,7 +224,7 @@ pub fn snapshots(
                 (before, after, Some(super::render::change_type(f.status)))
             }
             None => {
-                let lookup = |tree: &Option<String>| -> Result<Source, GitError> {
+                let lookup = |tree: &Option<Oid>| -> Result<Source, GitError> {
                     match tree {
                         Some(tree) => Ok(objects.tree_entry(tree, path.as_bstr())?.into()),
                         None => Ok(Source::Missing),
@@ -287,29 +287,25 @@ fn hunks_of(
             max_file_size.min(MAX_FILE_SIZE_LIMIT),
         ));
     }
-    let mut args: Vec<std::ffi::OsString> = [
-        "diff",
-        "--no-ext-diff",
-        "--no-textconv",
-        "--no-color",
-        "--no-relative",
-        "-U3",
-        "-M",
-    ]
-    .iter()
-    .map(std::ffi::OsString::from)
-    .collect();
-    args.extend(manifest.target.diff_args.iter().cloned());
-    args.push("--".into());
-    if let Some(old) = &file.old_path {
-        args.push(format!(":(top,literal){}", old.to_str_lossy()).into());
-    }
-    args.push(format!(":(top,literal){}", file.path.to_str_lossy()).into());
-    let out = match (manifest.target.head, repo.index_path()) {
-        (Head::Worktree, Some(index)) => repo.git.spawn_on_index_copy(args, &index)?.finish()?,
-        _ => repo.git.output(args)?,
-    };
-    Ok(crate::git::patch::hunks(&out))
+    let pairs = vec![(
+        file.path.as_slice(),
+        file.old_path.as_ref().map(|p| p.as_slice()),
+    )];
+    let patch = repo.patch(
+        &manifest.target,
+        &[],
+        &PatchShape {
+            context: 3,
+            shaping: &[],
+        },
+        &PatchPaths::Files {
+            pairs,
+            caller: &[],
+            all: false,
+        },
+        super::hunks::MAX_PATCH,
+    )?;
+    Ok(patch.into_iter().flat_map(|f| f.hunks).collect())
 }
 
 /// The hunk git would show for an untracked file if it were added: every line added (none for
@@ -377,9 +373,9 @@ fn read_side(
             side.exists = false;
             return side;
         }
-        Source::Blob(_, mode) if mode & 0o170000 == 0o160000 => Err("submodule".into()),
+        Source::Blob(_, mode) if mode.is_gitlink() => Err("submodule".into()),
         Source::Blob(oid, mode) => {
-            side.symlink = mode & 0o170000 == 0o120000;
+            side.symlink = mode.is_symlink();
             match objects.size(&oid) {
                 Ok(size) if size > cap => {
                     side.size = Some(size);

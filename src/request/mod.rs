@@ -153,6 +153,146 @@ pub struct Diff {
     pub patch: Vec<OsString>,
 }
 
+impl Diff {
+    /// Whether the sides are swapped (`-R`).
+    pub fn reversed(&self) -> bool {
+        self.options.iter().any(|o| o == "-R")
+    }
+
+    /// Whether paths are relative to a directory (`--relative[=<dir>]`).
+    pub fn relative(&self) -> bool {
+        self.options
+            .iter()
+            .any(|o| o.as_encoded_bytes().starts_with(b"--relative"))
+    }
+
+    /// Whether the command line decides relativity itself (`--relative[=<dir>]` or
+    /// `--no-relative`), so that `diff.relative` does not apply.
+    pub fn decides_relative(&self) -> bool {
+        self.relative() || self.options.iter().any(|o| o == "--no-relative")
+    }
+
+    /// The same diff relative to the current directory, as `diff.relative = true` makes it.
+    pub fn made_relative(&self) -> Diff {
+        let mut relative = self.clone();
+        relative.options.push("--relative".into());
+        relative
+    }
+
+    /// The `git diff` of a base, an optional head and top-level path globs to include and to
+    /// exclude (what the MCP tools take); the revisions must not look like options.
+    pub fn between(
+        base: OsString,
+        head: Option<OsString>,
+        include: &[String],
+        exclude: &[String],
+    ) -> Diff {
+        let mut paths: Vec<OsString> = Vec::new();
+        for (patterns, magic) in [(include, "top,glob"), (exclude, "top,glob,exclude")] {
+            paths.extend(patterns.iter().map(|p| format!(":({magic}){p}").into()));
+        }
+        Diff {
+            positional: std::iter::once(base).chain(head).collect(),
+            separator: true,
+            paths,
+            ..Diff::default()
+        }
+    }
+}
+
+impl Log {
+    /// A log of the commits reachable from `head` and not from `base` (`base..head`).
+    pub fn range(base: &OsStr, head: &OsStr) -> Log {
+        let mut range = base.to_owned();
+        range.push("..");
+        range.push(head);
+        Log {
+            args: vec![range],
+            ..Log::default()
+        }
+    }
+
+    /// The options that make git's pickaxe filter a commit's file pairs (`-S`/`-G` with their
+    /// term, `--pickaxe-regex`, `--pickaxe-all`, `-i`), in order: what a diff of the commit
+    /// needs to keep exactly the pairs git's log selected it for.
+    pub fn pickaxe_options(&self) -> Vec<OsString> {
+        let mut out = Vec::new();
+        let mut tokens = self.args.iter();
+        while let Some(a) = tokens.next() {
+            let b = a.as_encoded_bytes();
+            if b == b"-S" || b == b"-G" {
+                out.push(a.clone());
+                out.extend(tokens.next().cloned());
+            } else if b.starts_with(b"-S")
+                || b.starts_with(b"-G")
+                || b == b"--pickaxe-regex"
+                || b == b"--pickaxe-all"
+                || b == b"-i"
+                || b == b"--regexp-ignore-case"
+            {
+                out.push(a.clone());
+            }
+        }
+        out
+    }
+
+    /// Whether the pickaxe term is a regular expression (`-G`, or `-S` with
+    /// `--pickaxe-regex`).
+    pub fn pickaxe_is_regex(&self) -> bool {
+        self.pickaxe
+            .as_ref()
+            .is_some_and(|p| p.kind == PickaxeKind::Regex)
+            || self.args.iter().any(|a| a == "--pickaxe-regex")
+    }
+
+    /// Whether the pickaxe ignores case (`-i`, `--regexp-ignore-case`).
+    pub fn ignores_case(&self) -> bool {
+        self.args
+            .iter()
+            .any(|a| a == "-i" || a == "--regexp-ignore-case")
+    }
+}
+
+impl Blame {
+    /// The same blame limited to the given line runs, one `-L <start>,<end>` each (replacing
+    /// the caller's `-L` options): the argument list after `blame`, for the command that
+    /// shows the lines an answer left out.
+    pub fn limited_to(&self, argv: &[OsString], runs: &[(u32, u32)]) -> Vec<OsString> {
+        let mut out: Vec<OsString> = runs
+            .iter()
+            .flat_map(|(a, b)| ["-L".into(), format!("{a},{b}").into()])
+            .collect();
+        let mut skip = false;
+        let mut paths = false;
+        for a in argv.iter().skip(1) {
+            // After `--` every argument is a path, whatever it looks like.
+            if paths {
+                out.push(a.clone());
+                continue;
+            }
+            if skip {
+                skip = false;
+                continue;
+            }
+            let bytes = a.as_encoded_bytes();
+            if bytes == b"--" {
+                paths = true;
+                out.push(a.clone());
+                continue;
+            }
+            if bytes == b"-L" {
+                skip = true;
+                continue;
+            }
+            if bytes.starts_with(b"-L") {
+                continue;
+            }
+            out.push(a.clone());
+        }
+        out
+    }
+}
+
 /// `git log [<options>] [<revision-range>] [[--] <paths>...]`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Log {

@@ -374,11 +374,12 @@ fn compact_manifest(
         ));
     }
     let context = args.context_lines.unwrap_or(1).min(10_000);
-    let shaping = [std::ffi::OsString::from(format!("-U{context}"))];
+
     let next = next_call("get_change_manifest", "cursor");
     let request = compact::Request {
         manifest: built,
-        shaping: &shaping,
+        context,
+        shaping: &[],
         hunks: true,
         budget: budget(args.max_response_tokens, default_tokens),
         cursor: args.cursor.as_deref(),

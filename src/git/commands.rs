@@ -1,0 +1,441 @@
+//! Every git command line git-prism runs: one function per command, each building its
+//! arguments, adding the flags that keep repository configuration from running a program or
+//! changing the output it parses, and parsing that output into types.
+//!
+//! Invariants:
+//! - Nothing outside this module (and [`super::real`], which adds the overrides every call
+//!   gets, and [`super::repo`]/[`super::revs`], which ask `rev-parse`) spells a git argument:
+//!   the other layers ask for facts. `tests/it/layers.rs` fails when a git option is spelled
+//!   outside `src/git/` (or the request grammar, which parses them).
+//! - Every command that can diff file contents gets [`NO_PROGRAMS`] after the caller's
+//!   options, so they win: no external diff driver, no textconv, no colour.
+//! - The caller's own options (`-M50%`, `-R`, `--relative`, a pickaxe, `-L`) come from the
+//!   request grammar as data and are passed through unchanged, before the flags that must win.
+//! - A diff of the working tree reads a private copy of the index ([`super::real`]).
+
+use std::ffi::{OsStr, OsString};
+use std::os::unix::ffi::OsStrExt;
+use std::path::Path;
+
+use bstr::{BString, ByteSlice};
+
+use super::GitError;
+use super::blame::{self, Blame};
+use super::log::{self, CommitInfo};
+use super::object::{Mode, Oid};
+use super::patch::{self, FilePatch};
+use super::raw::{self, Entry};
+use super::real::Running;
+use super::repo::Repo;
+use super::revs::{Head, Target};
+use crate::request;
+
+/// The flags every command that can diff file contents gets, after the caller's options.
+const NO_PROGRAMS: [&str; 3] = ["--no-ext-diff", "--no-textconv", "--no-color"];
+
+/// The most pathspecs passed to git to narrow a patch; more files are diffed without narrowing.
+const MAX_PATHSPECS: usize = 1000;
+
+/// A git command started in the background: [`Pending::finish`] waits for it and parses its
+/// output (so that this process can work while git does).
+pub struct Pending<T> {
+    running: Running,
+    command: &'static str,
+    parse: fn(&[u8]) -> Result<T, String>,
+}
+
+impl<T> Pending<T> {
+    /// Waits for git and parses what it printed.
+    pub fn finish(self) -> Result<T, GitError> {
+        let out = self.running.finish()?;
+        (self.parse)(&out).map_err(|detail| GitError::Parse {
+            command: self.command.into(),
+            detail,
+        })
+    }
+}
+
+/// What the caller's diff options decide for the commands built here.
+struct CallerOptions<'a>(&'a [OsString]);
+
+impl CallerOptions<'_> {
+    fn any(&self, prefixes: &[&str]) -> bool {
+        self.0.iter().any(|o| {
+            prefixes
+                .iter()
+                .any(|p| o.as_bytes().starts_with(p.as_bytes()))
+        })
+    }
+
+    /// Whether the caller chose how renames are found (else git-prism asks for `-M`).
+    fn chooses_renames(&self) -> bool {
+        self.any(&[
+            "-M",
+            "-C",
+            "--find-renames",
+            "--find-copies",
+            "--no-renames",
+            "-B",
+            "--break-rewrites",
+        ])
+    }
+
+    /// Whether paths are relative to a directory (else `--no-relative`, whatever the config).
+    fn relative(&self) -> bool {
+        self.any(&["--relative"])
+    }
+
+    /// Whether copies are looked for (a narrower pathspec would hide their sources).
+    fn finds_copies(&self) -> bool {
+        self.any(&["-C", "--find-copies"])
+    }
+
+    /// `-M` and `--no-relative` where the caller did not choose otherwise, then the options.
+    fn push_into(&self, args: &mut Vec<OsString>) {
+        if !self.chooses_renames() {
+            args.push("-M".into());
+        }
+        if !self.relative() {
+            args.push("--no-relative".into());
+        }
+        args.extend(self.0.iter().cloned());
+    }
+}
+
+/// A literal, top-relative pathspec for one path (no glob or magic in the name applies).
+fn literal(path: &[u8]) -> OsString {
+    let mut spec = b":(top,literal)".to_vec();
+    spec.extend_from_slice(path);
+    OsString::from(OsStr::from_bytes(&spec))
+}
+
+/// Which files a patch is about.
+pub enum PatchPaths<'a> {
+    /// The caller's pathspecs (the whole range).
+    Caller(&'a [OsString]),
+    /// These file pairs of the range (path, and the source of a rename or copy), narrowed to
+    /// when git's answer for them cannot change by narrowing; otherwise the caller's pathspecs.
+    Files {
+        /// The pairs.
+        pairs: Vec<(&'a [u8], Option<&'a [u8]>)>,
+        /// The caller's pathspecs, used when narrowing could change the answer.
+        caller: &'a [OsString],
+        /// Whether the pairs are every file of the range.
+        all: bool,
+    },
+}
+
+/// What a patch should look like.
+pub struct PatchShape<'a> {
+    /// Lines of context when the caller's shaping gives none.
+    pub context: u32,
+    /// The caller's hunk-shaping options (`-U<n>`, `-W`, `--inter-hunk-context`), verbatim;
+    /// they come after [`PatchShape::context`], so they win.
+    pub shaping: &'a [OsString],
+}
+
+impl Repo {
+    /// Starts `git diff --raw --numstat -z -M`: git's per-file facts for the target, with the
+    /// caller's diff options and pathspecs.
+    pub fn start_diff_facts(
+        &self,
+        target: &Target,
+        options: &[OsString],
+        paths: &[OsString],
+    ) -> Result<Pending<Vec<Entry>>, GitError> {
+        let mut args: Vec<OsString> = ["diff", "--raw", "--numstat", "-z", "--no-abbrev"]
+            .iter()
+            .map(OsString::from)
+            .collect();
+        CallerOptions(options).push_into(&mut args);
+        args.extend(NO_PROGRAMS.iter().map(OsString::from));
+        args.extend(target.diff_args.iter().cloned());
+        args.push("--".into());
+        args.extend(paths.iter().cloned());
+        Ok(Pending {
+            running: self.start_on(target.head, args)?,
+            command: "diff",
+            parse: |out| raw::parse(out).map_err(|e| e.0),
+        })
+    }
+
+    /// Starts `git ls-files --others --exclude-standard`: the untracked files that are not
+    /// ignored, relative to the top of the working tree (directories of nested repositories
+    /// left out).
+    pub fn start_untracked(&self, paths: &[OsString]) -> Result<Pending<Vec<BString>>, GitError> {
+        let mut args: Vec<OsString> = [
+            "ls-files",
+            "--others",
+            "--exclude-standard",
+            "-z",
+            "--full-name",
+            "--",
+        ]
+        .iter()
+        .map(OsString::from)
+        .collect();
+        args.extend(paths.iter().cloned());
+        Ok(Pending {
+            running: self.git.spawn(args)?,
+            command: "ls-files",
+            parse: |out| {
+                Ok(out
+                    .split(|b| *b == 0)
+                    // A nested repository is listed as a directory: never a file entry.
+                    .filter(|p| !p.is_empty() && !p.ends_with(b"/"))
+                    .map(BString::from)
+                    .collect())
+            },
+        })
+    }
+
+    /// `git diff -p` for the target: the unified patch of the files asked for, split per file,
+    /// with the caller's diff options, the hunk shape, and the default `a/`/`b/` prefixes
+    /// (whatever the configuration says). At most `cap` bytes of patch are read
+    /// ([`GitError::TooLarge`] past that).
+    pub fn patch(
+        &self,
+        target: &Target,
+        options: &[OsString],
+        shape: &PatchShape<'_>,
+        paths: &PatchPaths<'_>,
+        cap: usize,
+    ) -> Result<Vec<FilePatch>, GitError> {
+        let caller = CallerOptions(options);
+        let mut args: Vec<OsString> = ["diff", "-p", "--src-prefix=a/", "--dst-prefix=b/"]
+            .iter()
+            .map(OsString::from)
+            .collect();
+        caller.push_into(&mut args);
+        args.push(format!("-U{}", shape.context).into());
+        args.extend(shape.shaping.iter().cloned());
+        args.extend(NO_PROGRAMS.iter().map(OsString::from));
+        args.extend(target.diff_args.iter().cloned());
+        args.push("--".into());
+        match paths {
+            PatchPaths::Caller(specs) => args.extend(specs.iter().cloned()),
+            PatchPaths::Files {
+                pairs,
+                caller: specs,
+                all,
+            } => {
+                // Narrowing is safe unless paths are relative to a directory, copies are
+                // looked for (a source outside the pathspec would vanish), or it would not
+                // narrow anything.
+                if caller.relative() || caller.finds_copies() || *all || pairs.len() > MAX_PATHSPECS
+                {
+                    args.extend(specs.iter().cloned());
+                } else {
+                    for (path, old) in pairs {
+                        args.push(literal(path));
+                        if let Some(old) = old {
+                            args.push(literal(old));
+                        }
+                    }
+                }
+            }
+        }
+        let out = self.start_on(target.head, args)?.finish_capped(cap)?;
+        Ok(patch::file_patches(&out))
+    }
+
+    /// `git log -z --format=...`: the commits a `git log` command line lists, in its order,
+    /// with every selection and ordering option git knows applied by git itself.
+    pub fn log(&self, log: &request::Log) -> Result<Vec<CommitInfo>, GitError> {
+        let mut args: Vec<OsString> = vec!["log".into(), "-z".into(), log::FORMAT.into()];
+        args.extend(log.args.iter().cloned());
+        // After the caller's options, so they win: the pickaxe (`-S`/`-G`) and path-limited
+        // walks diff blobs, where a textconv or external diff driver would run a configured
+        // program.
+        args.extend(NO_PROGRAMS.iter().map(OsString::from));
+        args.push("--".into());
+        args.extend(log.paths.iter().cloned());
+        let out = self.git.output(&args)?;
+        log::parse(&out).map_err(|detail| GitError::Parse {
+            command: "log".into(),
+            detail,
+        })
+    }
+
+    /// `git log -1 --no-walk <commit>`: one commit's record.
+    pub fn commit_info(&self, commit: &Oid) -> Result<CommitInfo, GitError> {
+        let log = request::Log {
+            args: vec!["-1".into(), "--no-walk".into(), commit.as_str().into()],
+            ..request::Log::default()
+        };
+        self.log(&log)?
+            .into_iter()
+            .next()
+            .ok_or_else(|| GitError::Parse {
+                command: "log".into(),
+                detail: format!("no record of commit {commit}"),
+            })
+    }
+
+    /// `git diff-tree --stdin`: every commit's file pairs against its first parent (a root
+    /// commit against the empty tree), in one process, with extra diff options (a pickaxe keeps
+    /// only the pairs whose occurrences changed) and the caller's pathspecs.
+    pub fn diff_tree(
+        &self,
+        commits: &[(Oid, Option<Oid>)],
+        options: &[OsString],
+        paths: &[OsString],
+    ) -> Result<Vec<Vec<Entry>>, GitError> {
+        if commits.is_empty() {
+            return Ok(Vec::new());
+        }
+        let mut args: Vec<OsString> = [
+            "diff-tree",
+            "--stdin",
+            "--always",
+            "--root",
+            "-r",
+            "-z",
+            "--raw",
+            "--numstat",
+            "--no-abbrev",
+            "-M",
+        ]
+        .iter()
+        .map(OsString::from)
+        .collect();
+        args.extend(options.iter().cloned());
+        args.extend(NO_PROGRAMS.iter().map(OsString::from));
+        args.push("--".into());
+        args.extend(paths.iter().cloned());
+        let mut input = String::new();
+        for (commit, parent) in commits {
+            match parent {
+                Some(parent) => input.push_str(&format!("{commit} {parent}\n")),
+                None => input.push_str(&format!("{commit}\n")),
+            }
+        }
+        let out = self.git.output_with_input(&args, input.into_bytes())?;
+        let bad = |detail: String| GitError::Parse {
+            command: "diff-tree".into(),
+            detail,
+        };
+        let per_commit = raw::parse_per_commit(&out).map_err(|e| bad(e.0))?;
+        if per_commit.len() != commits.len() {
+            return Err(bad(format!(
+                "{} commits in, {} out",
+                commits.len(),
+                per_commit.len()
+            )));
+        }
+        Ok(per_commit.into_iter().map(|(_, entries)| entries).collect())
+    }
+
+    /// `git blame --porcelain`: who last changed each line, with the caller's options (`-L`,
+    /// `-w`, `-M`, ...), at a revision or in the working tree.
+    pub fn blame(&self, b: &request::Blame) -> Result<Blame, GitError> {
+        let mut args: Vec<OsString> = vec!["blame".into(), "--porcelain".into()];
+        args.extend(b.options.iter().cloned());
+        // After the caller's options, so it wins: blame runs textconv drivers by default.
+        args.push("--no-textconv".into());
+        if let Some(rev) = &b.rev {
+            args.push(rev.clone());
+        }
+        args.push("--".into());
+        args.push(b.path.clone());
+        let out = self.git.output(&args)?;
+        blame::parse(&out).map_err(|e| GitError::Parse {
+            command: "blame".into(),
+            detail: e.0,
+        })
+    }
+
+    /// `git cat-file blob <rev>:<path>`: a file's content at a revision, at most `cap` bytes
+    /// ([`GitError::TooLarge`] past that). `path` is relative to the top of the work tree.
+    pub fn blob_at(&self, rev: &OsStr, path: &Path, cap: usize) -> Result<Vec<u8>, GitError> {
+        let mut spec = rev.to_owned();
+        spec.push(":");
+        spec.push(path.as_os_str());
+        self.git.output_capped(
+            [OsStr::new("cat-file"), OsStr::new("blob"), spec.as_os_str()],
+            cap,
+        )
+    }
+
+    /// `git ls-tree -r`: every blob of a commit or tree (links left out), with its id.
+    pub fn blobs_of_tree(&self, tree: &Oid) -> Result<Vec<(BString, Oid)>, GitError> {
+        let out = self
+            .git
+            .output(["ls-tree", "-r", "-z", "--full-tree", tree.as_str()])?;
+        Ok(records(&out)
+            .filter_map(|r| {
+                // `<mode> <type> <oid>\t<path>`
+                let (meta, path) = split_meta(r)?;
+                let mut parts = meta.split(|b| *b == b' ');
+                let (mode, kind, oid) = (parts.next()?, parts.next()?, parts.next()?);
+                let mode = Mode::parse(mode)?;
+                (kind == b"blob" && !mode.is_symlink())
+                    .then(|| Some((BString::from(path), Oid::parse_bytes(oid).ok()?)))
+                    .flatten()
+            })
+            .collect())
+    }
+
+    /// `git ls-files -s`: every file of the index (links and submodules left out), with its
+    /// id.
+    pub fn blobs_of_index(&self) -> Result<Vec<(BString, Oid)>, GitError> {
+        let out = self
+            .git
+            .output(["ls-files", "-s", "-z", "--full-name", ":(top)"])?;
+        Ok(records(&out)
+            .filter_map(|r| {
+                // `<mode> <oid> <stage>\t<path>`
+                let (meta, path) = split_meta(r)?;
+                let mut parts = meta.split(|b| *b == b' ');
+                let (mode, oid) = (Mode::parse(parts.next()?)?, parts.next()?);
+                (!mode.is_symlink() && !mode.is_gitlink())
+                    .then(|| Some((BString::from(path), Oid::parse_bytes(oid).ok()?)))
+                    .flatten()
+            })
+            .collect())
+    }
+
+    /// `git ls-files --cached --others --exclude-standard`: every path of the working tree
+    /// git would show (tracked, and untracked but not ignored).
+    pub fn worktree_paths(&self) -> Result<Vec<BString>, GitError> {
+        let out = self.git.output([
+            "ls-files",
+            "-z",
+            "--full-name",
+            "--cached",
+            "--others",
+            "--exclude-standard",
+            ":(top)",
+        ])?;
+        Ok(records(&out).map(BString::from).collect())
+    }
+
+    /// `git config --type=bool --get <key>`: a boolean setting as git reads it (every scope,
+    /// includes, the caller's `-c`), false when unset.
+    pub fn config_bool(&self, key: &str) -> Result<bool, GitError> {
+        let out = self
+            .git
+            .output(["config", "--type=bool", "--default=false", "--get", key])?;
+        Ok(out.trim_ascii() == b"true")
+    }
+
+    /// Starts a command that reads the side `head` names: on a private index copy for the
+    /// working tree.
+    fn start_on(&self, head: Head, args: Vec<OsString>) -> Result<Running, GitError> {
+        match (head, self.index_path()) {
+            (Head::Worktree, Some(index)) => self.git.spawn_on_index_copy(args, &index),
+            _ => self.git.spawn(args),
+        }
+    }
+}
+
+/// The NUL-terminated records of `-z` output.
+fn records(out: &[u8]) -> impl Iterator<Item = &[u8]> {
+    out.split(|b| *b == 0).filter(|r| !r.is_empty())
+}
+
+/// Splits `<meta>\t<path>`.
+fn split_meta(record: &[u8]) -> Option<(&[u8], &[u8])> {
+    let tab = record.find_byte(b'\t')?;
+    Some((&record[..tab], &record[tab + 1..]))
+}
