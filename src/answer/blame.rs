@@ -3,7 +3,7 @@
 //! language is analysed, the function each hunk lies in.
 
 use std::collections::BTreeMap;
-use std::ffi::{OsStr, OsString};
+use std::ffi::OsString;
 use std::path::Path;
 
 use schemars::JsonSchema;
@@ -157,7 +157,7 @@ pub fn blame_doc(
         commits,
         truncated: None,
     };
-    fit(&mut doc, &repo.dir, argv, budget)?;
+    fit(&mut doc, b, &repo.dir, argv, budget)?;
     Ok(doc)
 }
 
@@ -165,6 +165,7 @@ pub fn blame_doc(
 /// blame of just their lines, and the commits table keeps only the commits shown.
 fn fit(
     doc: &mut BlameDoc,
+    blame: &Blame,
     dir: &Path,
     argv: &[OsString],
     budget: Budget,
@@ -182,40 +183,15 @@ fn fit(
                 _ => runs.push((h.start_line, h.end_line)),
             }
         }
-        let ranges: Vec<String> = runs.iter().map(|(a, b)| format!("-L {a},{b}")).collect();
-        let mut rest: Vec<&OsStr> = Vec::new();
-        let mut skip = false;
-        let mut paths = false;
-        for a in argv.iter().skip(1) {
-            // After `--` every argument is a path, whatever it looks like.
-            if paths {
-                rest.push(a);
-                continue;
-            }
-            if skip {
-                skip = false;
-                continue;
-            }
-            let bytes = a.as_encoded_bytes();
-            if bytes == b"--" {
-                paths = true;
-                rest.push(a);
-                continue;
-            }
-            if bytes == b"-L" {
-                skip = true;
-                continue;
-            }
-            if bytes.starts_with(b"-L") {
-                continue;
-            }
-            rest.push(a);
-        }
         format!(
-            "git -C {} blame {} {}",
+            "git -C {} blame {}",
             shell::quote(dir.as_os_str()),
-            ranges.join(" "),
-            shell::join(rest)
+            shell::join(
+                blame
+                    .limited_to(argv, &runs)
+                    .iter()
+                    .map(OsString::as_os_str)
+            )
         )
     };
     let count = all.len();
@@ -394,7 +370,14 @@ mod tests {
             truncated: None,
         };
         let argv = ["blame".into(), "f".into()];
-        fit(&mut doc, Path::new("/r"), &argv, Budget::bytes(1000)).unwrap();
+        fit(
+            &mut doc,
+            &Blame::default(),
+            Path::new("/r"),
+            &argv,
+            Budget::bytes(1000),
+        )
+        .unwrap();
         assert_eq!(doc.hunks.len(), 1);
         let truncated = doc.truncated.unwrap();
         assert_eq!(truncated.hunks_not_shown, 1);

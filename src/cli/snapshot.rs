@@ -53,11 +53,8 @@ pub fn run(args: Args, out: &mut Out<'_>) -> anyhow::Result<i32> {
             args.paths.len()
         );
     }
-    let mut range = args.range.clone();
-    if args.cached {
-        range.insert(0, "--cached".into());
-    }
-    let diff = range::parse_diff(&range)?;
+    let mut diff = range::parse_diff(&args.range)?;
+    diff.cached |= args.cached;
     let repo = args.repo.open()?;
     let built = manifest::build(&repo, &diff, &manifest::Options::default())?;
     let request = snapshot::Request {

@@ -54,11 +54,13 @@ enum Token {
     Open,
     Close,
     Comma,
-    Other,
+    /// A string literal's text (escapes left as written); byte strings included.
+    Str(String),
+    Other(u8),
 }
 
-/// Splits Rust source into the tokens that matter for paths, with their lines; comments,
-/// string, byte-string, raw-string and char literals are dropped.
+/// Splits Rust source into the tokens that matter for paths and literals, with their lines;
+/// comments and char literals are dropped.
 fn tokens(src: &str) -> Vec<(Token, usize)> {
     let b = src.as_bytes();
     let mut out = Vec::new();
@@ -99,15 +101,20 @@ fn tokens(src: &str) -> Vec<(Token, usize)> {
         } else if let Some(hashes) = raw_string_start(rest) {
             let open = rest.find('"').unwrap_or(0);
             let close = format!("\"{}", "#".repeat(hashes));
-            let end = src[i + open + 1..]
+            let body = i + open + 1;
+            let end = src[body..]
                 .find(&close)
-                .map_or(b.len(), |n| i + open + 1 + n + close.len());
+                .map_or(b.len(), |n| body + n + close.len());
+            let text = src[body..end.saturating_sub(close.len()).max(body)].to_owned();
+            out.push((Token::Str(text), line));
             skip_to(&mut i, &mut line, end);
         } else if c == b'"' || (c == b'b' && b.get(i + 1) == Some(&b'"')) {
-            let mut j = i + if c == b'b' { 2 } else { 1 };
+            let start = i + if c == b'b' { 2 } else { 1 };
+            let mut j = start;
             while j < b.len() && b[j] != b'"' {
                 j += if b[j] == b'\\' { 2 } else { 1 };
             }
+            out.push((Token::Str(src[start..j.min(b.len())].to_owned()), line));
             skip_to(&mut i, &mut line, (j + 1).min(b.len()));
         } else if c == b'\'' {
             // A char literal (`'a'`, `'\n'`, `'\u{1F600}'`) or a lifetime (`'a`).
@@ -134,7 +141,7 @@ fn tokens(src: &str) -> Vec<(Token, usize)> {
                     b'{' => Token::Open,
                     b'}' => Token::Close,
                     b',' => Token::Comma,
-                    _ => Token::Other,
+                    other => Token::Other(other),
                 },
                 line,
             ));
@@ -168,6 +175,9 @@ fn module_path(src: &Path, file: &Path) -> Vec<String> {
 fn edges_of(src: &Path, file: &Path) -> Vec<Edge> {
     let text = std::fs::read_to_string(file).unwrap();
     let base = module_path(src, file);
+    if base.is_empty() {
+        return Vec::new();
+    }
     let from = base[0].clone();
     let toks = tokens(&text);
     let mut edges = Vec::new();
@@ -268,13 +278,89 @@ fn layer_of(module: &str) -> Option<usize> {
     LAYERS.iter().position(|l| l.contains(&module))
 }
 
+/// The pseudo-module of items defined in the crate root itself (`src/lib.rs`): above every
+/// layer, since the root ties the program together.
+const ROOT: &str = "(crate root)";
+
+/// What a `crate::<name>` path names when `name` is not a module: the module a `pub use` in
+/// `src/lib.rs` re-exports it from, or [`ROOT`] for an item the root defines.
+fn root_names(src: &Path) -> BTreeMap<String, String> {
+    let lib = std::fs::read_to_string(src.join("lib.rs")).unwrap();
+    let toks = tokens(&lib);
+    let ident = |k: usize| match toks.get(k) {
+        Some((Token::Ident(s), _)) => Some(s.as_str()),
+        _ => None,
+    };
+    let mut names = BTreeMap::new();
+    let mut k = 0;
+    while k < toks.len() {
+        match ident(k) {
+            // `pub use <module>::...::Name;` and `pub use <module>::{A, B as C};`
+            Some("use") => {
+                let mut j = k + 1;
+                if ident(j) == Some("crate") || ident(j) == Some("self") {
+                    j += 2;
+                }
+                let module = ident(j).unwrap_or_default().to_owned();
+                let mut last: Option<String> = None;
+                while j < toks.len() && toks[j].0 != Token::Other(b';') {
+                    if let Some(name) = ident(j) {
+                        if name != "as" && name != "self" {
+                            last = Some(name.to_owned());
+                        }
+                    }
+                    if matches!(toks[j].0, Token::Comma | Token::Close) {
+                        if let Some(name) = last.take() {
+                            names.insert(name, module.clone());
+                        }
+                    }
+                    j += 1;
+                }
+                if let Some(name) = last {
+                    names.insert(name, module.clone());
+                }
+                k = j;
+            }
+            Some("fn" | "struct" | "enum" | "trait" | "const" | "static" | "type") => {
+                if let Some(name) = ident(k + 1) {
+                    names.insert(name.to_owned(), ROOT.to_owned());
+                }
+            }
+            _ => {}
+        }
+        k += 1;
+    }
+    names
+}
+
+/// An edge's target as a module: the module itself, the module a root re-export points to,
+/// or [`ROOT`].
+fn target_module(to: &str, root: &BTreeMap<String, String>) -> String {
+    if layer_of(to).is_some() {
+        to.to_owned()
+    } else {
+        root.get(to).cloned().unwrap_or_else(|| to.to_owned())
+    }
+}
+
+/// Where an edge's target sits: a module's layer, or above every layer for the crate root.
+fn target_layer(to: &str) -> Option<usize> {
+    if to == ROOT {
+        Some(LAYERS.len())
+    } else {
+        layer_of(to)
+    }
+}
+
 /// The top-level modules of the crate, as `src/lib.rs` declares them.
 fn declared_modules(src: &Path) -> Vec<String> {
     let lib = std::fs::read_to_string(src.join("lib.rs")).unwrap();
     let toks = tokens(&lib);
     toks.windows(3)
         .filter_map(|w| match (&w[0].0, &w[1].0, &w[2].0) {
-            (Token::Ident(m), Token::Ident(name), Token::Other) if m == "mod" => Some(name.clone()),
+            (Token::Ident(m), Token::Ident(name), Token::Other(b';')) if m == "mod" => {
+                Some(name.clone())
+            }
             _ => None,
         })
         .collect()
@@ -287,7 +373,12 @@ fn src_dir() -> PathBuf {
 /// Every edge between top-level modules, from every module file (the crate root and the
 /// binary's entry point are not modules of a layer).
 fn all_edges() -> Vec<Edge> {
-    let src = src_dir();
+    edges_in(&src_dir())
+}
+
+/// Every edge between top-level modules of the tree under `src`.
+fn edges_in(src: &Path) -> Vec<Edge> {
+    let src = src.to_path_buf();
     let mut files = Vec::new();
     rust_files(&src, &mut files);
     files.sort();
@@ -316,9 +407,25 @@ fn every_module_has_a_layer() {
 
 #[test]
 fn no_module_imports_a_layer_above_it() {
-    let upward: Vec<String> = all_edges()
+    let upward = upward_edges(&src_dir());
+    assert!(
+        upward.is_empty(),
+        "imports that cross a layer upward:\n{}",
+        upward.join("\n")
+    );
+}
+
+/// Every edge of the tree under `src` that points to a higher layer, a root re-export
+/// resolved to the module it comes from.
+fn upward_edges(src: &Path) -> Vec<String> {
+    let root = root_names(src);
+    edges_in(src)
         .into_iter()
-        .filter(|e| match (layer_of(&e.from), layer_of(&e.to)) {
+        .map(|mut e| {
+            e.to = target_module(&e.to, &root);
+            e
+        })
+        .filter(|e| match (layer_of(&e.from), target_layer(&e.to)) {
             (Some(from), Some(to)) => to > from,
             _ => false,
         })
@@ -331,19 +438,16 @@ fn no_module_imports_a_layer_above_it() {
                 e.to
             )
         })
-        .collect();
-    assert!(
-        upward.is_empty(),
-        "imports that cross a layer upward:\n{}",
-        upward.join("\n")
-    );
+        .collect()
 }
 
 #[test]
 fn top_level_modules_form_no_cycle() {
+    let root = root_names(&src_dir());
     let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     for e in all_edges() {
-        graph.entry(e.from).or_default().insert(e.to);
+        let to = target_module(&e.to, &root);
+        graph.entry(e.from).or_default().insert(to);
     }
     // Depth-first search for a back edge.
     fn visit(
@@ -447,5 +551,252 @@ mod tests {
             ("request".to_owned(), 15),
             ("serve".to_owned(), 9),
         ]
+    );
+}
+
+/// The string literals of a file outside its test code (`#[cfg(test)] mod ... { ... }` blocks),
+/// with their lines.
+fn literals_outside_tests(text: &str) -> Vec<(String, usize)> {
+    let toks = tokens(text);
+    let mut out = Vec::new();
+    let mut k = 0;
+    let is = |k: usize, t: &Token| toks.get(k).is_some_and(|(x, _)| x == t);
+    let ident = |k: usize, name: &str| is(k, &Token::Ident(name.to_owned()));
+    while k < toks.len() {
+        // `# [ cfg ( test ) ]`, an optional visibility, then `mod name {`: skip the block.
+        if is(k, &Token::Other(b'#'))
+            && is(k + 1, &Token::Other(b'['))
+            && ident(k + 2, "cfg")
+            && is(k + 3, &Token::Other(b'('))
+            && ident(k + 4, "test")
+        {
+            let mut j = k + 7;
+            if ident(j, "pub") {
+                j += 1;
+                if is(j, &Token::Other(b'(')) {
+                    j += 3;
+                }
+            }
+            if ident(j, "mod") && is(j + 2, &Token::Open) {
+                let mut depth = 0;
+                j += 2;
+                while j < toks.len() {
+                    match toks[j].0 {
+                        Token::Open => depth += 1,
+                        Token::Close => {
+                            depth -= 1;
+                            if depth == 0 {
+                                break;
+                            }
+                        }
+                        _ => {}
+                    }
+                    j += 1;
+                }
+                k = j + 1;
+                continue;
+            }
+        }
+        if let (Token::Str(text), line) = &toks[k] {
+            out.push((text.clone(), *line));
+        }
+        k += 1;
+    }
+    out
+}
+
+/// git subcommands the git layer runs whose names mean nothing else.
+const GIT_SUBCOMMANDS: &[&str] = &[
+    "diff-tree",
+    "ls-tree",
+    "ls-files",
+    "cat-file",
+    "rev-parse",
+    "merge-base",
+    "for-each-ref",
+    "rev-list",
+];
+
+/// Literals outside the git layer that are not git arguments although they look like one,
+/// each with its file and why.
+const NOT_GIT_ARGUMENTS: &[(&str, &str, &str)] = &[(
+    "install/rc.rs",
+    "-c",
+    "a shell's -c, running the user's shell to read its start-up file",
+)];
+
+/// The options git-prism's own command line defines (a next page repeats them).
+fn own_options() -> BTreeSet<String> {
+    use clap::CommandFactory;
+    fn walk(cmd: &clap::Command, out: &mut BTreeSet<String>) {
+        for arg in cmd.get_arguments() {
+            if let Some(long) = arg.get_long() {
+                out.insert(format!("--{long}"));
+            }
+            if let Some(short) = arg.get_short() {
+                out.insert(format!("-{short}"));
+            }
+        }
+        for sub in cmd.get_subcommands() {
+            walk(sub, out);
+        }
+    }
+    let mut out = BTreeSet::new();
+    walk(&git_prism::cli::Cli::command(), &mut out);
+    out.insert("--".into());
+    out
+}
+
+/// The git options the git layer and the request grammar spell (the vocabulary of git's
+/// command line): every literal there that starts with `-`, up to a `=`.
+fn git_vocabulary(src: &Path) -> BTreeSet<String> {
+    let mut files = Vec::new();
+    rust_files(&src.join("git"), &mut files);
+    rust_files(&src.join("request"), &mut files);
+    let mut out = BTreeSet::new();
+    for file in files {
+        for (lit, _) in literals_outside_tests(&std::fs::read_to_string(&file).unwrap()) {
+            if lit.len() >= 2 && lit.starts_with('-') && lit != "--" {
+                let name = lit.split(['=', ' ']).next().unwrap_or(&lit).to_owned();
+                if name.len() >= 2 {
+                    out.insert(name);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Whether `literal` spells the git option `option`: the option itself, with `=<value>`, or a
+/// one-letter option with its value attached (`-U1`, `-U{n}`, `-L {a},{b}`).
+fn spells(literal: &str, option: &str) -> bool {
+    if literal == option {
+        return true;
+    }
+    let Some(rest) = literal.strip_prefix(option) else {
+        return false;
+    };
+    rest.starts_with('=')
+        || (option.len() == 2
+            && !option.starts_with("--")
+            && rest
+                .chars()
+                .next()
+                .is_some_and(|c| c.is_ascii_digit() || c == '{' || c == ' '))
+}
+
+/// Every git argument spelled outside the git layer and the request grammar (test code
+/// excepted): `path:line: literal`.
+fn git_argument_leaks(src: &Path) -> Vec<String> {
+    let vocabulary = git_vocabulary(src);
+    let own = own_options();
+    let mut files = Vec::new();
+    rust_files(src, &mut files);
+    files.sort();
+    let mut leaks = Vec::new();
+    for file in &files {
+        let rel = file.strip_prefix(src).unwrap_or(file);
+        let rel_text = rel.to_string_lossy();
+        if rel.starts_with("git") || rel.starts_with("request") {
+            continue;
+        }
+        for (lit, line) in literals_outside_tests(&std::fs::read_to_string(file).unwrap()) {
+            let allowed = NOT_GIT_ARGUMENTS
+                .iter()
+                .any(|(f, l, _)| *f == rel_text && *l == lit);
+            let name = lit.split(['=', ' ']).next().unwrap_or(&lit);
+            let option = lit.starts_with('-')
+                && !own.contains(name)
+                && vocabulary.iter().any(|o| spells(&lit, o));
+            if !allowed && (option || GIT_SUBCOMMANDS.contains(&lit.as_str())) {
+                leaks.push(format!("{rel_text}:{line}: \"{lit}\""));
+            }
+        }
+    }
+    leaks
+}
+
+#[test]
+fn git_arguments_are_spelled_only_in_the_git_layer() {
+    let leaks = git_argument_leaks(&src_dir());
+    assert!(
+        leaks.is_empty(),
+        "git arguments spelled outside src/git/ (ask the git layer for the fact instead):\n{}",
+        leaks.join("\n")
+    );
+}
+
+/// A copy of the crate's `src/` with one file planted in it.
+fn planted(path: &str, text: &str) -> tempfile::TempDir {
+    fn copy(from: &Path, to: &Path) {
+        std::fs::create_dir_all(to).unwrap();
+        for entry in std::fs::read_dir(from).unwrap() {
+            let entry = entry.unwrap();
+            let target = to.join(entry.file_name());
+            if entry.path().is_dir() {
+                copy(&entry.path(), &target);
+            } else {
+                std::fs::copy(entry.path(), target).unwrap();
+            }
+        }
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("src");
+    copy(&src_dir(), &src);
+    let file = src.join(path);
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    std::fs::write(file, text).unwrap();
+    dir
+}
+
+// Planted violations of each kind must be found, so that the tests above cannot pass by
+// seeing nothing.
+#[test]
+fn each_kind_of_violation_is_found_when_planted() {
+    let flags = planted(
+        "manifest/planted.rs",
+        "fn f(a: &mut Vec<&str>) { a.push(\"--no-textconv\"); }\n",
+    );
+    let leaks = git_argument_leaks(&flags.path().join("src"));
+    assert!(
+        leaks.iter().any(|l| l.contains("--no-textconv")),
+        "{leaks:?}"
+    );
+    for spelled in ["\"-U{n}\"", "\"ls-tree\"", "\"--format=%H\""] {
+        let dir = planted(
+            "answer/planted.rs",
+            &format!("fn f() -> &'static str {{ {spelled} }}\n"),
+        );
+        let leaks = git_argument_leaks(&dir.path().join("src"));
+        assert!(!leaks.is_empty(), "{spelled} not found");
+    }
+    // The same literal in test code is not a leak.
+    let in_tests = planted(
+        "manifest/planted.rs",
+        "#[cfg(test)]\nmod tests {\n    const X: &str = \"--no-textconv\";\n}\n",
+    );
+    assert!(git_argument_leaks(&in_tests.path().join("src")).is_empty());
+    // An upward import through a re-export of the crate root.
+    let reexport = planted(
+        "lib.rs",
+        &(std::fs::read_to_string(src_dir().join("lib.rs")).unwrap()
+            + "\npub use cli::Cli as PlantedCli;\n"),
+    );
+    std::fs::write(
+        reexport.path().join("src/git/planted.rs"),
+        "use crate::PlantedCli;\n",
+    )
+    .unwrap();
+    let upward = upward_edges(&reexport.path().join("src"));
+    assert!(
+        upward.iter().any(|e| e.contains("`git` imports `cli`")),
+        "{upward:?}"
+    );
+    // An upward import of an item the crate root defines.
+    let root_item = planted("lang/planted.rs", "use crate::run;\n");
+    let upward = upward_edges(&root_item.path().join("src"));
+    assert!(
+        upward.iter().any(|e| e.contains("(crate root)")),
+        "{upward:?}"
     );
 }
