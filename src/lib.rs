@@ -23,6 +23,7 @@ pub mod lang;
 pub mod locate;
 pub mod manifest;
 pub mod paging;
+pub mod query;
 pub mod request;
 pub mod serve;
 pub mod shell;

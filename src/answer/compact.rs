@@ -34,7 +34,7 @@ use crate::paging::{Cursor, CursorError, Fingerprint, json_len};
 const MIN_PART: usize = 400;
 
 /// What to render.
-pub struct Request<'a> {
+pub struct Input<'a> {
     /// The change.
     pub manifest: &'a Manifest,
     /// Lines of context unless the hunk options say otherwise.
@@ -93,21 +93,21 @@ struct Piece {
 /// fields), so the budget covers everything.
 pub fn render(
     repo: &Repo,
-    request: &Request<'_>,
+    input: &Input<'_>,
     wrap: &dyn Fn(&Body) -> Result<String, serde_json::Error>,
 ) -> Result<String, super::AnswerError> {
-    let m = request.manifest;
-    let fp = cursor_fingerprint(m, request.context, request.shaping);
-    let first_page = request.cursor.is_none();
-    let start = match request.cursor {
+    let m = input.manifest;
+    let fp = cursor_fingerprint(m, input.context, input.shaping);
+    let first_page = input.cursor.is_none();
+    let start = match input.cursor {
         Some(c) => decode(c, fp)?,
         None => Position::default(),
     };
     let order = hunk_order(m);
-    let more_hunks = request.hunks && start.file < order.len();
+    let more_hunks = input.hunks && start.file < order.len();
     // The overview's levels, most detailed first; later pages carry only the summary line.
     let overviews: Vec<Overview> = if first_page {
-        overview_levels(m, request)
+        overview_levels(m, input)
     } else {
         vec![Overview {
             summary: super::overview::summary_line(m.into()),
@@ -120,13 +120,13 @@ pub fn render(
             "hunks continued from {}",
             display_path(&m.files[order[start.file]].path)
         )),
-        (false, false) if request.cursor.is_some() && start.file >= order.len() => {
+        (false, false) if input.cursor.is_some() && start.file >= order.len() => {
             Some("no more hunks".into())
         }
         (false, false) => None,
     };
     let (candidates, exhausted) = if more_hunks {
-        candidates(repo, m, &order, start, request)?
+        candidates(repo, m, &order, start, input)?
     } else {
         (Vec::new(), true)
     };
@@ -153,7 +153,7 @@ pub fn render(
             notes: Box::new(|_| Vec::new()),
         },
     ];
-    let fitted = budget::fit(Some(request.budget), &stages, |s| {
+    let fitted = budget::fit(Some(input.budget), &stages, |s| {
         let shown = s.get(0);
         let mut body = Body {
             overview: overviews[s.get(1)].clone(),
@@ -170,7 +170,7 @@ pub fn render(
             };
             let at = resume(shown).or(candidates.last().map(after));
             if let Some(at) = at {
-                body.next = Some((request.next)(&encode(fp, at)));
+                body.next = Some((input.next)(&encode(fp, at)));
             }
         }
         let json = wrap(&body)?;
@@ -182,20 +182,20 @@ pub fn render(
 
 /// The overview at each level, most detailed first: every file and function with signatures,
 /// then without, then summarised into shrinking shares of the budget.
-fn overview_levels(m: &Manifest, request: &Request<'_>) -> Vec<Overview> {
+fn overview_levels(m: &Manifest, input: &Input<'_>) -> Vec<Overview> {
     let mut levels = vec![
-        overview(m.into(), Level::Full, usize::MAX, &request.full_listing),
-        overview(m.into(), Level::Names, usize::MAX, &request.full_listing),
+        overview(m.into(), Level::Full, usize::MAX, &input.full_listing),
+        overview(m.into(), Level::Names, usize::MAX, &input.full_listing),
     ];
     // Summarised: the complete counts plus the most significant entries in about half the
     // budget, then less.
-    let mut room = request.budget.as_bytes() / 2;
+    let mut room = input.budget.as_bytes() / 2;
     loop {
         levels.push(overview(
             m.into(),
             Level::Summarised,
             room,
-            &request.full_listing,
+            &input.full_listing,
         ));
         if room < 200 {
             break;
@@ -213,9 +213,9 @@ fn candidates(
     m: &Manifest,
     order: &[usize],
     start: Position,
-    request: &Request<'_>,
+    input: &Input<'_>,
 ) -> Result<(Vec<Piece>, bool), super::AnswerError> {
-    let budget = request.budget.as_bytes();
+    let budget = input.budget.as_bytes();
     let part_limit = (budget / 2).max(MIN_PART);
     let mut out: Vec<Piece> = Vec::new();
     let mut used = 0usize;
@@ -226,8 +226,8 @@ fn candidates(
             repo,
             m,
             &order[next_file..batch_end],
-            request.context,
-            request.shaping,
+            input.context,
+            input.shaping,
         )?;
         for (file_pos, &index) in order.iter().enumerate().take(batch_end).skip(next_file) {
             let Some(file) = fetched.iter().find(|f| f.index == index) else {

@@ -59,7 +59,7 @@ struct Detail {
 }
 
 /// What a log answer is built from, and how it names what is not on it.
-pub struct Request<'a> {
+pub struct Input<'a> {
     /// The commits.
     pub log: &'a Log,
     /// The command that prints git's own output, if the answer names one.
@@ -79,7 +79,7 @@ pub fn answer(log: &Log, _argv: &[OsString], ctx: &Context) -> Result<String, An
     let repo = ctx.repo()?;
     render(
         &repo,
-        &Request {
+        &Input {
             log,
             raw: Some(&ctx.raw),
             budget: ctx.budget.less(1),
@@ -93,7 +93,7 @@ pub fn answer(log: &Log, _argv: &[OsString], ctx: &Context) -> Result<String, An
 /// Renders one page of a history within the request's budget. The commit lines take at most
 /// [`LINES_SHARE`] per cent of it; cut stages: details of the older commits give way first,
 /// then the details' level, then commit lines move to the next page.
-pub fn render(repo: &Repo, req: &Request<'_>) -> Result<String, AnswerError> {
+pub fn render(repo: &Repo, req: &Input<'_>) -> Result<String, AnswerError> {
     let log = req.log;
     let listed = repo.log(log)?;
     let fp = fingerprint(&listed);

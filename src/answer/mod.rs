@@ -200,7 +200,7 @@ fn render_change(
     full_listing: String,
     wrap: &dyn Fn(&compact::Body) -> Result<String, serde_json::Error>,
 ) -> Result<String, AnswerError> {
-    let request = compact::Request {
+    let input = compact::Input {
         manifest: built,
         context: crate::manifest::hunks::DEFAULT_CONTEXT,
         shaping: patch,
@@ -210,7 +210,7 @@ fn render_change(
         next: &|cursor| next_page(ctx, cursor),
         full_listing,
     };
-    compact::render(repo, &request, wrap)
+    compact::render(repo, &input, wrap)
 }
 
 fn next_page(ctx: &Context, cursor: &str) -> String {

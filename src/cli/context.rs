@@ -7,10 +7,8 @@ use anyhow::Context as _;
 
 use super::Out;
 use super::range::{self, RangeArgs};
-use crate::context::{self, render};
 use crate::exit_codes;
-use crate::manifest;
-use crate::paging;
+use crate::query::{self, ContextQuery, ReviewQuery};
 
 /// Arguments of `context` and `review`.
 #[derive(Debug, clap::Args)]
@@ -55,23 +53,17 @@ impl Mode {
     }
 }
 
-pub fn run(mode: Mode, mut args: Args, out: &mut Out<'_>) -> anyhow::Result<i32> {
-    args.function_names.retain(|n| !n.trim().is_empty());
+pub fn run(mode: Mode, args: Args, out: &mut Out<'_>) -> anyhow::Result<i32> {
     if mode == Mode::Review && args.range.cursor.is_some() {
         anyhow::bail!("review takes --manifest-cursor and --context-cursor, one per part");
     }
-    let diff = args.range.diff()?;
     let repo = args.range.repo.open()?;
-    let options = manifest::Options {
+    let mut context = ContextQuery {
         untracked: !args.no_untracked,
-        functions: true,
-        ..manifest::Options::default()
+        function_names: args.function_names.clone(),
+        paging: args.range.paging(),
+        ..ContextQuery::new(args.range.diff()?)
     };
-    let started = std::time::Instant::now();
-    let built = manifest::build(&repo, &diff, &options)?;
-    let manifest_time = ("manifest", started.elapsed());
-    let ctx = context::build(&repo, &built, &args.function_names)?;
-    range::trace(out, std::iter::once(&manifest_time).chain(&ctx.timings))?;
     let command = |cursor_flag: &str, cursor: &str| {
         let names = args.function_names.join(",");
         let mut line = args
@@ -94,40 +86,21 @@ pub fn run(mode: Mode, mut args: Args, out: &mut Out<'_>) -> anyhow::Result<i32>
         }
         line.cursor(cursor_flag, cursor)
     };
-    let now = crate::time::now_rfc3339();
-    let json = match mode {
-        Mode::Context => render::render(
-            &built,
-            &ctx,
-            &args.function_names,
-            &args.range.paging(),
-            &now,
-            &|c| command("--cursor", c),
-        ),
+    let answered = match mode {
+        Mode::Context => query::context(&repo, &context, &|c| command("--cursor", c)),
         Mode::Review => {
-            let part = |cursor: &Option<String>| paging::Paging {
-                cursor: cursor.clone(),
-                page_size: args.range.page_size,
-                ..paging::Paging::default()
+            context.paging.cursor = args.context_cursor.clone();
+            let q = ReviewQuery {
+                context,
+                manifest_cursor: args.manifest_cursor.clone(),
             };
-            let paging = render::ReviewPaging {
-                manifest: part(&args.manifest_cursor),
-                context: part(&args.context_cursor),
-                budget: args.range.budget(),
-                pretty: args.range.repo.pretty,
-            };
-            render::render_review(
-                &built,
-                &ctx,
-                &args.function_names,
-                &paging,
-                &now,
-                &|c| command("--manifest-cursor", c),
-                &|c| command("--context-cursor", c),
-            )
+            query::review(&repo, &q, &|c| command("--manifest-cursor", c), &|c| {
+                command("--context-cursor", c)
+            })
         }
     }
-    .context("cannot page the answer")?;
-    writeln!(out.stdout, "{json}")?;
+    .context("cannot answer")?;
+    range::trace(out, &answered.timings)?;
+    writeln!(out.stdout, "{}", answered.json)?;
     Ok(exit_codes::SUCCESS)
 }

@@ -5,7 +5,7 @@ use anyhow::Context;
 use super::Out;
 use super::range::RangeArgs;
 use crate::exit_codes;
-use crate::manifest::history;
+use crate::query::{self, HistoryForm, HistoryQuery};
 
 /// Arguments of `history`.
 #[derive(Debug, clap::Args)]
@@ -25,9 +25,14 @@ pub struct Args {
 }
 
 pub fn run(args: Args, out: &mut Out<'_>) -> anyhow::Result<i32> {
-    let log = args.range.log()?;
     let repo = args.range.repo.open()?;
-    let commits = history::history(&repo, &log, !args.no_functions)?;
+    let q = HistoryQuery {
+        log: args.range.log()?,
+        functions: !args.no_functions,
+        form: HistoryForm::Full,
+        range_label: args.range.quoted(),
+        paging: args.range.paging(),
+    };
     let next = |cursor: &str| {
         args.range
             .next_page("history")
@@ -35,15 +40,8 @@ pub fn run(args: Args, out: &mut Out<'_>) -> anyhow::Result<i32> {
             .flag("--no-functions", args.no_functions)
             .cursor("--cursor", cursor)
     };
-    let json = history::render(
-        &repo.display_path().display().to_string(),
-        &args.range.quoted(),
-        &commits,
-        &args.range.paging(),
-        &crate::time::now_rfc3339(),
-        &next,
-    )
-    .context("cannot page the history")?;
+    let show = |id: &str| format!("git-prism manifest {id}^!");
+    let json = query::history(&repo, &q, &next, &show).context("cannot answer")?;
     writeln!(out.stdout, "{json}")?;
     Ok(exit_codes::SUCCESS)
 }

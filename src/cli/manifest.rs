@@ -5,7 +5,7 @@ use anyhow::Context;
 use super::Out;
 use super::range::{self, RangeArgs};
 use crate::exit_codes;
-use crate::manifest::{self, render};
+use crate::query::{self, ManifestQuery};
 
 /// Arguments of `manifest`.
 #[derive(Debug, clap::Args)]
@@ -29,17 +29,15 @@ pub struct Args {
 }
 
 pub fn run(args: Args, out: &mut Out<'_>) -> anyhow::Result<i32> {
-    let diff = args.range.diff()?;
     let started = std::time::Instant::now();
     let repo = args.range.repo.open()?;
     let opened = ("open", started.elapsed());
-    let options = manifest::Options {
+    let q = ManifestQuery {
         untracked: !args.no_untracked,
         functions: !args.no_functions,
-        ..manifest::Options::default()
+        paging: args.range.paging(),
+        ..ManifestQuery::new(args.range.diff()?)
     };
-    let built = manifest::build(&repo, &diff, &options)?;
-    range::trace(out, std::iter::once(&opened).chain(&built.timings))?;
     let next = |cursor: &str| {
         args.range
             .next_page("manifest")
@@ -48,13 +46,8 @@ pub fn run(args: Args, out: &mut Out<'_>) -> anyhow::Result<i32> {
             .flag("--no-untracked", args.no_untracked)
             .cursor("--cursor", cursor)
     };
-    let json = render::render(
-        &built,
-        &args.range.paging(),
-        &crate::time::now_rfc3339(),
-        &next,
-    )
-    .context("cannot page the manifest")?;
-    writeln!(out.stdout, "{json}")?;
+    let answered = query::manifest(&repo, &q, &next).context("cannot answer")?;
+    range::trace(out, std::iter::once(&opened).chain(&answered.timings))?;
+    writeln!(out.stdout, "{}", answered.json)?;
     Ok(exit_codes::SUCCESS)
 }

@@ -7,7 +7,8 @@ use bstr::BString;
 use super::Out;
 use super::range::{self, RepoArgs};
 use crate::exit_codes;
-use crate::manifest::{self, snapshot};
+use crate::manifest::snapshot;
+use crate::query::{self, SnapshotQuery};
 
 /// Arguments of `snapshot`.
 #[derive(Debug, clap::Args)]
@@ -21,8 +22,11 @@ pub struct Args {
     #[arg(long, value_name = "START:END", value_parser = parse_range_arg)]
     pub line_range: Option<(usize, usize)>,
     /// Give no content for files larger than this many bytes
-    #[arg(long, value_name = "BYTES", default_value_t = 256 * 1024)]
+    #[arg(long, value_name = "BYTES", default_value_t = query::DEFAULT_MAX_FILE_SIZE)]
     pub max_file_size: u64,
+    /// Keep the output under about this many tokens, leaving out the largest contents first
+    #[arg(long, value_name = "N")]
+    pub max_tokens: Option<usize>,
     /// Only the content before the range
     #[arg(long, conflicts_with = "after_only")]
     pub before_only: bool,
@@ -46,36 +50,26 @@ fn parse_range_arg(text: &str) -> Result<(usize, usize), String> {
 }
 
 pub fn run(args: Args, out: &mut Out<'_>) -> anyhow::Result<i32> {
-    if args.paths.len() > snapshot::MAX_PATHS {
-        anyhow::bail!(
-            "at most {} paths per snapshot (got {})",
-            snapshot::MAX_PATHS,
-            args.paths.len()
-        );
-    }
-    let mut diff = range::parse_diff(&args.range)?;
-    diff.cached |= args.cached;
+    let mut range = range::parse_diff(&args.range)?;
+    range.cached |= args.cached;
     let repo = args.repo.open()?;
-    let built = manifest::build(&repo, &diff, &manifest::Options::default())?;
-    let request = snapshot::Request {
-        paths: args
-            .paths
-            .iter()
-            .map(|p| BString::from(p.as_encoded_bytes()))
-            .collect(),
+    let q = SnapshotQuery {
         line_range: args.line_range,
         max_file_size: args.max_file_size,
         before: !args.after_only,
         after: !args.before_only,
         diff_hunks: args.diff_hunks,
+        budget: args.max_tokens.map(crate::budget::Budget::tokens),
+        pretty: args.repo.pretty,
+        ..SnapshotQuery::new(
+            range,
+            args.paths
+                .iter()
+                .map(|p| BString::from(p.as_encoded_bytes()))
+                .collect(),
+        )
     };
-    let files = snapshot::snapshots(&repo, &built, &request)?;
-    let doc = snapshot::SnapshotDoc::new(&built, files, crate::time::now_rfc3339());
-    let json = if args.repo.pretty {
-        serde_json::to_string_pretty(&doc)?
-    } else {
-        serde_json::to_string(&doc)?
-    };
+    let json = query::snapshots(&repo, &q)?;
     writeln!(out.stdout, "{json}")?;
     Ok(exit_codes::SUCCESS)
 }

@@ -26,7 +26,7 @@ use crate::git::{GitError, Mode, Oid, PatchPaths, PatchShape, Repo, worktree};
 
 /// What to read.
 #[derive(Clone, Debug)]
-pub struct Request {
+pub struct Selection {
     /// Paths relative to the top of the working tree.
     pub paths: Vec<BString>,
     /// 1-based inclusive line range to return.
@@ -166,11 +166,11 @@ enum Source {
     Missing,
 }
 
-/// Reads the snapshots of `request.paths` for the range of `manifest`.
+/// Reads the snapshots of `selection.paths` for the range of `manifest`.
 pub fn snapshots(
     repo: &Repo,
     manifest: &Manifest,
-    request: &Request,
+    selection: &Selection,
 ) -> Result<Vec<FileSnapshot>, ManifestError> {
     let objects = repo.objects();
     let base_tree = match &manifest.target.base_sha {
@@ -183,8 +183,8 @@ pub fn snapshots(
     };
     let index = objects.index()?;
     let base_is_index = manifest.target.base_sha.is_none() && manifest.target.base_ref == "INDEX";
-    let mut out = Vec::with_capacity(request.paths.len());
-    for path in &request.paths {
+    let mut out = Vec::with_capacity(selection.paths.len());
+    for path in &selection.paths {
         // A path that cannot name a file inside the repository (absolute, `..`) is answered
         // as such on both sides, whatever the range.
         if let Err(e) = worktree::check_path(path) {
@@ -195,9 +195,9 @@ pub fn snapshots(
             out.push(FileSnapshot {
                 path: path.to_str_lossy().into_owned(),
                 change_type: None,
-                before: request.before.then(side),
-                after: request.after.then(side),
-                diff_hunks: request.diff_hunks.then(Vec::new),
+                before: selection.before.then(side),
+                after: selection.after.then(side),
+                diff_hunks: selection.diff_hunks.then(Vec::new),
             });
             continue;
         }
@@ -251,12 +251,12 @@ pub fn snapshots(
                 side_path.as_bstr(),
                 path.as_bstr(),
                 source,
-                request,
+                selection,
             )
         };
-        let diff_hunks = if request.diff_hunks {
+        let diff_hunks = if selection.diff_hunks {
             Some(match changed {
-                Some(f) => hunks_of(repo, manifest, f, request.max_file_size)?,
+                Some(f) => hunks_of(repo, manifest, f, selection.max_file_size)?,
                 None => Vec::new(),
             })
         } else {
@@ -265,8 +265,8 @@ pub fn snapshots(
         out.push(FileSnapshot {
             path: path.to_str_lossy().into_owned(),
             change_type,
-            before: request.before.then(|| read(before)),
-            after: request.after.then(|| read(after)),
+            before: selection.before.then(|| read(before)),
+            after: selection.after.then(|| read(after)),
             diff_hunks,
         });
     }
@@ -359,14 +359,14 @@ fn read_side(
     side_path: &BStr,
     requested: &BStr,
     source: Source,
-    request: &Request,
+    selection: &Selection,
 ) -> Side {
     let mut side = Side {
         exists: true,
         path: (side_path != requested).then(|| side_path.to_str_lossy().into_owned()),
         ..Side::missing()
     };
-    let cap = request.max_file_size.min(MAX_FILE_SIZE_LIMIT);
+    let cap = selection.max_file_size.min(MAX_FILE_SIZE_LIMIT);
     let too_large = |size: u64| format!("too large ({size} bytes, cap {cap})");
     let bytes: Result<Vec<u8>, String> = match source {
         Source::Missing => {
@@ -431,7 +431,7 @@ fn read_side(
     side.lossy = std::str::from_utf8(&bytes).is_err();
     let total = text.lines().count();
     side.total_lines = Some(total);
-    match request.line_range {
+    match selection.line_range {
         Some((first, last)) => {
             let first = first.max(1);
             let last = last.min(total);

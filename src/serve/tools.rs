@@ -10,15 +10,15 @@ use std::ffi::OsString;
 
 use bstr::BString;
 use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 
-use crate::answer::compact;
 use crate::budget::Budget;
-use crate::context::{self, ContextError, render as context_render};
-use crate::git::{GitError, Repo};
-use crate::manifest::render;
-use crate::manifest::{self, ManifestError, history, snapshot};
-use crate::paging::{PageError, Paging};
+use crate::git::Repo;
+use crate::paging::Paging;
+use crate::query::{
+    self, ContextQuery, HistoryForm, HistoryQuery, ManifestForm, ManifestQuery, QueryError,
+    ReviewQuery, SnapshotQuery,
+};
 use crate::request::{Diff, Log};
 use crate::text::clip;
 
@@ -26,14 +26,8 @@ use crate::text::clip;
 /// accept from one tool call.
 pub const DEFAULT_MAX_TOKENS: usize = 20_000;
 
-/// The smallest budget honoured (a page always holds at least one entry).
-const MIN_MAX_TOKENS: usize = 1_000;
-
 /// Characters of a caller's value quoted in an error.
 const QUOTED: usize = 200;
-
-/// The longest path a snapshot call may name (Linux's `PATH_MAX`).
-const MAX_PATH_BYTES: usize = 4096;
 
 /// The error of a tool call, worded for the agent that made it.
 #[derive(Debug, thiserror::Error)]
@@ -44,24 +38,12 @@ pub enum ToolError {
     /// The repository is outside the allowed directories.
     #[error(transparent)]
     Confined(#[from] super::confine::ConfineError),
-    /// git or the repository failed.
+    /// The repository could not be opened.
     #[error(transparent)]
-    Git(#[from] GitError),
-    /// Building the manifest failed.
+    Git(#[from] crate::git::GitError),
+    /// The query could not be answered.
     #[error(transparent)]
-    Manifest(#[from] ManifestError),
-    /// Building the function context failed.
-    #[error(transparent)]
-    Context(#[from] ContextError),
-    /// A cursor is invalid or stale.
-    #[error(transparent)]
-    Page(#[from] PageError),
-    /// The compact answer could not be built.
-    #[error(transparent)]
-    Answer(#[from] crate::answer::AnswerError),
-    /// The answer could not be written as JSON.
-    #[error("cannot write the answer as JSON: {0}")]
-    Json(#[from] serde_json::Error),
+    Query(#[from] QueryError),
 }
 
 /// A 1-based inclusive line range.
@@ -261,31 +243,21 @@ fn revision(name: &str, value: &str) -> Result<OsString, ToolError> {
     Ok(value.into())
 }
 
-/// The budget of a call.
+/// The budget of a call: its `max_response_tokens`, or the server's default.
 fn budget(tokens: Option<usize>, default: usize) -> Budget {
-    Budget::tokens(tokens.unwrap_or(default).max(MIN_MAX_TOKENS))
+    query::server_budget(tokens.unwrap_or(default))
 }
 
-fn page_size(n: Option<usize>) -> Result<Option<usize>, ToolError> {
-    match n {
-        Some(0) => Err(ToolError::Invalid("page_size must be at least 1".into())),
-        n => Ok(n),
-    }
-}
-
-/// The `git diff` of a base, an optional head and path globs.
+/// The `git diff` of a base, an optional head and path globs, checked.
 fn diff(
     base: &str,
     head: Option<&str>,
     include: &[String],
     exclude: &[String],
 ) -> Result<Diff, ToolError> {
-    let mut positional = vec![revision("base_ref", base)?];
-    if let Some(h) = head {
-        positional.push(revision("head_ref", h)?);
-    }
-    let mut paths: Vec<OsString> = Vec::new();
-    for (patterns, magic) in [(include, "top,glob"), (exclude, "top,glob,exclude")] {
+    let base = revision("base_ref", base)?;
+    let head = head.map(|h| revision("head_ref", h)).transpose()?;
+    for patterns in [include, exclude] {
         if patterns.len() > MAX_PATTERNS {
             return Err(ToolError::Invalid(format!(
                 "{} path patterns; at most {MAX_PATTERNS} are accepted",
@@ -298,27 +270,29 @@ fn diff(
                 p.len()
             )));
         }
-        for p in patterns {
-            if p.is_empty() || p.contains('\0') {
-                return Err(ToolError::Invalid(format!(
-                    "bad path pattern '{}'",
-                    clip(p, QUOTED)
-                )));
-            }
-            paths.push(format!(":({magic}){p}").into());
+        if let Some(p) = patterns.iter().find(|p| p.is_empty() || p.contains('\0')) {
+            return Err(ToolError::Invalid(format!(
+                "bad path pattern '{}'",
+                clip(p, QUOTED)
+            )));
         }
     }
-    Ok(Diff {
-        positional,
-        separator: true,
-        paths,
-        ..Diff::default()
-    })
+    Ok(Diff::between(base, head, include, exclude))
 }
 
 /// How a tool's answer names its next page.
 fn next_call(tool: &'static str, field: &'static str) -> impl Fn(&str) -> String {
     move |cursor| format!("call {tool} again with the same arguments and {field} \"{cursor}\"")
+}
+
+/// A query's paging from a tool call's arguments (MCP answers are compact JSON).
+fn paging(cursor: &Option<String>, page_size: Option<usize>, budget: Budget) -> Paging {
+    Paging {
+        cursor: cursor.clone(),
+        page_size,
+        budget: Some(budget),
+        pretty: false,
+    }
 }
 
 /// `get_change_manifest`.
@@ -327,72 +301,30 @@ pub fn change_manifest(
     args: &ManifestArgs,
     default_tokens: usize,
 ) -> Result<String, ToolError> {
-    let d = diff(
+    let range = diff(
         &args.base_ref,
         args.head_ref.as_deref(),
         &args.include_patterns,
         &args.exclude_patterns,
     )?;
-    let options = manifest::Options {
+    let q = ManifestQuery {
         functions: args.include_function_analysis.unwrap_or(true),
-        ..manifest::Options::for_server()
+        from_cwd: false,
+        form: match args.format.unwrap_or_default() {
+            ManifestFormat::Full => ManifestForm::Full,
+            ManifestFormat::Compact => ManifestForm::Compact {
+                context: args.context_lines.unwrap_or(1),
+                full_listing: "call get_change_manifest with format \"full\"".into(),
+            },
+        },
+        paging: paging(
+            &args.cursor,
+            args.page_size,
+            budget(args.max_response_tokens, default_tokens),
+        ),
+        ..ManifestQuery::new(range)
     };
-    let built = manifest::build(repo, &d, &options)?;
-    if args.format.unwrap_or_default() == ManifestFormat::Compact {
-        return compact_manifest(repo, &built, args, default_tokens);
-    }
-    let paging = Paging {
-        cursor: args.cursor.clone(),
-        page_size: page_size(args.page_size)?,
-        budget: Some(budget(args.max_response_tokens, default_tokens)),
-        pretty: false,
-    };
-    Ok(render::render(
-        &built,
-        &paging,
-        &crate::time::now_rfc3339(),
-        &next_call("get_change_manifest", "cursor"),
-    )?)
-}
-
-/// The compact form of `get_change_manifest`: the shim's `git diff` answer, paged by cursor.
-fn compact_manifest(
-    repo: &Repo,
-    built: &manifest::Manifest,
-    args: &ManifestArgs,
-    default_tokens: usize,
-) -> Result<String, ToolError> {
-    #[derive(serde::Serialize)]
-    struct Compact<'a> {
-        range: String,
-        #[serde(flatten)]
-        body: &'a compact::Body,
-    }
-    if args.page_size.is_some() {
-        return Err(ToolError::Invalid(
-            "page_size applies to format \"full\"; the compact form pages by cursor".into(),
-        ));
-    }
-    let context = args.context_lines.unwrap_or(1).min(10_000);
-
-    let next = next_call("get_change_manifest", "cursor");
-    let request = compact::Request {
-        manifest: built,
-        context,
-        shaping: &[],
-        hunks: true,
-        budget: budget(args.max_response_tokens, default_tokens),
-        cursor: args.cursor.as_deref(),
-        next: &next,
-        full_listing: "call get_change_manifest with format \"full\"".into(),
-    };
-    let range = crate::answer::range_label(built);
-    Ok(compact::render(repo, &request, &|body| {
-        serde_json::to_string(&Compact {
-            range: range.clone(),
-            body,
-        })
-    })?)
+    Ok(query::manifest(repo, &q, &next_call("get_change_manifest", "cursor"))?.json)
 }
 
 /// `get_file_snapshots`.
@@ -401,140 +333,26 @@ pub fn file_snapshots(
     args: &SnapshotArgs,
     default_tokens: usize,
 ) -> Result<String, ToolError> {
-    if args.paths.is_empty() {
-        return Err(ToolError::Invalid("paths is empty".into()));
-    }
-    if args.paths.len() > snapshot::MAX_PATHS {
-        return Err(ToolError::Invalid(format!(
-            "at most {} paths per call (got {})",
-            snapshot::MAX_PATHS,
-            args.paths.len()
-        )));
-    }
-    // A path longer than any the file system accepts is a caller's mistake (or an attempt to
-    // make the answer echo it): refused before anything runs.
-    if let Some(p) = args.paths.iter().find(|p| p.len() > MAX_PATH_BYTES) {
-        return Err(ToolError::Invalid(format!(
-            "path '{}' is longer than {MAX_PATH_BYTES} bytes",
-            clip(p, QUOTED)
-        )));
-    }
-    let line_range = match args.line_range {
-        Some(r) if r.start == 0 || r.end < r.start => {
-            return Err(ToolError::Invalid(format!(
-                "line_range {}..{} is not 1 <= start <= end",
-                r.start, r.end
-            )));
-        }
-        Some(r) => Some((r.start, r.end)),
-        None => None,
-    };
-    let d = diff(&args.base_ref, args.head_ref.as_deref(), &[], &[])?;
-    let options = manifest::Options {
-        functions: false,
-        ..manifest::Options::for_server()
-    };
-    let built = manifest::build(repo, &d, &options)?;
-    let request = snapshot::Request {
-        paths: args
-            .paths
-            .iter()
-            .map(|p| BString::from(p.as_str()))
-            .collect(),
-        line_range,
-        max_file_size: args.max_file_size_bytes.unwrap_or(256 * 1024),
+    let range = diff(&args.base_ref, args.head_ref.as_deref(), &[], &[])?;
+    let q = SnapshotQuery {
+        from_cwd: false,
+        line_range: args.line_range.map(|r| (r.start, r.end)),
+        max_file_size: args
+            .max_file_size_bytes
+            .unwrap_or(query::DEFAULT_MAX_FILE_SIZE),
         before: args.include_before.unwrap_or(true),
         after: args.include_after.unwrap_or(true),
         diff_hunks: args.include_diff_hunks.unwrap_or(false),
+        budget: Some(budget(args.max_response_tokens, default_tokens)),
+        ..SnapshotQuery::new(
+            range,
+            args.paths
+                .iter()
+                .map(|p| BString::from(p.as_str()))
+                .collect(),
+        )
     };
-    let mut files = snapshot::snapshots(repo, &built, &request)?;
-    let max = budget(args.max_response_tokens, default_tokens);
-    let mut cuts: Vec<String> = Vec::new();
-    let render = |files: &[snapshot::FileSnapshot], cuts: &[String]| {
-        serde_json::to_string(&SnapshotAnswer {
-            doc: snapshot::SnapshotDoc::new(&built, files.to_vec(), crate::time::now_rfc3339()),
-            truncated: (!cuts.is_empty()).then_some(SnapshotCuts { cut: cuts }),
-        })
-    };
-    // Over the budget: the largest contents and hunk lists go first, each replaced by why.
-    loop {
-        if max.fits(render(&files, &cuts)?.len()) {
-            break;
-        }
-        let Some((path, what)) = drop_largest(&mut files) else {
-            break;
-        };
-        cuts.push(format!(
-            "{what} of {path} left out to fit {max} bytes (ask for fewer paths or a line_range)"
-        ));
-    }
-    Ok(render(&files, &cuts)?)
-}
-
-/// The answer of `get_file_snapshots`: the snapshots, and what was left out to fit.
-#[derive(Serialize)]
-struct SnapshotAnswer<'a> {
-    #[serde(flatten)]
-    doc: snapshot::SnapshotDoc,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    truncated: Option<SnapshotCuts<'a>>,
-}
-
-/// What `get_file_snapshots` left out, in the order cut.
-#[derive(Serialize)]
-struct SnapshotCuts<'a> {
-    cut: &'a [String],
-}
-
-/// Removes the largest content or hunk list; returns the file and what was removed.
-fn drop_largest(files: &mut [snapshot::FileSnapshot]) -> Option<(String, &'static str)> {
-    let mut best: Option<(usize, usize, u8)> = None;
-    for (i, f) in files.iter().enumerate() {
-        let sides = [(&f.before, 0u8), (&f.after, 1u8)];
-        for (side, which) in sides {
-            if let Some(len) = side
-                .as_ref()
-                .and_then(|s| s.content.as_ref())
-                .map(String::len)
-            {
-                if best.is_none_or(|b| len > b.0) {
-                    best = Some((len, i, which));
-                }
-            }
-        }
-        if let Some(h) = &f.diff_hunks {
-            let len: usize = h.iter().flat_map(|h| &h.lines).map(String::len).sum();
-            if len > 0 && best.is_none_or(|b| len > b.0) {
-                best = Some((len, i, 2));
-            }
-        }
-    }
-    let (_, i, which) = best?;
-    let f = &mut files[i];
-    let reason = "omitted to fit the response budget";
-    let what = match which {
-        0 | 1 => {
-            let side = if which == 0 {
-                &mut f.before
-            } else {
-                &mut f.after
-            };
-            if let Some(s) = side.as_mut() {
-                s.content = None;
-                s.reason = Some(reason.into());
-            }
-            if which == 0 {
-                "before content"
-            } else {
-                "after content"
-            }
-        }
-        _ => {
-            f.diff_hunks = Some(Vec::new());
-            "diff hunks"
-        }
-    };
-    Some((f.path.clone(), what))
+    Ok(query::snapshots(repo, &q)?)
 }
 
 /// `get_commit_history`.
@@ -545,46 +363,28 @@ pub fn commit_history(
 ) -> Result<String, ToolError> {
     let base = revision("base_ref", &args.base_ref)?;
     let head = revision("head_ref", &args.head_ref)?;
-    let range = format!("{}..{}", base.to_string_lossy(), head.to_string_lossy());
-    let log = Log {
-        args: vec![range.clone().into()],
-        ..Log::default()
+    let log = Log::range(&base, &head);
+    let q = HistoryQuery {
+        range_label: crate::shell::join(log.args.iter().map(OsString::as_os_str)),
+        log,
+        functions: true,
+        form: match args.format.unwrap_or_default() {
+            HistoryFormat::Compact => HistoryForm::Compact,
+            HistoryFormat::Full => HistoryForm::Full,
+        },
+        paging: paging(
+            &args.cursor,
+            args.page_size,
+            budget(args.max_response_tokens, default_tokens),
+        ),
     };
-    if args.format.unwrap_or_default() == HistoryFormat::Compact {
-        if args.page_size.is_some() {
-            return Err(ToolError::Invalid(
-                "page_size applies to format \"full\"; the compact form pages by cursor".into(),
-            ));
-        }
-        let next = next_call("get_commit_history", "cursor");
-        let show =
-            |id: &str| format!("get_change_manifest with base_ref \"{id}^\" and head_ref \"{id}\"");
-        return Ok(crate::answer::log::render(
-            repo,
-            &crate::answer::log::Request {
-                log: &log,
-                raw: None,
-                budget: budget(args.max_response_tokens, default_tokens),
-                cursor: args.cursor.as_deref(),
-                next: &next,
-                show: &show,
-            },
-        )?);
-    }
-    let commits = history::history(repo, &log, true)?;
-    let paging = Paging {
-        cursor: args.cursor.clone(),
-        page_size: page_size(args.page_size)?,
-        budget: Some(budget(args.max_response_tokens, default_tokens)),
-        pretty: false,
-    };
-    Ok(history::render(
-        &repo.display_path().display().to_string(),
-        &range,
-        &commits,
-        &paging,
-        &crate::time::now_rfc3339(),
+    let show =
+        |id: &str| format!("get_change_manifest with base_ref \"{id}^\" and head_ref \"{id}\"");
+    Ok(query::history(
+        repo,
+        &q,
         &next_call("get_commit_history", "cursor"),
+        &show,
     )?)
 }
 
@@ -594,23 +394,18 @@ pub fn function_context(
     args: &ContextArgs,
     default_tokens: usize,
 ) -> Result<String, ToolError> {
-    let d = diff(&args.base_ref, args.head_ref.as_deref(), &[], &[])?;
-    let built = manifest::build(repo, &d, &manifest::Options::for_server())?;
-    let ctx = context::build(repo, &built, &args.function_names)?;
-    let paging = Paging {
-        cursor: args.cursor.clone(),
-        page_size: page_size(args.page_size)?,
-        budget: Some(budget(args.max_response_tokens, default_tokens)),
-        pretty: false,
+    let range = diff(&args.base_ref, args.head_ref.as_deref(), &[], &[])?;
+    let q = ContextQuery {
+        from_cwd: false,
+        function_names: args.function_names.clone(),
+        paging: paging(
+            &args.cursor,
+            args.page_size,
+            budget(args.max_response_tokens, default_tokens),
+        ),
+        ..ContextQuery::new(range)
     };
-    Ok(context_render::render(
-        &built,
-        &ctx,
-        &args.function_names,
-        &paging,
-        &crate::time::now_rfc3339(),
-        &next_call("get_function_context", "cursor"),
-    )?)
+    Ok(query::context(repo, &q, &next_call("get_function_context", "cursor"))?.json)
 }
 
 /// `review_change`.
@@ -619,35 +414,32 @@ pub fn review_change(
     args: &ReviewArgs,
     default_tokens: usize,
 ) -> Result<String, ToolError> {
-    let d = diff(
+    let range = diff(
         &args.base_ref,
         args.head_ref.as_deref(),
         &args.include_patterns,
         &args.exclude_patterns,
     )?;
-    let built = manifest::build(repo, &d, &manifest::Options::for_server())?;
-    let ctx = context::build(repo, &built, &args.function_names)?;
-    let size = page_size(args.page_size)?;
-    let part = |cursor: &Option<String>| Paging {
-        cursor: cursor.clone(),
-        page_size: size,
-        ..Paging::default()
+    let q = ReviewQuery {
+        context: ContextQuery {
+            from_cwd: false,
+            function_names: args.function_names.clone(),
+            paging: paging(
+                &args.context_cursor,
+                args.page_size,
+                budget(args.max_response_tokens, default_tokens),
+            ),
+            ..ContextQuery::new(range)
+        },
+        manifest_cursor: args.manifest_cursor.clone(),
     };
-    let paging = context_render::ReviewPaging {
-        manifest: part(&args.manifest_cursor),
-        context: part(&args.context_cursor),
-        budget: Some(budget(args.max_response_tokens, default_tokens)),
-        pretty: false,
-    };
-    Ok(context_render::render_review(
-        &built,
-        &ctx,
-        &args.function_names,
-        &paging,
-        &crate::time::now_rfc3339(),
+    Ok(query::review(
+        repo,
+        &q,
         &next_call("review_change", "manifest_cursor"),
         &next_call("review_change", "context_cursor"),
-    )?)
+    )?
+    .json)
 }
 
 #[cfg(test)]

@@ -33,6 +33,8 @@ const LAYERS: &[&[&str]] = &[
     &["manifest"],
     &["context"],
     &["answer"],
+    // One function per use case, shared by the edges.
+    &["query"],
     // The program's edges.
     &["shim", "serve", "install"],
     &["cli"],

@@ -1,0 +1,88 @@
+//! One function per thing git-prism answers, each with its query type: the command line and the
+//! MCP server are thin adapters that turn their arguments into a query, call the function, and
+//! print or return what it renders. A default or a limit lives here, once.
+//!
+//! | use case | here | CLI | MCP tool |
+//! |---|---|---|---|
+//! | the change manifest of a range | [`manifest()`] | `manifest` | `get_change_manifest` |
+//! | file contents before and after | [`snapshots()`] | `snapshot` | `get_file_snapshots` |
+//! | per-commit manifests of a log | [`history()`] | `history` | `get_commit_history` |
+//! | callers, callees and tests of changed functions | [`context()`] | `context` | `get_function_context` |
+//! | the manifest and the context together | [`review()`] | `review` | `review_change` |
+//!
+//! The shim's answers (`git diff`, `show`, `log`, `blame`, the pickaxe, `gh pr diff`) are one
+//! function too, [`crate::answer::git`] and [`crate::answer::gh`]: their query is the parsed
+//! command line itself.
+//!
+//! Invariants: nothing here prints; every answer is bounded by its query's budget (when one is
+//! given) through [`crate::budget`]; arguments are checked here, so both faces refuse the same
+//! things with the same words.
+
+mod context;
+mod history;
+mod manifest;
+mod snapshots;
+
+pub use context::{ContextQuery, ReviewQuery, context, review};
+pub use history::{HistoryForm, HistoryQuery, history};
+pub use manifest::{ManifestForm, ManifestQuery, manifest};
+pub use snapshots::{DEFAULT_MAX_FILE_SIZE, SnapshotQuery, snapshots};
+
+use crate::budget::Budget;
+use crate::context::ContextError;
+use crate::git::GitError;
+use crate::manifest::ManifestError;
+use crate::paging::PageError;
+
+/// The smallest budget a server call may set, in tokens: a client the server does not control
+/// cannot ask for answers too small to hold one entry of anything (the command line takes what
+/// its user asks for).
+pub const MIN_TOKENS: usize = 1_000;
+
+/// The error returned when a query cannot be answered.
+#[derive(Debug, thiserror::Error)]
+pub enum QueryError {
+    /// An argument is unusable.
+    #[error("invalid argument: {0}")]
+    Invalid(String),
+    /// git or the repository failed.
+    #[error(transparent)]
+    Git(#[from] GitError),
+    /// Building the manifest failed.
+    #[error(transparent)]
+    Manifest(#[from] ManifestError),
+    /// Building the function context failed.
+    #[error(transparent)]
+    Context(#[from] ContextError),
+    /// A cursor is invalid or stale.
+    #[error(transparent)]
+    Page(#[from] PageError),
+    /// A compact answer could not be built.
+    #[error(transparent)]
+    Answer(#[from] crate::answer::AnswerError),
+    /// The answer could not be written as JSON.
+    #[error("cannot write the answer as JSON: {0}")]
+    Json(#[from] serde_json::Error),
+}
+
+/// The budget of `tokens` tokens for a server call, never below [`MIN_TOKENS`].
+pub fn server_budget(tokens: usize) -> Budget {
+    Budget::tokens(tokens.max(MIN_TOKENS))
+}
+
+/// A rendered answer and how long its phases took (for `GIT_PRISM_TRACE`).
+#[derive(Debug)]
+pub struct Answered {
+    /// The JSON.
+    pub json: String,
+    /// The phases' durations.
+    pub timings: Vec<(&'static str, std::time::Duration)>,
+}
+
+/// Refuses a page size of 0 (a page holds at least one entry).
+fn check_page_size(page_size: Option<usize>) -> Result<(), QueryError> {
+    match page_size {
+        Some(0) => Err(QueryError::Invalid("page_size must be at least 1".into())),
+        _ => Ok(()),
+    }
+}

@@ -1,0 +1,227 @@
+//! File contents before and after a range: `git-prism snapshot` and `get_file_snapshots`.
+
+use bstr::{BString, ByteSlice};
+use serde::Serialize;
+
+use super::QueryError;
+use crate::budget::{self, Budget, Cut, Stage};
+use crate::git::Repo;
+use crate::manifest::{self, snapshot};
+use crate::paging::to_json;
+use crate::request::Diff;
+
+/// The content cap when a query gives none.
+pub const DEFAULT_MAX_FILE_SIZE: u64 = 256 * 1024;
+
+/// The longest path a query may name (Linux's `PATH_MAX`).
+const MAX_PATH_BYTES: usize = 4096;
+
+/// What a snapshot query asks.
+#[derive(Clone, Debug)]
+pub struct SnapshotQuery {
+    /// The range, as `git diff` takes it.
+    pub range: Diff,
+    /// The range is named from the caller's directory (see [`super::ManifestQuery`]).
+    pub from_cwd: bool,
+    /// Paths from the top of the working tree (at most [`snapshot::MAX_PATHS`]).
+    pub paths: Vec<BString>,
+    /// Only these lines, 1-based and inclusive.
+    pub line_range: Option<(usize, usize)>,
+    /// Larger files get no content (lowered to [`snapshot::MAX_FILE_SIZE_LIMIT`]).
+    pub max_file_size: u64,
+    /// The content before the range.
+    pub before: bool,
+    /// The content after the range.
+    pub after: bool,
+    /// git's hunks of each changed file.
+    pub diff_hunks: bool,
+    /// The most the answer may take.
+    pub budget: Option<Budget>,
+    /// Pretty-print.
+    pub pretty: bool,
+}
+
+impl SnapshotQuery {
+    /// Both sides of `paths` over `range`, whole, with the default cap and no budget.
+    pub fn new(range: Diff, paths: Vec<BString>) -> SnapshotQuery {
+        SnapshotQuery {
+            range,
+            from_cwd: true,
+            paths,
+            line_range: None,
+            max_file_size: DEFAULT_MAX_FILE_SIZE,
+            before: true,
+            after: true,
+            diff_hunks: false,
+            budget: None,
+            pretty: false,
+        }
+    }
+}
+
+/// The answer: the snapshots, and what was left out to fit.
+#[derive(Serialize)]
+struct SnapshotAnswer<'a> {
+    #[serde(flatten)]
+    doc: snapshot::SnapshotDoc,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    truncated: Option<SnapshotCuts<'a>>,
+}
+
+/// What was left out, in the order cut.
+#[derive(Serialize)]
+struct SnapshotCuts<'a> {
+    cut: &'a [String],
+}
+
+/// Answers a snapshot query. Over the budget, the largest contents and hunk lists are left out
+/// first, each replaced by why.
+pub fn snapshots(repo: &Repo, q: &SnapshotQuery) -> Result<String, QueryError> {
+    if q.paths.is_empty() {
+        return Err(QueryError::Invalid("paths is empty".into()));
+    }
+    if q.paths.len() > snapshot::MAX_PATHS {
+        return Err(QueryError::Invalid(format!(
+            "at most {} paths per call (got {})",
+            snapshot::MAX_PATHS,
+            q.paths.len()
+        )));
+    }
+    // A path longer than any the file system accepts is a caller's mistake (or an attempt to
+    // make the answer echo it): refused before anything runs.
+    if let Some(p) = q.paths.iter().find(|p| p.len() > MAX_PATH_BYTES) {
+        return Err(QueryError::Invalid(format!(
+            "path '{}' is longer than {MAX_PATH_BYTES} bytes",
+            crate::text::clip(&p.to_str_lossy(), 200)
+        )));
+    }
+    if let Some((start, end)) = q.line_range {
+        if start == 0 || end < start {
+            return Err(QueryError::Invalid(format!(
+                "line_range {start}..{end} is not 1 <= start <= end"
+            )));
+        }
+    }
+    let options = manifest::Options {
+        functions: false,
+        relative_config: q.from_cwd,
+        ..manifest::Options::default()
+    };
+    let built = manifest::build(repo, &q.range, &options)?;
+    let selection = snapshot::Selection {
+        paths: q.paths.clone(),
+        line_range: q.line_range,
+        max_file_size: q.max_file_size,
+        before: q.before,
+        after: q.after,
+        diff_hunks: q.diff_hunks,
+    };
+    let files = snapshot::snapshots(repo, &built, &selection)?;
+    let now = crate::time::now_rfc3339();
+    // The largest parts first: each level of the one stage leaves out one more of them.
+    let order = largest_first(&files);
+    let stages = [Stage::Detail {
+        deepest: order.len(),
+        notes: Box::new(|level| {
+            order[..level]
+                .iter()
+                .map(|part| {
+                    Cut::Detail(format!(
+                        "{} of {} left out (ask for fewer paths or a line_range)",
+                        part.what(),
+                        files[part.file].path
+                    ))
+                })
+                .collect()
+        }),
+    }];
+    let fitted = budget::fit(q.budget, &stages, |s| {
+        let mut shown = files.clone();
+        for part in &order[..s.get(0)] {
+            part.leave_out(&mut shown[part.file]);
+        }
+        let notes = s.notes();
+        let json = to_json(
+            &SnapshotAnswer {
+                doc: snapshot::SnapshotDoc::new(&built, shown, now.clone()),
+                truncated: (!notes.is_empty()).then_some(SnapshotCuts { cut: &notes }),
+            },
+            q.pretty,
+        )?;
+        let len = json.len();
+        Ok::<_, QueryError>((json, len))
+    })?;
+    Ok(fitted.doc)
+}
+
+/// A part of an answer that can be left out: one side's content or one file's hunks.
+#[derive(Clone, Copy, Debug)]
+struct Part {
+    file: usize,
+    kind: PartKind,
+}
+
+#[derive(Clone, Copy, Debug)]
+enum PartKind {
+    Before,
+    After,
+    Hunks,
+}
+
+impl Part {
+    fn what(self) -> &'static str {
+        match self.kind {
+            PartKind::Before => "before content",
+            PartKind::After => "after content",
+            PartKind::Hunks => "diff hunks",
+        }
+    }
+
+    fn leave_out(self, f: &mut snapshot::FileSnapshot) {
+        let reason = "omitted to fit the response budget";
+        match self.kind {
+            PartKind::Before | PartKind::After => {
+                let side = match self.kind {
+                    PartKind::Before => &mut f.before,
+                    _ => &mut f.after,
+                };
+                if let Some(s) = side.as_mut() {
+                    s.content = None;
+                    s.reason = Some(reason.into());
+                }
+            }
+            PartKind::Hunks => f.diff_hunks = Some(Vec::new()),
+        }
+    }
+}
+
+/// Every content and hunk list, largest first.
+fn largest_first(files: &[snapshot::FileSnapshot]) -> Vec<Part> {
+    let mut parts: Vec<(usize, Part)> = Vec::new();
+    for (file, f) in files.iter().enumerate() {
+        for (side, kind) in [(&f.before, PartKind::Before), (&f.after, PartKind::After)] {
+            if let Some(len) = side
+                .as_ref()
+                .and_then(|s| s.content.as_ref())
+                .map(String::len)
+            {
+                parts.push((len, Part { file, kind }));
+            }
+        }
+        if let Some(h) = &f.diff_hunks {
+            let len: usize = h.iter().flat_map(|h| &h.lines).map(String::len).sum();
+            if len > 0 {
+                parts.push((
+                    len,
+                    Part {
+                        file,
+                        kind: PartKind::Hunks,
+                    },
+                ));
+            }
+        }
+    }
+    // Largest first; equal sizes in the order of the files.
+    parts.sort_by_key(|(len, p)| (std::cmp::Reverse(*len), p.file));
+    parts.into_iter().map(|(_, p)| p).collect()
+}
