@@ -21,23 +21,28 @@ VENV := $(TARGET_DIR)/venv
 # FORMATTERS; rustfmt comes with the toolchain, gofmt and clang-format from the system.
 FORMATTERS := tests/fixtures/formatting/tools
 NPM_DIR := $(TARGET_DIR)/npm
-FORMATTER_ENV := GIT_PRISM_BLACK=$(VENV)/bin/black \
+FORMATTER_ENV := GIT_PRISM_REQUIRE_FORMATTERS=1 \
+	GIT_PRISM_BLACK=$(VENV)/bin/black \
 	GIT_PRISM_PRETTIER=$(NPM_DIR)/node_modules/.bin/prettier \
 	GIT_PRISM_PRETTIER_JAVA=$(NPM_DIR)/node_modules/prettier-plugin-java/dist/index.mjs
 PREFIX ?= $(HOME)/.local
 
-.PHONY: build test fmt-check clippy unit bdd venv formatters bench bench-formatting corpus demo install clean
+.PHONY: build test fmt-check clippy doc unit bdd venv formatters bench bench-formatting corpus demo install clean
 
 build:
 	RUSTFLAGS="$${RUSTFLAGS:-} -C target-feature=+crt-static -C relocation-model=$(RELOCATION_MODEL)" $(CARGO) build $(RELEASE_FLAGS)
 
-test: fmt-check clippy unit bdd
+test: fmt-check clippy doc unit bdd
 
 fmt-check:
 	$(CARGO) fmt --all --check
 
 clippy:
 	$(CARGO) clippy --all-targets --locked -- -D warnings
+
+# The API documentation, warnings denied (broken links, private items linked from public docs).
+doc:
+	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --no-deps --locked --quiet
 
 unit: formatters
 	$(FORMATTER_ENV) $(CARGO) test --locked
@@ -54,7 +59,7 @@ $(VENV)/.installed: features/requirements.txt
 	touch $@
 
 # Installed once and kept (stamp files); a formatter that cannot be installed makes its tests
-# skip, saying so.
+# fail under `make test` (GIT_PRISM_REQUIRE_FORMATTERS), so CI never passes without them.
 formatters: $(VENV)/.formatters $(NPM_DIR)/.installed
 
 $(VENV)/.formatters: $(VENV)/.installed $(FORMATTERS)/requirements.txt
@@ -67,7 +72,7 @@ $(NPM_DIR)/.installed: $(FORMATTERS)/package.json $(FORMATTERS)/package-lock.jso
 		cp $(FORMATTERS)/package.json $(FORMATTERS)/package-lock.json $(NPM_DIR)/ && \
 		(cd $(NPM_DIR) && npm ci --no-audit --no-fund --loglevel=error) && touch $@; \
 	else \
-		echo "formatters: npm not found: the prettier tests will be skipped" >&2; \
+		echo "formatters: npm not found: the prettier tests will fail" >&2; \
 	fi
 
 corpus:

@@ -35,13 +35,13 @@ pub mod unwind;
 use std::ffi::{OsStr, OsString};
 use std::path::Path;
 
+use locate::Program;
+
 /// Which program the binary acts as, decided by the stem of `argv[0]`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Personality {
-    /// Invoked as `git`: the git shim.
-    Git,
-    /// Invoked as `gh`: the GitHub CLI shim.
-    Gh,
+    /// Invoked as `git` or `gh`: the shim in front of that program.
+    Shim(Program),
     /// Invoked under any other name: the `git-prism` CLI.
     Cli,
 }
@@ -56,8 +56,8 @@ impl Personality {
             _ => path.file_name(),
         };
         match name.map(OsStr::as_encoded_bytes) {
-            Some(b"git") => Personality::Git,
-            Some(b"gh") => Personality::Gh,
+            Some(b"git") => Personality::Shim(Program::Git),
+            Some(b"gh") => Personality::Shim(Program::Gh),
             _ => Personality::Cli,
         }
     }
@@ -72,8 +72,7 @@ pub fn run(mut args: Vec<OsString>) -> i32 {
         args.remove(0)
     };
     match Personality::from_argv0(&argv0) {
-        Personality::Git => shim::run(shim::Tool::Git, argv0, args),
-        Personality::Gh => shim::run(shim::Tool::Gh, argv0, args),
+        Personality::Shim(program) => shim::run(program, argv0, args),
         Personality::Cli => cli::run(argv0, args),
     }
 }
@@ -85,13 +84,13 @@ mod tests {
     #[test]
     fn personality_comes_from_the_file_stem() {
         let cases = [
-            ("git", Personality::Git),
-            ("/usr/local/bin/git", Personality::Git),
-            ("./bin/git", Personality::Git),
-            ("git.exe", Personality::Git),
+            ("git", Personality::Shim(Program::Git)),
+            ("/usr/local/bin/git", Personality::Shim(Program::Git)),
+            ("./bin/git", Personality::Shim(Program::Git)),
+            ("git.exe", Personality::Shim(Program::Git)),
             ("GIT.EXE", Personality::Cli),
-            ("gh", Personality::Gh),
-            ("/x/gh.exe", Personality::Gh),
+            ("gh", Personality::Shim(Program::Gh)),
+            ("/x/gh.exe", Personality::Shim(Program::Gh)),
             ("git-prism", Personality::Cli),
             ("/opt/git-prism", Personality::Cli),
             ("git2", Personality::Cli),

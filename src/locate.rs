@@ -19,6 +19,33 @@ use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
+/// A program git-prism stands in front of: what the shim execs, and what it is named on PATH.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Program {
+    /// `git`.
+    Git,
+    /// The GitHub CLI, `gh`.
+    Gh,
+}
+
+impl Program {
+    /// The program's name on PATH.
+    pub fn name(self) -> &'static str {
+        match self {
+            Program::Git => "git",
+            Program::Gh => "gh",
+        }
+    }
+
+    /// The variable that pins the real binary (`GIT_PRISM_REAL_GIT` / `GIT_PRISM_REAL_GH`).
+    pub fn pin_variable(self) -> &'static str {
+        match self {
+            Program::Git => "GIT_PRISM_REAL_GIT",
+            Program::Gh => "GIT_PRISM_REAL_GH",
+        }
+    }
+}
+
 /// The identity of a file on disk: device and inode.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FileId {
@@ -67,8 +94,8 @@ pub enum ResolveError {
 /// What the resolver needs to know about the process.
 #[derive(Clone, Copy, Debug)]
 pub struct Inputs<'a> {
-    /// The program name to look for (`git` or `gh`).
-    pub tool: &'a str,
+    /// The program to look for.
+    pub tool: Program,
     /// The value of `PATH` (`None` when unset).
     pub path_var: Option<&'a OsStr>,
     /// The value of the pinning variable (`GIT_PRISM_REAL_GIT` / `GIT_PRISM_REAL_GH`).
@@ -103,7 +130,7 @@ pub fn resolve(inputs: Inputs<'_>) -> Result<PathBuf, ResolveError> {
         if dir.as_os_str().is_empty() || !dir.is_absolute() {
             continue;
         }
-        let candidate = dir.join(inputs.tool);
+        let candidate = dir.join(inputs.tool.name());
         match Candidate::inspect(&candidate, inputs.self_id) {
             Candidate::Missing => {}
             Candidate::IsSelf => after_last_self = None,
@@ -126,11 +153,11 @@ pub fn resolve(inputs: Inputs<'_>) -> Result<PathBuf, ResolveError> {
     }
     match not_executable {
         Some(path) => Err(ResolveError::NotExecutable {
-            tool: inputs.tool.to_owned(),
+            tool: inputs.tool.name().to_owned(),
             path,
         }),
         None => Err(ResolveError::NotFound {
-            tool: inputs.tool.to_owned(),
+            tool: inputs.tool.name().to_owned(),
         }),
     }
 }
@@ -162,15 +189,6 @@ impl Candidate {
         } else {
             Candidate::Runnable
         }
-    }
-}
-
-/// Returns the name of the variable that pins the real binary for `tool`.
-pub fn pin_variable(tool: &str) -> &'static str {
-    if tool == "gh" {
-        "GIT_PRISM_REAL_GH"
-    } else {
-        "GIT_PRISM_REAL_GIT"
     }
 }
 
@@ -221,7 +239,7 @@ mod tests {
         self_id: Option<FileId>,
     ) -> Result<PathBuf, ResolveError> {
         resolve(Inputs {
-            tool: "git",
+            tool: Program::Git,
             path_var: Some(path),
             pinned,
             self_id,

@@ -18,6 +18,10 @@ use std::os::unix::ffi::OsStringExt;
 ///
 /// # Safety
 /// Called once by the C runtime with the process's `argc`/`argv`.
+#[allow(
+    unsafe_code,
+    reason = "the C entry point reads argv from the C runtime"
+)]
 #[cfg(not(test))]
 #[unsafe(no_mangle)]
 extern "C" fn main(argc: c_int, argv: *const *const c_char) -> c_int {

@@ -9,7 +9,7 @@ use std::path::Path;
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use super::{AnswerError, Context};
+use super::{AnswerError, Call};
 use crate::budget::{self, Budget, Cut, Stage};
 use crate::git::blame;
 use crate::git::{Oid, Repo, worktree};
@@ -91,9 +91,15 @@ pub struct Truncated {
 }
 
 /// Builds the answer to `git blame`.
-pub fn answer(b: &Blame, argv: &[OsString], ctx: &Context) -> Result<String, AnswerError> {
+pub fn answer(b: &Blame, argv: &[OsString], ctx: &Call) -> Result<String, AnswerError> {
     let repo = ctx.repo()?;
-    let doc = blame_doc(&repo, b, argv, Some(ctx.raw.clone()), ctx.budget.less(1))?;
+    let doc = blame_doc(
+        &repo,
+        b,
+        argv,
+        Some(ctx.raw_command.clone()),
+        ctx.budget.less(1),
+    )?;
     Ok(serde_json::to_string(&doc)?)
 }
 

@@ -5,7 +5,7 @@ use std::ffi::{OsStr, OsString};
 use serde::Serialize;
 
 use super::compact::Body;
-use super::{AnswerError, Context, range_label, render_change, repo_arg};
+use super::{AnswerError, Call, range_label, render_change, repo_arg};
 use crate::manifest;
 use crate::request::Diff;
 use crate::shell;
@@ -22,7 +22,7 @@ struct DiffAnswer<'a> {
 }
 
 /// Builds the answer to `git diff` (`argv` is the subcommand and its arguments).
-pub fn answer(diff: &Diff, argv: &[OsString], ctx: &Context) -> Result<String, AnswerError> {
+pub fn answer(diff: &Diff, argv: &[OsString], ctx: &Call) -> Result<String, AnswerError> {
     let repo = ctx.repo()?;
     let built = manifest::build(&repo, diff, &manifest::Options::default())?;
     let rest: Vec<&OsStr> = argv.iter().skip(1).map(OsString::as_os_str).collect();
@@ -41,7 +41,7 @@ pub fn answer(diff: &Diff, argv: &[OsString], ctx: &Context) -> Result<String, A
         full_listing,
         &|body| {
             serde_json::to_string(&DiffAnswer {
-                raw: &ctx.raw,
+                raw: &ctx.raw_command,
                 range: &range,
                 body,
             })

@@ -12,7 +12,7 @@
 use serde::Serialize;
 
 use super::compact::Body;
-use super::{AnswerError, Context, render_change, repo_arg};
+use super::{AnswerError, Call, render_change, repo_arg};
 use crate::git::Oid;
 use crate::git::gh::{self, GhError};
 use crate::manifest;
@@ -44,7 +44,7 @@ struct GhAnswer<'a> {
 }
 
 /// Builds the answer to `gh pr diff`.
-pub fn answer(pr: &PrDiff, ctx: &Context) -> Result<String, AnswerError> {
+pub fn answer(pr: &PrDiff, ctx: &Call) -> Result<String, AnswerError> {
     let view = gh::pr_view(pr.selector.as_deref())?;
     let repo = ctx.repo()?;
     for oid in [&view.head, &view.base] {
@@ -80,7 +80,7 @@ pub fn answer(pr: &PrDiff, ctx: &Context) -> Result<String, AnswerError> {
     );
     render_change(ctx, &repo, &built, &[], true, full_listing, &|body| {
         serde_json::to_string(&GhAnswer {
-            raw: &ctx.raw,
+            raw: &ctx.raw_command,
             pull_request,
             body,
         })

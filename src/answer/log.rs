@@ -12,7 +12,7 @@ use std::ffi::OsString;
 use serde::Serialize;
 
 use super::overview::{Change, Level, Ordered, Overview, overview};
-use super::{AnswerError, Context, next_page};
+use super::{AnswerError, Call, next_page};
 use crate::budget::{self, Budget, Cut, Stage};
 use crate::git::log::CommitInfo;
 use crate::git::{Oid, Repo};
@@ -75,13 +75,13 @@ pub struct Input<'a> {
 }
 
 /// Builds the answer to `git log`.
-pub fn answer(log: &Log, _argv: &[OsString], ctx: &Context) -> Result<String, AnswerError> {
+pub fn answer(log: &Log, _argv: &[OsString], ctx: &Call) -> Result<String, AnswerError> {
     let repo = ctx.repo()?;
     render(
         &repo,
         &Input {
             log,
-            raw: Some(&ctx.raw),
+            raw: Some(&ctx.raw_command),
             budget: ctx.budget.less(1),
             cursor: ctx.cursor.as_deref(),
             next: &|cursor| next_page(ctx, cursor),
@@ -91,7 +91,7 @@ pub fn answer(log: &Log, _argv: &[OsString], ctx: &Context) -> Result<String, An
 }
 
 /// Renders one page of a history within the request's budget. The commit lines take at most
-/// [`LINES_SHARE`] per cent of it; cut stages: details of the older commits give way first,
+/// `LINES_SHARE` per cent of it; cut stages: details of the older commits give way first,
 /// then the details' level, then commit lines move to the next page.
 pub fn render(repo: &Repo, req: &Input<'_>) -> Result<String, AnswerError> {
     let log = req.log;

@@ -65,13 +65,13 @@ pub enum AnswerError {
 }
 
 /// What every answer needs to know.
-pub struct Context {
+pub struct Call {
     /// Where the repository is looked for.
     pub location: Location,
     /// The output budget.
     pub budget: Budget,
-    /// The command that gives the real program's output.
-    pub raw: String,
+    /// The command that gives the real program's own output (an answer's `raw`).
+    pub raw_command: String,
     /// The caller's command, shell-quoted (for the command that prints a next page).
     pub command: String,
     /// Where to continue a paged answer (`GIT_PRISM_CURSOR`).
@@ -92,9 +92,9 @@ fn cursor_from_env() -> Option<String> {
     std::env::var(CURSOR_VAR).ok().filter(|c| !c.is_empty())
 }
 
-impl Context {
+impl Call {
     /// Builds the context of a `git` call from its parsed request.
-    pub fn for_git(request: &Request, budget: Budget) -> Result<Context, AnswerError> {
+    pub fn for_git(request: &Request, budget: Budget) -> Result<Call, AnswerError> {
         let mut location = Location::current()?;
         location.chdir = request.globals.chdir.clone();
         location.git_dir = request.globals.git_dir.clone();
@@ -115,10 +115,10 @@ impl Context {
                 command.len()
             )));
         }
-        Ok(Context {
+        Ok(Call {
             location,
             budget,
-            raw: format!("GIT_PRISM_INSIDE_SHIM=1 {command}"),
+            raw_command: format!("GIT_PRISM_INSIDE_SHIM=1 {command}"),
             command,
             cursor: cursor_from_env(),
             now: crate::time::now_rfc3339(),
@@ -142,7 +142,7 @@ pub fn budget_from_env() -> Budget {
 }
 
 /// Answers a `git` call.
-pub fn git(request: &Request, ctx: &Context) -> Result<Vec<u8>, AnswerError> {
+pub fn git(request: &Request, ctx: &Call) -> Result<Vec<u8>, AnswerError> {
     let json = match &request.command {
         Command::Diff(d) => diff::answer(d, &request.argv, ctx)?,
         Command::Log(l) if l.pickaxe.is_some() => pickaxe::answer(l, &request.argv, ctx)?,
@@ -157,10 +157,10 @@ pub fn git(request: &Request, ctx: &Context) -> Result<Vec<u8>, AnswerError> {
 pub fn gh(pr: &crate::request::gh::PrDiff, argv: &[OsString]) -> Result<Vec<u8>, AnswerError> {
     let args: Vec<&OsStr> = argv.iter().map(OsString::as_os_str).collect();
     let command = format!("gh {}", shell::join(args));
-    let ctx = Context {
+    let ctx = Call {
         location: Location::current()?,
         budget: budget_from_env(),
-        raw: format!("GIT_PRISM_INSIDE_SHIM=1 {command}"),
+        raw_command: format!("GIT_PRISM_INSIDE_SHIM=1 {command}"),
         command,
         cursor: cursor_from_env(),
         now: crate::time::now_rfc3339(),
@@ -192,7 +192,7 @@ fn repo_arg(repo: &Repo) -> String {
 /// `built` with the hunk options `patch`, within the context's budget and paged by its cursor,
 /// wrapped by `wrap` into the command's own answer.
 fn render_change(
-    ctx: &Context,
+    ctx: &Call,
     repo: &Repo,
     built: &crate::manifest::Manifest,
     patch: &[OsString],
@@ -213,7 +213,7 @@ fn render_change(
     compact::render(repo, &input, wrap)
 }
 
-fn next_page(ctx: &Context, cursor: &str) -> String {
+fn next_page(ctx: &Call, cursor: &str) -> String {
     format!("{CURSOR_VAR}={cursor} {}", ctx.command)
 }
 

@@ -15,7 +15,7 @@ use bstr::ByteSlice;
 use serde::Serialize;
 use serde::ser::SerializeMap;
 
-use crate::git::raw::Status;
+use crate::git::facts::Status;
 use crate::git::{Mode, Oid};
 use crate::lang::{ChangeType, FunctionChange};
 use crate::manifest::Manifest;
@@ -563,7 +563,7 @@ fn dependency_lines(m: Change<'_>) -> Vec<String> {
         let majors: Vec<&crate::deps::Change> = deps
             .changes
             .iter()
-            .filter(|c| c.bump.is_some_and(|b| b.label() == "major"))
+            .filter(|c| c.bump == Some(crate::deps::Bump::Major))
             .collect();
         lines.extend(majors.iter().take(MAX_DEPENDENCY_LINES).map(|c| line(c)));
         if majors.len() > MAX_DEPENDENCY_LINES {

@@ -19,7 +19,7 @@ use std::ffi::{OsStr, OsString};
 use bstr::{BString, ByteSlice};
 use serde::Serialize;
 
-use super::{AnswerError, Context, next_page};
+use super::{AnswerError, Call, next_page};
 use crate::budget::{self, Budget, Cut, Stage};
 use crate::git::Oid;
 use crate::git::repo::Objects;
@@ -113,7 +113,7 @@ const ANALYSED_TOGETHER: usize = 8;
 const CURSOR: Cursor = Cursor("gk1");
 
 /// Builds the answer to `git log -S/-G`.
-pub fn answer(log: &Log, argv: &[OsString], ctx: &Context) -> Result<String, AnswerError> {
+pub fn answer(log: &Log, argv: &[OsString], ctx: &Call) -> Result<String, AnswerError> {
     let pickaxe = log
         .pickaxe
         .as_ref()
@@ -178,7 +178,7 @@ pub fn answer(log: &Log, argv: &[OsString], ctx: &Context) -> Result<String, Ans
     }
     let rest: Vec<&OsStr> = argv.iter().skip(1).map(OsString::as_os_str).collect();
     let mut doc = Doc {
-        raw: &ctx.raw,
+        raw: &ctx.raw_command,
         pickaxe: PickaxeDoc {
             kind: match pickaxe.kind {
                 PickaxeKind::Occurrences => "occurrences",

@@ -130,7 +130,7 @@ mod tests {
         let f = FileChange {
             path: path.into(),
             old_path: None,
-            status: crate::git::raw::Status::Modified,
+            status: crate::git::facts::Status::Modified,
             similarity: None,
             mode_before: crate::git::Mode::FILE,
             mode_after: crate::git::Mode::FILE,

@@ -11,7 +11,7 @@ use std::ffi::OsString;
 use serde::Serialize;
 
 use super::compact::Body;
-use super::{AnswerError, Context, render_change, repo_arg};
+use super::{AnswerError, Call, render_change, repo_arg};
 use crate::git::Oid;
 use crate::manifest;
 use crate::request::{Diff, Show};
@@ -44,7 +44,7 @@ struct ShowAnswer<'a> {
 }
 
 /// Builds the answer to `git show`.
-pub fn answer(show: &Show, ctx: &Context) -> Result<String, AnswerError> {
+pub fn answer(show: &Show, ctx: &Call) -> Result<String, AnswerError> {
     let repo = ctx.repo()?;
     let name = show.rev.clone().unwrap_or_else(|| OsString::from("HEAD"));
     let resolved = repo.resolve(&name)?;
@@ -93,7 +93,7 @@ pub fn answer(show: &Show, ctx: &Context) -> Result<String, AnswerError> {
         full_listing,
         &|body| {
             serde_json::to_string(&ShowAnswer {
-                raw: &ctx.raw,
+                raw: &ctx.raw_command,
                 commit: &sha,
                 parents: if header { &info.parents } else { &[] },
                 author: header.then(|| format!("{} <{}>", info.author_name, info.author_email)),

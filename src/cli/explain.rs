@@ -5,7 +5,8 @@ use std::time::{Duration, Instant};
 
 use super::Out;
 use crate::exit_codes;
-use crate::shim::{self, Tool};
+use crate::locate::Program;
+use crate::shim;
 
 /// Arguments of `explain`.
 #[derive(Debug, clap::Args)]
@@ -26,7 +27,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args, out: &mut Out<'_>) -> anyhow::Result<i32> {
-    let tool = if args.gh { Tool::Gh } else { Tool::Git };
+    let tool = if args.gh { Program::Gh } else { Program::Git };
     let mut times: Vec<Duration> = Vec::with_capacity(args.repeat as usize);
     let mut decision = shim::decide(tool, &args.args);
     for _ in 0..args.repeat.max(1) {

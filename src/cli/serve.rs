@@ -55,51 +55,18 @@ fn watch_parent() {
 }
 
 pub fn run(args: Args) -> anyhow::Result<i32> {
-    // Each call's `repo_path` decides the repository and confinement checks every directory
-    // it is read from; one of these, inherited from whatever started the server, would make
-    // every call read somewhere confinement never sees.
-    for name in crate::git::REPOSITORY_VARIABLES {
-        if std::env::var_os(name).is_some() {
-            log(&format!(
-                "ignoring {name}: each call's repo_path names the repository"
-            ));
-            #[allow(
-                unsafe_code,
-                reason = "the environment is changed before any thread starts"
-            )]
-            // SAFETY: `serve` is dispatched before the CLI starts anything; no other thread
-            // exists yet to read the environment concurrently.
-            unsafe {
-                std::env::remove_var(name)
-            };
-        }
+    for name in serve::confine::clear_inherited_repository() {
+        log(&format!(
+            "ignoring {name}: each call's repo_path names the repository"
+        ));
     }
     let cwd = std::env::current_dir().context("cannot read the current directory")?;
-    for dir in &args.allow {
-        if !dir.is_dir() {
-            anyhow::bail!("--allow {}: not a directory", dir.display());
-        }
-    }
-    let options = serve::Options {
-        allow: args.allow.iter().map(|d| cwd.join(d)).collect(),
-        cwd,
-        max_response_tokens: args.max_response_tokens,
-    };
+    let options = serve::Options::new(cwd, &args.allow, args.max_response_tokens)?;
     log(&format!(
         "started (version {}, pid {}, allowed: {})",
         env!("CARGO_PKG_VERSION"),
         std::process::id(),
-        if options.allow.is_empty() {
-            "the client's roots, or the current directory without them".to_owned()
-        } else {
-            options
-                .allow
-                .iter()
-                .map(|d| d.display().to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
-                + " and the client's roots"
-        }
+        options.allowed()
     ));
     watch_parent();
     let runtime = tokio::runtime::Builder::new_current_thread()

@@ -53,22 +53,20 @@ pub fn run(args: Args, out: &mut Out<'_>) -> anyhow::Result<i32> {
     let mut range = range::parse_diff(&args.range)?;
     range.cached |= args.cached;
     let repo = args.repo.open()?;
-    let q = SnapshotQuery {
-        line_range: args.line_range,
-        max_file_size: args.max_file_size,
-        before: !args.after_only,
-        after: !args.before_only,
-        diff_hunks: args.diff_hunks,
-        budget: args.max_tokens.map(crate::budget::Budget::tokens),
-        pretty: args.repo.pretty,
-        ..SnapshotQuery::new(
-            range,
-            args.paths
-                .iter()
-                .map(|p| BString::from(p.as_encoded_bytes()))
-                .collect(),
-        )
-    };
+    let paths = args
+        .paths
+        .iter()
+        .map(|p| BString::from(p.as_encoded_bytes()))
+        .collect();
+    let mut q = SnapshotQuery::new(range, paths);
+    q.budget = args.max_tokens.map(crate::budget::Budget::tokens);
+    q.pretty = args.repo.pretty;
+    let s = &mut q.selection;
+    s.line_range = args.line_range;
+    s.max_file_size = args.max_file_size;
+    s.before = !args.after_only;
+    s.after = !args.before_only;
+    s.diff_hunks = args.diff_hunks;
     let json = query::snapshots(&repo, &q)?;
     writeln!(out.stdout, "{json}")?;
     Ok(exit_codes::SUCCESS)

@@ -21,10 +21,10 @@ use bstr::{BString, ByteSlice};
 
 use super::GitError;
 use super::blame::{self, Blame};
+use super::facts::{self, Entry};
 use super::log::{self, CommitInfo};
 use super::object::{Mode, Oid};
 use super::patch::{self, FilePatch};
-use super::raw::{self, Entry};
 use super::real::Running;
 use super::repo::Repo;
 use super::revs::{Head, Target};
@@ -155,7 +155,7 @@ impl Repo {
         Ok(Pending {
             running: self.start_on(target.head, args)?,
             command: "diff",
-            parse: |out| raw::parse(out).map_err(|e| e.0),
+            parse: |out| facts::parse(out).map_err(|e| e.0),
         })
     }
 
@@ -315,7 +315,7 @@ impl Repo {
             command: "diff-tree".into(),
             detail,
         };
-        let per_commit = raw::parse_per_commit(&out).map_err(|e| bad(e.0))?;
+        let per_commit = facts::parse_per_commit(&out).map_err(|e| bad(e.0))?;
         if per_commit.len() != commits.len() {
             return Err(bad(format!(
                 "{} commits in, {} out",

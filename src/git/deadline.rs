@@ -146,6 +146,7 @@ impl Killer {
     }
 }
 
+#[allow(unsafe_code, reason = "closing the pidfd this value owns")]
 impl Drop for Killer {
     fn drop(&mut self) {
         if self.pidfd >= 0 {
@@ -216,6 +217,10 @@ impl Drop for Deadline {
 
 /// A pidfd for `pid` (`-1` where there is none).
 #[cfg(target_os = "linux")]
+#[allow(
+    unsafe_code,
+    reason = "the pidfd_open system call has no wrapper in std"
+)]
 fn pidfd_open(pid: libc::pid_t) -> i32 {
     // SAFETY: pidfd_open takes a pid and flags (passed as the `long`s the kernel reads) and
     // returns a new descriptor or -1.
@@ -235,6 +240,10 @@ fn pidfd_open(_pid: libc::pid_t) -> i32 {
 }
 
 /// Kills the process behind `pidfd`, or `pid` when there is no pidfd.
+#[allow(
+    unsafe_code,
+    reason = "pidfd_send_signal and kill have no wrapper in std"
+)]
 fn kill(pidfd: i32, pid: libc::pid_t) {
     #[cfg(target_os = "linux")]
     if pidfd >= 0 {
@@ -259,6 +268,7 @@ fn kill(pidfd: i32, pid: libc::pid_t) {
 
 /// Waits until `child` has exited without reaping it (its pid stays taken until
 /// `Child::wait`), so that a watchdog still armed can never signal another process.
+#[allow(unsafe_code, reason = "waitid with WNOWAIT has no wrapper in std")]
 pub fn wait_exited(child: &mut std::process::Child) -> std::io::Result<()> {
     #[cfg(target_os = "linux")]
     {

@@ -108,9 +108,9 @@ const FIELDS: &str = "number,title,url,baseRefOid,headRefOid,baseRefName,headRef
 /// without one).
 pub fn pr_view(selector: Option<&std::ffi::OsStr>) -> Result<PrView, GhError> {
     let path_var = std::env::var_os("PATH");
-    let pinned = std::env::var_os(locate::pin_variable("gh"));
+    let pinned = std::env::var_os(locate::Program::Gh.pin_variable());
     let gh = locate::resolve(locate::Inputs {
-        tool: "gh",
+        tool: locate::Program::Gh,
         path_var: path_var.as_deref(),
         pinned: pinned.as_deref(),
         self_id: locate::FileId::current_exe(),
@@ -152,17 +152,17 @@ pub fn pr_view(selector: Option<&std::ffi::OsStr>) -> Result<PrView, GhError> {
             String::from_utf8_lossy(&out.stderr).trim().to_owned(),
         ));
     }
-    let raw: RawView = serde_json::from_slice(&out.stdout).map_err(GhError::Output)?;
+    let view: RawView = serde_json::from_slice(&out.stdout).map_err(GhError::Output)?;
     let oid = |text: &str| {
         Oid::parse(text).map_err(|_| GhError::InvalidObjectId(text.chars().take(80).collect()))
     };
     Ok(PrView {
-        number: raw.number,
-        base: oid(&raw.base_ref_oid)?,
-        head: oid(&raw.head_ref_oid)?,
-        title: raw.title,
-        url: raw.url,
-        base_name: raw.base_ref_name,
-        head_name: raw.head_ref_name,
+        number: view.number,
+        base: oid(&view.base_ref_oid)?,
+        head: oid(&view.head_ref_oid)?,
+        title: view.title,
+        url: view.url,
+        base_name: view.base_ref_name,
+        head_name: view.head_ref_name,
     })
 }

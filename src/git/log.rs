@@ -37,7 +37,7 @@ impl CommitInfo {
 /// raw message last so a stray separator in it cannot shift the other fields.
 pub(super) const FORMAT: &str = "--format=%H%x1f%P%x1f%aN%x1f%aE%x1f%aI%x1f%cI%x1f%B";
 
-/// Parses the NUL-separated records of `git log -z` with [`FORMAT`].
+/// Parses the NUL-separated records of `git log -z` with `FORMAT`.
 pub fn parse(out: &[u8]) -> Result<Vec<CommitInfo>, String> {
     out.split(|b| *b == 0)
         .filter(|r| !r.is_empty())

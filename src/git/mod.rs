@@ -12,7 +12,7 @@
 //! - The two must agree on the repository (git dir, common dir, work tree, each submodule's
 //!   git dir) before anything else runs ([`repo`]).
 //!
-//! Every git command line is built in one place, [`commands`] (one function per command, the
+//! Every git command line is built in one place, `commands` (one function per command, the
 //! safety flags added there, the output parsed into types such as [`Oid`] and [`Mode`]);
 //! gix's errors are wrapped here, in [`GitError`], and nowhere else.
 
@@ -21,11 +21,11 @@ pub mod blame;
 mod commands;
 pub mod deadline;
 mod error;
+pub mod facts;
 pub mod gh;
 pub mod log;
 pub mod object;
 pub mod patch;
-pub mod raw;
 mod real;
 pub mod repo;
 pub mod revs;

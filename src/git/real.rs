@@ -111,6 +111,7 @@ impl Running {
 /// Blocks SIGPIPE in the calling thread only (a write to a closed pipe then fails with EPIPE;
 /// the pending signal goes with the thread). The process's disposition, which the passthrough
 /// hands to git, is left alone.
+#[allow(unsafe_code, reason = "pthread_sigmask has no wrapper in std")]
 fn block_sigpipe() {
     // SAFETY: the set is initialised by sigemptyset before use, and pthread_sigmask changes
     // only this thread's mask.
@@ -174,9 +175,9 @@ impl Invocation {
     /// [`Invocation::command`].
     pub fn locate(cwd: PathBuf, globals: Vec<OsString>) -> Result<Invocation, GitError> {
         let path_var = std::env::var_os("PATH");
-        let pinned = std::env::var_os(locate::pin_variable("git"));
+        let pinned = std::env::var_os(locate::Program::Git.pin_variable());
         let program = locate::resolve(locate::Inputs {
-            tool: "git",
+            tool: locate::Program::Git,
             path_var: path_var.as_deref(),
             pinned: pinned.as_deref(),
             self_id: locate::FileId::current_exe(),

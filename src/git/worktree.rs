@@ -306,6 +306,7 @@ mod tests {
     use std::os::unix::fs::symlink;
 
     /// A work tree with a secret outside it and every kind of hostile entry inside.
+    #[allow(unsafe_code, reason = "mkfifo has no wrapper in std")]
     fn hostile() -> (tempfile::TempDir, PathBuf) {
         let tmp = tempfile::tempdir().unwrap();
         let root = tmp.path().join("repo");

@@ -389,7 +389,7 @@ pub fn status(layout: &Layout) -> Status {
         .map(|n| (n.to_string(), inspect(&layout.bin_dir.join(n), &layout.exe)))
         .collect();
     let self_id = FileId::of(&layout.exe);
-    let real = |tool: &str| {
+    let real = |tool: locate::Program| {
         locate::resolve(locate::Inputs {
             tool,
             path_var: layout.path_var.as_deref(),
@@ -400,8 +400,8 @@ pub fn status(layout: &Layout) -> Status {
     Status {
         bin_dir: layout.bin_dir.clone(),
         links,
-        real_git: real("git"),
-        real_gh: real("gh"),
+        real_git: real(locate::Program::Git),
+        real_gh: real(locate::Program::Gh),
         path_position: path_position(&layout.bin_dir, layout.path_var.as_deref()),
         rc_files: rc::all_files(layout)
             .into_iter()

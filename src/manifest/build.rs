@@ -25,7 +25,7 @@ use super::model::{FileChange, Functions, Kind, Manifest, Outline};
 use super::prefetch::{Prefetched, ReadAhead};
 use crate::deps;
 use crate::git::attributes::State;
-use crate::git::raw::{self, Status};
+use crate::git::facts::{self, Status};
 use crate::git::repo::Objects;
 use crate::git::revs::{Head, Target};
 use crate::git::{GitError, Mode, Oid, Repo, worktree};
@@ -136,7 +136,7 @@ pub fn build(repo: &Repo, diff: &Diff, options: &Options) -> Result<Manifest, Ma
 /// What the real git says changed, and what was read ahead meanwhile.
 struct GitFacts {
     /// git's changed pairs.
-    entries: Vec<raw::Entry>,
+    entries: Vec<facts::Entry>,
     /// Untracked files that are not ignored (working-tree targets).
     untracked: Vec<BString>,
     /// What was worked out while git ran.
@@ -201,7 +201,7 @@ fn git_facts(
 /// the dependency files among them are parsed.
 fn enrich_all(
     repo: &Repo,
-    entries: Vec<raw::Entry>,
+    entries: Vec<facts::Entry>,
     untracked: &[BString],
     head: Head,
     base: Option<&Path>,
@@ -247,7 +247,7 @@ fn enrich_all(
 /// Turns git's entries into file changes, in parallel.
 fn enrich_entries(
     repo: &Repo,
-    entries: Vec<raw::Entry>,
+    entries: Vec<facts::Entry>,
     attrs: Vec<Attrs>,
     head: Head,
     base: Option<&Path>,
@@ -264,7 +264,7 @@ fn enrich_entries(
 }
 
 /// Turns the entries of a commit-to-commit comparison into file changes.
-pub fn commit_files(repo: &Repo, entries: Vec<raw::Entry>, functions: bool) -> Vec<FileChange> {
+pub fn commit_files(repo: &Repo, entries: Vec<facts::Entry>, functions: bool) -> Vec<FileChange> {
     let (attrs, _) = attributes(&repo.objects(), &entries, &[]);
     let prefetched = Prefetched::default();
     let mut files = enrich_entries(repo, entries, attrs, Head::Object, None, &prefetched);
@@ -452,7 +452,7 @@ struct Attrs {
 /// Looks up the attributes of `tracked` and `untracked` paths (returned in the same order).
 fn attributes(
     objects: &Objects,
-    entries: &[raw::Entry],
+    entries: &[facts::Entry],
     untracked: &[&bstr::BStr],
 ) -> (Vec<Attrs>, Vec<Attrs>) {
     let paths: Vec<&bstr::BStr> = entries
@@ -494,7 +494,7 @@ impl Attrs {
 /// Adds sizes, language and the generated flag to one of git's entries.
 fn enrich(
     objects: &Objects,
-    entry: raw::Entry,
+    entry: facts::Entry,
     attr: Attrs,
     head: Head,
     base: Option<&Path>,
@@ -581,7 +581,7 @@ fn enrich(
     }
 }
 
-fn entry_kind(entry: &raw::Entry) -> Kind {
+fn entry_kind(entry: &facts::Entry) -> Kind {
     Kind::of_mode(entry.mode_after)
         .or_else(|| Kind::of_mode(entry.mode_before))
         .unwrap_or(Kind::File)
@@ -708,7 +708,7 @@ pub(crate) struct DepSource {
 
 impl DepSource {
     /// From one of git's entries.
-    fn from_entry(e: &raw::Entry) -> DepSource {
+    fn from_entry(e: &facts::Entry) -> DepSource {
         DepSource {
             path: e.path.clone(),
             old_path: e.old_path.clone(),

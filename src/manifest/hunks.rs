@@ -85,17 +85,17 @@ pub fn hunks(
     let mut result = Vec::new();
     for &i in wanted {
         let f = &manifest.files[i];
-        let raw = if f.untracked {
+        let unplaced = if f.untracked {
             super::snapshot::untracked_hunk(repo, f, super::snapshot::MAX_FILE_SIZE_LIMIT)
         } else {
             found[i].take().unwrap_or_default()
         };
-        if raw.is_empty() {
+        if unplaced.is_empty() {
             continue;
         }
         result.push(FileHunks {
             index: i,
-            hunks: raw.into_iter().map(|h| place(h, f)).collect(),
+            hunks: unplaced.into_iter().map(|h| place(h, f)).collect(),
         });
     }
     Ok(result)
@@ -236,7 +236,7 @@ mod tests {
         let file = FileChange {
             path: "a.rs".into(),
             old_path: None,
-            status: crate::git::raw::Status::Modified,
+            status: crate::git::facts::Status::Modified,
             similarity: None,
             mode_before: crate::git::Mode::FILE,
             mode_after: crate::git::Mode::FILE,

@@ -1,6 +1,6 @@
 //! Change manifests: git's per-file facts for a range, enriched, summarised and paged.
 //!
-//! Pipeline: [`build`] (git facts → [`model`]) → [`render`] (pages and budget, through
+//! Pipeline: [`build()`] (git facts → [`model`]) → [`render`] (pages and budget, through
 //! [`crate::paging`] and [`crate::budget`]) → [`schema`] (the wire format). Languages come
 //! from [`language`], the generated flag from [`generated`]; [`history`] does the same per
 //! commit. Nothing here prints; callers get values or JSON strings.

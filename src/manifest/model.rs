@@ -6,7 +6,7 @@ use bstr::BString;
 
 use super::generated;
 use crate::deps;
-use crate::git::raw::Status;
+use crate::git::facts::Status;
 use crate::git::revs::Target;
 use crate::git::{Mode, Oid};
 use crate::lang::Language;

@@ -18,7 +18,7 @@ use bstr::ByteSlice;
 use super::model::{FileChange, Functions, Kind, Manifest};
 use super::schema::{self, ManifestDoc};
 use crate::budget::{self, Cut, Stage};
-use crate::git::raw::Status;
+use crate::git::facts::Status;
 use crate::git::revs::Head;
 use crate::lang::{ChangeType, FunctionChange, Language};
 use crate::paging::{Cursor, CursorError, Fingerprint, PageError, Paging};

@@ -40,7 +40,7 @@ pub struct ManifestDoc {
 }
 
 /// Where the data comes from.
-#[derive(Debug, Serialize, JsonSchema)]
+#[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct Metadata {
     /// The version of this format.
     pub schema_version: &'static str,

@@ -108,52 +108,17 @@ pub struct FileSnapshot {
 /// The snapshots of a range.
 #[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct SnapshotDoc {
-    /// Where the data comes from (the manifest's metadata fields).
-    pub metadata: SnapshotMetadata,
+    /// Where the data comes from (as in a manifest).
+    pub metadata: super::schema::Metadata,
     /// One entry per requested path, in the order requested.
     pub files: Vec<FileSnapshot>,
-}
-
-/// Where snapshots come from.
-#[derive(Clone, Debug, Serialize, JsonSchema)]
-pub struct SnapshotMetadata {
-    /// The version of this format.
-    pub schema_version: &'static str,
-    /// Always `git-prism`.
-    pub tool: &'static str,
-    /// The git-prism version.
-    pub version: &'static str,
-    /// The repository's working tree (or git directory, if bare).
-    pub repo_path: String,
-    /// The base as named.
-    pub base_ref: String,
-    /// The head as named.
-    pub head_ref: String,
-    /// The base commit or tree.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub base_sha: Option<Oid>,
-    /// The head commit or tree.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub head_sha: Option<Oid>,
-    /// When this was generated (UTC, RFC 3339).
-    pub generated_at: String,
 }
 
 impl SnapshotDoc {
     /// Wraps snapshots with the metadata of their manifest.
     pub fn new(manifest: &Manifest, files: Vec<FileSnapshot>, generated_at: String) -> SnapshotDoc {
         SnapshotDoc {
-            metadata: SnapshotMetadata {
-                schema_version: super::schema::SCHEMA_VERSION,
-                tool: "git-prism",
-                version: env!("CARGO_PKG_VERSION"),
-                repo_path: manifest.repo_path.display().to_string(),
-                base_ref: manifest.target.base_ref.clone(),
-                head_ref: manifest.target.head_ref.clone(),
-                base_sha: manifest.target.base_sha.clone(),
-                head_sha: manifest.target.head_sha.clone(),
-                generated_at,
-            },
+            metadata: super::render::metadata(manifest, &generated_at),
             files,
         }
     }

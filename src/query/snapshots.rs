@@ -23,18 +23,8 @@ pub struct SnapshotQuery {
     pub range: Diff,
     /// The range is named from the caller's directory (see [`super::ManifestQuery`]).
     pub from_cwd: bool,
-    /// Paths from the top of the working tree (at most [`snapshot::MAX_PATHS`]).
-    pub paths: Vec<BString>,
-    /// Only these lines, 1-based and inclusive.
-    pub line_range: Option<(usize, usize)>,
-    /// Larger files get no content (lowered to [`snapshot::MAX_FILE_SIZE_LIMIT`]).
-    pub max_file_size: u64,
-    /// The content before the range.
-    pub before: bool,
-    /// The content after the range.
-    pub after: bool,
-    /// git's hunks of each changed file.
-    pub diff_hunks: bool,
+    /// The paths (at most [`snapshot::MAX_PATHS`]) and what to read of them.
+    pub selection: snapshot::Selection,
     /// The most the answer may take.
     pub budget: Option<Budget>,
     /// Pretty-print.
@@ -47,12 +37,14 @@ impl SnapshotQuery {
         SnapshotQuery {
             range,
             from_cwd: true,
-            paths,
-            line_range: None,
-            max_file_size: DEFAULT_MAX_FILE_SIZE,
-            before: true,
-            after: true,
-            diff_hunks: false,
+            selection: snapshot::Selection {
+                paths,
+                line_range: None,
+                max_file_size: DEFAULT_MAX_FILE_SIZE,
+                before: true,
+                after: true,
+                diff_hunks: false,
+            },
             budget: None,
             pretty: false,
         }
@@ -77,25 +69,26 @@ struct SnapshotCuts<'a> {
 /// Answers a snapshot query. Over the budget, the largest contents and hunk lists are left out
 /// first, each replaced by why.
 pub fn snapshots(repo: &Repo, q: &SnapshotQuery) -> Result<String, QueryError> {
-    if q.paths.is_empty() {
+    let selection = &q.selection;
+    if selection.paths.is_empty() {
         return Err(QueryError::Invalid("paths is empty".into()));
     }
-    if q.paths.len() > snapshot::MAX_PATHS {
+    if selection.paths.len() > snapshot::MAX_PATHS {
         return Err(QueryError::Invalid(format!(
             "at most {} paths per call (got {})",
             snapshot::MAX_PATHS,
-            q.paths.len()
+            selection.paths.len()
         )));
     }
     // A path longer than any the file system accepts is a caller's mistake (or an attempt to
     // make the answer echo it): refused before anything runs.
-    if let Some(p) = q.paths.iter().find(|p| p.len() > MAX_PATH_BYTES) {
+    if let Some(p) = selection.paths.iter().find(|p| p.len() > MAX_PATH_BYTES) {
         return Err(QueryError::Invalid(format!(
             "path '{}' is longer than {MAX_PATH_BYTES} bytes",
             crate::text::clip(&p.to_str_lossy(), 200)
         )));
     }
-    if let Some((start, end)) = q.line_range {
+    if let Some((start, end)) = selection.line_range {
         if start == 0 || end < start {
             return Err(QueryError::Invalid(format!(
                 "line_range {start}..{end} is not 1 <= start <= end"
@@ -108,15 +101,7 @@ pub fn snapshots(repo: &Repo, q: &SnapshotQuery) -> Result<String, QueryError> {
         ..manifest::Options::default()
     };
     let built = manifest::build(repo, &q.range, &options)?;
-    let selection = snapshot::Selection {
-        paths: q.paths.clone(),
-        line_range: q.line_range,
-        max_file_size: q.max_file_size,
-        before: q.before,
-        after: q.after,
-        diff_hunks: q.diff_hunks,
-    };
-    let files = snapshot::snapshots(repo, &built, &selection)?;
+    let files = snapshot::snapshots(repo, &built, selection)?;
     let now = crate::time::now_rfc3339();
     // The largest parts first: each level of the one stage leaves out one more of them.
     let order = largest_first(&files);

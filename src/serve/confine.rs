@@ -189,6 +189,30 @@ pub fn root_path(uri: &str) -> Option<PathBuf> {
     Some(PathBuf::from(std::ffi::OsString::from_vec(out)))
 }
 
+/// Removes the repository variables (`GIT_DIR`, `GIT_WORK_TREE`, ...) the server inherited:
+/// each call's `repo_path` decides the repository and confinement checks every directory it is
+/// read from, and one of these would make every call read somewhere confinement never sees.
+/// Returns the names removed. Must run before any other thread exists (the server's edge calls
+/// it first).
+pub fn clear_inherited_repository() -> Vec<&'static str> {
+    let mut removed = Vec::new();
+    for name in crate::git::REPOSITORY_VARIABLES {
+        if std::env::var_os(name).is_some() {
+            #[allow(
+                unsafe_code,
+                reason = "the environment is changed before any thread starts"
+            )]
+            // SAFETY: called before the server starts any thread (see the doc comment); no
+            // other thread exists to read the environment concurrently.
+            unsafe {
+                std::env::remove_var(name)
+            };
+            removed.push(*name);
+        }
+    }
+    removed
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -53,6 +53,43 @@ pub struct Options {
     pub max_response_tokens: usize,
 }
 
+impl Options {
+    /// The options of a server started in `cwd` with `--allow` directories (relative ones from
+    /// `cwd`, each checked to be a directory) and a default budget.
+    pub fn new(
+        cwd: PathBuf,
+        allow: &[PathBuf],
+        max_response_tokens: usize,
+    ) -> Result<Options, confine::ConfineError> {
+        let allow: Vec<PathBuf> = allow.iter().map(|d| cwd.join(d)).collect();
+        if let Some(dir) = allow.iter().find(|d| !d.is_dir()) {
+            return Err(confine::ConfineError::Unresolvable {
+                path: dir.display().to_string(),
+                reason: "--allow needs a directory".into(),
+            });
+        }
+        Ok(Options {
+            allow,
+            cwd,
+            max_response_tokens,
+        })
+    }
+
+    /// Which directories the server may read, for its start-up line.
+    pub fn allowed(&self) -> String {
+        if self.allow.is_empty() {
+            "the client's roots, or the current directory without them".to_owned()
+        } else {
+            self.allow
+                .iter()
+                .map(|d| d.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+                + " and the client's roots"
+        }
+    }
+}
+
 struct State {
     options: Options,
     log: Log,

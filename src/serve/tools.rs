@@ -334,24 +334,22 @@ pub fn file_snapshots(
     default_tokens: usize,
 ) -> Result<String, ToolError> {
     let range = diff(&args.base_ref, args.head_ref.as_deref(), &[], &[])?;
-    let q = SnapshotQuery {
-        from_cwd: false,
-        line_range: args.line_range.map(|r| (r.start, r.end)),
-        max_file_size: args
-            .max_file_size_bytes
-            .unwrap_or(query::DEFAULT_MAX_FILE_SIZE),
-        before: args.include_before.unwrap_or(true),
-        after: args.include_after.unwrap_or(true),
-        diff_hunks: args.include_diff_hunks.unwrap_or(false),
-        budget: Some(budget(args.max_response_tokens, default_tokens)),
-        ..SnapshotQuery::new(
-            range,
-            args.paths
-                .iter()
-                .map(|p| BString::from(p.as_str()))
-                .collect(),
-        )
-    };
+    let paths = args
+        .paths
+        .iter()
+        .map(|p| BString::from(p.as_str()))
+        .collect();
+    let mut q = SnapshotQuery::new(range, paths);
+    q.from_cwd = false;
+    q.budget = Some(budget(args.max_response_tokens, default_tokens));
+    let s = &mut q.selection;
+    s.line_range = args.line_range.map(|r| (r.start, r.end));
+    s.max_file_size = args
+        .max_file_size_bytes
+        .unwrap_or(query::DEFAULT_MAX_FILE_SIZE);
+    s.before = args.include_before.unwrap_or(true);
+    s.after = args.include_after.unwrap_or(true);
+    s.diff_hunks = args.include_diff_hunks.unwrap_or(false);
     Ok(query::snapshots(repo, &q)?)
 }
 

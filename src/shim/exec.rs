@@ -12,6 +12,7 @@ use std::io;
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::path::Path;
 
+#[allow(unsafe_code, reason = "the C environment execve passes on")]
 unsafe extern "C" {
     static environ: *const *const c_char;
 }
@@ -22,6 +23,10 @@ pub const INSIDE_SHIM: &str = "GIT_PRISM_INSIDE_SHIM";
 /// Replaces the process with `program`, returning only if `execve` failed.
 ///
 /// `set` lists variables to add to the environment (replacing any existing value).
+#[allow(
+    unsafe_code,
+    reason = "execve replaces the process; std has no exec that keeps argv[0] as bytes"
+)]
 pub fn exec(program: &Path, argv0: &OsStr, args: &[OsString], set: &[(&str, &OsStr)]) -> io::Error {
     let Ok(program) = CString::new(program.as_os_str().as_bytes()) else {
         return io::Error::new(io::ErrorKind::InvalidInput, "program path contains NUL");

@@ -23,27 +23,8 @@ use std::fmt;
 use std::io::{self, Write};
 
 use crate::exit_codes;
-use crate::locate;
+use crate::locate::{self, Program};
 use crate::request::{self, gh};
-
-/// Which program the shim stands in for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Tool {
-    /// `git`.
-    Git,
-    /// The GitHub CLI, `gh`.
-    Gh,
-}
-
-impl Tool {
-    /// Returns the program name.
-    pub fn name(self) -> &'static str {
-        match self {
-            Tool::Git => "git",
-            Tool::Gh => "gh",
-        }
-    }
-}
 
 /// The most nested shim hops before resolution is declared a loop: a wrapper on PATH that runs
 /// `git` again comes back to the shim every time.
@@ -103,7 +84,7 @@ impl fmt::Display for Structured {
 }
 
 /// Runs the shim for `tool` and returns the exit status (when it does not exec).
-pub fn run(tool: Tool, argv0: OsString, args: Vec<OsString>) -> i32 {
+pub fn run(tool: Program, argv0: OsString, args: Vec<OsString>) -> i32 {
     let debug = truthy_var("GIT_PRISM_DEBUG");
     match structured_answer(tool, &args) {
         Ok((structured, bytes)) => {
@@ -123,7 +104,10 @@ pub fn run(tool: Tool, argv0: OsString, args: Vec<OsString>) -> i32 {
 
 /// Decides and, for a watched call by an agent, builds the answer in memory. Any failure —
 /// a panic included — is a reason to run the real program: nothing has been written yet.
-fn structured_answer(tool: Tool, args: &[OsString]) -> Result<(Structured, Vec<u8>), Passthrough> {
+fn structured_answer(
+    tool: Program,
+    args: &[OsString],
+) -> Result<(Structured, Vec<u8>), Passthrough> {
     let agent = gate()?;
     // Only an agent's call gets this far: the passthrough path of everyone else pays nothing
     // for the panic hook.
@@ -138,7 +122,7 @@ fn structured_answer(tool: Tool, args: &[OsString]) -> Result<(Structured, Vec<u
 
 /// Decides, without side effects beyond reading the environment and (for watched calls by an
 /// agent) `/proc`, whether a call gets a structured answer.
-pub fn decide(tool: Tool, args: &[OsString]) -> Result<Structured, Passthrough> {
+pub fn decide(tool: Program, args: &[OsString]) -> Result<Structured, Passthrough> {
     let agent = gate()?;
     classify_and_check(tool, args, agent)
 }
@@ -158,18 +142,18 @@ fn gate() -> Result<detect::Agent, Passthrough> {
 
 /// The classifier, then the fidelity contract.
 fn classify_and_check(
-    tool: Tool,
+    tool: Program,
     args: &[OsString],
     agent: detect::Agent,
 ) -> Result<Structured, Passthrough> {
     let structured = match tool {
-        Tool::Git => match request::classify(args) {
+        Program::Git => match request::classify(args) {
             request::Decision::Structured(request) => Structured::Git(request),
             request::Decision::Passthrough(reason) => {
                 return Err(Passthrough::Classified(reason));
             }
         },
-        Tool::Gh => Structured::Gh(gh::classify(args).map_err(Passthrough::Classified)?),
+        Program::Gh => Structured::Gh(gh::classify(args).map_err(Passthrough::Classified)?),
     };
     reader::check(agent.signal).map_err(Passthrough::Fidelity)?;
     Ok(structured)
@@ -182,7 +166,7 @@ fn answer(
 ) -> Result<Vec<u8>, crate::answer::AnswerError> {
     match structured {
         Structured::Git(request) => {
-            let ctx = crate::answer::Context::for_git(request, crate::answer::budget_from_env())?;
+            let ctx = crate::answer::Call::for_git(request, crate::answer::budget_from_env())?;
             crate::answer::git(request, &ctx)
         }
         Structured::Gh(pr) => crate::answer::gh(pr, args),
@@ -204,9 +188,9 @@ fn write_answer(bytes: &[u8]) -> i32 {
 }
 
 /// Execs the real program with the caller's arguments; returns only on failure.
-fn passthrough(tool: Tool, argv0: &OsStr, args: &[OsString]) -> i32 {
+fn passthrough(tool: Program, argv0: &OsStr, args: &[OsString]) -> i32 {
     let hop = exec::next_hop(std::env::var_os(exec::INSIDE_SHIM).as_deref());
-    let pin = locate::pin_variable(tool.name());
+    let pin = tool.pin_variable();
     let pinned = std::env::var_os(pin);
     if hop > MAX_HOPS {
         note(format_args!(
@@ -221,7 +205,7 @@ fn passthrough(tool: Tool, argv0: &OsStr, args: &[OsString]) -> i32 {
     }
     let path_var = std::env::var_os("PATH");
     let resolved = locate::resolve(locate::Inputs {
-        tool: tool.name(),
+        tool,
         path_var: path_var.as_deref(),
         pinned: pinned.as_deref(),
         self_id: locate::FileId::current_exe(),

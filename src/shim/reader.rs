@@ -269,6 +269,7 @@ mod imp {
 
     /// The process that created the other end of our stdout socket (for a socket pair: the
     /// process that called `socketpair`).
+    #[allow(unsafe_code, reason = "getsockopt(SO_PEERCRED) has no wrapper in std")]
     fn socket_peer_pid() -> Option<u32> {
         let mut cred = libc::ucred {
             pid: 0,
@@ -289,6 +290,10 @@ mod imp {
         (rc == 0 && cred.pid > 0).then_some(cred.pid.unsigned_abs())
     }
 
+    #[allow(
+        unsafe_code,
+        reason = "fstat of descriptor 1, which the process does not own"
+    )]
     fn stdout_stream() -> Result<Stream, Refusal> {
         let mut st = std::mem::MaybeUninit::<libc::stat>::uninit();
         // SAFETY: `fstat` writes a `stat` into the buffer when it returns 0.

@@ -211,6 +211,7 @@ fn node_child_process_streams() {
 }
 
 /// A harness that runs commands on a pseudo-terminal holds its master side.
+#[allow(unsafe_code, reason = "openpty has no wrapper in std")]
 #[test]
 fn a_pseudo_terminal_held_by_the_harness_is_its_stream() {
     use std::io::Read;

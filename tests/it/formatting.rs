@@ -6,7 +6,8 @@
 //! its environment variable (`GIT_PRISM_RUSTFMT`, `GIT_PRISM_BLACK`, `GIT_PRISM_PRETTIER`,
 //! `GIT_PRISM_PRETTIER_JAVA` for the Java plugin's entry file, `GIT_PRISM_GOFMT`,
 //! `GIT_PRISM_CLANG_FORMAT`), else on PATH; `make test` installs them all. A formatter that is
-//! not installed skips its tests with a message. `bench/formatting.py` runs the same commands
+//! not installed skips its tests with a message, unless `GIT_PRISM_REQUIRE_FORMATTERS` is set
+//! (as `make test` and CI set it): then its tests fail, so a missing tool is never a pass. `bench/formatting.py` runs the same commands
 //! for the figure in `bench/RESULTS.md`.
 
 use std::ffi::OsString;
@@ -247,6 +248,10 @@ fn formatting_is_not_a_change(case: &Case) {
     let command = match command(case) {
         Ok(c) => c,
         Err(why) => {
+            assert!(
+                std::env::var_os("GIT_PRISM_REQUIRE_FORMATTERS").is_none(),
+                "{why} (GIT_PRISM_REQUIRE_FORMATTERS is set: a missing formatter fails)"
+            );
             eprintln!("skipped: {why}");
             return;
         }
@@ -409,6 +414,10 @@ fn real_edits_survive_formatting(case: &Case) {
     let command = match command(case) {
         Ok(c) => c,
         Err(why) => {
+            assert!(
+                std::env::var_os("GIT_PRISM_REQUIRE_FORMATTERS").is_none(),
+                "{why} (GIT_PRISM_REQUIRE_FORMATTERS is set: a missing formatter fails)"
+            );
             eprintln!("skipped: {why}");
             return;
         }

@@ -21,6 +21,7 @@ struct Hostile<'a> {
     secret_file: PathBuf,
 }
 
+#[allow(unsafe_code, reason = "mkfifo has no wrapper in std")]
 fn hostile(env: &TestEnv) -> Hostile<'_> {
     let secret_dir = env.root().join("secret");
     std::fs::create_dir_all(&secret_dir).unwrap();
