@@ -316,16 +316,22 @@ pub fn imara_agreement(options: &Options, report: &mut Report) -> Result<()> {
     let out = child.wait_with_output()?;
     let _ = writer.join();
     let per_commit =
-        git_prism::git::raw::parse_per_commit(&out.stdout).map_err(|e| anyhow::anyhow!("{e}"))?;
+        git_prism::git::facts::parse_per_commit(&out.stdout).map_err(|e| anyhow::anyhow!("{e}"))?;
     let pairs: Vec<(String, String, (u64, u64))> = per_commit
         .into_iter()
         .flat_map(|(_, entries)| entries)
         .filter(|e| {
-            e.status == git_prism::git::raw::Status::Modified
-                && e.mode_before == 0o100644
-                && e.mode_after == 0o100644
+            e.status == git_prism::git::facts::Status::Modified
+                && e.mode_before == git_prism::git::Mode::FILE
+                && e.mode_after == git_prism::git::Mode::FILE
         })
-        .filter_map(|e| Some((e.oid_before?, e.oid_after?, e.lines?)))
+        .filter_map(|e| {
+            Some((
+                e.oid_before?.to_string(),
+                e.oid_after?.to_string(),
+                e.lines?,
+            ))
+        })
         .collect();
     let mut batch = git(options)
         .args(["cat-file", "--batch"])
