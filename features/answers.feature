@@ -1,7 +1,8 @@
 Feature: The shim answers an agent's git with structure
-  An agent types the git it already knows and reads JSON: the whole change at a glance (files,
-  line counts, functions) with the changed code inside, commits, blame hunks. People and
-  scripts keep getting git's own bytes.
+  An agent types the git it already knows and reads JSON that costs less than git's own output:
+  the changed code with the functions it changes, a large change's complete map first, commits
+  with what they changed, blame with each commit once, the pickaxe with the lines that hold the
+  term. People and scripts keep getting git's own bytes.
 
   Background:
     Given a repository with a main and a feature branch
@@ -11,18 +12,33 @@ Feature: The shim answers an agent's git with structure
     Then it succeeds
     And stdout is JSON
     And the answer lists "src/app.py" as "M app.py +5 -1"
-    And the functions of "src/app.py" include "added bye: def bye()"
-    And the functions of "src/app.py" include "modified hello"
-    And a hunk of "src/app.py" contains "@@ -1 +1 @@ hello, bye\n def hello():\n-    return 'hello'\n+    return 'hello, world'"
-    And the JSON field "raw" is "GIT_PRISM_INSIDE_SHIM=1 git diff main~1..main"
+    And a hunk of "src/app.py" contains "@@ -2 +2 @@ hello, added bye\n-    return 'hello'\n+    return 'hello, world'"
+    And the JSON has no field "raw"
 
   Scenario: Patch-shaping options are honoured inside the answer
-    When the agent runs "git diff -U0 main~1..main"
+    When the agent runs "git diff -U1 main~1..main"
     Then stdout is JSON
-    And a hunk of "src/app.py" contains "@@ -2 +2 @@ hello, bye\n-    return 'hello'"
+    And a hunk of "src/app.py" contains "@@ -1 +1 @@ hello, added bye\n def hello():\n-    return 'hello'"
     When the agent runs "git diff --unified=3 main~1..main -- src"
     Then stdout is JSON
     And a hunk of "src/app.py" contains " def hello():"
+
+  Scenario: A change too large for one answer leads with its map
+    Given the file "gen.sh" contains
+      """
+      for i in $(seq 1 40); do printf 'def f%s():\n    return %s\n' $i $i > "m$i.py"; done
+      git add -A && git -c user.name=x -c user.email=x@y commit -q -m many
+      for i in $(seq 1 40); do printf 'def f%s():\n    return %s + 1\n\ndef g%s(x):\n    return x\n' $i $i $i > "m$i.py"; done
+      git -c user.name=x -c user.email=x@y commit -q -am more
+      """
+    And the environment variable GIT_PRISM_MAX_OUTPUT is "6000"
+    When I run "sh gen.sh"
+    And the agent runs "git diff HEAD~1..HEAD"
+    Then stdout is JSON
+    And the JSON field "summary" contains "40 files changed"
+    And the functions of "m7.py" include "added g7: def g7(x)"
+    And the functions of "m7.py" include "modified f7"
+    And the JSON field "raw" is "GIT_PRISM_INSIDE_SHIM=1 git diff HEAD~1..HEAD"
 
   Scenario: A change too large for one answer continues with GIT_PRISM_CURSOR
     Given the file "gen.sh" contains
@@ -49,8 +65,7 @@ Feature: The shim answers an agent's git with structure
 
   Scenario: git diff from a subdirectory
     When the agent runs "git diff main~1..main -- ." in "sub"
-    Then stdout is JSON
-    And the answer lists 0 files
+    Then stdout is exactly what git prints for "diff main~1..main -- sub"
 
   Scenario: git -C from elsewhere
     When the agent runs "cd / && git -C {repo} diff main~1..main"
@@ -73,7 +88,7 @@ Feature: The shim answers an agent's git with structure
     And the agent runs "git log"
     Then stdout is JSON
     And the log answer lists the commits git log lists
-    And commit line 0 contains ": merge (merge, +1 -0, 1 file)"
+    And commit line 0 contains " [merge; A feature.txt +1 -0]\nmerge"
 
   Scenario: git log as a human
     When a human runs "git log --stat"
@@ -84,7 +99,7 @@ Feature: The shim answers an agent's git with structure
     Then the JSON field "message" is "main: greet the world"
     And the JSON field "author" is "A U Thor <author@example.com>"
     And the answer lists "src/app.py" as "M app.py +5 -1"
-    And a hunk of "src/app.py" contains "+def bye():"
+    And a hunk of "src/app.py" contains "@@ -2 +2 @@ hello, added bye\n-    return 'hello'\n+    return 'hello, world'\n+\n+\n+def bye():"
 
   Scenario: git show with the header suppressed and wider context
     When the agent runs "git show main --format= -U4"
@@ -107,15 +122,14 @@ Feature: The shim answers an agent's git with structure
 
   Scenario: git blame as an agent
     When the agent runs "git blame src/app.py"
-    Then the JSON field "path" is "src/app.py"
-    And the JSON field "hunks.0.functions.0" is "hello"
-    And the JSON field "lines" is "6"
+    Then stdout is JSON
+    And blame run 0 is "1 hello\ndef hello():"
+    And the blame commits table names "A U Thor 2024-01-01: "
 
   Scenario: The pickaxe as an agent
     When the agent runs "git log -S bye"
-    Then the JSON field "pickaxe.term" is "bye"
-    And the JSON field "commits.0.subject" is "main: greet the world"
-    And the JSON field "commits.0.files.0.functions.0.name" is "bye"
+    Then stdout is JSON
+    And the JSON field "commits.0" contains "\nmain: greet the world\nsrc/app.py:5 bye\n+def bye():"
 
   Scenario: A redirect gets git's bytes
     When the agent runs "git log -S bye > out.txt"
@@ -133,7 +147,7 @@ Feature: The shim answers an agent's git with structure
       """
     When the agent runs "make -s review"
     Then stdout is JSON
-    And the manifest lists 1 file
+    And the answer lists 1 file
 
   Scenario: A test runner capturing git gets git's bytes
     Given the file "runner.py" contains

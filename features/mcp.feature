@@ -67,8 +67,7 @@ Feature: MCP server
       {"base_ref": "main~2", "head_ref": "main"}
       """
     Then the tool call succeeds
-    And the JSON field "total" is "2"
-    And the JSON field "commits.0" contains ": shop (+5 -0, 1 file)"
+    And the JSON field "commits.0" contains " [A src/shop.py +5 -0"
     When an MCP client calls "get_commit_history" with
       """
       {"base_ref": "main~2", "head_ref": "main", "format": "full"}

@@ -1,192 +1,136 @@
-//! `git blame [-L a,b] [<rev>] [--] <path>`: real blame (git's own), grouped into hunks of
-//! consecutive lines from the same commit, with a table of the commits and, where the file's
-//! language is analysed, the function each hunk lies in.
+//! `git blame [-L a,b] [<rev>] [--] <path>`: git's own blame, each commit once in a table
+//! (`<id>`: `<author> <day>: <subject>`) and the blamed lines in runs of consecutive lines from
+//! the same commit, each run headed by its commit, its lines and, where the file's language is
+//! analysed, the function it lies in (`<id> 10-14 parse`), then the lines themselves.
+//!
+//! git's own output repeats the commit, author and date on every line; this says each once,
+//! so it is smaller for every range of more than a line or two, and names the function.
 
 use std::collections::BTreeMap;
 use std::ffi::OsString;
 use std::path::Path;
 
-use schemars::JsonSchema;
 use serde::Serialize;
 
-use super::{AnswerError, Call};
+use super::{AnswerError, Call, SHORT_ID, day};
 use crate::budget::{self, Budget, Cut, Stage};
 use crate::git::blame;
 use crate::git::{Oid, Repo, worktree};
 use crate::manifest::language;
 use crate::request::Blame;
 use crate::shell;
-use crate::time::iso_date;
 
-/// Characters of a commit id shown in hunks and the commits table.
-const SHORT: usize = 12;
-
-/// A grouped blame.
-#[derive(Debug, Serialize, JsonSchema)]
-pub struct BlameDoc {
-    /// The command that prints git's own output instead.
+/// The answer to `git blame`.
+#[derive(Debug, Serialize)]
+struct BlameAnswer {
+    /// The command that prints git's own output (a paged answer).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub raw: Option<String>,
-    /// The file, as given.
-    pub path: String,
-    /// The revision blamed (absent: the working tree).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub rev: Option<String>,
-    /// Lines blamed.
-    pub lines: usize,
-    /// Runs of consecutive lines last changed by the same commit.
-    pub hunks: Vec<HunkDoc>,
-    /// Each commit that appears, by its id's first 12 characters.
-    pub commits: BTreeMap<String, CommitDoc>,
-    /// Present when hunks were cut to fit the output budget.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub truncated: Option<Truncated>,
-}
-
-/// One hunk.
-#[derive(Debug, Serialize, JsonSchema)]
-pub struct HunkDoc {
-    /// First line.
-    pub start_line: u32,
-    /// Last line.
-    pub end_line: u32,
-    /// The commit (first 12 characters of its id; `^` marks a blame boundary).
-    pub commit: String,
-    /// The commit's author.
-    pub author: String,
-    /// The author date, ISO 8601 with the author's offset.
-    pub date: String,
-    /// The commit's subject.
-    pub summary: String,
-    /// The innermost functions or methods the hunk's lines lie in (several when the hunk
-    /// spans several definitions).
+    raw: Option<String>,
+    /// Each commit of the runs shown: `<author> <day>: <subject>`, by short id (`^` marks a
+    /// blame boundary, zeros lines not committed yet).
+    commits: BTreeMap<String, String>,
+    /// Runs of lines: `<id> <first>-<last> <function>` and then the lines.
+    lines: Vec<String>,
+    /// What is on the next page.
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub functions: Vec<String>,
+    cut: Vec<String>,
+    /// The command that blames the lines not shown.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    next: Option<String>,
 }
 
-/// One commit of the table.
-#[derive(Clone, Debug, Serialize, JsonSchema)]
-pub struct CommitDoc {
-    /// Full id.
-    pub sha: Oid,
-    /// Author name.
-    pub author: String,
-    /// Author email.
-    pub email: String,
-    /// Author date.
-    pub date: String,
-    /// Subject.
-    pub summary: String,
-    /// Lines of the blamed range last changed by this commit.
-    pub lines: usize,
-}
-
-/// What was cut.
-#[derive(Debug, Serialize, JsonSchema)]
-pub struct Truncated {
-    /// Hunks not shown.
-    pub hunks_not_shown: usize,
-    /// The command that shows the rest.
-    pub next_page: String,
+/// One run of consecutive lines from the same commit, rendered.
+struct Run {
+    /// The commit's short id as the table keys it.
+    commit: String,
+    first: u32,
+    last: u32,
+    text: String,
 }
 
 /// Builds the answer to `git blame`.
 pub fn answer(b: &Blame, argv: &[OsString], ctx: &Call) -> Result<String, AnswerError> {
     let repo = ctx.repo()?;
-    let doc = blame_doc(
-        &repo,
-        b,
-        argv,
-        Some(ctx.raw_command.clone()),
-        ctx.budget.less(1),
-    )?;
-    Ok(serde_json::to_string(&doc)?)
-}
-
-/// Blames with the real git and groups the result, within `budget` of JSON.
-pub fn blame_doc(
-    repo: &Repo,
-    b: &Blame,
-    argv: &[OsString],
-    raw: Option<String>,
-    budget: Budget,
-) -> Result<BlameDoc, AnswerError> {
     let parsed = repo.blame(b)?;
-    let functions = functions_of(repo, b).unwrap_or_default();
-    let short = |sha: &Oid| sha.short(SHORT).to_owned();
-    let mut counts: BTreeMap<&Oid, usize> = BTreeMap::new();
-    for line in &parsed.lines {
-        *counts.entry(&line.sha).or_default() += 1;
+    let functions = functions_of(&repo, b).unwrap_or_default();
+    let mut table: BTreeMap<String, String> = BTreeMap::new();
+    let key = |sha: &Oid, details: &blame::CommitDetails| {
+        let mut id = sha.short(SHORT_ID).to_owned();
+        if details.boundary {
+            id.insert(0, '^');
+        }
+        id
+    };
+    for (sha, d) in &parsed.commits {
+        let date = crate::time::iso_date(d.time, &d.tz);
+        table.insert(
+            key(sha, d),
+            format!("{} {}: {}", d.author, day(&date), d.summary),
+        );
     }
-    let hunks: Vec<HunkDoc> = blame::hunks(&parsed.lines)
+    let runs: Vec<Run> = blame::hunks(&parsed.lines)
         .into_iter()
         .map(|h| {
             let details = parsed.commits.get(&h.sha).cloned().unwrap_or_default();
-            let mut commit = short(&h.sha);
-            if details.boundary {
-                commit.insert(0, '^');
+            let commit = key(&h.sha, &details);
+            let mut text = if h.start == h.end {
+                format!("{commit} {}", h.start)
+            } else {
+                format!("{commit} {}-{}", h.start, h.end)
+            };
+            let names = innermost(&functions, h.start, h.end);
+            if !names.is_empty() {
+                text.push(' ');
+                text.push_str(&names.join(", "));
             }
-            HunkDoc {
-                start_line: h.start,
-                end_line: h.end,
+            for line in parsed
+                .lines
+                .iter()
+                .filter(|l| h.start <= l.number && l.number <= h.end)
+            {
+                text.push('\n');
+                text.push_str(&line.text);
+            }
+            Run {
                 commit,
-                author: details.author.clone(),
-                date: iso_date(details.time, &details.tz),
-                summary: details.summary.clone(),
-                functions: innermost(&functions, h.start, h.end),
+                first: h.start,
+                last: h.end,
+                text,
             }
         })
         .collect();
-    let commits = parsed
-        .commits
-        .iter()
-        .map(|(sha, d)| {
-            (
-                short(sha),
-                CommitDoc {
-                    sha: sha.clone(),
-                    author: d.author.clone(),
-                    email: d.email.clone(),
-                    date: iso_date(d.time, &d.tz),
-                    summary: d.summary.clone(),
-                    lines: counts.get(sha).copied().unwrap_or(0),
-                },
-            )
-        })
-        .collect();
-    let mut doc = BlameDoc {
-        raw,
-        path: b.path.to_string_lossy().into_owned(),
-        rev: b.rev.as_ref().map(|r| r.to_string_lossy().into_owned()),
-        lines: parsed.lines.len(),
-        hunks,
-        commits,
-        truncated: None,
-    };
-    fit(&mut doc, b, &repo.dir, argv, budget)?;
-    Ok(doc)
+    let json = fit(
+        &runs,
+        &table,
+        b,
+        &repo.dir,
+        argv,
+        &ctx.raw_command,
+        ctx.budget.less(1),
+    )?;
+    Ok(json)
 }
 
-/// Shows the hunks that fit the budget (at least one); the rest are named by `truncated`, a
-/// blame of just their lines, and the commits table keeps only the commits shown.
+/// Shows the runs that fit the budget (at least one); the rest are named by `next`, a blame of
+/// just their lines, and the commits table keeps only the commits shown.
 fn fit(
-    doc: &mut BlameDoc,
+    runs: &[Run],
+    table: &BTreeMap<String, String>,
     blame: &Blame,
     dir: &Path,
     argv: &[OsString],
+    raw: &str,
     budget: Budget,
-) -> Result<(), serde_json::Error> {
-    let all = std::mem::take(&mut doc.hunks);
-    let commits = std::mem::take(&mut doc.commits);
+) -> Result<String, serde_json::Error> {
     let next_page = |from: usize| {
         // The same blame of the lines not shown: git's own command with one `-L` per run of
         // consecutive lines left (several `-L` ranges stay apart), which the shim answers
         // again.
-        let mut runs: Vec<(u32, u32)> = Vec::new();
-        for h in &all[from..] {
-            match runs.last_mut() {
-                Some(run) if h.start_line == run.1 + 1 => run.1 = h.end_line,
-                _ => runs.push((h.start_line, h.end_line)),
+        let mut spans: Vec<(u32, u32)> = Vec::new();
+        for r in &runs[from..] {
+            match spans.last_mut() {
+                Some(span) if r.first == span.1 + 1 => span.1 = r.last,
+                _ => spans.push((r.first, r.last)),
             }
         }
         format!(
@@ -194,61 +138,43 @@ fn fit(
             shell::quote(dir.as_os_str()),
             shell::join(
                 blame
-                    .limited_to(argv, &runs)
+                    .limited_to(argv, &spans)
                     .iter()
                     .map(OsString::as_os_str)
             )
         )
     };
-    let count = all.len();
+    let count = runs.len();
     let stages = [Stage::Window {
         least: 1.min(count),
         most: count,
         total: count,
-        holds: "one hunk",
-        note: Box::new(|shown, budget| Cut::Moved {
-            entries: "hunks",
-            shown,
-            budget,
+        holds: "one run of lines",
+        note: Box::new(|shown, _| {
+            let lines: u32 = runs[shown..].iter().map(|r| r.last - r.first + 1).sum();
+            Cut::Later(format!("{lines} more lines are blamed on the next page"))
         }),
     }];
-    let show = |doc: &mut BlameDoc, n: usize| {
-        doc.hunks = all[..n].iter().map(clone_hunk).collect();
-        doc.truncated = (n < count).then(|| Truncated {
-            hunks_not_shown: count - n,
-            next_page: next_page(n),
-        });
-        // The commits table only needs the commits of the hunks shown.
-        let shown: std::collections::BTreeSet<&str> = doc
-            .hunks
-            .iter()
-            .map(|h| h.commit.trim_start_matches('^'))
-            .collect();
-        doc.commits = commits
-            .iter()
-            .filter(|(k, _)| shown.contains(k.as_str()))
-            .map(|(k, v)| (k.clone(), v.clone()))
-            .collect();
-    };
     let fitted = budget::fit(Some(budget), &stages, |s| {
-        show(doc, s.get(0));
-        let len = serde_json::to_string(&*doc)?.len();
-        Ok::<_, serde_json::Error>((s.get(0), len))
+        let shown = s.get(0);
+        let ids: std::collections::BTreeSet<&str> =
+            runs[..shown].iter().map(|r| r.commit.as_str()).collect();
+        let answer = BlameAnswer {
+            raw: (shown < count).then(|| raw.to_owned()),
+            commits: table
+                .iter()
+                .filter(|(k, _)| ids.contains(k.as_str()))
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect(),
+            lines: runs[..shown].iter().map(|r| r.text.clone()).collect(),
+            cut: s.notes(),
+            next: (shown < count).then(|| next_page(shown)),
+        };
+        let json = serde_json::to_string(&answer)?;
+        let len = json.len();
+        Ok::<_, serde_json::Error>((json, len))
     })?;
-    show(doc, fitted.doc);
-    Ok(())
-}
-
-fn clone_hunk(h: &HunkDoc) -> HunkDoc {
-    HunkDoc {
-        start_line: h.start_line,
-        end_line: h.end_line,
-        commit: h.commit.clone(),
-        author: h.author.clone(),
-        date: h.date.clone(),
-        summary: h.summary.clone(),
-        functions: h.functions.clone(),
-    }
+    Ok(fitted.doc)
 }
 
 /// The functions of the blamed version of the file, with their line ranges.
@@ -352,45 +278,36 @@ mod tests {
         assert!(innermost(&f, 40, 41).is_empty());
     }
 
-    /// Two hunks over the budget used to make the search try showing both, with a next page
-    /// starting at a third hunk that does not exist: an index out of bounds, and the shim
+    /// Two runs over the budget used to make the search try showing both, with a next page
+    /// starting at a third run that does not exist: an index out of bounds, and the shim
     /// aborted instead of passing the call to git.
     #[test]
-    fn two_hunks_over_the_budget_show_one_and_page_the_other() {
-        let hunk = |start: u32, commit: &str| HunkDoc {
-            start_line: start,
-            end_line: start,
-            commit: commit.to_owned(),
-            author: "A".repeat(400),
-            date: "2024-01-01T00:00:00+00:00".into(),
-            summary: "s".repeat(400),
-            functions: Vec::new(),
+    fn two_runs_over_the_budget_show_one_and_page_the_other() {
+        let run = |first: u32, commit: &str| Run {
+            commit: commit.into(),
+            first,
+            last: first,
+            text: format!("{commit} {first}\n{}", "x".repeat(600)),
         };
-        let mut doc = BlameDoc {
-            raw: None,
-            path: "f".into(),
-            rev: None,
-            lines: 2,
-            hunks: vec![hunk(1, "aaaa"), hunk(2, "bbbb")],
-            commits: BTreeMap::new(),
-            truncated: None,
-        };
+        let runs = [run(1, "a"), run(2, "b")];
+        let table: BTreeMap<String, String> = [("a".into(), "A".into()), ("b".into(), "B".into())]
+            .into_iter()
+            .collect();
         let argv = ["blame".into(), "f".into()];
-        fit(
-            &mut doc,
+        let json = fit(
+            &runs,
+            &table,
             &Blame::default(),
             Path::new("/r"),
             &argv,
+            "GIT_PRISM_INSIDE_SHIM=1 git blame f",
             Budget::bytes(1000),
         )
         .unwrap();
-        assert_eq!(doc.hunks.len(), 1);
-        let truncated = doc.truncated.unwrap();
-        assert_eq!(truncated.hunks_not_shown, 1);
-        assert!(
-            truncated.next_page.contains("-L 2,2 f"),
-            "{}",
-            truncated.next_page
-        );
+        let doc: serde_json::Value = serde_json::from_str(&json).unwrap();
+        assert_eq!(doc["lines"].as_array().unwrap().len(), 1);
+        assert_eq!(doc["commits"].as_object().unwrap().len(), 1, "{doc}");
+        assert!(doc["next"].as_str().unwrap().contains("-L 2,2 f"), "{doc}");
+        assert!(doc["raw"].is_string());
     }
 }

@@ -1,27 +1,36 @@
-//! A change as an agent reads it: the whole change at a glance, then the changed code, within
-//! one budget — for `git diff`, `git show` and `gh pr diff`.
+//! A change as an agent reads it — for `git diff`, `git show` and `gh pr diff` — in one of two
+//! layouts, whichever the budget allows (ADR 13):
 //!
-//! The first page holds the [`Overview`] (complete up to hundreds of files and functions,
-//! summarised past that) and then as many hunks as the budget leaves room for, production code
-//! first, then tests, then benches, examples, docs and configuration (git's order within each).
-//! Later pages, reached with the `next` command, carry the remaining hunks. Hunks are git's own
-//! (`git diff -p`, one line of context unless the caller asked for `-U<n>` or `-W`) without
-//! its per-file headers: each is one string whose first line is `@@ -<old> +<new> @@
-//! <function>` and whose other lines keep git's `+`, `-` and ` ` prefixes. Generated files,
-//! binaries, submodules and links contribute facts, never hunks (docs/adr, "the shim's answer").
+//! - **Whole**: the change fits one answer. Every hunk is there, each headed by the functions
+//!   it changes with their kind of change (`@@ -10 +10 @@ added Map::get`; a modified function
+//!   by its name alone), so the hunks themselves are the map: `files` lists only the files whose
+//!   hunks do not say everything (a rename's source, binary, generated, a mode, a link, a
+//!   submodule, untracked, no hunks), with any changed function no hunk shows. No summary, no
+//!   `raw`: nothing is missing that git's own output would add.
+//! - **Paged**: it does not fit. The first page leads with the complete map — `summary`, every
+//!   file by directory, every changed function with the signature (and so the visibility) of
+//!   each added or signature-changed one, the dependency changes — and then as many hunks as the
+//!   budget leaves room for, production code first. `files` holds the map: by directory, each
+//!   file's line (`M lib.rs +3 -1`) with the list of its changed functions. A map too large for one page continues on
+//!   the next pages before any hunk. `raw` names git's own output, `cut` what is on later pages,
+//!   `next` the command that prints the next one.
+//!
+//! Hunks are git's own (`git diff -p`, one line of context unless the caller asked for `-U<n>`
+//! or `-W`) without its per-file headers. Generated files, binaries, submodules and links
+//! contribute facts, never hunks.
 //!
 //! Invariants: the answer never exceeds its budget (a hunk too large for a page is split at
 //! line boundaries, a line too long for a page into segments, and continued); no changed line
-//! is cut without its rest on the following pages; every cut is stated, with the files whose
-//! hunks are on later pages; a cursor is bound to the range's facts and the hunk options (a
-//! cursor from before the branch moved is refused). The fitting is [`crate::budget`]'s: hunk
-//! pieces give way first, then the overview's detail.
+//! is cut without its rest on the following pages; every cut is stated; a cursor is bound to
+//! the range's facts and the hunk options (a cursor from before the branch moved is refused).
+//! The fitting is [`crate::budget`]'s.
 
+use std::collections::{BTreeSet, HashMap};
 use std::ffi::OsString;
 
 use serde::Serialize;
 
-use super::overview::{Level, Ordered, Overview, overview};
+use super::overview::{self, Ordered};
 use super::role::{self, Role};
 use crate::budget::{self, Budget, Cut, Stage};
 use crate::git::Repo;
@@ -32,6 +41,13 @@ use crate::paging::{Cursor, CursorError, Fingerprint, json_len};
 
 /// The smallest piece a hunk is split into, whatever the budget.
 const MIN_PART: usize = 400;
+
+/// A change too large, by estimate, for the whole layout is not fetched whole: past this many
+/// times the budget, the answer is paged from the start.
+const WHOLE_ESTIMATE_FACTOR: usize = 3;
+
+/// The most directories a paged map's totals name.
+const MAX_DIRECTORIES: usize = 20;
 
 /// What to render.
 pub struct Input<'a> {
@@ -49,23 +65,36 @@ pub struct Input<'a> {
     pub cursor: Option<&'a str>,
     /// Turns a cursor into the command that prints the next page.
     pub next: &'a dyn Fn(&str) -> String,
-    /// The command that lists every file and function (for a summarised overview).
-    pub full_listing: String,
+    /// The command that prints the real program's own output, named on a paged answer.
+    pub raw: Option<&'a str>,
 }
 
 /// The body of a change answer: what every change answer has after its own header fields.
-#[derive(Debug, Default, Serialize)]
+#[derive(Clone, Debug, Default, Serialize)]
 pub struct Body {
-    /// The whole change at a glance (the first page), or only its summary line (later pages).
-    #[serde(flatten)]
-    pub overview: Overview,
-    /// Which part of the hunks this page holds, on pages after the first.
+    /// The command that prints git's own output (a paged answer).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub raw: Option<String>,
+    /// One line of totals (a paged answer).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub summary: Option<String>,
+    /// Which part of the answer a later page holds.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub page: Option<String>,
-    /// The changed code by file: `@@ -<old line> +<new line> @@ <function>` then git's lines.
+    /// Totals per top-level directory, when the map spans pages.
+    #[serde(skip_serializing_if = "Ordered::is_empty")]
+    pub directories: Ordered<String>,
+    /// Files by directory, each `M name +added -removed [flags]` with its changed functions
+    /// (`added Type::name: <signature>`, `modified f, g`, ...).
+    #[serde(skip_serializing_if = "Ordered::is_empty")]
+    pub files: Ordered<Ordered<Vec<String>>>,
+    /// Dependency changes: declared ones, then lockfile totals.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub dependencies: Vec<String>,
+    /// The changed code by file: `@@ -<old line> +<new line> @@ <functions>` then git's lines.
     #[serde(skip_serializing_if = "Ordered::is_empty")]
     pub hunks: Ordered<Vec<String>>,
-    /// What did not fit, and where it is.
+    /// What is on later pages.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub cut: Vec<String>,
     /// The command that prints the next page.
@@ -73,12 +102,26 @@ pub struct Body {
     pub next: Option<String>,
 }
 
-/// Where a page starts: the position in the hunk order, the hunk, and the part of that hunk.
+impl Body {
+    /// Whether the body says nothing at all (a change with no files).
+    pub fn is_empty(&self) -> bool {
+        self.files.is_empty() && self.hunks.is_empty() && self.dependencies.is_empty()
+    }
+}
+
+/// Where a hunk page starts: the position in the hunk order, the hunk, and the part of it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
 struct Position {
     file: usize,
     hunk: usize,
     part: usize,
+}
+
+/// Where a page starts: in the map (at an entry), or in the hunks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum At {
+    Map(usize),
+    Hunks(Position),
 }
 
 /// One piece of a page: a part of a hunk of one file.
@@ -98,70 +141,293 @@ pub fn render(
 ) -> Result<String, super::AnswerError> {
     let m = input.manifest;
     let fp = cursor_fingerprint(m, input.context, input.shaping);
-    let first_page = input.cursor.is_none();
-    let start = match input.cursor {
+    let at = match input.cursor {
         Some(c) => decode(c, fp)?,
-        None => Position::default(),
+        None => {
+            if let Some(json) = whole(repo, input, wrap)? {
+                return Ok(json);
+            }
+            At::Map(0)
+        }
+    };
+    match at {
+        At::Map(start) => map_page(repo, input, fp, start, wrap),
+        At::Hunks(start) => {
+            let base = Body {
+                raw: input.raw.map(str::to_owned),
+                summary: Some(overview::summary_line(m.into())),
+                ..Body::default()
+            };
+            hunk_page(repo, input, fp, start, base, wrap)
+        }
+    }
+}
+
+/// The whole layout, when the change fits one answer.
+fn whole(
+    repo: &Repo,
+    input: &Input<'_>,
+    wrap: &dyn Fn(&Body) -> Result<String, serde_json::Error>,
+) -> Result<Option<String>, super::AnswerError> {
+    let m = input.manifest;
+    let order = hunk_order(m);
+    let estimate: usize = order
+        .iter()
+        .map(|&i| estimate_bytes(&m.files[i]))
+        .fold(0, usize::saturating_add);
+    if input.hunks
+        && estimate
+            > input
+                .budget
+                .as_bytes()
+                .saturating_mul(WHOLE_ESTIMATE_FACTOR)
+    {
+        return Ok(None);
+    }
+    let fetched = if input.hunks {
+        hunks::hunks(repo, m, &order, input.context, input.shaping)?
+    } else {
+        Vec::new()
+    };
+    let mut body = Body {
+        dependencies: overview::dependency_lines(m.into()),
+        ..Body::default()
+    };
+    let with_hunks: BTreeSet<usize> = fetched
+        .iter()
+        .filter(|f| !f.hunks.is_empty())
+        .map(|f| f.index)
+        .collect();
+    for (i, f) in m.files.iter().enumerate() {
+        let has_hunks = with_hunks.contains(&i);
+        let placed: BTreeSet<&str> = fetched
+            .iter()
+            .filter(|h| h.index == i)
+            .flat_map(|h| &h.hunks)
+            .flat_map(|p| p.functions.iter().map(String::as_str))
+            .collect();
+        let functions = if has_hunks {
+            // What the hunk headers do not name.
+            overview::function_lines_where(f, &|c| {
+                !placed.contains(c.name.as_str())
+                    && !c.old_name.as_deref().is_some_and(|o| placed.contains(o))
+            })
+        } else {
+            overview::function_lines(f)
+        };
+        if !has_hunks || overview::needs_line(f) || !functions.is_empty() {
+            let entry = &overview::map_entries(&m.files, &[i])[0];
+            push_file(&mut body.files, entry, functions);
+        }
+    }
+    for file in &fetched {
+        let labels = overview::labels(&m.files[file.index]);
+        let texts: Vec<String> = file.hunks.iter().map(|h| hunk_text(h, &labels)).collect();
+        if !texts.is_empty() {
+            body.hunks
+                .0
+                .push((display_path(&m.files[file.index].path), texts));
+        }
+    }
+    let json = wrap(&body)?;
+    Ok(input.budget.fits(json.len()).then_some(json))
+}
+
+/// Adds a file's line and its functions under its directory.
+fn push_file(
+    files: &mut Ordered<Ordered<Vec<String>>>,
+    entry: &overview::MapEntry,
+    functions: Vec<String>,
+) {
+    match files.0.iter_mut().rev().find(|(d, _)| *d == entry.dir) {
+        Some((_, lines)) => match lines.0.iter_mut().find(|(l, _)| *l == entry.line) {
+            Some((_, f)) => f.extend(functions),
+            None => lines.0.push((entry.line.clone(), functions)),
+        },
+        None => files.0.push((
+            entry.dir.clone(),
+            Ordered(vec![(entry.line.clone(), functions)]),
+        )),
+    }
+}
+
+/// About how many bytes a file's hunks take in an answer: its changed lines at about 60 bytes
+/// each, context and headers included.
+fn estimate_bytes(f: &crate::manifest::model::FileChange) -> usize {
+    let (a, r) = f.lines.unwrap_or((0, 0));
+    usize::try_from(a.saturating_add(r))
+        .unwrap_or(usize::MAX)
+        .saturating_mul(60)
+        .saturating_add(200)
+}
+
+/// A whole hunk: its header with the functions it changes, then git's lines.
+fn hunk_text(placed: &PlacedHunk, labels: &HashMap<String, String>) -> String {
+    let mut text = header(
+        placed,
+        labels,
+        placed.hunk.old_start,
+        placed.hunk.new_start,
+        0,
+    );
+    for line in &placed.hunk.lines {
+        text.push('\n');
+        text.push_str(line);
+    }
+    text
+}
+
+/// `@@ -<old> +<new> @@ <functions>`, and ` (part N)` for a hunk's later parts.
+fn header(
+    placed: &PlacedHunk,
+    labels: &HashMap<String, String>,
+    old: u32,
+    new: u32,
+    part: usize,
+) -> String {
+    let mut s = format!("@@ -{old} +{new} @@");
+    let label = |name: &str| labels.get(name).cloned().unwrap_or_else(|| name.to_owned());
+    if let Some(place) = placed.place(&label) {
+        s.push(' ');
+        s.push_str(&place);
+    }
+    if part > 0 {
+        s.push_str(&format!(" (part {})", part + 1));
+    }
+    s
+}
+
+/// A page of the map from entry `start` on (the first page, or one that continues a map too
+/// large for one page); when the map ends on this page, hunks fill the rest of it.
+fn map_page(
+    repo: &Repo,
+    input: &Input<'_>,
+    fp: u64,
+    start: usize,
+    wrap: &dyn Fn(&Body) -> Result<String, serde_json::Error>,
+) -> Result<String, super::AnswerError> {
+    let m = input.manifest;
+    let entries = overview::map_entries(&m.files, &map_order(m));
+    if start > entries.len() {
+        return Err(CursorError::Invalid(
+            input.cursor.unwrap_or_default().chars().take(80).collect(),
+        )
+        .into());
+    }
+    let rest = &entries[start..];
+    let first = start == 0;
+    let base = Body {
+        raw: input.raw.map(str::to_owned),
+        summary: Some(overview::summary_line(m.into())),
+        page: (!first).then(|| "the map, continued".to_owned()),
+        dependencies: if first {
+            overview::dependency_lines(m.into())
+        } else {
+            Vec::new()
+        },
+        ..Body::default()
     };
     let order = hunk_order(m);
-    let more_hunks = input.hunks && start.file < order.len();
-    // The overview's levels, most detailed first; later pages carry only the summary line.
-    let overviews: Vec<Overview> = if first_page {
-        overview_levels(m, input)
-    } else {
-        vec![Overview {
-            summary: super::overview::summary_line(m.into()),
-            ..Overview::default()
-        }]
-    };
-    let page = match (first_page, more_hunks) {
-        (true, _) => None,
-        (false, true) => Some(format!(
-            "hunks continued from {}",
-            display_path(&m.files[order[start.file]].path)
-        )),
-        (false, false) if input.cursor.is_some() && start.file >= order.len() => {
-            Some("no more hunks".into())
+    let hunks_follow = input.hunks && !order.is_empty();
+    let body_of = |shown: usize, notes: Vec<String>| {
+        let mut body = base.clone();
+        if first && shown < rest.len() {
+            body.directories = overview::directory_totals(&m.files, MAX_DIRECTORIES);
         }
-        (false, false) => None,
+        for e in &rest[..shown] {
+            push_file(&mut body.files, e, e.functions.clone());
+        }
+        body.cut = notes;
+        if shown < rest.len() {
+            body.next = Some((input.next)(&encode(fp, At::Map(start + shown))));
+        } else if hunks_follow {
+            // The map ends here and the hunks follow: measured as the page would be with no
+            // room left for a hunk, so that the hunks' own note always fits.
+            body.cut.push(later_note(m, &order, Position::default()));
+            body.next = Some((input.next)(&encode(fp, At::Hunks(Position::default()))));
+        }
+        body
     };
+    let stages = [Stage::Window {
+        least: 1.min(rest.len()),
+        most: rest.len(),
+        total: rest.len(),
+        holds: "one file of the map",
+        note: Box::new(|shown, _| {
+            Cut::Later(format!(
+                "the map continues on the next page: {} more files, then the hunks",
+                rest.len() - shown
+            ))
+        }),
+    }];
+    let fitted = budget::fit(Some(input.budget), &stages, |s| {
+        let json = wrap(&body_of(s.get(0), s.notes()))?;
+        let len = json.len();
+        Ok::<_, serde_json::Error>((json, len))
+    })?;
+    let shown = fitted.settings.get(0);
+    if shown < rest.len() || !hunks_follow {
+        return Ok(fitted.doc);
+    }
+    // The map is complete on this page: hunks fill what room is left.
+    let mut map = body_of(shown, Vec::new());
+    map.cut.clear();
+    map.next = None;
+    hunk_page(repo, input, fp, Position::default(), map, wrap)
+}
+
+/// A page of hunks from `start` on, after whatever `base` already holds.
+fn hunk_page(
+    repo: &Repo,
+    input: &Input<'_>,
+    fp: u64,
+    start: Position,
+    base: Body,
+    wrap: &dyn Fn(&Body) -> Result<String, serde_json::Error>,
+) -> Result<String, super::AnswerError> {
+    let m = input.manifest;
+    let order = hunk_order(m);
+    let map_on_page = !base.files.is_empty();
+    let mut base = base;
+    let more_hunks = input.hunks && start.file < order.len();
+    if !map_on_page {
+        base.page = Some(if more_hunks {
+            format!(
+                "hunks continued from {}",
+                display_path(&m.files[order[start.file]].path)
+            )
+        } else {
+            "no more hunks".to_owned()
+        });
+    }
     let (candidates, exhausted) = if more_hunks {
         candidates(repo, m, &order, start, input)?
     } else {
         (Vec::new(), true)
     };
     let resume = |shown: usize| candidates.get(shown).map(|p| p.at);
-    let stages = [
-        // A later page keeps at least one piece, so that following `next` always advances;
-        // the first page advances by its overview alone.
-        Stage::Window {
-            least: usize::from(!first_page).min(candidates.len()),
-            most: candidates.len(),
-            total: candidates.len() + usize::from(!exhausted),
-            holds: "one piece of a hunk",
-            note: Box::new(|shown, _| {
-                let at = resume(shown).unwrap_or(Position {
-                    file: order.len(),
-                    ..Position::default()
-                });
-                Cut::Later(later_note(m, &order, at))
-            }),
-        },
-        // The overview says itself what a less detailed level leaves out (`omitted`).
-        Stage::Detail {
-            deepest: overviews.len() - 1,
-            notes: Box::new(|_| Vec::new()),
-        },
-    ];
+    // A page of hunks alone keeps at least one piece, so that following `next` always
+    // advances; a page that holds the map advances by the map.
+    let least = usize::from(!map_on_page).min(candidates.len());
+    let stages = [Stage::Window {
+        least,
+        most: candidates.len(),
+        total: candidates.len() + usize::from(!exhausted),
+        holds: "one piece of a hunk",
+        note: Box::new(|shown, _| {
+            let at = resume(shown).unwrap_or(Position {
+                file: order.len(),
+                ..Position::default()
+            });
+            Cut::Later(later_note(m, &order, at))
+        }),
+    }];
     let fitted = budget::fit(Some(input.budget), &stages, |s| {
         let shown = s.get(0);
-        let mut body = Body {
-            overview: overviews[s.get(1)].clone(),
-            page: page.clone(),
-            hunks: group(m, &candidates[..shown]),
-            cut: s.notes(),
-            next: None,
-        };
+        let mut body = base.clone();
+        body.hunks = group(m, &candidates[..shown]);
+        body.cut = s.notes();
+        body.next = None;
         if shown < candidates.len() || !exhausted {
             // Just after the last piece shown (positions order lexicographically).
             let after = |p: &Piece| Position {
@@ -170,7 +436,7 @@ pub fn render(
             };
             let at = resume(shown).or(candidates.last().map(after));
             if let Some(at) = at {
-                body.next = Some((input.next)(&encode(fp, at)));
+                body.next = Some((input.next)(&encode(fp, At::Hunks(at))));
             }
         }
         let json = wrap(&body)?;
@@ -178,31 +444,6 @@ pub fn render(
         Ok::<_, serde_json::Error>((json, len))
     })?;
     Ok(fitted.doc)
-}
-
-/// The overview at each level, most detailed first: every file and function with signatures,
-/// then without, then summarised into shrinking shares of the budget.
-fn overview_levels(m: &Manifest, input: &Input<'_>) -> Vec<Overview> {
-    let mut levels = vec![
-        overview(m.into(), Level::Full, usize::MAX, &input.full_listing),
-        overview(m.into(), Level::Names, usize::MAX, &input.full_listing),
-    ];
-    // Summarised: the complete counts plus the most significant entries in about half the
-    // budget, then less.
-    let mut room = input.budget.as_bytes() / 2;
-    loop {
-        levels.push(overview(
-            m.into(),
-            Level::Summarised,
-            room,
-            &input.full_listing,
-        ));
-        if room < 200 {
-            break;
-        }
-        room /= 2;
-    }
-    levels
 }
 
 /// The pieces that may go on this page, from `start` on: whole files' hunks fetched from git
@@ -233,7 +474,8 @@ fn candidates(
             let Some(file) = fetched.iter().find(|f| f.index == index) else {
                 continue;
             };
-            for piece in pieces(file, file_pos, part_limit) {
+            let labels = overview::labels(&m.files[index]);
+            for piece in pieces(file, file_pos, part_limit, &labels) {
                 if piece.at < start {
                     continue;
                 }
@@ -247,6 +489,38 @@ fn candidates(
         next_file = batch_end;
     }
     Ok((out, true))
+}
+
+/// The files in the map's order: production code first, then tests, benches, examples, docs
+/// and configuration (git's order within each), as the hunks follow.
+fn map_order(m: &Manifest) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..m.files.len()).collect();
+    order.sort_by_key(|&i| role::of(&m.files[i]));
+    order
+}
+
+/// Splits a file's hunks into page pieces no longer than `part_limit`.
+fn pieces(
+    file: &FileHunks,
+    file_pos: usize,
+    part_limit: usize,
+    labels: &HashMap<String, String>,
+) -> Vec<Piece> {
+    let mut out = Vec::new();
+    for (h, placed) in file.hunks.iter().enumerate() {
+        for (part, text) in parts(placed, part_limit, labels).into_iter().enumerate() {
+            out.push(Piece {
+                at: Position {
+                    file: file_pos,
+                    hunk: h,
+                    part,
+                },
+                index: file.index,
+                text,
+            });
+        }
+    }
+    out
 }
 
 /// The most characters of file names a cut note lists (it must fit [`RESERVE`]).
@@ -337,51 +611,21 @@ fn batch(m: &Manifest, order: &[usize], from: usize, room: usize) -> usize {
     end
 }
 
-/// Splits a file's hunks into page pieces no longer than `part_limit`.
-fn pieces(file: &FileHunks, file_pos: usize, part_limit: usize) -> Vec<Piece> {
-    let mut out = Vec::new();
-    for (h, placed) in file.hunks.iter().enumerate() {
-        for (part, text) in parts(placed, part_limit).into_iter().enumerate() {
-            out.push(Piece {
-                at: Position {
-                    file: file_pos,
-                    hunk: h,
-                    part,
-                },
-                index: file.index,
-                text,
-            });
-        }
-    }
-    out
-}
-
 /// Renders a hunk as one or more strings of at most about `limit` bytes each; each part
 /// starts with a header giving the line numbers where it starts. A line longer than a part is
 /// split into segments: each segment after the first starts a new part and repeats the line's
 /// prefix followed by `…`, so that every byte of the line is shown, in order.
-fn parts(placed: &PlacedHunk, limit: usize) -> Vec<String> {
+fn parts(placed: &PlacedHunk, limit: usize, labels: &HashMap<String, String>) -> Vec<String> {
     let h = &placed.hunk;
-    let function = placed.function.as_deref().unwrap_or("");
-    let header = |old: u32, new: u32, part: usize| {
-        let mut s = format!("@@ -{old} +{new} @@");
-        if !function.is_empty() {
-            s.push(' ');
-            s.push_str(function);
-        }
-        if part > 0 {
-            s.push_str(&format!(" (part {})", part + 1));
-        }
-        s
-    };
     let (mut old, mut new) = (h.old_start, h.new_start);
     let mut out = Vec::new();
-    let mut text = header(old, new, 0);
+    let mut text = header(placed, labels, old, new, 0);
+    let room = limit.saturating_sub(text.len() + 16);
     for line in &h.lines {
-        for segment in segments(line, limit.saturating_sub(text_len_floor(function))) {
+        for segment in segments(line, room) {
             if text.len() + segment.len() + 1 > limit && text.contains('\n') {
                 out.push(std::mem::take(&mut text));
-                text = header(old, new, out.len());
+                text = header(placed, labels, old, new, out.len());
             }
             text.push('\n');
             text.push_str(&segment);
@@ -398,11 +642,6 @@ fn parts(placed: &PlacedHunk, limit: usize) -> Vec<String> {
     }
     out.push(text);
     out
-}
-
-/// Room a part's header takes, at most (line numbers, the function, the part number).
-fn text_len_floor(function: &str) -> usize {
-    function.len() + 48
 }
 
 /// Splits a line into segments of at most `room` bytes (at least [`MIN_PART`] / 2, cut at
@@ -463,15 +702,23 @@ fn cursor_fingerprint(m: &Manifest, context: u32, shaping: &[OsString]) -> u64 {
     h.value()
 }
 
-/// The kind of a hunk page's cursor.
+/// The kind of a change answer's cursor.
 const CURSOR: Cursor = Cursor("gp2");
 
-fn encode(fp: u64, at: Position) -> String {
-    CURSOR.encode_position(fp, &format!("{}.{}.{}", at.file, at.hunk, at.part))
+fn encode(fp: u64, at: At) -> String {
+    let position = match at {
+        At::Map(n) => format!("m{n}"),
+        At::Hunks(p) => format!("{}.{}.{}", p.file, p.hunk, p.part),
+    };
+    CURSOR.encode_position(fp, &position)
 }
 
-fn decode(cursor: &str, fp: u64) -> Result<Position, CursorError> {
+fn decode(cursor: &str, fp: u64) -> Result<At, CursorError> {
     let position = CURSOR.decode_position(cursor, fp)?;
+    let invalid = || CursorError::Invalid(cursor.chars().take(80).collect());
+    if let Some(n) = position.strip_prefix('m') {
+        return n.parse().map(At::Map).map_err(|_| invalid());
+    }
     let mut numbers = position.split('.').map(str::parse::<usize>);
     match (
         numbers.next(),
@@ -479,8 +726,10 @@ fn decode(cursor: &str, fp: u64) -> Result<Position, CursorError> {
         numbers.next(),
         numbers.next(),
     ) {
-        (Some(Ok(file)), Some(Ok(hunk)), Some(Ok(part)), None) => Ok(Position { file, hunk, part }),
-        _ => Err(CursorError::Invalid(cursor.chars().take(80).collect())),
+        (Some(Ok(file)), Some(Ok(hunk)), Some(Ok(part)), None) => {
+            Ok(At::Hunks(Position { file, hunk, part }))
+        }
+        _ => Err(invalid()),
     }
 }
 
@@ -496,8 +745,10 @@ mod tests {
             hunk: 1,
             part: 2,
         };
-        let c = encode(0xabc, at);
-        assert_eq!(decode(&c, 0xabc), Ok(at));
+        let c = encode(0xabc, At::Hunks(at));
+        assert_eq!(decode(&c, 0xabc), Ok(At::Hunks(at)));
+        let m = encode(0xabc, At::Map(7));
+        assert_eq!(decode(&m, 0xabc), Ok(At::Map(7)));
         assert!(matches!(decode(&c, 0xabd), Err(CursorError::Stale(_))));
         for bad in [
             "",
@@ -532,12 +783,14 @@ mod tests {
                 section: String::new(),
                 lines: lines.clone(),
             },
-            function: Some("f".into()),
+            functions: vec!["f".into()],
+            section: None,
         };
-        let whole = parts(&placed, usize::MAX);
+        let labels = HashMap::new();
+        let whole = parts(&placed, usize::MAX, &labels);
         assert_eq!(whole.len(), 1);
         assert!(whole[0].starts_with("@@ -10 +20 @@ f\n context 0\n-old 1\n+new 2"));
-        let split = parts(&placed, 120);
+        let split = parts(&placed, 120, &labels);
         assert!(split.len() > 3);
         assert!(split.iter().all(|p| p.len() <= 140), "{split:?}");
         // Every line appears once, in order, across the parts.
@@ -574,9 +827,10 @@ mod tests {
                 section: String::new(),
                 lines: vec![long.clone(), " after".into()],
             },
-            function: None,
+            functions: Vec::new(),
+            section: None,
         };
-        let split = parts(&placed, 1000);
+        let split = parts(&placed, 1000, &HashMap::new());
         assert!(split.len() >= 5, "{}", split.len());
         assert!(split.iter().all(|p| p.len() <= 1000), "{split:?}");
         let mut rejoined = String::new();

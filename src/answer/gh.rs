@@ -12,13 +12,13 @@
 use serde::Serialize;
 
 use super::compact::Body;
-use super::{AnswerError, Call, render_change, repo_arg};
-use crate::git::Oid;
+use super::{AnswerError, Call, SHORT_ID, render_change};
 use crate::git::gh::{self, GhError};
 use crate::manifest;
 use crate::request::Diff;
 use crate::request::gh::PrDiff;
 
+/// Which pull request, and the commits it compares (ids shortened).
 #[derive(Clone, Copy, Serialize)]
 struct PullRequest<'a> {
     number: u64,
@@ -27,16 +27,14 @@ struct PullRequest<'a> {
     url: &'a str,
     base_ref: &'a str,
     head_ref: &'a str,
-    base_sha: &'a Oid,
-    head_sha: &'a Oid,
-    merge_base: &'a Oid,
+    base_sha: &'a str,
+    head_sha: &'a str,
+    merge_base: &'a str,
 }
 
 /// The answer to `gh pr diff`.
 #[derive(Serialize)]
 struct GhAnswer<'a> {
-    /// The command that prints gh's own output.
-    raw: &'a str,
     /// Which pull request, and its commits.
     pull_request: PullRequest<'a>,
     #[serde(flatten)]
@@ -69,20 +67,11 @@ pub fn answer(pr: &PrDiff, ctx: &Call) -> Result<String, AnswerError> {
         url: &view.url,
         base_ref: &view.base_name,
         head_ref: &view.head_name,
-        base_sha: &view.base,
-        head_sha: &view.head,
-        merge_base: &merge_base,
+        base_sha: view.base.short(SHORT_ID),
+        head_sha: view.head.short(SHORT_ID),
+        merge_base: merge_base.short(SHORT_ID),
     };
-    let full_listing = format!(
-        "git-prism manifest {} {merge_base} {}",
-        repo_arg(&repo),
-        view.head
-    );
-    render_change(ctx, &repo, &built, &[], true, full_listing, &|body| {
-        serde_json::to_string(&GhAnswer {
-            raw: &ctx.raw_command,
-            pull_request,
-            body,
-        })
+    render_change(ctx, &repo, &built, &[], true, &|body| {
+        serde_json::to_string(&GhAnswer { pull_request, body })
     })
 }

@@ -30,8 +30,6 @@ use crate::paging::PageError;
 use crate::request::{Command, Request};
 use crate::shell;
 
-pub use blame::{BlameDoc, blame_doc};
-
 /// The default output budget of the shim's answers.
 pub const DEFAULT_BUDGET: Budget = Budget::bytes(20_000);
 
@@ -181,15 +179,8 @@ fn finish(mut json: String, budget: Budget) -> Result<Vec<u8>, AnswerError> {
     Ok(json.into_bytes())
 }
 
-/// The `--repo` argument that points a follow-up `git-prism` command at the same repository
-/// and directory (pathspecs stay relative to it).
-fn repo_arg(repo: &Repo) -> String {
-    format!("--repo {}", shell::quote(repo.dir.as_os_str()))
-}
-
-/// The command that prints the page at `cursor` of this answer: the caller's command again.
 /// Renders a change answer of the shim (`diff`, `show`, `gh pr diff`): the compact body for
-/// `built` with the hunk options `patch`, within the context's budget and paged by its cursor,
+/// `built` with the hunk options `patch`, within the call's budget and paged by its cursor,
 /// wrapped by `wrap` into the command's own answer.
 fn render_change(
     ctx: &Call,
@@ -197,7 +188,6 @@ fn render_change(
     built: &crate::manifest::Manifest,
     patch: &[OsString],
     hunks: bool,
-    full_listing: String,
     wrap: &dyn Fn(&compact::Body) -> Result<String, serde_json::Error>,
 ) -> Result<String, AnswerError> {
     let input = compact::Input {
@@ -208,13 +198,40 @@ fn render_change(
         budget: ctx.budget.less(1),
         cursor: ctx.cursor.as_deref(),
         next: &|cursor| next_page(ctx, cursor),
-        full_listing,
+        raw: Some(&ctx.raw_command),
     };
     compact::render(repo, &input, wrap)
 }
 
+/// The command that prints the page at `cursor` of this answer: the caller's command again.
 fn next_page(ctx: &Call, cursor: &str) -> String {
     format!("{CURSOR_VAR}={cursor} {}", ctx.command)
+}
+
+/// The length of the commit ids answers print: unique in any repository an agent meets, and
+/// half the tokens of a full id.
+pub const SHORT_ID: usize = 12;
+
+/// A date as answers print it: `2024-05-01 12:00 +0200` (a date and time of git's strict ISO
+/// 8601 form, seconds left out); anything else as it is.
+pub fn short_date(iso: &str) -> String {
+    let b = iso.as_bytes();
+    if b.len() >= 19 && b.get(10) == Some(&b'T') {
+        let zone = iso[19..].replace(':', "");
+        let zone = if zone == "Z" {
+            "+0000".to_owned()
+        } else {
+            zone
+        };
+        format!("{} {} {zone}", &iso[..10], &iso[11..16])
+    } else {
+        iso.to_owned()
+    }
+}
+
+/// A date as a log line prints it: the day (`2024-05-01`).
+pub fn day(iso: &str) -> &str {
+    iso.get(..10).unwrap_or(iso)
 }
 
 /// `base..head` with short ids, as an answer names its range.
@@ -222,7 +239,7 @@ pub fn range_label(m: &crate::manifest::Manifest) -> String {
     use crate::git::revs::Head;
     let short = |s: &Option<crate::git::Oid>| {
         s.as_ref()
-            .map_or_else(|| "(none)".to_owned(), |s| s.short(12).to_owned())
+            .map_or_else(|| "(none)".to_owned(), |s| s.short(SHORT_ID).to_owned())
     };
     let base = match &m.target.base_sha {
         Some(_) => short(&m.target.base_sha),

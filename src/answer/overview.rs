@@ -1,15 +1,14 @@
-//! The whole change at a glance, in the fewest tokens that still say everything an agent acts
-//! on: every file (status, path, line counts, and only the flags that matter: binary,
-//! generated, submodule, mode, untracked) and every changed function (kind of change,
-//! qualified name, the signature where it changed), grouped so a directory or a path is written
-//! once.
+//! The map of a change, in the fewest tokens that still say everything an agent acts on: every
+//! file (status, path, line counts, and only the flags that matter: binary, generated,
+//! submodule, mode, untracked) and every changed function (kind of change, qualified name, and
+//! the signature of an added or signature-changed one, visibility included), grouped so a
+//! directory or a path is written once.
 //!
 //! Lines read like git's own `--name-status` and `--stat` (`M lib.rs +3 -1`), which agents
-//! already know. When the full listing does not fit its share of the budget, it degrades in
-//! stated steps: signatures go, then the listing becomes complete counts per directory and per
-//! file plus the most significant entries (production code first, largest first).
+//! already know. The same vocabulary labels hunk headers (`added Map::get`, `renamed a -> b`,
+//! a modified function by its name alone) and a log's one-line summary of a commit.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use bstr::ByteSlice;
 use serde::Serialize;
@@ -18,8 +17,7 @@ use serde::ser::SerializeMap;
 use crate::git::facts::Status;
 use crate::git::{Mode, Oid};
 use crate::lang::{ChangeType, FunctionChange};
-use crate::manifest::Manifest;
-use crate::manifest::hunks::display_path;
+use crate::manifest::hunks::{display_path, shows_hunks};
 use crate::manifest::model::{FileChange, Functions, Kind};
 
 /// A JSON object whose keys keep the order they were inserted in.
@@ -33,7 +31,7 @@ impl<V> Ordered<V> {
     }
 
     /// Appends `value` to the entry `key`, adding the entry at the end when it is new.
-    fn push_to(&mut self, key: &str, value: V::Item)
+    pub fn push_to(&mut self, key: &str, value: V::Item)
     where
         V: Default + Extend<V::Item> + IntoIterator,
     {
@@ -61,33 +59,8 @@ impl<V: Serialize> Serialize for Ordered<V> {
     }
 }
 
-/// The at-a-glance part of an answer.
-#[derive(Clone, Debug, Default, Serialize)]
-pub struct Overview {
-    /// One line of totals.
-    pub summary: String,
-    /// Complete counts per directory, when the files are too many to list one by one.
-    #[serde(skip_serializing_if = "Ordered::is_empty")]
-    pub directories: Ordered<String>,
-    /// Files by directory: `M name +added -removed [flags]`.
-    #[serde(skip_serializing_if = "Ordered::is_empty")]
-    pub files: Ordered<Vec<String>>,
-    /// Changed functions by file: `added Type::name: signature`, `modified f`, ...
-    #[serde(skip_serializing_if = "Ordered::is_empty")]
-    pub functions: Ordered<Vec<String>>,
-    /// Imports added (`+`) and removed (`-`), by file.
-    #[serde(skip_serializing_if = "Ordered::is_empty")]
-    pub imports: Ordered<Vec<String>>,
-    /// Dependency changes: declared ones, then lockfile totals.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub dependencies: Vec<String>,
-    /// What this overview leaves out, and where to find it.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub omitted: Vec<String>,
-}
-
-/// What an overview describes: a range's files and dependency changes (a manifest's, or one
-/// commit's of a log).
+/// What a map describes: a range's files and dependency changes (a manifest's, or one commit's
+/// of a log).
 #[derive(Clone, Copy)]
 pub struct Change<'a> {
     /// The changed files.
@@ -96,8 +69,8 @@ pub struct Change<'a> {
     pub dependencies: &'a crate::deps::Report,
 }
 
-impl<'a> From<&'a Manifest> for Change<'a> {
-    fn from(m: &'a Manifest) -> Self {
+impl<'a> From<&'a crate::manifest::Manifest> for Change<'a> {
+    fn from(m: &'a crate::manifest::Manifest) -> Self {
         Change {
             files: &m.files,
             dependencies: &m.dependencies,
@@ -105,179 +78,293 @@ impl<'a> From<&'a Manifest> for Change<'a> {
     }
 }
 
-/// How much of the listing an overview holds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Level {
-    /// Every file and function, signatures and imports included.
-    Full,
-    /// Every file, each with its changed functions by name on the same line.
-    Names,
-    /// Counts per directory and per file, and the most significant entries.
-    Summarised,
-}
-
 /// The most dependency lines listed before they are summarised.
 const MAX_DEPENDENCY_LINES: usize = 12;
 
-/// Builds the overview of `m` at `level`; `room` bounds a summarised listing (in bytes).
-pub fn overview(m: Change<'_>, level: Level, room: usize, full_listing: &str) -> Overview {
-    let mut o = Overview {
-        summary: summary_line(m),
-        dependencies: dependency_lines(m),
-        ..Overview::default()
+/// One file of the map: its directory, its line, and its functions.
+#[derive(Clone, Debug)]
+pub struct MapEntry {
+    /// The file's index among the change's files.
+    pub index: usize,
+    /// Its directory (`src/`, `""` at the top), the key its line is listed under.
+    pub dir: String,
+    /// `M lib.rs +3 -1` and the flags that matter.
+    pub line: String,
+    /// Its path, the key its functions are listed under.
+    pub path: String,
+    /// `added Type::name: <signature>`, `modified f`, ...
+    pub functions: Vec<String>,
+}
+
+/// The map of every file, in `order` (indices into `files`).
+pub fn map_entries(files: &[FileChange], order: &[usize]) -> Vec<MapEntry> {
+    order
+        .iter()
+        .map(|&i| {
+            let f = &files[i];
+            let (dir, name) = split(&f.path);
+            MapEntry {
+                index: i,
+                dir,
+                line: file_line(f, &name),
+                path: display_path(&f.path),
+                functions: function_lines(f),
+            }
+        })
+        .collect()
+}
+
+/// A file's functions as the map lists them: each added or signature-changed function with
+/// its signature (visibility included), then the others by kind on one line each (`modified
+/// a, b`, `renamed a -> b`, `moved c from x.rs`, `deleted d`, `reformatted e`); a name listed
+/// twice (two definitions under `cfg`, say) once.
+pub fn function_lines(f: &FileChange) -> Vec<String> {
+    function_lines_where(f, &|_| true)
+}
+
+/// Like [`function_lines`], for the changes `keep` keeps (a file's functions that no hunk
+/// shown names, say); functions only reformatted are kept when any change is.
+pub fn function_lines_where(f: &FileChange, keep: &dyn Fn(&FunctionChange) -> bool) -> Vec<String> {
+    let Functions::Analysed(a) = &f.functions else {
+        return Vec::new();
     };
-    match level {
-        Level::Full => {
-            for f in m.files {
-                let (dir, name) = split(&f.path);
-                o.files.push_to(&dir, file_line(f, &name));
+    let kept: Vec<&FunctionChange> = a.changed.iter().filter(|c| keep(c)).collect();
+    let all = kept.len() == a.changed.len();
+    let mut out: Vec<String> = Vec::new();
+    let mut by: Vec<(&'static str, Vec<String>)> = Vec::new();
+    let mut add = |kind: &'static str, text: String| match by.iter_mut().find(|(k, _)| *k == kind) {
+        Some((_, names)) => {
+            if !names.contains(&text) {
+                names.push(text);
             }
-            for f in m.files {
-                add_functions(&mut o, f, true);
-            }
-            return o;
         }
-        Level::Names => {
-            for f in m.files {
-                let (dir, name) = split(&f.path);
-                o.files.push_to(&dir, merged_line(f, &name));
+        None => by.push((kind, vec![text])),
+    };
+    for c in kept {
+        match c.change_type {
+            ChangeType::Added | ChangeType::SignatureChanged => {
+                let line = function_line(c, true);
+                if !out.contains(&line) {
+                    out.push(line);
+                }
             }
-            if m.files.iter().any(has_imports) {
-                o.omitted
-                    .push(format!("imports and signatures: {full_listing}"));
-            }
-            return o;
+            ChangeType::Renamed => add(
+                "renamed",
+                format!("{} -> {}", c.old_name.as_deref().unwrap_or("?"), c.name),
+            ),
+            ChangeType::Moved => add(
+                "moved",
+                format!("{} from {}", c.name, c.old_path.as_deref().unwrap_or("?")),
+            ),
+            ChangeType::Modified => add("modified", c.name.clone()),
+            ChangeType::Deleted => add("deleted", c.name.clone()),
         }
-        Level::Summarised => {}
     }
-    // Complete counts per directory (coarser directories when there are many), then the most
-    // significant entries in the room left.
-    let depth = directory_depth(m, (room / 90).max(1));
-    let mut dirs: BTreeMap<String, Totals> = BTreeMap::new();
-    for f in m.files {
-        let key = prefix(&f.path, depth);
-        let e = dirs.entry(key).or_default();
+    if all {
+        for name in &a.formatting_only {
+            add("reformatted", name.clone());
+        }
+    }
+    out.extend(
+        by.into_iter()
+            .map(|(kind, names)| format!("{kind} {}", names.join(", "))),
+    );
+    out
+}
+
+/// A signature as the map shows it: without leading Rust attributes (`#[inline]`,
+/// `#[cfg(...)]`, `#[cfg_attr(...)]`), which say how it is built rather than what it is.
+fn shown_signature(signature: &str) -> &str {
+    let mut rest = signature.trim_start();
+    while let Some(after) = rest.strip_prefix("#[") {
+        let mut depth = 1usize;
+        let mut end = None;
+        for (i, ch) in after.char_indices() {
+            match ch {
+                '[' => depth += 1,
+                ']' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        end = Some(i + 1);
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        match end {
+            Some(e) => rest = after[e..].trim_start(),
+            None => return signature,
+        }
+    }
+    if rest.is_empty() { signature } else { rest }
+}
+
+/// Whether a file needs its own line beside its hunks: unless it is a plain modification (a
+/// file listed only by its hunks is `M`, its counts its `+` and `-` lines), when the hunks do
+/// not say everything the line does (added, deleted, a rename's source, a mode, binary,
+/// generated, a link, a submodule, an untracked file) or it has no hunks to show.
+pub fn needs_line(f: &FileChange) -> bool {
+    !shows_hunks(f)
+        || f.untracked
+        || f.old_path.is_some()
+        || f.status != Status::Modified
+        || (f.mode_before.exists() && f.mode_after.exists() && f.mode_before != f.mode_after)
+        || f.similarity.is_some()
+}
+
+/// How a hunk header names the functions it touches: a modified function by its name, any
+/// other change with its kind (`added x`, `signature x`, `renamed a -> b`, `moved x from a.rs`,
+/// `reformatted x`), keyed by the names a hunk can find (old and new).
+pub fn labels(f: &FileChange) -> HashMap<String, String> {
+    let mut out = HashMap::new();
+    let Functions::Analysed(a) = &f.functions else {
+        return out;
+    };
+    for c in &a.changed {
+        let label = match c.change_type {
+            ChangeType::Modified => c.name.clone(),
+            ChangeType::Renamed => format!(
+                "renamed {} -> {}",
+                c.old_name.as_deref().unwrap_or("?"),
+                c.name
+            ),
+            _ => function_line(c, false),
+        };
+        if let Some(old) = &c.old_name {
+            out.insert(old.clone(), label.clone());
+        }
+        out.insert(c.name.clone(), label);
+    }
+    for name in &a.formatting_only {
+        out.entry(name.clone())
+            .or_insert_with(|| format!("reformatted {name}"));
+    }
+    out
+}
+
+/// Complete totals per top-level directory (`src/`: `12 files +300 -40`), the largest
+/// `max` first and the rest counted together: the orientation of a map that spans pages.
+pub fn directory_totals(files: &[FileChange], max: usize) -> Ordered<String> {
+    let mut dirs: BTreeMap<String, (usize, u64, u64)> = BTreeMap::new();
+    for f in files {
+        let e = dirs.entry(prefix(&f.path, 1)).or_default();
         e.0 += 1;
         let (a, r) = f.lines.unwrap_or((0, 0));
         e.1 = e.1.saturating_add(a);
         e.2 = e.2.saturating_add(r);
-        if let Functions::Analysed(analysis) = &f.functions {
-            e.3.extend(analysis.changed.iter().cloned());
-        }
     }
-    let max_groups = (room / 90).max(8);
-    let mut dirs: Vec<(String, Totals)> = dirs.into_iter().collect();
-    let mut rest: Option<(usize, usize, u64, u64)> = None;
-    if dirs.len() > max_groups {
-        // Even the top directories are too many: keep the largest, count the others.
-        dirs.sort_by_key(|(_, (n, a, r, _))| std::cmp::Reverse((a.saturating_add(*r), *n)));
-        for (_, (n, a, r, _)) in dirs.drain(max_groups..) {
-            let e = rest.get_or_insert((0, 0, 0, 0));
-            e.0 += 1;
-            e.1 += n;
-            e.2 = e.2.saturating_add(a);
-            e.3 = e.3.saturating_add(r);
-        }
-        dirs.sort_by(|x, y| x.0.cmp(&y.0));
+    let mut dirs: Vec<(String, (usize, u64, u64))> = dirs.into_iter().collect();
+    dirs.sort_by_key(|(_, (n, a, r))| std::cmp::Reverse((a.saturating_add(*r), *n)));
+    let rest: Vec<(String, (usize, u64, u64))> = dirs.split_off(dirs.len().min(max));
+    let line = |(n, a, r): (usize, u64, u64)| {
+        format!("{n} file{} +{a} -{r}", if n == 1 { "" } else { "s" })
+    };
+    let mut out: Vec<(String, String)> = dirs
+        .into_iter()
+        .map(|(d, t)| (if d.is_empty() { "(top)".into() } else { d }, line(t)))
+        .collect();
+    if !rest.is_empty() {
+        let t = rest.iter().fold((0, 0u64, 0u64), |acc, (_, (n, a, r))| {
+            (
+                acc.0 + n,
+                acc.1.saturating_add(*a),
+                acc.2.saturating_add(*r),
+            )
+        });
+        out.push((format!("({} other directories)", rest.len()), line(t)));
     }
-    o.directories = Ordered(
-        dirs.into_iter()
-            .map(|(d, (n, a, r, functions))| {
-                let mut line = format!("{n} file{} +{a} -{r}", if n == 1 { "" } else { "s" });
-                if !functions.is_empty() {
-                    line.push_str(&format!("; functions: {}", counts(&functions)));
-                }
-                (d, line)
-            })
-            .collect(),
-    );
-    if let Some((groups, n, a, r)) = rest {
-        o.directories.0.push((
-            format!("({groups} other directories)"),
-            format!("{n} files +{a} -{r}"),
-        ));
+    Ordered(out)
+}
+
+/// A commit's change on one line, within about `room` bytes: each file as the map says it
+/// (`M src/lib.rs +3 -1`) with its changed functions by name (`(added a; modified b)`); without
+/// the names when that is too long; past that, the totals and where (`12 files +300 -40 in
+/// src/, tests/; functions: 3 added, 5 modified`).
+pub fn change_line(c: Change<'_>, room: usize) -> String {
+    let lines: Vec<String> = c
+        .files
+        .iter()
+        .map(|f| file_line(f, &display_path(&f.path)))
+        .collect();
+    let with_names = lines
+        .iter()
+        .zip(c.files)
+        .map(|(line, f)| match changed_names(f) {
+            names if names.is_empty() => line.clone(),
+            names => format!("{line} ({names})"),
+        })
+        .collect::<Vec<_>>()
+        .join(", ");
+    if with_names.len() <= room {
+        return with_names;
     }
-    let mut order: Vec<usize> = (0..m.files.len()).collect();
-    order.sort_by_key(|&i| {
-        let f = &m.files[i];
+    let plain = lines.join(", ");
+    if plain.len() <= room {
+        return plain;
+    }
+    let (mut added, mut removed) = (0u64, 0u64);
+    let mut changes: Vec<FunctionChange> = Vec::new();
+    for f in c.files {
         let (a, r) = f.lines.unwrap_or((0, 0));
-        (
-            super::role::of(f) as u8,
-            std::cmp::Reverse(a.saturating_add(r)),
-        )
-    });
-    let mut used = json_len(&o);
-    let mut shown = 0;
-    let mut shown_functions = 0;
-    let total_functions: usize = m.files.iter().map(changed_count).sum();
-    for &i in &order {
-        let f = &m.files[i];
-        let (dir, name) = split(&f.path);
-        let line = merged_line(f, &name);
-        let cost = line.len() + dir.len() + 8;
-        if used + cost > room {
-            break;
-        }
-        used += cost;
-        shown += 1;
-        shown_functions += changed_count(f);
-        o.files.push_to(&dir, line);
-    }
-    sort_groups(&mut o.files);
-    o.omitted.push(format!(
-        "{} of {} files and {shown_functions} of {total_functions} functions are listed (the largest, production code first); every directory and file is counted; the full listing: {full_listing}",
-        shown,
-        m.files.len(),
-    ));
-    o
-}
-
-/// Puts the groups of a listing built out of order back in path order.
-fn sort_groups(groups: &mut Ordered<Vec<String>>) {
-    groups.0.sort_by(|a, b| a.0.cmp(&b.0));
-    let mut merged: Vec<(String, Vec<String>)> = Vec::new();
-    for (k, v) in groups.0.drain(..) {
-        match merged.last_mut() {
-            Some((last, lines)) if *last == k => lines.extend(v),
-            _ => merged.push((k, v)),
+        added = added.saturating_add(a);
+        removed = removed.saturating_add(r);
+        if let Functions::Analysed(a) = &f.functions {
+            changes.extend(a.changed.iter().cloned());
         }
     }
-    groups.0 = merged;
-}
-
-/// A directory's files, lines added and removed, and changed functions.
-type Totals = (usize, u64, u64, Vec<FunctionChange>);
-
-/// The serialized length of a value.
-pub fn json_len<T: Serialize>(value: &T) -> usize {
-    serde_json::to_string(value).map_or(usize::MAX, |s| s.len())
-}
-
-/// The deepest directory depth (up to 6) at which a summarised listing has at most `groups`
-/// directories; the top level (0: one group per top-level directory) when none has.
-fn directory_depth(m: Change<'_>, groups: usize) -> usize {
-    for depth in (1..=6).rev() {
-        let mut seen = std::collections::BTreeSet::new();
-        for f in m.files {
-            seen.insert(prefix(&f.path, depth));
-        }
-        if seen.len() <= groups {
-            return depth;
+    let n = c.files.len();
+    let mut line = format!(
+        "{n} file{} +{added} -{removed}",
+        if n == 1 { "" } else { "s" }
+    );
+    let dirs = directory_totals(c.files, 3);
+    let named: Vec<&str> = dirs
+        .0
+        .iter()
+        .map(|(d, _)| d.as_str())
+        .filter(|d| !d.starts_with('('))
+        .collect();
+    if !named.is_empty() {
+        line.push_str(&format!(" in {}", named.join(", ")));
+        if dirs.0.len() > named.len() {
+            line.push_str(", …");
         }
     }
-    1
+    if !changes.is_empty() {
+        line.push_str(&format!("; functions: {}", counts(&changes)));
+    }
+    line
 }
 
-/// The first `depth` directories of a path (`a/b/`), or `""` for a top-level file.
-fn prefix(path: &[u8], depth: usize) -> String {
-    let dirs: Vec<&[u8]> = path.split(|b| *b == b'/').collect();
-    let n = dirs.len().saturating_sub(1).min(depth);
-    let mut out = String::new();
-    for d in &dirs[..n] {
-        out.push_str(&d.to_str_lossy());
-        out.push('/');
+/// A file's changed functions by name, grouped by kind: `added a, b; modified c`.
+fn changed_names(f: &FileChange) -> String {
+    let Functions::Analysed(a) = &f.functions else {
+        return String::new();
+    };
+    let mut by: Vec<(&'static str, Vec<String>)> = Vec::new();
+    for c in &a.changed {
+        let (kind, text) = match c.change_type {
+            ChangeType::Renamed => (
+                "renamed",
+                format!("{} -> {}", c.old_name.as_deref().unwrap_or("?"), c.name),
+            ),
+            ChangeType::Moved => (
+                "moved",
+                format!("{} from {}", c.name, c.old_path.as_deref().unwrap_or("?")),
+            ),
+            ChangeType::SignatureChanged => ("signature", c.name.clone()),
+            other => (other.label(), c.name.clone()),
+        };
+        match by.iter_mut().find(|(k, _)| *k == kind) {
+            Some((_, names)) => names.push(text),
+            None => by.push((kind, vec![text])),
+        }
     }
-    out
+    by.iter()
+        .map(|(kind, names)| format!("{kind} {}", names.join(", ")))
+        .collect::<Vec<_>>()
+        .join("; ")
 }
 
 /// Splits a path into its directory (with a final `/`, `""` at the top) and its name; a path
@@ -384,77 +471,7 @@ fn function_line(c: &FunctionChange, signatures: bool) -> String {
     );
     if signatures && shows_signature && !c.signature.is_empty() {
         line.push_str(": ");
-        line.push_str(&c.signature);
-    }
-    line
-}
-
-/// Adds a file's functions, imports and formatting-only functions.
-fn add_functions(o: &mut Overview, f: &FileChange, signatures: bool) {
-    let Functions::Analysed(a) = &f.functions else {
-        return;
-    };
-    let path = display_path(&f.path);
-    for c in &a.changed {
-        o.functions.push_to(&path, function_line(c, signatures));
-    }
-    for name in &a.formatting_only {
-        o.functions.push_to(&path, format!("reformatted {name}"));
-    }
-    for i in &a.imports_added {
-        o.imports.push_to(&path, format!("+ {i}"));
-    }
-    for i in &a.imports_removed {
-        o.imports.push_to(&path, format!("- {i}"));
-    }
-}
-
-/// Whether a file's analysis found imports added or removed.
-fn has_imports(f: &FileChange) -> bool {
-    matches!(&f.functions, Functions::Analysed(a) if !a.imports_added.is_empty() || !a.imports_removed.is_empty())
-}
-
-/// How many functions of a file changed.
-fn changed_count(f: &FileChange) -> usize {
-    match &f.functions {
-        Functions::Analysed(a) => a.changed.len(),
-        _ => 0,
-    }
-}
-
-/// A file's line with its changed functions by name: `M app.rs +3 -1: added a, b; modified c`.
-fn merged_line(f: &FileChange, name: &str) -> String {
-    let mut line = file_line(f, name);
-    let Functions::Analysed(a) = &f.functions else {
-        return line;
-    };
-    let mut by: Vec<(&'static str, Vec<String>)> = Vec::new();
-    for c in &a.changed {
-        let (kind, text) = match c.change_type {
-            ChangeType::Renamed => (
-                "renamed",
-                format!("{} -> {}", c.old_name.as_deref().unwrap_or("?"), c.name),
-            ),
-            ChangeType::Moved => (
-                "moved",
-                format!("{} from {}", c.name, c.old_path.as_deref().unwrap_or("?")),
-            ),
-            ChangeType::SignatureChanged => ("signature", c.name.clone()),
-            other => (other.label(), c.name.clone()),
-        };
-        match by.iter_mut().find(|(k, _)| *k == kind) {
-            Some((_, names)) => names.push(text),
-            None => by.push((kind, vec![text])),
-        }
-    }
-    if !a.formatting_only.is_empty() {
-        by.push(("reformatted", a.formatting_only.clone()));
-    }
-    for (i, (kind, names)) in by.iter().enumerate() {
-        line.push_str(if i == 0 { ": " } else { "; " });
-        line.push_str(kind);
-        line.push(' ');
-        line.push_str(&names.join(", "));
+        line.push_str(shown_signature(&c.signature));
     }
     line
 }
@@ -518,7 +535,7 @@ pub fn summary_line(m: Change<'_>) -> String {
 }
 
 /// Declared dependency changes, then lockfile totals; summarised when many, majors first.
-fn dependency_lines(m: Change<'_>) -> Vec<String> {
+pub fn dependency_lines(m: Change<'_>) -> Vec<String> {
     let deps = &m.dependencies;
     let line = |c: &crate::deps::Change| {
         let versions = match (&c.old_version, &c.new_version) {
@@ -609,6 +626,18 @@ fn dependency_lines(m: Change<'_>) -> Vec<String> {
         ));
     }
     lines
+}
+
+/// The first `depth` directories of a path (`a/b/`), or `""` for a top-level file.
+fn prefix(path: &[u8], depth: usize) -> String {
+    let dirs: Vec<&[u8]> = path.split(|b| *b == b'/').collect();
+    let n = dirs.len().saturating_sub(1).min(depth);
+    let mut out = String::new();
+    for d in &dirs[..n] {
+        out.push_str(&d.to_str_lossy());
+        out.push('/');
+    }
+    out
 }
 
 #[cfg(test)]
@@ -727,14 +756,46 @@ mod tests {
             formatting_only: vec!["d".into()],
             ..Default::default()
         });
+        let deps = crate::deps::Report::default();
+        let files = [f.clone()];
+        let one = Change {
+            files: &files,
+            dependencies: &deps,
+        };
         assert_eq!(
-            merged_line(&f, "lib.rs"),
-            "M lib.rs +5 -1: added a, b; modified c; reformatted d"
+            change_line(one, 200),
+            "M src/lib.rs +5 -1 (added a, b; modified c)"
+        );
+        assert_eq!(
+            change_line(one, 10),
+            "1 file +5 -1 in src/; functions: 2 added, 1 modified"
+        );
+        let labels = labels(&f);
+        assert_eq!(labels["a"], "added a");
+        assert_eq!(labels["c"], "c");
+        assert_eq!(labels["d"], "reformatted d");
+        assert_eq!(
+            function_lines(&f),
+            [
+                "added a: fn a()",
+                "added b: fn b()",
+                "modified c",
+                "reformatted d"
+            ]
+        );
+        assert_eq!(
+            shown_signature("#[cfg(feature = \"x\")] #[cfg_attr(docsrs, doc(cfg(y)))] pub fn f()"),
+            "pub fn f()"
+        );
+        assert_eq!(shown_signature("#[broken fn g()"), "#[broken fn g()");
+        assert_eq!(
+            shown_signature("@property def h(self)"),
+            "@property def h(self)"
         );
     }
 
     #[test]
-    fn a_summarised_overview_stays_in_its_room_whatever_the_tree() {
+    fn directory_totals_count_every_file_whatever_the_tree() {
         // 2,000 files in 400 top-level directories.
         let files: Vec<FileChange> = (0..2000)
             .map(|i| {
@@ -745,22 +806,20 @@ mod tests {
                 )
             })
             .collect();
+        let totals = directory_totals(&files, 20);
+        assert_eq!(totals.0.len(), 21);
+        let counted: usize = totals
+            .0
+            .iter()
+            .map(|(_, v)| v.split(' ').next().unwrap().parse::<usize>().unwrap())
+            .sum();
+        assert_eq!(counted, 2000, "every file is counted");
+        assert_eq!(totals.0[20].0, "(380 other directories)");
         let deps = crate::deps::Report::default();
         let m = Change {
             files: &files,
             dependencies: &deps,
         };
-        for room in [500, 2_000, 10_000] {
-            let o = overview(m, Level::Summarised, room, "git-prism manifest A B");
-            assert!(json_len(&o) <= room + 600, "{room}: {}", json_len(&o));
-            let counted: usize = o
-                .directories
-                .0
-                .iter()
-                .map(|(_, v)| v.split(' ').next().unwrap().parse::<usize>().unwrap())
-                .sum();
-            assert_eq!(counted, 2000, "every file is counted");
-        }
         assert!(summary_line(m).starts_with("2000 files changed, +2000 -2000"));
     }
 }

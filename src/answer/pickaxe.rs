@@ -1,34 +1,32 @@
-//! `git log -S <term>` / `git log -G <regex>`: the commits git's pickaxe lists, each with the
-//! files whose occurrences changed (git's own filtering) and the functions in them whose
-//! occurrences of the term changed.
+//! `git log -S <term>` / `git log -G <regex>`: the commits git's pickaxe lists, each with its
+//! whole message and the changed lines that hold the term, each placed in its function: who
+//! introduced (or removed) something, and why, in one call.
 //!
-//! Occurrences are attributed to the innermost function containing their line. With `-S`
-//! (string, or regex with `--pickaxe-regex`) a function is reported when its count changes;
-//! with `-G` when the lines matching the regex in it change. Regular expressions are Rust's
-//! `regex` syntax, close to the POSIX extended syntax git uses; a term the crate cannot compile
-//! makes the call pass through to git. `-i` / `--regexp-ignore-case` makes both git's filter and
-//! the counts ignore case.
+//! Each commit is one string: `<id> <day> <author>`, the message as written, then per file and
+//! function the changed lines that match (`src/lib.rs:121 Map::insert` and git's `+`/`-`
+//! lines). Which files count is git's own filtering (the diff of the commit runs with the same
+//! pickaxe options); which lines show is the term matched against each changed line. Regular
+//! expressions are Rust's `regex` syntax, close to the POSIX extended syntax git uses; a term
+//! the crate cannot compile makes the call pass through to git. `-i` /
+//! `--regexp-ignore-case` makes both git's filter and the match ignore case.
 //!
 //! Long lists are paged by commit over the list git gives (its `-n`, `--skip` and `--reverse`
-//! applied once): `next_page` is the same command with `GIT_PRISM_CURSOR`, bound to the listed
+//! applied once): `next` is the same command with `GIT_PRISM_CURSOR`, bound to the listed
 //! commits. Only the commits of a page are analysed.
 
-use std::collections::BTreeMap;
-use std::ffi::{OsStr, OsString};
+use std::ffi::OsString;
 
-use bstr::{BString, ByteSlice};
+use bstr::ByteSlice;
 use serde::Serialize;
 
-use super::{AnswerError, Call, next_page};
-use crate::budget::{self, Budget, Cut, Stage};
+use super::{AnswerError, Call, SHORT_ID, day, next_page};
+use crate::budget::{self, Cut, Stage};
 use crate::git::Oid;
-use crate::git::repo::Objects;
-use crate::lang::Language;
-use crate::manifest::model::{FileChange, Kind};
-use crate::manifest::{history, language, render};
+use crate::git::log::CommitInfo;
+use crate::manifest::hunks::{self, changed_lines, display_path, function_at, shows_hunks};
+use crate::manifest::{self, Manifest};
 use crate::paging::Cursor;
-use crate::request::{Log, PickaxeKind};
-use crate::shell;
+use crate::request::{Diff, Log};
 
 /// How the term matches.
 enum Matcher {
@@ -37,83 +35,44 @@ enum Matcher {
 }
 
 impl Matcher {
-    /// Occurrences in one line.
-    fn count(&self, line: &[u8]) -> usize {
+    /// Whether a line holds the term.
+    fn matches(&self, line: &[u8]) -> bool {
         match self {
-            Matcher::Literal(t) if t.is_empty() => 0,
-            Matcher::Literal(t) => line.find_iter(t).count(),
-            Matcher::Regex(r) => r.find_iter(line).count(),
+            Matcher::Literal(t) if t.is_empty() => false,
+            Matcher::Literal(t) => line.find(t).is_some(),
+            Matcher::Regex(r) => r.is_match(line),
         }
     }
 }
 
+/// The answer to a pickaxe.
 #[derive(Serialize)]
-struct Doc<'a> {
-    raw: &'a str,
-    pickaxe: PickaxeDoc<'a>,
-    repo_path: String,
-    range: String,
-    generated_at: &'a str,
-    commits_listed: usize,
-    commits: Vec<CommitDoc>,
+struct PickaxeAnswer<'a> {
+    /// The command that prints git's own output (a paged answer).
     #[serde(skip_serializing_if = "Option::is_none")]
-    truncated: Option<Truncated>,
-}
-
-#[derive(Serialize)]
-struct PickaxeDoc<'a> {
-    /// `occurrences` (`-S`) or `regex` (`-G`).
-    kind: &'static str,
-    term: &'a str,
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
-    regex: bool,
-}
-
-#[derive(Clone, Serialize)]
-struct CommitDoc {
-    sha: Oid,
-    parents: Vec<Oid>,
-    author: String,
-    date: String,
-    subject: String,
-    files: Vec<FileDoc>,
-}
-
-#[derive(Clone, Serialize)]
-struct FileDoc {
-    path: String,
-    change_type: crate::manifest::schema::ChangeType,
-    occurrences_before: usize,
-    occurrences_after: usize,
-    /// Functions whose occurrences changed (absent when the language is not analysed).
+    raw: Option<&'a str>,
+    /// Each commit: `<id> <day> <author>`, its message, and the matching changed lines by file
+    /// and function.
+    commits: Vec<String>,
+    /// What is on the next pages.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    cut: Vec<String>,
+    /// The command that prints the next page.
     #[serde(skip_serializing_if = "Option::is_none")]
-    functions: Option<Vec<FunctionDoc>>,
+    next: Option<String>,
 }
 
-#[derive(Clone, Serialize)]
-struct FunctionDoc {
-    name: String,
-    occurrences_before: usize,
-    occurrences_after: usize,
-}
-
-#[derive(Serialize)]
-struct Truncated {
-    commits_not_shown: usize,
-    next_page: String,
-}
-
-/// The most commits analysed for one page.
+/// The most commits listed for one page (each analysed only while the page fills).
 const MAX_PAGE: usize = 100;
 
-/// How many commits are analysed in one `git diff-tree` while a page fills.
-const ANALYSED_TOGETHER: usize = 8;
+/// The most matching lines shown per commit; past that, how many more.
+const MAX_LINES: usize = 60;
 
 /// The cursor of a pickaxe page.
 const CURSOR: Cursor = Cursor("gk1");
 
 /// Builds the answer to `git log -S/-G`.
-pub fn answer(log: &Log, argv: &[OsString], ctx: &Call) -> Result<String, AnswerError> {
+pub fn answer(log: &Log, _argv: &[OsString], ctx: &Call) -> Result<String, AnswerError> {
     let pickaxe = log
         .pickaxe
         .as_ref()
@@ -130,6 +89,7 @@ pub fn answer(log: &Log, argv: &[OsString], ctx: &Call) -> Result<String, Answer
         Matcher::Regex(
             regex::bytes::RegexBuilder::new(&pattern)
                 .case_insensitive(ignore_case)
+                .size_limit(1 << 20)
                 .build()
                 .map_err(|e| AnswerError::Unsupported(format!("regex {term:?}: {e}")))?,
         )
@@ -144,189 +104,162 @@ pub fn answer(log: &Log, argv: &[OsString], ctx: &Call) -> Result<String, Answer
         None => 0,
     };
     let total = listed.len();
-    let page_commits: Vec<_> = listed.into_iter().skip(offset).take(MAX_PAGE).collect();
-    // git's pickaxe also filters each commit's file pairs: ask for exactly those.
-    let diff_options = log.pickaxe_options();
-    let objects = repo.objects();
-    let budget = ctx.budget.less(1).as_bytes();
-    // Commits are analysed a few at a time until the page is full: a page of large commits
+    if offset > total {
+        return Err(crate::paging::CursorError::Invalid(
+            ctx.cursor
+                .clone()
+                .unwrap_or_default()
+                .chars()
+                .take(80)
+                .collect(),
+        )
+        .into());
+    }
+    // git's pickaxe also filters each commit's file pairs: its diff asks for exactly those.
+    let options = log.pickaxe_options();
+    let budget = ctx.budget.less(1);
+    // Commits are analysed one at a time until the page is full: a page of large commits
     // holds only a handful, and analysing the rest would be wasted.
-    let mut commits: Vec<CommitDoc> = Vec::new();
+    let mut entries: Vec<String> = Vec::new();
     let mut size = 0usize;
-    for chunk in page_commits.chunks(ANALYSED_TOGETHER) {
-        let changes =
-            history::changes_with(&repo, chunk.to_vec(), &log.paths, false, &diff_options)?;
-        for c in &changes {
-            let doc = CommitDoc {
-                sha: c.info.sha.clone(),
-                parents: c.info.parents.clone(),
-                author: format!("{} <{}>", c.info.author_name, c.info.author_email),
-                date: c.info.author_date.clone(),
-                subject: c.info.subject.clone(),
-                files: c
-                    .files
-                    .iter()
-                    .map(|f| file_doc(&objects, f, &matcher, pickaxe.kind))
-                    .collect(),
-            };
-            size = size.saturating_add(serde_json::to_string(&doc)?.len() + 1);
-            commits.push(doc);
-        }
-        if size > budget {
+    for info in listed.iter().skip(offset).take(MAX_PAGE) {
+        let text = entry(&repo, info, log, &options, &matcher)?;
+        size = size.saturating_add(serde_json::to_string(&text)?.len() + 1);
+        entries.push(text);
+        if size > budget.as_bytes() {
             break;
         }
     }
-    let rest: Vec<&OsStr> = argv.iter().skip(1).map(OsString::as_os_str).collect();
-    let mut doc = Doc {
-        raw: &ctx.raw_command,
-        pickaxe: PickaxeDoc {
-            kind: match pickaxe.kind {
-                PickaxeKind::Occurrences => "occurrences",
-                PickaxeKind::Regex => "regex",
-            },
-            term: &term,
-            regex: is_regex && pickaxe.kind == PickaxeKind::Occurrences,
-        },
-        repo_path: repo.display_path().display().to_string(),
-        range: shell::join(rest.iter().copied()),
-        generated_at: &ctx.now,
-        commits_listed: total,
-        commits: Vec::new(),
-        truncated: None,
-    };
-    let page = Page {
-        offset,
-        total,
-        next: &|at| next_page(ctx, &CURSOR.encode(fp, at)),
-    };
-    fit(&mut doc, commits, &page, ctx.budget.less(1))?;
-    Ok(serde_json::to_string(&doc)?)
-}
-
-/// Where a page sits in the listed commits.
-struct Page<'a> {
-    offset: usize,
-    total: usize,
-    next: &'a dyn Fn(usize) -> String,
-}
-
-/// Shows as many of the page's commits as fit the budget (at least one); the rest are on the
-/// next page, which `truncated` names.
-fn fit(
-    doc: &mut Doc<'_>,
-    commits: Vec<CommitDoc>,
-    page: &Page<'_>,
-    budget: Budget,
-) -> Result<(), serde_json::Error> {
-    let truncated = |shown: usize| {
-        let end = page.offset + shown;
-        (end < page.total).then(|| Truncated {
-            commits_not_shown: page.total - end,
-            next_page: (page.next)(end),
-        })
-    };
-    let count = commits.len();
-    // The commits not on this page are stated in `truncated`, which every rendering carries.
     let stages = [Stage::Window {
-        least: 1.min(count),
-        most: count,
-        total: page.total - page.offset,
+        least: 1.min(entries.len()),
+        most: entries.len(),
+        total: total - offset,
         holds: "one commit",
-        note: Box::new(|shown, budget| Cut::Moved {
-            entries: "commits",
-            shown,
-            budget,
+        note: Box::new(|shown, _| {
+            Cut::Later(format!(
+                "{} more commits are on the next pages",
+                total - offset - shown
+            ))
         }),
     }];
     let fitted = budget::fit(Some(budget), &stages, |s| {
-        doc.commits = commits[..s.get(0)].to_vec();
-        doc.truncated = truncated(s.get(0));
-        let len = serde_json::to_string(&*doc)?.len();
-        Ok::<_, serde_json::Error>((s.get(0), len))
+        let shown = s.get(0);
+        let paged = offset > 0 || offset + shown < total;
+        let doc = PickaxeAnswer {
+            raw: paged.then_some(ctx.raw_command.as_str()),
+            commits: entries[..shown].to_vec(),
+            cut: s.notes(),
+            next: (offset + shown < total)
+                .then(|| next_page(ctx, &CURSOR.encode(fp, offset + shown))),
+        };
+        let json = serde_json::to_string(&doc)?;
+        let len = json.len();
+        Ok::<_, serde_json::Error>((json, len))
     })?;
-    doc.commits = commits[..fitted.doc].to_vec();
-    doc.truncated = truncated(fitted.doc);
-    Ok(())
+    Ok(fitted.doc)
 }
 
-fn file_doc(objects: &Objects, f: &FileChange, matcher: &Matcher, kind: PickaxeKind) -> FileDoc {
-    let read = |oid: &Option<Oid>| -> Option<Vec<u8>> {
-        let oid = oid.as_ref()?;
-        (objects.size(oid).ok()? <= crate::lang::MAX_FILE_BYTES as u64)
-            .then(|| objects.blob(oid).ok())
-            .flatten()
-    };
-    let regular = f.kind() == Kind::File && !f.binary;
-    let (before, after) = if regular {
-        (read(&f.oid_before), read(&f.oid_after))
-    } else {
-        (None, None)
-    };
-    let count = |content: &Option<Vec<u8>>| {
-        content
-            .as_ref()
-            .map_or(0, |c| c.lines().map(|l| matcher.count(l)).sum())
-    };
-    let label = language::from_path(&f.path).filter(|l| crate::lang::for_language(*l).is_some());
-    let functions = label.filter(|_| regular).map(|label| {
-        let per = |content: &Option<Vec<u8>>| per_function(label, content.as_deref(), matcher);
-        let (old, new) = (per(&before), per(&after));
-        let names: std::collections::BTreeSet<&String> = old.keys().chain(new.keys()).collect();
-        names
-            .into_iter()
-            .filter_map(|name| {
-                let (a, b) = (old.get(name), new.get(name));
-                let changed = match kind {
-                    PickaxeKind::Occurrences => a.map_or(0, |x| x.0) != b.map_or(0, |x| x.0),
-                    PickaxeKind::Regex => a.map(|x| &x.1) != b.map(|x| &x.1),
-                };
-                changed.then(|| FunctionDoc {
-                    name: name.clone(),
-                    occurrences_before: a.map_or(0, |x| x.0),
-                    occurrences_after: b.map_or(0, |x| x.0),
-                })
-            })
-            .collect()
-    });
-    FileDoc {
-        path: f.path.to_str_lossy().into_owned(),
-        change_type: render::change_type(f.status),
-        occurrences_before: count(&before),
-        occurrences_after: count(&after),
-        functions,
-    }
-}
-
-/// Per function (innermost): the number of occurrences and the matching lines (sorted).
-fn per_function(
-    language: Language,
-    content: Option<&[u8]>,
+/// One commit of the answer: its header, its message, and the changed lines that hold the
+/// term, by file and function.
+fn entry(
+    repo: &crate::git::Repo,
+    info: &CommitInfo,
+    log: &Log,
+    options: &[OsString],
     matcher: &Matcher,
-) -> BTreeMap<String, (usize, Vec<BString>)> {
-    let mut out: BTreeMap<String, (usize, Vec<BString>)> = BTreeMap::new();
-    let Some(content) = content else { return out };
-    let Some(analysis) = crate::lang::analyze(language, content) else {
-        return out;
+) -> Result<String, AnswerError> {
+    let mut text = format!(
+        "{} {} {}\n{}",
+        info.sha.short(SHORT_ID),
+        day(&info.author_date),
+        info.author_name,
+        info.message
+    );
+    let base = info
+        .parents
+        .first()
+        .cloned()
+        .unwrap_or_else(Oid::empty_tree);
+    let diff = Diff {
+        positional: vec![base.into(), info.sha.clone().into()],
+        separator: true,
+        paths: log.paths.clone(),
+        options: options.to_vec(),
+        ..Diff::default()
     };
-    for (i, line) in content.lines().enumerate() {
-        let n = matcher.count(line);
-        if n == 0 {
-            continue;
-        }
-        let number = i as u32 + 1;
-        let innermost = analysis
-            .functions
+    let built = manifest::build(
+        repo,
+        &diff,
+        &manifest::Options {
+            untracked: false,
+            functions: true,
+            relative_config: false,
+        },
+    )?;
+    let lines = matching_lines(repo, &built, matcher)?;
+    let more = lines.len().saturating_sub(MAX_LINES);
+    for line in lines.iter().take(MAX_LINES) {
+        text.push('\n');
+        text.push_str(line);
+    }
+    if more > 0 {
+        text.push_str(&format!(
+            "\n… {more} more matching lines: git show {}",
+            info.sha.short(SHORT_ID)
+        ));
+    }
+    if built.files.iter().any(|f| !shows_hunks(f)) {
+        let facts: Vec<String> = built
+            .files
             .iter()
-            .filter(|f| f.start_line <= number && number <= f.end_line)
-            .min_by_key(|f| f.end_line - f.start_line);
-        if let Some(f) = innermost {
-            let entry = out.entry(f.name.clone()).or_default();
-            entry.0 += n;
-            entry.1.push(BString::from(line.trim()));
+            .filter(|f| !shows_hunks(f))
+            .map(|f| display_path(&f.path))
+            .collect();
+        text.push_str(&format!("\n(also in {}, without lines)", facts.join(", ")));
+    }
+    Ok(text)
+}
+
+/// The changed lines of a commit that hold the term: under a `<path>:<line> <function>` head
+/// per run of lines in the same file and function, git's `+`/`-` lines.
+fn matching_lines(
+    repo: &crate::git::Repo,
+    built: &Manifest,
+    matcher: &Matcher,
+) -> Result<Vec<String>, AnswerError> {
+    let wanted: Vec<usize> = (0..built.files.len())
+        .filter(|&i| shows_hunks(&built.files[i]))
+        .collect();
+    let mut out = Vec::new();
+    for file in hunks::hunks(repo, built, &wanted, 0, &[])? {
+        let f = &built.files[file.index];
+        let path = display_path(&f.path);
+        let mut last_head: Option<String> = None;
+        for placed in &file.hunks {
+            let numbered = changed_lines(&placed.hunk);
+            let changed = placed
+                .hunk
+                .lines
+                .iter()
+                .filter(|l| matches!(l.as_bytes().first(), Some(b'+' | b'-')));
+            for (line, (old_side, number)) in changed.zip(numbered) {
+                if !matcher.matches(&line.as_bytes()[1..]) {
+                    continue;
+                }
+                let function = function_at(f, old_side, number).unwrap_or("");
+                let head = format!("{path} {function}");
+                if last_head.as_deref() != Some(head.as_str()) {
+                    let place = if function.is_empty() {
+                        format!("{path}:{number}")
+                    } else {
+                        format!("{path}:{number} {function}")
+                    };
+                    out.push(place);
+                    last_head = Some(head);
+                }
+                out.push(line.clone());
+            }
         }
     }
-    for (_, lines) in out.values_mut() {
-        lines.sort();
-    }
-    out
+    Ok(out)
 }

@@ -11,22 +11,19 @@ use std::ffi::OsString;
 use serde::Serialize;
 
 use super::compact::Body;
-use super::{AnswerError, Call, render_change, repo_arg};
+use super::{AnswerError, Call, SHORT_ID, render_change};
 use crate::git::Oid;
 use crate::manifest;
 use crate::request::{Diff, Show};
-use crate::shell;
 
 /// The answer to `git show`.
 #[derive(Serialize)]
 struct ShowAnswer<'a> {
-    /// The command that prints git's own output.
-    raw: &'a str,
-    /// The commit's full id.
-    commit: &'a Oid,
-    /// Its parents' ids (the first is what the change is compared with).
-    #[serde(skip_serializing_if = "<[Oid]>::is_empty")]
-    parents: &'a [Oid],
+    /// The commit's id, shortened.
+    commit: &'a str,
+    /// A merge's parents, shortened (the first is what the change is compared with).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    parents: Vec<&'a str>,
     /// `Name <email>`.
     #[serde(skip_serializing_if = "Option::is_none")]
     author: Option<String>,
@@ -66,42 +63,28 @@ pub fn answer(show: &Show, ctx: &Call) -> Result<String, AnswerError> {
     };
     let built = manifest::build(&repo, &diff, &manifest::Options::default())?;
     let info = repo.commit_info(&sha)?;
-    let message = if info.body.is_empty() {
-        info.subject.clone()
-    } else {
-        format!("{}\n\n{}", info.subject, info.body)
-    };
+    let date = super::short_date(&info.author_date);
     let compared_with = match parents.len() {
         0 => Some("the empty tree (root commit)"),
         1 => None,
         _ => Some("its first parent (merge commit)"),
     };
     let header = !show.no_header;
-    let full_listing = format!(
-        "git-prism manifest {} {} {}",
-        repo_arg(&repo),
-        shell::quote(base.as_ref()),
-        sha
-    );
     let hunks = !show.no_patch;
-    render_change(
-        ctx,
-        &repo,
-        &built,
-        &show.patch,
-        hunks,
-        full_listing,
-        &|body| {
-            serde_json::to_string(&ShowAnswer {
-                raw: &ctx.raw_command,
-                commit: &sha,
-                parents: if header { &info.parents } else { &[] },
-                author: header.then(|| format!("{} <{}>", info.author_name, info.author_email)),
-                date: header.then_some(info.author_date.as_str()),
-                message: header.then_some(message.as_str()),
-                compared_with,
-                body,
-            })
-        },
-    )
+    let merge_parents: Vec<&str> = if header && parents.len() > 1 {
+        parents.iter().map(|p| p.short(SHORT_ID)).collect()
+    } else {
+        Vec::new()
+    };
+    render_change(ctx, &repo, &built, &show.patch, hunks, &|body| {
+        serde_json::to_string(&ShowAnswer {
+            commit: sha.short(SHORT_ID),
+            parents: merge_parents.clone(),
+            author: header.then(|| format!("{} <{}>", info.author_name, info.author_email)),
+            date: header.then_some(date.as_str()),
+            message: header.then_some(info.message.as_str()),
+            compared_with,
+            body,
+        })
+    })
 }

@@ -40,8 +40,7 @@ pub fn run(args: Args, out: &mut Out<'_>) -> anyhow::Result<i32> {
             .flag("--no-functions", args.no_functions)
             .cursor("--cursor", cursor)
     };
-    let show = |id: &str| format!("git-prism manifest {id}^!");
-    let json = query::history(&repo, &q, &next, &show).context("cannot answer")?;
+    let json = query::history(&repo, &q, &next).context("cannot answer")?;
     writeln!(out.stdout, "{json}")?;
     Ok(exit_codes::SUCCESS)
 }

@@ -18,6 +18,8 @@ pub struct Line {
     pub number: u32,
     /// The commit that last changed it (all zeros: not committed yet).
     pub sha: Oid,
+    /// The line's text, without its newline (invalid UTF-8 replaced).
+    pub text: String,
 }
 
 /// What porcelain says about a commit.
@@ -56,7 +58,10 @@ pub fn parse(out: &[u8]) -> Result<Blame, ParseError> {
     let mut blame = Blame::default();
     let mut current: Option<Oid> = None;
     for line in out.lines() {
-        if let Some(_content) = line.strip_prefix(b"\t") {
+        if let Some(content) = line.strip_prefix(b"\t") {
+            if let Some(last) = blame.lines.last_mut() {
+                last.text = content.to_str_lossy().into_owned();
+            }
             current = None;
             continue;
         }
@@ -77,6 +82,7 @@ pub fn parse(out: &[u8]) -> Result<Blame, ParseError> {
                 blame.lines.push(Line {
                     number,
                     sha: sha.clone(),
+                    text: String::new(),
                 });
                 current = Some(sha);
             }
@@ -147,6 +153,7 @@ mod tests {
         let blame = parse(out.as_bytes()).unwrap();
         let (a, b) = (Oid::parse(&a).unwrap(), Oid::parse(&b).unwrap());
         assert_eq!(blame.lines.len(), 4);
+        assert_eq!(blame.lines[2].text, "line three");
         assert_eq!(blame.commits[&a].author, "Ann");
         assert_eq!(blame.commits[&a].email, "ann@x");
         assert!(blame.commits[&b].boundary);

@@ -24,6 +24,8 @@ pub struct CommitInfo {
     pub subject: String,
     /// The rest of the message.
     pub body: String,
+    /// The whole message as written (git's `%B`, trailing newlines removed).
+    pub message: String,
 }
 
 impl CommitInfo {
@@ -62,6 +64,7 @@ fn parse_record(record: &[u8]) -> Result<CommitInfo, String> {
     let committer_date = next()?;
     let message = next()?;
     let (subject, body) = split_message(&message);
+    let message = message.trim_end_matches('\n').to_owned();
     Ok(CommitInfo {
         sha,
         parents: parents
@@ -75,6 +78,7 @@ fn parse_record(record: &[u8]) -> Result<CommitInfo, String> {
         committer_date,
         subject,
         body,
+        message,
     })
 }
 

@@ -26,18 +26,45 @@ use crate::git::{GitError, PatchPaths, PatchShape, Repo};
 /// The most bytes of patch read from git for one answer.
 pub const MAX_PATCH: usize = 64 * 1024 * 1024;
 
-/// Lines of context around changes when the caller's hunk options give none: one (see the
-/// ADR on the shim's answer for the measurement behind it).
-pub const DEFAULT_CONTEXT: u32 = 1;
+/// Lines of context around changes when the caller's hunk options give none: none, the
+/// changed lines alone, each hunk headed by the functions it changes (ADR 13 has the
+/// measurement behind it; `-U<n>` and `-W` ask for more).
+pub const DEFAULT_CONTEXT: u32 = 0;
 
-/// One hunk and the function it changes.
+/// One hunk and the functions it changes.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PlacedHunk {
     /// git's hunk.
     pub hunk: Hunk,
-    /// The qualified name of the function containing the first changed line, or git's hunk
-    /// header text.
-    pub function: Option<String>,
+    /// The qualified names of the innermost functions around its changed lines, in order,
+    /// each once (old-side names for removed lines, new-side names for added ones).
+    pub functions: Vec<String>,
+    /// git's own hunk header text (its function context), for a hunk in no known function.
+    pub section: Option<String>,
+}
+
+impl PlacedHunk {
+    /// How a hunk header names where it is: up to three of its functions, each as `label`
+    /// says (`and N more` past three), or git's own header text when it is in none.
+    pub fn place(&self, label: &dyn Fn(&str) -> String) -> Option<String> {
+        if self.functions.is_empty() {
+            return self.section.clone();
+        }
+        let mut shown: Vec<String> = Vec::new();
+        for name in &self.functions {
+            let l = label(name);
+            if !shown.contains(&l) {
+                shown.push(l);
+            }
+        }
+        let more = shown.len().saturating_sub(3);
+        shown.truncate(3);
+        let mut text = shown.join(", ");
+        if more > 0 {
+            text.push_str(&format!(" and {more} more"));
+        }
+        Some(text)
+    }
 }
 
 /// The hunks of one file of the manifest.
@@ -130,36 +157,38 @@ fn run(
 }
 
 /// Places a hunk in the functions its changed lines belong to: the innermost function around
-/// each changed line, in order, at most three named; git's hunk header text when none is.
+/// each changed line, in order; git's hunk header text when none is.
 fn place(hunk: Hunk, file: &FileChange) -> PlacedHunk {
-    let mut names: Vec<&str> = Vec::new();
+    let mut names: Vec<String> = Vec::new();
     for (old_side, line) in changed_lines(&hunk) {
-        let spans = if old_side {
-            &file.outline.before
-        } else {
-            &file.outline.after
-        };
-        if let Some(span) = Outline::enclosing(spans, line) {
-            if !names.contains(&span.name.as_str()) {
-                names.push(&span.name);
+        if let Some(name) = function_at(file, old_side, line) {
+            if !names.iter().any(|n| n == name) {
+                names.push(name.to_owned());
             }
         }
     }
-    let function = if names.is_empty() {
-        let section = hunk.section.trim();
-        (!section.is_empty()).then(|| section.chars().take(80).collect())
+    let section = hunk.section.trim();
+    let section =
+        (names.is_empty() && !section.is_empty()).then(|| section.chars().take(80).collect());
+    PlacedHunk {
+        hunk,
+        functions: names,
+        section,
+    }
+}
+
+/// The qualified name of the innermost function around line `line` of one side of a file.
+pub fn function_at(file: &FileChange, old_side: bool, line: u32) -> Option<&str> {
+    let spans = if old_side {
+        &file.outline.before
     } else {
-        let mut text = names.iter().take(3).copied().collect::<Vec<_>>().join(", ");
-        if names.len() > 3 {
-            text.push_str(&format!(" and {} more", names.len() - 3));
-        }
-        Some(text)
+        &file.outline.after
     };
-    PlacedHunk { hunk, function }
+    Outline::enclosing(spans, line).map(|s| s.name.as_str())
 }
 
 /// The changed lines of a hunk: whether each is on the old side, and its line number there.
-fn changed_lines(hunk: &Hunk) -> Vec<(bool, u32)> {
+pub fn changed_lines(hunk: &Hunk) -> Vec<(bool, u32)> {
     let (mut old, mut new) = (hunk.old_start, hunk.new_start);
     let mut out = Vec::new();
     for line in &hunk.lines {
@@ -255,16 +284,20 @@ mod tests {
                 after: vec![span("Foo", 1, 40), span("Foo::bar", 10, 20)],
             },
         };
+        let name = |n: &str| n.to_owned();
         let placed = place(hunk(10, 12, &[" a", "+c"]), &file);
-        assert_eq!(placed.function.as_deref(), Some("Foo::bar"));
+        assert_eq!(placed.place(&name).as_deref(), Some("Foo::bar"));
         let placed = place(hunk(10, 12, &["-a"]), &file);
-        assert_eq!(placed.function.as_deref(), Some("Foo::old"));
+        assert_eq!(placed.place(&name).as_deref(), Some("Foo::old"));
         // A hunk that starts before a function (its doc comment) and reaches into it.
         let placed = place(hunk(5, 5, &["+doc", " a", " b", " c", " d", "+x"]), &file);
-        assert_eq!(placed.function.as_deref(), Some("Foo, Foo::bar"));
+        assert_eq!(placed.place(&name).as_deref(), Some("Foo, Foo::bar"));
+        // Labels that name one change once (a renamed function's old and new names).
+        let one = |_: &str| "renamed a -> b".to_owned();
+        assert_eq!(placed.place(&one).as_deref(), Some("renamed a -> b"));
         let placed = place(hunk(100, 100, &["+z"]), &file);
         assert_eq!(
-            placed.function.as_deref(),
+            placed.place(&name).as_deref(),
             Some("impl Foo {"),
             "git's header text"
         );

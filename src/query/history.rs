@@ -31,13 +31,11 @@ pub struct HistoryQuery {
     pub paging: Paging,
 }
 
-/// Answers a history query; `next` names the call that fetches the page at a cursor, `show`
-/// the call that shows one commit's whole change given its id.
+/// Answers a history query; `next` names the call that fetches the page at a cursor.
 pub fn history(
     repo: &Repo,
     q: &HistoryQuery,
     next: &dyn Fn(&str) -> String,
-    show: &dyn Fn(&str) -> String,
 ) -> Result<String, QueryError> {
     check_page_size(q.paging.page_size)?;
     match q.form {
@@ -55,7 +53,6 @@ pub fn history(
                     budget: q.paging.budget.unwrap_or(crate::answer::DEFAULT_BUDGET),
                     cursor: q.paging.cursor.as_deref(),
                     next,
-                    show,
                 },
             )?)
         }

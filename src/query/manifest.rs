@@ -22,8 +22,6 @@ pub enum ManifestForm {
     Compact {
         /// Lines of context around each change.
         context: u32,
-        /// How the caller asks for the full form (named when the overview is summarised).
-        full_listing: String,
     },
 }
 
@@ -84,10 +82,7 @@ pub fn manifest(
     let built = manifest::build(repo, &q.range, &q.options())?;
     let json = match &q.form {
         ManifestForm::Full => render::render(&built, &q.paging, &crate::time::now_rfc3339(), next)?,
-        ManifestForm::Compact {
-            context,
-            full_listing,
-        } => compact_manifest(repo, &built, q, *context, full_listing, next)?,
+        ManifestForm::Compact { context } => compact_manifest(repo, &built, q, *context, next)?,
     };
     Ok(Answered {
         json,
@@ -101,7 +96,6 @@ fn compact_manifest(
     built: &manifest::Manifest,
     q: &ManifestQuery,
     context: u32,
-    full_listing: &str,
     next: &dyn Fn(&str) -> String,
 ) -> Result<String, QueryError> {
     #[derive(Serialize)]
@@ -118,7 +112,7 @@ fn compact_manifest(
         budget: q.paging.budget.unwrap_or(crate::answer::DEFAULT_BUDGET),
         cursor: q.paging.cursor.as_deref(),
         next,
-        full_listing: full_listing.to_owned(),
+        raw: None,
     };
     let range = crate::answer::range_label(built);
     Ok(compact::render(repo, &input, &|body| {

@@ -122,7 +122,7 @@ impl Server {
 
     #[tool(
         name = "get_change_manifest",
-        description = "What changed between two revisions, or between a revision and the working tree: every file with git's own status and line counts (equal to `git diff --numstat -M`), generated/binary flags, the functions added, modified, renamed, moved or deleted, imports and dependency bumps — then the changed code itself, git's hunks with one line of context, each placed in its function (format `compact`, the default). Replaces `git diff <base>..<head>`, `git diff --stat` and `git status`: one call shows the whole change and its code. Hunks that do not fit are on later pages: call again with `cursor` as `next` says. `format: full` gives the complete manifest schema (sizes, languages, line spans) without hunks, paged with `page_size` and `pagination.next_cursor`."
+        description = "What changed between two revisions, or between a revision and the working tree, with the changed code (format `compact`, the default). A change that fits one answer is git's own hunks by file, each headed by the functions it changes and how (`added Map::get`, `signature parse`, a modified function by its name), plus the files whose hunks do not say everything (renamed, binary, generated, added, deleted) and dependency bumps. A larger change leads with its complete map — every file with git's status and line counts (equal to `git diff --numstat -M`) and every changed function, with the signature (visibility included) of each added or signature-changed one — then hunks; the map continues over pages before any hunk. Replaces `git diff <base>..<head>`, `git diff --stat` and `git status`. More is on later pages when the answer says so: call again with `cursor` as `next` says. `format: full` gives the complete manifest schema (sizes, languages, line spans) without hunks, paged with `page_size` and `pagination.next_cursor`."
     )]
     async fn get_change_manifest(
         &self,
@@ -160,7 +160,7 @@ impl Server {
 
     #[tool(
         name = "get_commit_history",
-        description = "Every commit in base_ref..head_ref (merges included, compared with their first parent). The default compact form lists every commit on one line (id, date, author, subject, +/- lines, files) and, for the most recent ones, their message, files and changed functions; format \"full\" gives each commit's complete manifest. Replaces `git log`, `git log -p`, `git log --stat` and `git show` of each commit: call it to follow how a branch evolved commit by commit. Paged by commit: call again with the cursor the answer names."
+        description = "Every commit in base_ref..head_ref (merges included, compared with their first parent). The default compact form gives each commit as its short id, day, author and what it changed (files with their line counts and changed functions by name, or totals for a large commit), then its whole message; format \"full\" gives each commit's complete manifest. Replaces `git log`, `git log --stat` and a first look at each commit: call it to follow how a branch evolved commit by commit. Paged by commit: call again with the cursor the answer names."
     )]
     async fn get_commit_history(
         &self,

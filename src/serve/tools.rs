@@ -76,12 +76,12 @@ pub struct ManifestArgs {
     pub exclude_patterns: Vec<String>,
     /// Analyse functions and imports (default true; false is faster).
     pub include_function_analysis: Option<bool>,
-    /// `compact` (default): every file and changed function at a glance, then git's own hunks
-    /// with one line of context, each placed in its function — what an agent's `git diff`
-    /// answers. `full`: the complete manifest (sizes, languages, line spans of functions), no
+    /// `compact` (default): the change as an agent's `git diff` gets it — git's own hunks, each
+    /// headed by the functions it changes, and when it does not fit one answer, the complete
+    /// map first (every file, every changed function with the signatures of added ones). `full`: the complete manifest (sizes, languages, line spans of functions), no
     /// hunks, paged by files with `page_size`.
     pub format: Option<ManifestFormat>,
-    /// Lines of context around each change in `compact` hunks (default 1, like `git diff -U1`).
+    /// Lines of context around each change in `compact` hunks (default 0, like `git diff -U0`).
     pub context_lines: Option<u32>,
     /// `next_cursor` from a previous page of the same call.
     pub cursor: Option<String>,
@@ -313,8 +313,9 @@ pub fn change_manifest(
         form: match args.format.unwrap_or_default() {
             ManifestFormat::Full => ManifestForm::Full,
             ManifestFormat::Compact => ManifestForm::Compact {
-                context: args.context_lines.unwrap_or(1),
-                full_listing: "call get_change_manifest with format \"full\"".into(),
+                context: args
+                    .context_lines
+                    .unwrap_or(crate::manifest::hunks::DEFAULT_CONTEXT),
             },
         },
         paging: paging(
@@ -376,13 +377,10 @@ pub fn commit_history(
             budget(args.max_response_tokens, default_tokens),
         ),
     };
-    let show =
-        |id: &str| format!("get_change_manifest with base_ref \"{id}^\" and head_ref \"{id}\"");
     Ok(query::history(
         repo,
         &q,
         &next_call("get_commit_history", "cursor"),
-        &show,
     )?)
 }
 

@@ -62,7 +62,7 @@ fn diff_answers_carry_git_s_facts() {
     for args in [
         vec!["diff", "HEAD~2..HEAD"],
         vec!["diff", "HEAD~3", "HEAD"],
-        vec!["diff", "main~1...feature"],
+        vec!["diff", "HEAD~2...feature"],
         vec!["diff", "HEAD^!"],
         vec!["diff", "^HEAD~2", "HEAD"],
         vec!["diff", "HEAD~3..HEAD", "--", "src"],
@@ -74,29 +74,27 @@ fn diff_answers_carry_git_s_facts() {
             git_facts(&repo, &repo.dir, &git_args),
             "{args:?}"
         );
-        let quoted: Vec<String> = args
-            .iter()
-            .map(|a| {
-                if a.contains('!') {
-                    format!("'{a}'")
-                } else {
-                    (*a).to_owned()
-                }
-            })
-            .collect();
-        assert_eq!(
-            doc["raw"],
-            format!("GIT_PRISM_INSIDE_SHIM=1 git {}", quoted.join(" "))
+        // A change that fits one answer is whole: no `raw`, no summary, nothing cut.
+        assert!(doc.get("raw").is_none(), "{doc}");
+        assert!(
+            doc.get("summary").is_none() && doc.get("next").is_none(),
+            "{doc}"
         );
-        assert!(doc["summary"].as_str().unwrap().contains("changed"));
     }
-    // Functions and the changed code are inside.
+    // A range with no change has git's own (empty) output: nothing said in no bytes.
+    let out = agent(&env, &repo.dir, &["diff", "main~1...feature"]);
+    assert!(out.status.success() && out.stdout.is_empty());
+    // The changed code is inside, each hunk headed by the function it changes.
     let doc = answer(&env, &repo.dir, &["diff", "HEAD~3..HEAD"]);
-    assert_eq!(doc["functions"]["src/lib.rs"][0], "modified add", "{doc}");
     let hunk = doc["hunks"]["src/lib.rs"][0].as_str().unwrap();
-    assert!(hunk.starts_with("@@ -1 +1 @@ add\n pub fn add"), "{hunk}");
+    assert_eq!(
+        hunk, "@@ -2 +2 @@ add\n-    a + b\n+    a.saturating_add(b)",
+        "{doc}"
+    );
+    // A function whose signature changed says so in its hunk's header.
+    let hunk = doc["hunks"]["src/app.py"][0].as_str().unwrap();
     assert!(
-        hunk.contains("\n-    a + b\n+    a.saturating_add(b)"),
+        hunk.starts_with("@@ -1 +1 @@ signature hello (edited)"),
         "{hunk}"
     );
     // From a subdirectory, with -C, and with GIT_DIR.
@@ -111,7 +109,7 @@ fn diff_answers_carry_git_s_facts() {
         &env.root(),
         &["-C", repo.dir.to_str().unwrap(), "diff", "HEAD~1..HEAD"],
     );
-    assert_eq!(doc["files"]["docs/"][0], "M readme.md +2 -0");
+    assert_eq!(doc["hunks"]["docs/readme.md"][0], "@@ -1 +2 @@\n+\n+more");
     let out = env
         .shim_git(&["diff", "HEAD~1..HEAD"])
         .env("CLAUDECODE", "1")
@@ -121,28 +119,18 @@ fn diff_answers_carry_git_s_facts() {
         .output()
         .unwrap();
     let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(doc["files"]["docs/"][0], "M readme.md +2 -0");
-    // The working tree, with an untracked file.
+    assert!(doc["hunks"]["docs/readme.md"].is_array(), "{doc}");
+    // The working tree, with an untracked file: listed, its function in its hunk's header.
     repo.write("src/new.py", "def fresh():\n    pass\n");
     let doc = answer(&env, &repo.dir, &["diff", "HEAD"]);
     assert_eq!(
-        doc["range"].as_str().unwrap().len(),
-        12 + 2 + "(working tree)".len()
-    );
-    let listed: Vec<&str> = doc["files"]["src/"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|v| v.as_str().unwrap())
-        .collect();
-    assert!(listed.contains(&"? new.py +2 -0"), "{listed:?}");
-    assert_eq!(
-        doc["functions"]["src/new.py"][0],
-        "added fresh: def fresh()"
+        doc["files"]["src/"]["? new.py +2 -0"],
+        serde_json::json!([]),
+        "{doc}"
     );
     assert_eq!(
         doc["hunks"]["src/new.py"][0],
-        "@@ -0 +1 @@ fresh\n+def fresh():\n+    pass"
+        "@@ -0 +1 @@ added fresh\n+def fresh():\n+    pass"
     );
 }
 
@@ -201,8 +189,13 @@ fn log_lists_what_git_log_lists() {
             .map(|c| c.as_str().unwrap()[..12].to_owned())
             .collect();
         assert_eq!(got, want, "{args:?}");
-        assert_eq!(doc["total"], want.len());
+        // Everything fits: no `raw`, nothing cut.
+        assert!(
+            doc.get("raw").is_none() && doc.get("next").is_none(),
+            "{doc}"
+        );
     }
+    // Each commit: its id, day and author, what it changed (functions by name), its message.
     let doc = answer(&env, &repo.dir, &["log"]);
     let merge = doc["commits"]
         .as_array()
@@ -211,17 +204,14 @@ fn log_lists_what_git_log_lists() {
         .map(|c| c.as_str().unwrap())
         .find(|c| c.contains("merge feature"))
         .unwrap();
-    assert!(merge.ends_with("(merge, +6 -2, 1 file)"), "{merge}");
-    // The newest commits come with their files and functions against their first parent.
     let sha = repo.git(&["rev-parse", "HEAD~1"]).trim().to_owned();
-    let detail = &doc["details"][&sha[..12]];
     assert_eq!(
-        compact_facts(detail),
-        git_facts(&repo, &repo.dir, &["HEAD~1^1", "HEAD~1"])
-    );
-    assert_eq!(
-        detail["functions"]["src/app.py"][0],
-        "signature hello (edited): def hello(name)"
+        merge,
+        format!(
+            "{} 2024-01-01 A U Thor [merge; M src/app.py +6 -2 (signature hello; added bye)]\nmerge feature",
+            &sha[..12]
+        ),
+        "{doc}"
     );
 }
 
@@ -231,7 +221,18 @@ fn show_is_the_commit_against_its_first_parent() {
     let repo = branchy(&env);
     let doc = answer(&env, &repo.dir, &["show", "HEAD~1"]);
     let sha = repo.git(&["rev-parse", "HEAD~1"]).trim().to_owned();
-    assert_eq!(doc["commit"], sha.as_str());
+    assert_eq!(doc["commit"], &sha[..12]);
+    let parents: Vec<String> = repo
+        .git(&["rev-parse", "HEAD~1^1", "HEAD~1^2"])
+        .lines()
+        .map(|p| p[..12].to_owned())
+        .collect();
+    assert_eq!(
+        doc["parents"],
+        serde_json::json!(parents),
+        "a merge names its parents"
+    );
+    assert_eq!(doc["date"], "2024-01-01 00:00 +0000");
     assert_eq!(doc["compared_with"], "its first parent (merge commit)");
     assert_eq!(doc["message"], "merge feature");
     assert_eq!(doc["author"], "A U Thor <author@example.com>");
@@ -244,23 +245,34 @@ fn show_is_the_commit_against_its_first_parent() {
         .trim()
         .to_owned();
     let doc = answer(&env, &repo.dir, &["show", &root]);
-    assert!(
-        doc["summary"]
-            .as_str()
-            .unwrap()
-            .starts_with("3 files changed"),
+    assert_eq!(
+        compact_facts(&doc).len(),
+        3,
         "a root commit adds everything: {doc}"
+    );
+    assert!(
+        doc.get("parents").is_none(),
+        "a commit that is no merge: {doc}"
     );
     assert_eq!(doc["compared_with"], "the empty tree (root commit)");
     // The header options that only reshape or suppress the header, and -s.
-    let doc = answer(&env, &repo.dir, &["show", "HEAD", "--format=", "-U0"]);
-    assert_eq!(doc["commit"], repo.git(&["rev-parse", "HEAD"]).trim());
+    let doc = answer(&env, &repo.dir, &["show", "HEAD", "--format=", "-U1"]);
+    assert_eq!(
+        doc["commit"],
+        &repo.git(&["rev-parse", "HEAD"]).trim()[..12]
+    );
     assert!(doc.get("message").is_none() && doc.get("author").is_none());
-    assert_eq!(doc["hunks"]["docs/readme.md"][0], "@@ -1 +2 @@\n+\n+more");
+    assert_eq!(
+        doc["hunks"]["docs/readme.md"][0],
+        "@@ -1 +1 @@\n # docs\n+\n+more"
+    );
     let doc = answer(&env, &repo.dir, &["show", "-s", "HEAD"]);
     assert!(doc.get("hunks").is_none());
     assert_eq!(doc["message"], "docs");
-    assert!(doc["files"].is_object());
+    assert_eq!(
+        doc["files"]["docs/"]["M readme.md +2 -0"],
+        serde_json::json!([])
+    );
     // Trees, blobs and `rev:path` go to git.
     for args in [&["show", "HEAD:src/app.py"][..], &["show", "HEAD^{tree}"]] {
         let out = agent(&env, &repo.dir, args);
@@ -280,40 +292,55 @@ fn blame_is_git_s_blame_grouped() {
         .filter(|l| l.len() > 40 && l.as_bytes()[40] == b' ')
         .map(|l| &l[..40])
         .collect();
-    let mut expanded = Vec::new();
-    for h in doc["hunks"].as_array().unwrap() {
-        for _ in h["start_line"].as_u64().unwrap()..=h["end_line"].as_u64().unwrap() {
-            expanded.push(
-                h["commit"]
-                    .as_str()
-                    .unwrap()
-                    .trim_start_matches('^')
-                    .to_owned(),
-            );
+    let content: Vec<&str> = porcelain
+        .lines()
+        .filter_map(|l| l.strip_prefix('\t'))
+        .collect();
+    // Each run: `<id> <first>-<last> <function>` and then its lines, git's own.
+    let (mut expanded, mut lines, mut functions) = (Vec::new(), Vec::new(), Vec::new());
+    for run in doc["lines"].as_array().unwrap() {
+        let run = run.as_str().unwrap();
+        let (head, text) = run.split_once('\n').unwrap_or((run, ""));
+        let mut words = head.split(' ');
+        let id = words.next().unwrap().trim_start_matches('^');
+        let span = words.next().unwrap();
+        let (first, last) = span.split_once('-').unwrap_or((span, span));
+        let (first, last): (u32, u32) = (first.parse().unwrap(), last.parse().unwrap());
+        for _ in first..=last {
+            expanded.push(id.to_owned());
         }
+        functions.extend(words.map(|w| w.trim_end_matches(',').to_owned()));
+        lines.extend(text.split('\n'));
+        assert!(
+            doc["commits"][head.split(' ').next().unwrap()].is_string(),
+            "{doc}"
+        );
     }
     assert_eq!(expanded.len(), shas.len());
     for (got, want) in expanded.iter().zip(&shas) {
         assert!(want.starts_with(got.as_str()));
     }
-    let functions: Vec<&str> = doc["hunks"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .flat_map(|h| h["functions"].as_array().into_iter().flatten())
-        .filter_map(|f| f.as_str())
-        .collect();
+    assert_eq!(lines, content);
     assert!(
-        functions.contains(&"hello") && functions.contains(&"bye"),
+        functions.contains(&"hello".to_owned()) && functions.contains(&"bye".to_owned()),
         "{functions:?}"
+    );
+    let commit = doc["commits"].as_object().unwrap().values().next().unwrap();
+    assert!(
+        commit
+            .as_str()
+            .unwrap()
+            .starts_with("A U Thor 2024-01-01: "),
+        "{commit}"
     );
     let doc = answer(
         &env,
         &repo.dir,
         &["blame", "-L", "5,6", "HEAD", "--", "src/app.py"],
     );
-    assert_eq!(doc["lines"], 2);
-    assert_eq!(doc["hunks"][0]["start_line"], 5);
+    let run = doc["lines"][0].as_str().unwrap();
+    assert!(run.split(' ').nth(1).unwrap().starts_with("5-6"), "{run}");
+    assert!(run.ends_with("\n    return 'bye'"), "{run}");
 }
 
 #[test]
@@ -328,26 +355,32 @@ fn the_pickaxe_honours_the_term() {
         let doc = answer(&env, &repo.dir, &args);
         let mut git_args = vec!["log", "--format=%H"];
         git_args.extend_from_slice(&args[1..]);
-        let want: Vec<String> = repo.git(&git_args).lines().map(str::to_owned).collect();
+        let want: Vec<String> = repo
+            .git(&git_args)
+            .lines()
+            .map(|l| l[..12].to_owned())
+            .collect();
         let got: Vec<String> = doc["commits"]
             .as_array()
             .unwrap()
             .iter()
-            .map(|c| c["sha"].as_str().unwrap().to_owned())
+            .map(|c| c.as_str().unwrap()[..12].to_owned())
             .collect();
         assert_eq!(got, want, "{args:?}");
     }
+    // Each commit: who, when, the whole message, and the changed lines holding the term, each
+    // placed in its function.
     let doc = answer(&env, &repo.dir, &["log", "-S", "bye"]);
-    let file = &doc["commits"][0]["files"][0];
-    assert_eq!(file["path"], "src/app.py");
+    let commit = doc["commits"][0].as_str().unwrap();
+    let sha = repo.git(&["log", "-S", "bye", "--format=%h", "--abbrev=12"]);
     assert_eq!(
-        (
-            file["occurrences_before"].as_u64(),
-            file["occurrences_after"].as_u64()
+        commit,
+        format!(
+            "{} 2024-01-01 A U Thor\nfeature work\nsrc/app.py:5 bye\n+def bye():\n+    return 'bye'",
+            sha.trim()
         ),
-        (Some(0), Some(2))
+        "{doc}"
     );
-    assert_eq!(file["functions"][0]["name"], "bye");
 }
 
 #[test]
@@ -392,9 +425,12 @@ fn answers_stay_within_the_budget_and_say_how_to_get_the_rest() {
     assert_eq!(
         doc["directories"]["pkg/"],
         // module 0 returned 0 already: its `return 0` line is context.
-        "120 files +599 -119; functions: 120 added, 120 modified",
+        "120 files +599 -119",
         "{doc}"
     );
+    // The map comes first, over as many pages as it takes, then the hunks.
+    assert!(doc.get("hunks").is_none(), "{doc}");
+    assert!(doc["raw"].is_string());
     let next = doc["next"].as_str().unwrap();
     assert!(next.starts_with("GIT_PRISM_CURSOR=gp2-"), "{next}");
     assert!(next.ends_with(" git diff HEAD~1..HEAD"), "{next}");
@@ -469,7 +505,8 @@ fn gh_pr_diff_answers_with_the_pull_request_manifest() {
         compact_facts(&doc),
         git_facts(&repo, &repo.dir, &[&merge_base, &head])
     );
-    assert_eq!(doc["raw"], "GIT_PRISM_INSIDE_SHIM=1 gh pr diff 7");
+    assert!(doc.get("raw").is_none(), "a whole answer: {doc}");
+    assert_eq!(doc["pull_request"]["merge_base"], &merge_base[..12]);
     let calls = std::fs::read_to_string(&log).unwrap();
     assert!(
         calls.contains(
@@ -817,7 +854,11 @@ fn pickaxe_pages_walk_git_s_own_list() {
         args.extend_from_slice(extra);
         let mut git_args = vec!["log", "--format=%H"];
         git_args.extend_from_slice(&args[1..]);
-        let want: Vec<String> = repo.git(&git_args).lines().map(str::to_owned).collect();
+        let want: Vec<String> = repo
+            .git(&git_args)
+            .lines()
+            .map(|l| l[..12].to_owned())
+            .collect();
         let mut got: Vec<String> = Vec::new();
         let mut cursor: Option<String> = None;
         for _ in 0..40 {
@@ -832,15 +873,15 @@ fn pickaxe_pages_walk_git_s_own_list() {
             let doc: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
                 panic!("{args:?}: {e}: {}", String::from_utf8_lossy(&out.stderr))
             });
-            assert_eq!(doc["commits_listed"].as_u64(), Some(want.len() as u64));
             for c in doc["commits"].as_array().unwrap() {
+                let c = c.as_str().unwrap();
                 assert!(
-                    !c["files"].as_array().unwrap().is_empty(),
-                    "{args:?}: a commit without files: {c}"
+                    c.to_lowercase().contains("xterm"),
+                    "{args:?}: a commit without the term's lines: {c}"
                 );
-                got.push(c["sha"].as_str().unwrap().to_owned());
+                got.push(c[..12].to_owned());
             }
-            cursor = doc["truncated"]["next_page"].as_str().map(|n| {
+            cursor = doc["next"].as_str().map(|n| {
                 n.strip_prefix("GIT_PRISM_CURSOR=")
                     .unwrap()
                     .split_once(' ')
@@ -895,10 +936,13 @@ fn blame_pages_keep_several_ranges_apart() {
             .unwrap();
         let doc: Value = serde_json::from_slice(&out.stdout)
             .unwrap_or_else(|e| panic!("{command}: {e}: {}", String::from_utf8_lossy(&out.stdout)));
-        for h in doc["hunks"].as_array().unwrap() {
-            got_lines.extend(h["start_line"].as_u64().unwrap()..=h["end_line"].as_u64().unwrap());
+        for run in doc["lines"].as_array().unwrap() {
+            let head = run.as_str().unwrap().lines().next().unwrap();
+            let span = head.split(' ').nth(1).unwrap();
+            let (first, last) = span.split_once('-').unwrap_or((span, span));
+            got_lines.extend(first.parse::<u64>().unwrap()..=last.parse::<u64>().unwrap());
         }
-        match doc["truncated"]["next_page"].as_str() {
+        match doc["next"].as_str() {
             Some(next) => command = next.to_owned(),
             None => break,
         }
@@ -917,10 +961,13 @@ fn reversed_and_configured_relative_diffs_are_git_s() {
     repo.write("sub/a.txt", "1\nX\n3\n").write("top.txt", "u\n");
     repo.commit("two");
     repo.write("sub/scratch.txt", "new\n");
+    // A reversed working-tree diff with nothing changed lists no untracked file: it is
+    // git's own (empty) output.
+    let out = agent(&env, &repo.dir, &["diff", "-R"]);
+    assert!(out.status.success() && out.stdout.is_empty(), "{out:?}");
     for args in [
         &["diff", "-R", "HEAD~1", "HEAD"][..],
         &["show", "-R", "HEAD"],
-        &["diff", "-R"],
     ] {
         let doc = answer(&env, &repo.dir, args);
         let git_args: Vec<&str> = if args[0] == "show" {
@@ -948,7 +995,7 @@ fn reversed_and_configured_relative_diffs_are_git_s() {
         compact_facts(&doc),
         git_facts(&repo, &sub, &["HEAD~1", "HEAD"])
     );
-    assert_eq!(doc["files"][""][0], "M a.txt +1 -1", "{doc}");
+    assert!(doc["hunks"]["a.txt"].is_array(), "{doc}");
     assert!(
         doc["hunks"]["a.txt"][0].as_str().unwrap().contains("+X"),
         "{doc}"

@@ -305,7 +305,10 @@ fn a_pipe_into_a_plain_cat_on_the_harness_stream_is_answered() {
         ] {
             let out = agent(&env, &repo.dir, shell, &["-c", script]);
             let text = String::from_utf8_lossy(&out.stdout);
-            assert!(text.contains("{\"raw\""), "{shell} -c {script:?}: {text}");
+            assert!(
+                text.contains("\"hunks\":{"),
+                "{shell} -c {script:?}: {text}"
+            );
         }
         for script in [
             "git diff HEAD~1 | cat -n",

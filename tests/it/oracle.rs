@@ -222,8 +222,10 @@ pub fn compact_facts(doc: &Value) -> BTreeMap<BString, Fact> {
             .unwrap_or_else(|| panic!("no files listing: {doc}")),
     };
     for (dir, entries) in files {
-        for entry in entries.as_array().unwrap() {
-            let entry = entry.as_str().unwrap();
+        let entries = entries
+            .as_object()
+            .unwrap_or_else(|| panic!("a directory's files are an object: {doc}"));
+        for entry in entries.keys() {
             let (status, mut rest) = entry.split_once(' ').unwrap();
             if status == "?" {
                 continue;
@@ -271,21 +273,14 @@ pub fn compact_facts(doc: &Value) -> BTreeMap<BString, Fact> {
                 Some((n, o)) => (n, Some(o)),
                 None => (rest, None),
             };
-            let bytes = |text: &str| -> BString {
-                if text.starts_with('"') {
-                    BString::from(unquote(text))
-                } else {
-                    BString::from(text)
-                }
-            };
             let mut path = BString::from(dir.as_str());
-            path.extend_from_slice(&bytes(name));
+            path.extend_from_slice(&quoted_bytes(name));
             assert!(
                 out.insert(
                     path,
                     Fact {
                         status: status.to_owned(),
-                        old_path: old.map(bytes),
+                        old_path: old.map(quoted_bytes),
                         lines: if binary { None } else { lines },
                     }
                 )
@@ -294,5 +289,42 @@ pub fn compact_facts(doc: &Value) -> BTreeMap<BString, Fact> {
             );
         }
     }
+    // A file listed only by its hunks is a plain modification: its counts are its changed
+    // lines (the answer's hunks have no context unless asked for).
+    if let Some(hunks) = doc["hunks"].as_object() {
+        for (path, list) in hunks {
+            let key = quoted_bytes(path);
+            if out.contains_key(&key) {
+                continue;
+            }
+            let (mut added, mut removed) = (0u64, 0u64);
+            for h in list.as_array().unwrap() {
+                for line in h.as_str().unwrap().split('\n').skip(1) {
+                    match line.as_bytes().first() {
+                        Some(b'+') => added += 1,
+                        Some(b'-') => removed += 1,
+                        _ => {}
+                    }
+                }
+            }
+            out.insert(
+                key,
+                Fact {
+                    status: "M".to_owned(),
+                    old_path: None,
+                    lines: Some((added, removed)),
+                },
+            );
+        }
+    }
     out
+}
+
+/// A path as an answer writes it: as is, or C-quoted by git when it is not UTF-8.
+fn quoted_bytes(text: &str) -> BString {
+    if text.starts_with('"') {
+        BString::from(unquote(text))
+    } else {
+        BString::from(text)
+    }
 }
