@@ -1,6 +1,7 @@
 Feature: Installing the shim
   `git-prism shim install` links git and gh to the binary in a directory of its own, puts that
-  directory first on PATH with consent, and can be inspected and undone.
+  directory first on PATH and the agent note into the agents' own instruction files with
+  consent, and can be inspected and undone.
 
   Background:
     Given the environment variable GIT_PRISM_HOME is "{tmp}/gp"
@@ -13,13 +14,52 @@ Feature: Installing the shim
     And stdout contains "PATH not changed"
     And the file "{home}/.bashrc" does not exist
 
-  Scenario: Install prints the note that tells the agent
+  Scenario: Install prints the note that tells the agent when it may not add it
     When I run "git-prism shim install --no"
     Then it succeeds
     And stdout contains "paste these lines into your project's AGENTS.md or CLAUDE.md"
-    And stdout contains "here they answer in JSON"
-    And stdout contains "get git's own output unchanged"
+    And stdout contains "every answer is at most 20,000 bytes"
+    And stdout contains "For a slice, use git as you would anyway"
     And stdout contains "GIT_PRISM_INSIDE_SHIM=1 git ..."
+
+  Scenario: With consent, the note goes into the agents found, and uninstall takes it out
+    Given the file "{home}/.claude/CLAUDE.md" contains
+      """
+      # My rules
+      Be brief.
+      """
+    And the file "{home}/.codex/config.toml" contains
+      """
+      model = "x"
+      """
+    When I run "git-prism shim install --yes"
+    And I run "git-prism shim install --yes"
+    Then it succeeds
+    And stdout contains "agent note already in {home}/.claude/CLAUDE.md"
+    And the file "{home}/.claude/CLAUDE.md" contains ">>> git-prism note >>>" 1 time
+    And the file "{home}/.codex/AGENTS.md" contains ">>> git-prism note >>>" 1 time
+    And the file "{home}/.gemini/GEMINI.md" does not exist
+    When I run "git-prism shim status"
+    Then stdout contains "agent note in: {home}/.claude/CLAUDE.md"
+    When I run "git-prism shim uninstall"
+    Then it succeeds
+    And stdout contains "removed the agent note from {home}/.codex/AGENTS.md"
+    And the file "{home}/.claude/CLAUDE.md" holds exactly
+      """
+      # My rules
+      Be brief.
+      """
+    And the file "{home}/.codex/AGENTS.md" does not exist
+
+  Scenario: --no-note keeps the agents' files as they are
+    Given the file "{home}/.gemini/settings.json" contains
+      """
+      {}
+      """
+    When I run "git-prism shim install --yes --no-note"
+    Then it succeeds
+    And the file "{home}/.gemini/GEMINI.md" does not exist
+    And stdout contains "paste these lines"
 
   Scenario: Install is idempotent
     When I run "git-prism shim install --no"

@@ -231,3 +231,11 @@ def step_login_bash_path(context, directory):
         entries = out.stdout.decode().split(":")
         assert entries[0] == directory, f"bash {flags[0]}: {entries}"
         assert entries.count(directory) == 1, f"bash {flags[0]}: {entries}"
+
+
+@then('the file "{path}" holds exactly')
+def step_file_exactly(context, path):
+    with open(expand(context, path), "rb") as f:
+        content = f.read()
+    want = (expand(context, context.text) + "\n").encode()
+    assert content == want, f"got {content!r}, want {want!r}"

@@ -27,12 +27,16 @@ enum Action {
         /// Replace files and symlinks git-prism did not create
         #[arg(long)]
         force: bool,
-        /// Add the directory to PATH in the shell start-up files without asking
+        /// Add the directory to PATH in the shell start-up files, and the agent note to the
+        /// instruction files of the agents found, without asking
         #[arg(long, conflicts_with = "no")]
         yes: bool,
-        /// Never edit shell start-up files
+        /// Never edit shell start-up files or agents' instruction files
         #[arg(long)]
         no: bool,
+        /// Do not add the agent note to agents' instruction files (print it instead)
+        #[arg(long)]
+        no_note: bool,
     },
     /// Report the links, the real git, and whether the shim is first on PATH
     Status {
@@ -43,7 +47,8 @@ enum Action {
         #[arg(long)]
         json: bool,
     },
-    /// Remove the links git-prism owns and its PATH block from shell start-up files
+    /// Remove the links git-prism owns, its PATH block from shell start-up files and its note
+    /// from agents' instruction files
     Uninstall {
         /// Directory of the links
         #[arg(long, value_name = "DIR")]
@@ -51,11 +56,44 @@ enum Action {
     },
 }
 
-/// Prints the note to paste into a project's `AGENTS.md` / `CLAUDE.md`.
-fn agent_note(out: &mut Out<'_>) -> anyhow::Result<()> {
+/// Adds the note to the instruction files of the agents found (with consent, asked when
+/// `consent` is `None`), or prints it for the user to paste.
+fn agent_note(layout: &Layout, consent: Option<bool>, out: &mut Out<'_>) -> anyhow::Result<()> {
+    let found: Vec<PathBuf> = install::note::agent_files(layout)
+        .into_iter()
+        .filter(|a| a.found)
+        .map(|a| a.file)
+        .collect();
+    let consent = match consent {
+        _ if found.is_empty() => false,
+        Some(given) => given,
+        None => ask(
+            out,
+            &format!(
+                "Add a note on what git answers to {}?",
+                found
+                    .iter()
+                    .map(|f| f.display().to_string())
+                    .collect::<Vec<_>>()
+                    .join(" and ")
+            ),
+        )?,
+    };
+    if consent {
+        let changed = install::add_note(layout)?;
+        for file in &found {
+            let verb = if changed.contains(file) {
+                "added the agent note to"
+            } else {
+                "agent note already in"
+            };
+            writeln!(out.stdout, "{verb} {}", file.display())?;
+        }
+        return Ok(());
+    }
     writeln!(
         out.stdout,
-        "\nTell your agent: paste these lines into your project's AGENTS.md or CLAUDE.md:\n{}",
+        "\nTell your agent: paste these lines into your project's AGENTS.md or CLAUDE.md (or run `git-prism shim install --yes` to add them to the agents' own files):\n{}",
         install::AGENT_NOTE
     )?;
     Ok(())
@@ -68,13 +106,17 @@ pub fn run(args: Args, out: &mut Out<'_>) -> anyhow::Result<i32> {
             force,
             yes,
             no,
+            no_note,
         } => {
             let consent = match (yes, no) {
                 (true, _) => Some(true),
                 (_, true) => Some(false),
                 _ => None,
             };
-            install_links(&Layout::from_env(dir)?, force, consent, out)
+            let layout = Layout::from_env(dir)?;
+            let code = install_links(&layout, force, consent, out)?;
+            agent_note(&layout, if no_note { Some(false) } else { consent }, out)?;
+            Ok(code)
         }
         Action::Status { dir, json } => status(&Layout::from_env(dir)?, json, out),
         Action::Uninstall { dir } => uninstall(&Layout::from_env(dir)?, out),
@@ -106,13 +148,23 @@ fn install_links(
     }
     if report.path_position == PathPosition::First {
         writeln!(out.stdout, "{} is first on PATH", report.bin_dir.display())?;
-        agent_note(out)?;
         return Ok(exit_codes::SUCCESS);
     }
     let files = install::rc::files_for(layout);
     let consent = match consent {
         Some(given) => given,
-        None => ask(out, &report.bin_dir, &files)?,
+        None => ask(
+            out,
+            &format!(
+                "{} is not first on PATH. Add it to the front of PATH in {}?",
+                report.bin_dir.display(),
+                files
+                    .iter()
+                    .map(|f| f.display().to_string())
+                    .collect::<Vec<_>>()
+                    .join(" and ")
+            ),
+        )?,
     };
     if consent {
         let changed = install::add_to_path(layout)?;
@@ -136,7 +188,6 @@ fn install_links(
             report.bin_dir.display()
         )?;
     }
-    agent_note(out)?;
     Ok(exit_codes::SUCCESS)
 }
 
@@ -159,6 +210,7 @@ fn status(layout: &Layout, json: bool, out: &mut Out<'_>) -> anyhow::Result<i32>
                 .collect(),
             ok: problems.is_empty(),
             path_position: status.path_position,
+            note_files: &status.note_files,
             problems: &problems,
             rc_files: &status.rc_files,
             real_gh: status.real_gh.as_ref().ok(),
@@ -207,6 +259,15 @@ fn write_status(
     for file in &status.rc_files {
         writeln!(out.stdout, "PATH block in: {}", file.display())?;
     }
+    for file in &status.note_files {
+        writeln!(out.stdout, "agent note in: {}", file.display())?;
+    }
+    if status.note_files.is_empty() {
+        writeln!(
+            out.stdout,
+            "agent note: in no agent's instruction file (`git-prism shim install --yes` adds it)"
+        )?;
+    }
     if problems.is_empty() {
         writeln!(out.stdout, "status: ok")?;
     } else {
@@ -222,6 +283,7 @@ fn write_status(
 struct StatusDoc<'a> {
     bin_dir: &'a Path,
     links: Vec<LinkDoc<'a>>,
+    note_files: &'a [PathBuf],
     ok: bool,
     path_position: PathPosition,
     problems: &'a [String],
@@ -254,25 +316,23 @@ fn uninstall(layout: &Layout, out: &mut Out<'_>) -> anyhow::Result<i32> {
     for p in &report.rc_cleaned {
         writeln!(out.stdout, "removed PATH block from {}", p.display())?;
     }
-    if report.removed.is_empty() && report.rc_cleaned.is_empty() {
+    for p in &report.notes_removed {
+        writeln!(out.stdout, "removed the agent note from {}", p.display())?;
+    }
+    if report.removed.is_empty() && report.rc_cleaned.is_empty() && report.notes_removed.is_empty()
+    {
         writeln!(out.stdout, "nothing to remove")?;
     }
     Ok(exit_codes::SUCCESS)
 }
 
-/// Asks on the terminal whether to edit the start-up files; no terminal means no.
-fn ask(out: &mut Out<'_>, dir: &Path, files: &[PathBuf]) -> anyhow::Result<bool> {
+/// Asks a yes/no `question` on the terminal; no terminal means no.
+fn ask(out: &mut Out<'_>, question: &str) -> anyhow::Result<bool> {
     let stdin = std::io::stdin();
     if !stdin.is_terminal() {
         return Ok(false);
     }
-    let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
-    write!(
-        out.stderr,
-        "{} is not first on PATH. Add it to the front of PATH in {}? [y/N] ",
-        dir.display(),
-        names.join(" and ")
-    )?;
+    write!(out.stderr, "{question} [y/N] ")?;
     out.stderr.flush()?;
     let mut answer = String::new();
     stdin.read_line(&mut answer)?;

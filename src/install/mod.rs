@@ -12,14 +12,11 @@
 //!   Start-up files are checked before anything is removed.
 //! - Nothing here prints or prompts; the CLI asks for consent and reports.
 
+pub mod block;
+pub mod note;
 pub mod rc;
 
-/// The note a user pastes into a project's `AGENTS.md` / `CLAUDE.md`, so the agent knows what
-/// its git now answers (printed by `git-prism shim install`, shown in the README).
-pub const AGENT_NOTE: &str = "\
-- Run `git diff`, `git show` and `git log` plainly, without `| cat`, `| head` or `| grep`: here they answer in JSON with every changed file and function at a glance and the changed lines (hunks) inside, usually all a task needs and fewer tokens than the patch; `-U<n>`, `-W` and `-- <paths>` work, and `next` gives the next page.
-- Pipes into other programs, redirects and format options (`| head`, `| grep`, `> file`, `--stat`, `--name-only`, `--oneline`, `--format=%H`) get git's own output unchanged.
-- Every answer's `raw` is the command that prints git's own output (`GIT_PRISM_INSIDE_SHIM=1 git ...`).";
+pub use note::NOTE as AGENT_NOTE;
 
 use std::ffi::OsString;
 use std::io;
@@ -42,12 +39,14 @@ pub enum InstallError {
     #[error("refusing to replace directories, even with --force (git-prism never deletes a directory; move it away first):\n{}", .0.join("\n"))]
     Directories(Vec<String>),
     /// A start-up file has a block that starts but never ends.
-    #[error("'{}' has a git-prism block starting at line {line} without its end line ('{}'); nothing was changed: complete or remove the block by hand", path.display(), rc::END)]
+    #[error("'{}' has a git-prism block starting at line {line} without its end line ('{end}'); nothing was changed: complete or remove the block by hand", path.display())]
     UnterminatedBlock {
-        /// The start-up file.
+        /// The file.
         path: PathBuf,
         /// The line of the BEGIN marker (1-based).
         line: usize,
+        /// The END marker it lacks.
+        end: &'static str,
     },
     /// A start-up file has a block that is not exactly what install wrote.
     #[error("the git-prism block at line {line} of '{}' was edited; nothing was changed: remove the block by hand", path.display())]
@@ -95,6 +94,10 @@ pub struct Layout {
     pub zdotdir: Option<PathBuf>,
     /// `$XDG_CONFIG_HOME`.
     pub config_home: Option<PathBuf>,
+    /// `$CLAUDE_CONFIG_DIR`, where Claude Code keeps its user-level files.
+    pub claude_home: Option<PathBuf>,
+    /// `$CODEX_HOME`, where Codex keeps its user-level files.
+    pub codex_home: Option<PathBuf>,
     /// The `PATH` to judge "first on PATH" by.
     pub path_var: Option<OsString>,
 }
@@ -118,6 +121,8 @@ impl Layout {
             shell: rc::Shell::from_var(var("SHELL").as_deref()),
             zdotdir: var("ZDOTDIR").map(PathBuf::from),
             config_home: var("XDG_CONFIG_HOME").map(PathBuf::from),
+            claude_home: var("CLAUDE_CONFIG_DIR").map(PathBuf::from),
+            codex_home: var("CODEX_HOME").map(PathBuf::from),
             path_var: std::env::var_os("PATH"),
         })
     }
@@ -343,6 +348,8 @@ pub struct Status {
     pub path_position: PathPosition,
     /// Start-up files that carry git-prism's block.
     pub rc_files: Vec<PathBuf>,
+    /// Agents' instruction files that hold the note.
+    pub note_files: Vec<PathBuf>,
 }
 
 impl Status {
@@ -407,6 +414,7 @@ pub fn status(layout: &Layout) -> Status {
             .into_iter()
             .filter(|f| rc::has_block(f))
             .collect(),
+        note_files: note::files_with_note(layout),
     }
 }
 
@@ -419,6 +427,8 @@ pub struct UninstallReport {
     pub kept: Vec<PathBuf>,
     /// Start-up files whose block was removed.
     pub rc_cleaned: Vec<PathBuf>,
+    /// Agents' instruction files whose note was removed.
+    pub notes_removed: Vec<PathBuf>,
 }
 
 /// Removes the links git-prism owns and its start-up blocks.
@@ -427,15 +437,17 @@ pub fn uninstall(layout: &Layout) -> Result<UninstallReport, InstallError> {
         removed: Vec::new(),
         kept: Vec::new(),
         rc_cleaned: Vec::new(),
+        notes_removed: Vec::new(),
     };
-    // Every start-up file is checked before anything is removed: a broken block stops the
-    // whole uninstall, links included.
+    // Every start-up file and agent file is checked before anything is removed: a broken
+    // block stops the whole uninstall, links included.
     let mut edits = Vec::new();
     for file in rc::all_files(layout) {
         if let Some(edit) = rc::plan_remove(&file)? {
             edits.push(edit);
         }
     }
+    let notes = note::plan_remove(layout)?;
     for name in NAMES {
         let link = layout.bin_dir.join(name);
         match inspect(&link, &layout.exe) {
@@ -453,7 +465,23 @@ pub fn uninstall(layout: &Layout) -> Result<UninstallReport, InstallError> {
         edit.apply()?;
         report.rc_cleaned.push(edit.file);
     }
+    for edit in notes {
+        edit.apply()?;
+        report.notes_removed.push(edit.file);
+    }
     Ok(report)
+}
+
+/// Adds the agent note to the instruction file of every agent found; returns the files
+/// changed. Every file is checked before any is written.
+pub fn add_note(layout: &Layout) -> Result<Vec<PathBuf>, InstallError> {
+    let edits = note::plan_add(layout)?;
+    let mut changed = Vec::new();
+    for edit in edits {
+        edit.apply()?;
+        changed.push(edit.file);
+    }
+    Ok(changed)
 }
 
 /// Adds the PATH block to the start-up files of the layout's shell; returns the files changed.
@@ -489,6 +517,8 @@ mod tests {
             shell: rc::Shell::Bash,
             zdotdir: None,
             config_home: None,
+            claude_home: None,
+            codex_home: None,
             path_var: Some(tmp.join("bin").into_os_string()),
         }
     }

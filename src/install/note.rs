@@ -1,0 +1,204 @@
+//! The note that tells an agent what its git now answers, and where it goes: a marked block in
+//! the user-level instruction file of each agent found on the machine (Claude Code's
+//! `CLAUDE.md`, Codex's and OpenCode's `AGENTS.md`, Gemini CLI's `GEMINI.md`), so that agents
+//! read it in every session without a manual step.
+//!
+//! An agent counts as found when its own directory exists (`~/.claude`, `~/.codex`,
+//! `~/.gemini`, `~/.config/opencode`): git-prism never creates an agent's directory. The block
+//! is written and removed with the same care as the shell start-up blocks ([`super::block`]).
+
+use std::path::PathBuf;
+
+use super::block::{self, Edit, Marks};
+use super::{InstallError, Layout};
+
+/// What an agent is told: when the JSON is the cheapest read, that git's own output is still
+/// there for a slice, and that every answer is bounded.
+pub const NOTE: &str = "\
+## git in this environment (git-prism)
+`git diff`, `git show`, `git log`, `git blame` and `gh pr diff` answer you in compact JSON when that costs fewer tokens than git's own output; every answer is at most 20,000 bytes (about 6,000 tokens), so even a big range is safe to ask for.
+- A whole commit or range (`git show <commit>`, `git diff <a>..<b>`): git's hunks, each headed by the function it changes (`added Map::get`, `signature parse`). A change too large for one answer starts with its map (every file, every changed function, the signature of each added one: the new API in one call), then hunks; `next` is the command for the next page. `-U3` or `-W` adds context, `-- <path>` narrows.
+- History: `git log [-n N] [-- path]` gives each commit's id, day, author, files and functions changed, and whole message; `git log -S <term>` (or `-G <regex>`) each commit's message and the changed lines that hold the term, in their functions; `git blame -L a,b <file>` each commit once, then the lines.
+- For a slice, use git as you would anyway: pipes (`| grep`, `| head`), redirects and format options (`--stat`, `--name-only`, `--oneline`, `--format=...`) get git's own output, unchanged. `GIT_PRISM_INSIDE_SHIM=1 git ...` always does.";
+
+/// The block's first line.
+pub const BEGIN: &str = "<!-- >>> git-prism note >>> -->";
+/// The block's last line.
+pub const END: &str = "<!-- <<< git-prism note <<< -->";
+
+/// The note block's marks.
+pub const MARKS: Marks = Marks {
+    begin: BEGIN,
+    end: END,
+    is_ours: is_our_note,
+};
+
+/// One agent's user-level instruction file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AgentFile {
+    /// The agent.
+    pub agent: &'static str,
+    /// Its instruction file.
+    pub file: PathBuf,
+    /// Whether the agent's directory exists (the agent is installed).
+    pub found: bool,
+}
+
+/// The instruction files of every agent git-prism knows, found or not.
+pub fn agent_files(layout: &Layout) -> Vec<AgentFile> {
+    let home = &layout.home;
+    let config = layout
+        .config_home
+        .clone()
+        .unwrap_or_else(|| home.join(".config"));
+    let entry = |agent: &'static str, dir: PathBuf, name: &str| AgentFile {
+        agent,
+        file: dir.join(name),
+        found: dir.is_dir(),
+    };
+    vec![
+        entry(
+            "Claude Code",
+            layout
+                .claude_home
+                .clone()
+                .unwrap_or_else(|| home.join(".claude")),
+            "CLAUDE.md",
+        ),
+        entry(
+            "Codex",
+            layout
+                .codex_home
+                .clone()
+                .unwrap_or_else(|| home.join(".codex")),
+            "AGENTS.md",
+        ),
+        entry("Gemini CLI", home.join(".gemini"), "GEMINI.md"),
+        entry("OpenCode", config.join("opencode"), "AGENTS.md"),
+    ]
+}
+
+/// The block as install writes it.
+pub fn block() -> String {
+    format!(
+        "{BEGIN}\n<!-- Added by `git-prism shim install`; `git-prism shim uninstall` removes it. -->\n{NOTE}\n{END}\n"
+    )
+}
+
+/// Whether the lines from BEGIN to END are the block install writes.
+fn is_our_note(body: &[&[u8]]) -> bool {
+    let wanted = block();
+    let wanted: Vec<&[u8]> = wanted.lines().map(str::as_bytes).collect();
+    wanted.as_slice() == body
+}
+
+/// Plans adding the note to every found agent's file; the edits, nothing written. Every file
+/// is checked before any is written by the caller.
+pub fn plan_add(layout: &Layout) -> Result<Vec<Edit>, InstallError> {
+    let mut edits = Vec::new();
+    for a in agent_files(layout).into_iter().filter(|a| a.found) {
+        if let Some(edit) = block::plan_add(&a.file, &MARKS, &block())? {
+            edits.push(edit);
+        }
+    }
+    Ok(edits)
+}
+
+/// Plans removing the note from every agent's file that has it (a file that held only the
+/// note is deleted: install created it).
+pub fn plan_remove(layout: &Layout) -> Result<Vec<Edit>, InstallError> {
+    let mut edits = Vec::new();
+    for a in agent_files(layout) {
+        if let Some(edit) = block::plan_remove(&a.file, &MARKS, true)? {
+            edits.push(edit);
+        }
+    }
+    Ok(edits)
+}
+
+/// The agents' files that hold the note.
+pub fn files_with_note(layout: &Layout) -> Vec<PathBuf> {
+    agent_files(layout)
+        .into_iter()
+        .map(|a| a.file)
+        .filter(|f| block::has_block(f, &MARKS))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    fn layout(home: &Path) -> Layout {
+        Layout {
+            bin_dir: home.join("bin"),
+            exe: home.join("git-prism"),
+            home: home.to_owned(),
+            shell: super::super::rc::Shell::Bash,
+            zdotdir: None,
+            config_home: None,
+            claude_home: None,
+            codex_home: None,
+            path_var: None,
+        }
+    }
+
+    #[test]
+    fn the_note_goes_to_found_agents_once_and_comes_out_whole() {
+        let tmp = tempfile::tempdir().unwrap();
+        let home = tmp.path();
+        std::fs::create_dir_all(home.join(".claude")).unwrap();
+        std::fs::create_dir_all(home.join(".codex")).unwrap();
+        std::fs::write(home.join(".claude/CLAUDE.md"), "# My rules\n\nBe brief.\n").unwrap();
+        let l = layout(home);
+        let edits = plan_add(&l).unwrap();
+        assert_eq!(
+            edits.len(),
+            2,
+            "Claude Code and Codex, not the missing Gemini"
+        );
+        for e in &edits {
+            e.apply().unwrap();
+        }
+        assert!(plan_add(&l).unwrap().is_empty(), "idempotent");
+        assert!(
+            !home.join(".gemini").exists(),
+            "no agent directory is created"
+        );
+        let claude = std::fs::read_to_string(home.join(".claude/CLAUDE.md")).unwrap();
+        assert!(claude.starts_with("# My rules\n\nBe brief.\n\n<!-- >>> git-prism note"));
+        assert_eq!(files_with_note(&l).len(), 2);
+        for e in plan_remove(&l).unwrap() {
+            e.apply().unwrap();
+        }
+        assert_eq!(
+            std::fs::read_to_string(home.join(".claude/CLAUDE.md")).unwrap(),
+            "# My rules\n\nBe brief.\n"
+        );
+        assert!(
+            !home.join(".codex/AGENTS.md").exists(),
+            "a file that held only the note is gone"
+        );
+    }
+
+    #[test]
+    fn an_edited_note_is_left_alone_and_nothing_changes() {
+        let tmp = tempfile::tempdir().unwrap();
+        let home = tmp.path();
+        std::fs::create_dir_all(home.join(".gemini")).unwrap();
+        let edited = block().replace("every answer is at most", "answers are at most");
+        let content = format!("mine\n\n{edited}");
+        std::fs::write(home.join(".gemini/GEMINI.md"), &content).unwrap();
+        let l = layout(home);
+        assert!(matches!(
+            plan_remove(&l),
+            Err(InstallError::EditedBlock { .. })
+        ));
+        assert!(plan_add(&l).is_err());
+        assert_eq!(
+            std::fs::read_to_string(home.join(".gemini/GEMINI.md")).unwrap(),
+            content
+        );
+    }
+}
