@@ -76,6 +76,10 @@ $(NPM_DIR)/.installed: $(FORMATTERS)/package.json $(FORMATTERS)/package-lock.jso
 		echo "formatters: npm not found: the prettier tests will fail" >&2; \
 	fi
 
+# Real commit histories (git bundles) the token figure also measures, beside the bench corpus
+# and git-prism's own history; absent, the figure covers the others.
+SHARED_CORPUS ?= ../shared/corpus
+
 corpus:
 	$(PYTHON) bench/corpus.py
 
@@ -86,6 +90,8 @@ bench: build corpus
 		--git "$$(bench/real-git.sh)" \
 		--corpus "$$($(PYTHON) bench/corpus.py)" \
 		--work $(TARGET_DIR)/bench-work \
+		$(foreach b,$(wildcard $(SHARED_CORPUS)/*.bundle),--also $(b)) \
+		--also $(CURDIR) \
 		--results bench/RESULTS.md
 
 # The formatting figure of bench/RESULTS.md (printed; see bench/formatting.py).

@@ -29,6 +29,8 @@ struct Options {
     runs: usize,
     /// Where to append results (none: print only).
     results: Option<PathBuf>,
+    /// More histories for the token figure: repositories or git bundles (`--also`, repeated).
+    also: Vec<PathBuf>,
 }
 
 fn parse_args() -> Result<Options> {
@@ -39,6 +41,7 @@ fn parse_args() -> Result<Options> {
     let mut work = None;
     let mut runs = 200;
     let mut results = None;
+    let mut also = Vec::new();
     while let Some(arg) = args.next() {
         let mut value = || args.next().context("option needs a value");
         match arg.to_str() {
@@ -48,6 +51,7 @@ fn parse_args() -> Result<Options> {
             Some("--work") => work = Some(PathBuf::from(value()?)),
             Some("--runs") => runs = value()?.to_string_lossy().parse()?,
             Some("--results") => results = Some(PathBuf::from(value()?)),
+            Some("--also") => also.push(PathBuf::from(value()?)),
             _ => bail!("unknown argument {arg:?}"),
         }
     }
@@ -58,6 +62,7 @@ fn parse_args() -> Result<Options> {
         work: work.context("--work is required")?,
         runs,
         results,
+        also,
     })
 }
 

@@ -131,6 +131,7 @@ pub fn function_lines_where(f: &FileChange, keep: &dyn Fn(&FunctionChange) -> bo
     let kept: Vec<&FunctionChange> = a.changed.iter().filter(|c| keep(c)).collect();
     let all = kept.len() == a.changed.len();
     let mut out: Vec<String> = Vec::new();
+    let mut renames: Vec<(&str, &str)> = Vec::new();
     let mut by: Vec<(&'static str, Vec<String>)> = Vec::new();
     let mut add = |kind: &'static str, text: String| match by.iter_mut().find(|(k, _)| *k == kind) {
         Some((_, names)) => {
@@ -148,10 +149,7 @@ pub fn function_lines_where(f: &FileChange, keep: &dyn Fn(&FunctionChange) -> bo
                     out.push(line);
                 }
             }
-            ChangeType::Renamed => add(
-                "renamed",
-                format!("{} -> {}", c.old_name.as_deref().unwrap_or("?"), c.name),
-            ),
+            ChangeType::Renamed => renames.push((c.old_name.as_deref().unwrap_or("?"), &c.name)),
             ChangeType::Moved => add(
                 "moved",
                 format!("{} from {}", c.name, c.old_path.as_deref().unwrap_or("?")),
@@ -169,7 +167,77 @@ pub fn function_lines_where(f: &FileChange, keep: &dyn Fn(&FunctionChange) -> bo
         by.into_iter()
             .map(|(kind, names)| format!("{kind} {}", names.join(", "))),
     );
+    out.extend(
+        rename_lines(&renames)
+            .into_iter()
+            .map(|line| format!("renamed {line}")),
+    );
     out
+}
+
+/// Renames as the map lists them: `a -> b` each, except that the members of one renamed scope
+/// (an impl whose header changed, a class renamed) are said once, `renamed <&'a mut R as Read>
+/// -> <&mut R as Read>: next, peek`, where they would otherwise repeat both scopes per member.
+fn rename_lines(renames: &[(&str, &str)]) -> Vec<String> {
+    type Scopes<'a> = (&'a str, &'a str, &'a str);
+    let mut groups: Vec<(Scopes<'_>, Vec<(&str, &str)>)> = Vec::new();
+    for &(old, new) in renames {
+        let key = match (split_member(old), split_member(new)) {
+            (Some((old_scope, sep, member)), Some((new_scope, new_sep, same)))
+                if member == same && sep == new_sep && old_scope != new_scope =>
+            {
+                (old_scope, new_scope, sep)
+            }
+            _ => ("", "", ""),
+        };
+        match groups.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, members)) => members.push((old, new)),
+            None => groups.push((key, vec![(old, new)])),
+        }
+    }
+    let mut single: Vec<String> = Vec::new();
+    let mut out = Vec::new();
+    for ((old_scope, new_scope, sep), members) in groups {
+        if sep.is_empty() || members.len() == 1 {
+            single.extend(members.iter().map(|(old, new)| format!("{old} -> {new}")));
+        } else {
+            let names: Vec<&str> = members
+                .iter()
+                .map(|(old, _)| &old[old_scope.len() + sep.len()..])
+                .collect();
+            out.push(format!("{old_scope} -> {new_scope}: {}", names.join(", ")));
+        }
+    }
+    if !single.is_empty() {
+        out.insert(0, single.join(", "));
+    }
+    out
+}
+
+/// A qualified name split at its last separator outside brackets (`::` or `.`): its scope, the
+/// separator and its member (`<&'a mut R as Read>::next` gives `<&'a mut R as Read>`, `::`
+/// and `next`).
+fn split_member(name: &str) -> Option<(&str, &str, &str)> {
+    let bytes = name.as_bytes();
+    let mut depth = 0i32;
+    let mut found = None;
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'<' | b'(' | b'[' => depth += 1,
+            b'>' | b')' | b']' => depth -= 1,
+            b':' if depth == 0 && bytes.get(i + 1) == Some(&b':') => {
+                found = Some((i, 2));
+                i += 1;
+            }
+            b'.' if depth == 0 => found = Some((i, 1)),
+            _ => {}
+        }
+        i += 1;
+    }
+    let (at, len) = found?;
+    let (scope, member) = (&name[..at], &name[at + len..]);
+    (!scope.is_empty() && !member.is_empty()).then_some((scope, &name[at..at + len], member))
 }
 
 /// A signature as the map shows it: without leading Rust attributes (`#[inline]`,
@@ -278,8 +346,8 @@ pub fn directory_totals(files: &[FileChange], max: usize) -> Ordered<String> {
 }
 
 /// A commit's change on one line, within about `room` bytes: each file as the map says it
-/// (`M src/lib.rs +3 -1`) with its changed functions by name (`(added a; modified b)`); without
-/// the names when that is too long; past that, the totals and where (`12 files +300 -40 in
+/// (`M src/lib.rs +3 -1`) with its changed functions by name (`(added a; modified b)`) while
+/// the room lasts, file by file; when the files alone do not fit, the totals and where (`12 files +300 -40 in
 /// src/, tests/; functions: 3 added, 5 modified`).
 pub fn change_line(c: Change<'_>, room: usize) -> String {
     let lines: Vec<String> = c
@@ -287,21 +355,21 @@ pub fn change_line(c: Change<'_>, room: usize) -> String {
         .iter()
         .map(|f| file_line(f, &display_path(&f.path)))
         .collect();
-    let with_names = lines
-        .iter()
-        .zip(c.files)
-        .map(|(line, f)| match changed_names(f) {
-            names if names.is_empty() => line.clone(),
-            names => format!("{line} ({names})"),
-        })
-        .collect::<Vec<_>>()
-        .join(", ");
-    if with_names.len() <= room {
-        return with_names;
-    }
     let plain = lines.join(", ");
     if plain.len() <= room {
-        return plain;
+        // Each file's functions by name, in order, while the room lasts.
+        let mut spare = room - plain.len();
+        let mut parts = Vec::with_capacity(lines.len());
+        for (line, f) in lines.iter().zip(c.files) {
+            let names = changed_names(f);
+            if !names.is_empty() && names.len() + 3 <= spare {
+                spare -= names.len() + 3;
+                parts.push(format!("{line} ({names})"));
+            } else {
+                parts.push(line.clone());
+            }
+        }
+        return parts.join(", ");
     }
     let (mut added, mut removed) = (0u64, 0u64);
     let mut changes: Vec<FunctionChange> = Vec::new();
@@ -726,6 +794,32 @@ mod tests {
             split(b"d/\xff.rs"),
             (String::new(), "\"d/\\377.rs\"".into())
         );
+    }
+
+    #[test]
+    fn members_of_a_renamed_scope_are_listed_once() {
+        let renames = [
+            ("<&'a mut R as Read>::next", "<&mut R as Read>::next"),
+            ("<&'a mut R as Read>::peek", "<&mut R as Read>::peek"),
+            ("LazyFile.open", "_LazyFile.open"),
+            ("LazyFile.close", "_LazyFile.close"),
+            ("safecall", "_safecall"),
+            ("Old::only", "New::only"),
+            ("a::x", "a::y"),
+        ];
+        assert_eq!(
+            rename_lines(&renames),
+            [
+                "safecall -> _safecall, a::x -> a::y, Old::only -> New::only",
+                "<&'a mut R as Read> -> <&mut R as Read>: next, peek",
+                "LazyFile -> _LazyFile: open, close",
+            ]
+        );
+        assert_eq!(
+            split_member("a::<T as b::C>"),
+            Some(("a", "::", "<T as b::C>"))
+        );
+        assert_eq!(split_member("plain"), None);
     }
 
     #[test]

@@ -434,11 +434,36 @@ fn answers_stay_within_the_budget_and_say_how_to_get_the_rest() {
     let next = doc["next"].as_str().unwrap();
     assert!(next.starts_with("GIT_PRISM_CURSOR=gp2-"), "{next}");
     assert!(next.ends_with(" git diff HEAD~1..HEAD"), "{next}");
-    // Following the cursor returns every file's hunks, each exactly once.
+    // Following the cursor returns the whole map before any hunk (every file once, with its
+    // functions), then every file's hunks, each exactly once.
     let mut seen: Vec<String> = Vec::new();
+    let mut mapped: Vec<(String, Vec<String>)> = Vec::new();
+    let mut hunks_began = false;
     let mut page = doc;
     loop {
+        if let Some(dirs) = page["files"].as_object() {
+            for (dir, files) in dirs {
+                let Some(files) = files.as_object() else {
+                    continue;
+                };
+                assert!(
+                    !hunks_began,
+                    "the map went on after the hunks began: {page}"
+                );
+                for (line, functions) in files {
+                    let functions = functions.as_array().unwrap();
+                    mapped.push((
+                        format!("{dir}{line}"),
+                        functions
+                            .iter()
+                            .map(|f| f.as_str().unwrap().to_owned())
+                            .collect(),
+                    ));
+                }
+            }
+        }
         if let Some(hunks) = page["hunks"].as_object() {
+            hunks_began = true;
             for (path, list) in hunks {
                 for h in list.as_array().unwrap() {
                     seen.push(format!("{path}: {}", h.as_str().unwrap()));
@@ -462,6 +487,24 @@ fn answers_stay_within_the_budget_and_say_how_to_get_the_rest() {
     assert_eq!(files.len(), 120);
     let unique: std::collections::BTreeSet<&String> = seen.iter().collect();
     assert_eq!(unique.len(), seen.len(), "a hunk was shown twice");
+    assert_eq!(mapped.len(), 120, "every file is in the map once");
+    for (i, (line, functions)) in mapped.iter().enumerate() {
+        assert_eq!(
+            line,
+            // Module 0's old `return 0` is the new g0's line to git: nothing removed.
+            &if i == 0 {
+                "pkg/M module_number_000.py +4 -0".to_owned()
+            } else {
+                format!("pkg/M module_number_{i:03}.py +5 -1")
+            },
+            "{functions:?}"
+        );
+        assert_eq!(
+            functions,
+            &[format!("added g{i}: def g{i}()"), format!("modified f{i}")],
+            "{line}"
+        );
+    }
 }
 
 #[test]
@@ -1017,4 +1060,73 @@ fn gh_path(env: &TestEnv, fake: std::path::PathBuf) -> std::ffi::OsString {
         "/usr/bin".into(),
         "/bin".into(),
     ])
+}
+
+// A log bigger than one answer: pages walk git's own list, each commit once with its whole
+// message, under every page's budget; only paged answers carry `raw`.
+#[test]
+fn log_pages_walk_git_s_own_list_with_whole_messages() {
+    let env = TestEnv::new();
+    let repo = env.repo("repo");
+    for i in 0..25 {
+        repo.write("lib.rs", format!("fn f{i}() {{}}\n"));
+        repo.commit(&format!(
+            "change {i}\n\n{}",
+            format!("body line {i} explaining why.\n").repeat(8)
+        ));
+    }
+    let want: Vec<String> = repo
+        .git(&["log", "--format=%H"])
+        .lines()
+        .map(|l| l[..12].to_owned())
+        .collect();
+    let mut got: Vec<String> = Vec::new();
+    let mut cursor: Option<String> = None;
+    for page in 0.. {
+        assert!(page < 40, "the pages never ended");
+        let mut cmd = env.shim_git(&["log"]);
+        cmd.env("CLAUDECODE", "1")
+            .env("GIT_PRISM_MAX_OUTPUT", "2500")
+            .current_dir(&repo.dir);
+        if let Some(c) = &cursor {
+            cmd.env("GIT_PRISM_CURSOR", c);
+        }
+        let out = cmd.output().unwrap();
+        assert!(out.stdout.len() <= 2500, "{}", out.stdout.len());
+        let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert!(
+            doc["raw"].is_string(),
+            "a paged answer says git's command: {doc}"
+        );
+        for c in doc["commits"].as_array().unwrap() {
+            let c = c.as_str().unwrap();
+            let i = 24 - got.len();
+            assert!(
+                c.ends_with(
+                    &format!(
+                        "\nchange {i}\n\n{}",
+                        format!("body line {i} explaining why.\n").repeat(8)
+                    )
+                    .trim_end()
+                ),
+                "{c}"
+            );
+            got.push(c[..12].to_owned());
+        }
+        match doc["next"].as_str() {
+            Some(next) => {
+                let c = next
+                    .strip_prefix("GIT_PRISM_CURSOR=")
+                    .unwrap()
+                    .split_once(' ')
+                    .unwrap()
+                    .0
+                    .to_owned();
+                assert_ne!(Some(&c), cursor.as_ref(), "the same page again");
+                cursor = Some(c);
+            }
+            None => break,
+        }
+    }
+    assert_eq!(got, want);
 }
