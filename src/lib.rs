@@ -19,6 +19,7 @@ pub mod exit_codes;
 pub mod fuzz;
 pub mod git;
 pub mod install;
+pub mod json;
 pub mod lang;
 pub mod locate;
 pub mod manifest;

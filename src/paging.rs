@@ -83,16 +83,16 @@ impl Paging {
 /// Writes a document as JSON, compact or pretty-printed.
 pub fn to_json<T: Serialize + ?Sized>(doc: &T, pretty: bool) -> Result<String, serde_json::Error> {
     if pretty {
-        serde_json::to_string_pretty(doc)
+        crate::json::to_string_pretty(doc)
     } else {
-        serde_json::to_string(doc)
+        crate::json::to_string(doc)
     }
 }
 
 /// Returns the length of a value's compact JSON form (`usize::MAX` if it cannot be written, so
 /// that it never fits).
 pub fn json_len<T: Serialize + ?Sized>(value: &T) -> usize {
-    serde_json::to_string(value).map_or(usize::MAX, |s| s.len())
+    crate::json::to_string(value).map_or(usize::MAX, |s| s.len())
 }
 
 /// What a cursor is bound to: FNV-1a over what is paged, stable across runs and versions (not

@@ -170,7 +170,7 @@ fn fit(
             cut: s.notes(),
             next: (shown < count).then(|| next_page(shown)),
         };
-        let json = serde_json::to_string(&answer)?;
+        let json = crate::json::to_string(&answer)?;
         let len = json.len();
         Ok::<_, serde_json::Error>((json, len))
     })?;

@@ -15,6 +15,6 @@ pub fn answer(diff: &Diff, _argv: &[OsString], ctx: &Call) -> Result<String, Ans
         return Err(AnswerError::Unsupported("nothing changed".into()));
     }
     render_change(ctx, &repo, &built, &diff.patch, true, &|body| {
-        serde_json::to_string(body)
+        crate::json::to_string(body)
     })
 }

@@ -72,6 +72,6 @@ pub fn answer(pr: &PrDiff, ctx: &Call) -> Result<String, AnswerError> {
         merge_base: merge_base.short(SHORT_ID),
     };
     render_change(ctx, &repo, &built, &[], true, &|body| {
-        serde_json::to_string(&GhAnswer { pull_request, body })
+        crate::json::to_string(&GhAnswer { pull_request, body })
     })
 }

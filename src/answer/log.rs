@@ -121,7 +121,7 @@ pub fn render(repo: &Repo, input: &Input<'_>) -> Result<String, AnswerError> {
             next: (offset + shown < total)
                 .then(|| (input.next)(&CURSOR.encode(fp, offset + shown))),
         };
-        let json = serde_json::to_string(&answer)?;
+        let json = crate::json::to_string(&answer)?;
         let len = json.len();
         Ok::<_, serde_json::Error>((json, len))
     })?;

@@ -139,6 +139,25 @@ pub fn budget_from_env() -> Budget {
         .map_or(DEFAULT_BUDGET, Budget::bytes)
 }
 
+/// How long an answer may take in all, by default: past it the shim runs git instead.
+pub const DEFAULT_TIME_LIMIT: std::time::Duration = std::time::Duration::from_secs(30);
+
+/// Returns the answer's time limit from `GIT_PRISM_ANSWER_TIMEOUT` (seconds, at least 1), or
+/// the default.
+pub fn time_limit_from_env() -> std::time::Duration {
+    std::env::var("GIT_PRISM_ANSWER_TIMEOUT")
+        .ok()
+        .and_then(|v| v.trim().parse::<u64>().ok())
+        .filter(|n| *n >= 1)
+        .map_or(DEFAULT_TIME_LIMIT, std::time::Duration::from_secs)
+}
+
+/// The part of an answer's time limit its function analyses may use: past it, the files not
+/// analysed yet are listed without their functions, and the answer goes on with the rest.
+pub fn analysis_time(limit: std::time::Duration) -> std::time::Duration {
+    limit / 3
+}
+
 /// Answers a `git` call.
 pub fn git(request: &Request, ctx: &Call) -> Result<Vec<u8>, AnswerError> {
     let json = match &request.command {

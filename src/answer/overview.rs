@@ -98,15 +98,24 @@ pub struct MapEntry {
 
 /// The map of every file, in `order` (indices into `files`).
 pub fn map_entries(files: &[FileChange], order: &[usize]) -> Vec<MapEntry> {
+    let mut seen = std::collections::HashSet::new();
     order
         .iter()
         .map(|&i| {
             let f = &files[i];
             let (dir, name) = split(&f.path);
+            let mut line = file_line(f, &name);
+            if !seen.insert((dir.clone(), line.clone())) {
+                // A name built to read like another file's line (`a.rs +1 -0`): quoted, it
+                // cannot (two lines under one key would merge two files).
+                let quoted = crate::manifest::render::c_quote(name.as_bytes());
+                line = file_line(f, &quoted);
+                seen.insert((dir.clone(), line.clone()));
+            }
             MapEntry {
                 index: i,
                 dir,
-                line: file_line(f, &name),
+                line,
                 path: display_path(&f.path),
                 functions: function_lines(f),
             }
@@ -274,6 +283,7 @@ fn shown_signature(signature: &str) -> &str {
 /// generated, a link, a submodule, an untracked file) or it has no hunks to show.
 pub fn needs_line(f: &FileChange) -> bool {
     !shows_hunks(f)
+        || f.generated.is_some()
         || f.untracked
         || f.old_path.is_some()
         || f.status != Status::Modified
@@ -438,7 +448,9 @@ fn changed_names(f: &FileChange) -> String {
 /// Splits a path into its directory (with a final `/`, `""` at the top) and its name; a path
 /// that is not UTF-8 stays whole, C-quoted as git quotes it.
 fn split(path: &[u8]) -> (String, String) {
-    if path.to_str().is_err() {
+    if path.to_str().is_err() || display_path(path).starts_with('"') {
+        // Quoted whole (see `display_path`): a quoted name under a plain directory could read
+        // like another path.
         return (String::new(), display_path(path));
     }
     match path.rfind_byte(b'/') {
@@ -508,6 +520,10 @@ fn file_line(f: &FileChange, name: &str) -> String {
     }
     if let Some(g) = f.generated {
         line.push_str(&format!(" generated:{}", g.label()));
+        if f.generated_by_change {
+            // Said so, and shown: the change made it generated (ADR 14).
+            line.push_str(" by this change");
+        }
     }
     line
 }
@@ -729,6 +745,7 @@ mod tests {
             size_after: None,
             language: None,
             generated: None,
+            generated_by_change: false,
             untracked: false,
             functions: Functions::Off,
             outline: Outline::default(),

@@ -124,7 +124,7 @@ pub fn answer(log: &Log, _argv: &[OsString], ctx: &Call) -> Result<String, Answe
     let mut size = 0usize;
     for info in listed.iter().skip(offset).take(MAX_PAGE) {
         let text = entry(&repo, info, log, &options, &matcher)?;
-        size = size.saturating_add(serde_json::to_string(&text)?.len() + 1);
+        size = size.saturating_add(crate::json::to_string(&text)?.len() + 1);
         entries.push(text);
         if size > budget.as_bytes() {
             break;
@@ -152,7 +152,7 @@ pub fn answer(log: &Log, _argv: &[OsString], ctx: &Call) -> Result<String, Answe
             next: (offset + shown < total)
                 .then(|| next_page(ctx, &CURSOR.encode(fp, offset + shown))),
         };
-        let json = serde_json::to_string(&doc)?;
+        let json = crate::json::to_string(&doc)?;
         let len = json.len();
         Ok::<_, serde_json::Error>((json, len))
     })?;

@@ -142,6 +142,7 @@ mod tests {
             size_after: None,
             language,
             generated: None,
+            generated_by_change: false,
             untracked,
             functions: crate::manifest::model::Functions::Off,
             outline: Default::default(),

@@ -77,7 +77,7 @@ pub fn answer(show: &Show, ctx: &Call) -> Result<String, AnswerError> {
         Vec::new()
     };
     render_change(ctx, &repo, &built, &show.patch, hunks, &|body| {
-        serde_json::to_string(&ShowAnswer {
+        crate::json::to_string(&ShowAnswer {
             commit: sha.short(SHORT_ID),
             parents: merge_parents.clone(),
             author: header.then(|| format!("{} <{}>", info.author_name, info.author_email)),

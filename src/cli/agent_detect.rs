@@ -14,7 +14,7 @@ pub fn run(_args: Args, out: &mut Out<'_>) -> anyhow::Result<i32> {
         agent: agent.as_ref().map(|a| a.name.as_str()),
         signal: agent.as_ref().map(|a| a.signal),
     };
-    writeln!(out.stdout, "{}", serde_json::to_string(&detected)?)?;
+    writeln!(out.stdout, "{}", crate::json::to_string(&detected)?)?;
     Ok(exit_codes::SUCCESS)
 }
 

@@ -52,7 +52,7 @@ pub fn run(args: Args, out: &mut Out<'_>) -> anyhow::Result<i32> {
             request: None,
         },
     };
-    writeln!(out.stdout, "{}", serde_json::to_string(&explanation)?)?;
+    writeln!(out.stdout, "{}", crate::json::to_string(&explanation)?)?;
     Ok(exit_codes::SUCCESS)
 }
 

@@ -33,7 +33,7 @@ pub fn run(args: Args, out: &mut Out<'_>) -> anyhow::Result<i32> {
                 language: label,
             })
             .collect();
-        writeln!(out.stdout, "{}", serde_json::to_string(&list)?)?;
+        writeln!(out.stdout, "{}", crate::json::to_string(&list)?)?;
     } else {
         writeln!(
             out.stdout,

@@ -10,6 +10,6 @@ pub struct Args {}
 
 pub fn run(_args: Args, out: &mut Out<'_>) -> anyhow::Result<i32> {
     let schema = schemars::schema_for!(ManifestDoc);
-    writeln!(out.stdout, "{}", serde_json::to_string_pretty(&schema)?)?;
+    writeln!(out.stdout, "{}", crate::json::to_string_pretty(&schema)?)?;
     Ok(exit_codes::SUCCESS)
 }

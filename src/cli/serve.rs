@@ -71,6 +71,9 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     watch_parent();
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
+        // Tool calls run on the blocking pool and parse files: the parser's worst case needs
+        // a large stack (see `unwind::LARGE_STACK`).
+        .thread_stack_size(crate::unwind::LARGE_STACK)
         .build()
         .context("cannot start the async runtime")?;
     let stopped = runtime.block_on(serve::serve(options, Arc::new(log)));

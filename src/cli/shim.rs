@@ -216,7 +216,7 @@ fn status(layout: &Layout, json: bool, out: &mut Out<'_>) -> anyhow::Result<i32>
             real_gh: status.real_gh.as_ref().ok(),
             real_git: status.real_git.as_ref().ok(),
         };
-        writeln!(out.stdout, "{}", serde_json::to_string(&doc)?)?;
+        writeln!(out.stdout, "{}", crate::json::to_string(&doc)?)?;
     } else {
         write_status(&status, &problems, out)?;
     }

@@ -146,12 +146,6 @@ impl HeadTree {
     }
 }
 
-/// The cache key of content without a blob id: its FNV-1a hash and length, 24 hex digits
-/// (never a git object id, which has 40 or 64).
-pub fn content_key(content: &[u8]) -> String {
-    format!("{:016x}{:08x}", lang::fnv(content), content.len() as u32)
-}
-
 /// Analyses one blob or content through the cache.
 pub fn analyse(
     language: Language,
@@ -163,21 +157,24 @@ pub fn analyse(
         return Some(hit);
     }
     let content = read()?;
-    let key = match oid {
-        Some(o) => o.to_owned(),
-        None => content_key(&content),
+    // The key is the id git gives this content: a committed blob's id when the content is
+    // what it names, the same computation for working-tree content (see `lang::cache`).
+    let key = match oid.map(Oid::parse) {
+        Some(Ok(id)) if id.names_blob(&content) => Some(id),
+        Some(_) => None,
+        None => Oid::of_blob(&content),
     };
     if oid.is_none() {
-        if let Some(hit) = lang::cache::get(&key, label) {
+        if let Some(hit) = key.as_ref().and_then(|k| lang::cache::get(k, label)) {
             return Some(hit);
         }
     }
     let analysis = lang::analyze(language, &content)?;
-    if !analysis
+    let of_the_call = analysis
         .skipped
         .as_deref()
-        .is_some_and(|r| r.contains(lang::OVER_BUDGET))
-    {
+        .is_some_and(|r| r.contains(lang::OUT_OF_TIME));
+    if let Some(key) = key.filter(|_| !of_the_call) {
         lang::cache::put(&key, label, &analysis);
     }
     Some(analysis)
@@ -204,24 +201,27 @@ pub fn mentioning(
         .iter()
         .filter(|f| languages.contains(&f.language))
         .collect();
+    let deadline = lang::deadline();
     let found: Vec<(String, Analysis)> = files
         .into_par_iter()
         .map_init(
             || repo.objects(),
             |objects, file| {
-                if let Some(hit) = file
-                    .oid
-                    .as_deref()
-                    .and_then(|o| lang::cache::get(o, file.language.label()))
-                {
-                    return refers(&hit, names).then(|| (file.path.clone(), hit));
-                }
-                let content = tree.content(objects, file)?;
-                if !has_word(&searcher, &content) {
-                    return None;
-                }
-                let analysis = analyse(file.language, file.oid.as_deref(), || Some(content))?;
-                Some((file.path.clone(), analysis))
+                lang::within(deadline, || {
+                    if let Some(hit) = file
+                        .oid
+                        .as_deref()
+                        .and_then(|o| lang::cache::get(o, file.language.label()))
+                    {
+                        return refers(&hit, names).then(|| (file.path.clone(), hit));
+                    }
+                    let content = tree.content(objects, file)?;
+                    if !has_word(&searcher, &content) {
+                        return None;
+                    }
+                    let analysis = analyse(file.language, file.oid.as_deref(), || Some(content))?;
+                    Some((file.path.clone(), analysis))
+                })
             },
         )
         .flatten()
@@ -265,15 +265,18 @@ pub fn analyse_all(repo: &Repo, tree: &HeadTree, paths: &[String]) -> HashMap<St
         .filter_map(|p| tree.get(p))
         .take(MAX_PARSED)
         .collect();
+    let deadline = lang::deadline();
     files
         .into_par_iter()
         .map_init(
             || repo.objects(),
             |objects, file| {
-                let analysis = analyse(file.language, file.oid.as_deref(), || {
-                    tree.content(objects, file)
-                })?;
-                Some((file.path.clone(), analysis))
+                lang::within(deadline, || {
+                    let analysis = analyse(file.language, file.oid.as_deref(), || {
+                        tree.content(objects, file)
+                    })?;
+                    Some((file.path.clone(), analysis))
+                })
             },
         )
         .flatten()

@@ -60,6 +60,22 @@ impl Oid {
         }
     }
 
+    /// The id git gives a blob with this content (SHA-1 with collision detection, as git
+    /// computes it): a key for content that no repository can make collide with other
+    /// content. `None` when the content is a known collision attack.
+    pub fn of_blob(content: &[u8]) -> Option<Oid> {
+        gix::objs::compute_hash(gix::hash::Kind::Sha1, gix::objs::Kind::Blob, content)
+            .ok()
+            .map(|id| Oid(id.to_string()))
+    }
+
+    /// Whether `content` is the blob this id names (a repository's object store can hold a
+    /// file whose content is not what its name says; only ids git computes are checked, a
+    /// SHA-256 id never matches).
+    pub fn names_blob(&self, content: &[u8]) -> bool {
+        self.0.len() == 40 && Oid::of_blob(content).is_some_and(|id| id == *self)
+    }
+
     /// The null id (all zeros) of the same length: what git prints for "no object".
     pub fn is_null(&self) -> bool {
         self.0.bytes().all(|b| b == b'0')

@@ -167,6 +167,17 @@ const SAFE_OVERRIDES: &[&str] = &[
     "color.ui=never",
     "core.pager=cat",
     "log.showSignature=false",
+    // Settings that change the text git-prism parses (ADR 13's answers are built from it): a
+    // repository's configuration must not make them wrong while git exits 0.
+    "i18n.logOutputEncoding=UTF-8",
+    "diff.suppressBlankEmpty=false",
+    "diff.noprefix=false",
+    "diff.mnemonicPrefix=false",
+    "core.quotePath=true",
+    "color.diff=never",
+    // An order file is read by git from wherever the configuration points (`/dev/zero`
+    // never ends); the answers order files themselves.
+    "diff.orderFile=/dev/null",
 ];
 
 impl Invocation {

@@ -20,6 +20,11 @@
 //! - Each entry ends with a checksum (64-bit FNV-1a) of its content; a missing, truncated,
 //!   oversized or corrupt entry is a miss, never an error, and a corrupt one is removed.
 //! - The total size is kept under [`MAX_BYTES`] by deleting the oldest entries now and then.
+//! - Keys are blob ids: git's (SHA-1 with collision detection) for committed content, checked
+//!   against the content analysed before anything is stored (an object store can hold a file
+//!   whose content is not what its name says), and the same id computed for working-tree
+//!   content. No repository can make its entry stand for other content.
+//! - A parse that ran out of time is stored too, and trusted for [`TIMEOUT_REMEMBERED`].
 
 use std::io::{Read, Write};
 use std::os::fd::OwnedFd;
@@ -219,8 +224,26 @@ fn get_in(dir: &OwnedFd, rel: &str) -> Option<Analysis> {
         // Corrupt or foreign: remove it so the next write can replace it.
         let _ = rustix::fs::unlinkat(dir, rel, AtFlags::empty());
     }
+    // A parse that ran out of time is remembered (a hostile file would take its time again
+    // on every call), but only for a while: the machine may just have been busy.
+    let timed_out = decoded.as_ref().is_some_and(|a| {
+        a.skipped
+            .as_deref()
+            .is_some_and(|r| r.contains(super::OVER_BUDGET))
+    });
+    if timed_out {
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs() as i64);
+        if now.saturating_sub(st.st_mtime) > TIMEOUT_REMEMBERED.as_secs() as i64 {
+            return None;
+        }
+    }
     decoded
 }
+
+/// How long a parse that ran out of time is remembered before it is tried again.
+pub const TIMEOUT_REMEMBERED: std::time::Duration = std::time::Duration::from_secs(24 * 3600);
 
 /// Stores the analysis of a blob (best effort: a failure only costs a future parse).
 pub fn put(oid: &str, label: &str, analysis: &Analysis) {

@@ -58,8 +58,52 @@ pub const EXTRACT_BUDGET: Duration = Duration::from_millis(750);
 /// Functions and scopes nested deeper than this are not told apart: their code counts toward
 /// the innermost one above the limit (bounds name lengths and per-token work on hostile input).
 pub const MAX_SCOPE_DEPTH: usize = 32;
-/// The prefix of every reason an analysis ran out of time (such outcomes are never cached).
+/// The prefix of every reason an analysis ran out of its own time (remembered by the cache for
+/// a while: the file is likely built to take it).
 pub const OVER_BUDGET: &str = "exceeded its time budget";
+/// The reason a file was not analysed because the answer's analysis time ran out (a fact of
+/// the call, never cached).
+pub const OUT_OF_TIME: &str = "not analysed: the answer's analysis time ran out";
+/// Files at least this large are parsed one at a time: a hostile file's tree can take
+/// hundreds of MiB, and several at once would add up.
+pub const BIG_PARSE_BYTES: usize = 128 * 1024;
+
+thread_local! {
+    /// When the analyses of the current answer must stop (see [`within`]).
+    static DEADLINE: std::cell::Cell<Option<Instant>> = const { std::cell::Cell::new(None) };
+}
+
+/// The lock a big parse holds, with its tree, until its analysis is extracted.
+static BIG_PARSE: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// Runs `f` (which analyses on this thread) with the answer's analysis `deadline`: a parse
+/// started after it is skipped ([`OUT_OF_TIME`]), one running at it is stopped.
+pub fn within<T>(deadline: Option<Instant>, f: impl FnOnce() -> T) -> T {
+    let before = DEADLINE.with(|d| d.replace(deadline));
+    let out = f();
+    DEADLINE.with(|d| d.set(before));
+    out
+}
+
+/// The analysis deadline of the current thread's answer: read it on the thread that set it
+/// and pass it to [`within`] on the threads that analyse for it.
+pub fn deadline() -> Option<Instant> {
+    DEADLINE.with(std::cell::Cell::get)
+}
+
+/// Whether the current answer's analysis time ran out.
+fn out_of_time() -> bool {
+    DEADLINE.with(|d| d.get().is_some_and(|d| Instant::now() >= d))
+}
+
+/// Holds [`BIG_PARSE`] while a file of `len` bytes is parsed and extracted.
+fn big_parse_guard(len: usize) -> Option<std::sync::MutexGuard<'static, ()>> {
+    (len >= BIG_PARSE_BYTES).then(|| {
+        BIG_PARSE
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    })
+}
 
 /// What a grammar node means to the walker.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -375,8 +419,9 @@ fn parse(
             }
         };
         let started = Instant::now();
+        let deadline = DEADLINE.with(std::cell::Cell::get);
         let mut over_budget = |_: &tree_sitter::ParseState| {
-            if started.elapsed() > PARSE_BUDGET {
+            if started.elapsed() > PARSE_BUDGET || deadline.is_some_and(|d| Instant::now() >= d) {
                 ControlFlow::Break(())
             } else {
                 ControlFlow::Continue(())
@@ -397,7 +442,11 @@ fn parse(
     })
 }
 
+/// The analysis of a parse that was stopped: by its own budget, or by the answer's deadline.
 fn over_budget() -> Analysis {
+    if out_of_time() {
+        return Analysis::skipped(OUT_OF_TIME.to_owned());
+    }
     Analysis::skipped(format!(
         "parse {OVER_BUDGET} ({} ms)",
         PARSE_BUDGET.as_millis()
@@ -409,6 +458,10 @@ pub fn analyze(language: Language, source: &[u8]) -> Option<Analysis> {
     let analyzer = for_language(language)?;
     if let Some(reason) = refuse(source) {
         return Some(Analysis::skipped(reason));
+    }
+    let _big = big_parse_guard(source.len());
+    if out_of_time() {
+        return Some(Analysis::skipped(OUT_OF_TIME.to_owned()));
     }
     match parse(language, analyzer, source, None)? {
         Some(tree) => Some(extract(analyzer, &tree, source)),
@@ -431,6 +484,11 @@ pub fn analyze_pair(
             None => analyze(language, src),
         };
         return Some((one(refuse_before, before)?, one(refuse_after, after)?));
+    }
+    let _big = big_parse_guard(before.len().max(after.len()));
+    if out_of_time() {
+        let skipped = || Analysis::skipped(OUT_OF_TIME.to_owned());
+        return Some((skipped(), skipped()));
     }
     let Some(old) = parse(language, analyzer, before, None)? else {
         return Some((over_budget(), over_budget()));
@@ -480,13 +538,14 @@ pub fn analyze_versions(
         if hit {
             continue;
         }
-        if let (Some((Some(oid), _)), Some(a)) = (side, analysis) {
-            // Only real outcomes are worth keeping: a timeout may not recur.
-            if !a
+        if let (Some((Some(oid), content)), Some(a)) = (side, analysis) {
+            // Stored under the id only when the content is what the id names; a timeout too,
+            // so a hostile file costs its parse time once (see `cache`).
+            let of_the_call = a
                 .skipped
                 .as_deref()
-                .is_some_and(|r| r.contains(OVER_BUDGET))
-            {
+                .is_some_and(|r| r.contains(OUT_OF_TIME));
+            if !of_the_call && crate::git::Oid::parse(oid).is_ok_and(|id| id.names_blob(content)) {
                 cache::put(oid, language.label(), a);
             }
         }

@@ -24,7 +24,7 @@ use super::language;
 use super::model::{FileChange, Functions, Kind, Manifest, Outline};
 use super::prefetch::{Prefetched, ReadAhead};
 use crate::deps;
-use crate::git::attributes::State;
+use crate::git::attributes::{State, Where};
 use crate::git::facts::{self, Status};
 use crate::git::repo::Objects;
 use crate::git::revs::{Head, Target};
@@ -113,6 +113,12 @@ pub fn build(repo: &Repo, diff: &Diff, options: &Options) -> Result<Manifest, Ma
         &prefetched,
         &mut clock,
     );
+    let base_side = match (&target.base_sha, target.base_ref.as_str()) {
+        (Some(oid), _) => Some(Where::Tree(oid)),
+        (None, "INDEX") => Some(Where::Index),
+        (None, _) => None,
+    };
+    judge_against_base(&repo.objects(), &mut files, base_side);
     if options.functions {
         analyze_functions(repo, &mut files, base.as_deref(), &prefetched);
         clock.lap("functions");
@@ -264,10 +270,17 @@ fn enrich_entries(
 }
 
 /// Turns the entries of a commit-to-commit comparison into file changes.
-pub fn commit_files(repo: &Repo, entries: Vec<facts::Entry>, functions: bool) -> Vec<FileChange> {
-    let (attrs, _) = attributes(&repo.objects(), &entries, &[]);
+pub fn commit_files(
+    repo: &Repo,
+    parent: Option<&Oid>,
+    entries: Vec<facts::Entry>,
+    functions: bool,
+) -> Vec<FileChange> {
+    let objects = repo.objects();
+    let (attrs, _) = attributes(&objects, &entries, &[]);
     let prefetched = Prefetched::default();
     let mut files = enrich_entries(repo, entries, attrs, Head::Object, None, &prefetched);
+    judge_against_base(&objects, &mut files, parent.map(Where::Tree));
     if functions {
         analyze_functions(repo, &mut files, None, &prefetched);
     }
@@ -296,62 +309,70 @@ pub(crate) fn analyze_functions(
         })
         .collect();
     type Job = (usize, String, crate::lang::compare::Pending, Outline);
+    // The workers analyse within the caller's deadline.
+    let deadline = crate::lang::deadline();
     let pending: Vec<Job> = jobs
         .par_iter()
         .map_init(
             || repo.objects(),
             |objects, &(i, label)| {
-                let f = &files[i];
-                if let Some(reason) = f.generated {
-                    // Generated code is regenerated, not reviewed: its functions are noise.
-                    let skipped =
-                        crate::lang::Analysis::skipped(format!("generated ({})", reason.label()));
-                    let pending = crate::lang::compare::compare(Some(&skipped), None);
-                    let path = f.path.to_str_lossy().into_owned();
-                    return (i, path, pending, Outline::default());
-                }
-                let before_path = f.old_path.as_ref().unwrap_or(&f.path);
-                let ahead =
-                    |oid: Option<&Oid>| oid.and_then(|o| prefetched.analysis(o, label)).cloned();
-                let (mut before, mut after) =
-                    (ahead(f.oid_before.as_ref()), ahead(f.oid_after.as_ref()));
-                if before.is_none() || after.is_none() {
-                    let read = |present: bool, done: bool, oid: Option<&Oid>, path: &BString| {
-                        if !present || done {
-                            return Ok(None);
-                        }
-                        content_of(objects, oid, path, base).map(Some)
+                crate::lang::within(deadline, || {
+                    let f = &files[i];
+                    if let Some(reason) = f.generated.filter(|_| !f.generated_by_change) {
+                        // Generated code is regenerated, not reviewed: its functions are noise.
+                        let skipped = crate::lang::Analysis::skipped(format!(
+                            "generated ({})",
+                            reason.label()
+                        ));
+                        let pending = crate::lang::compare::compare(Some(&skipped), None);
+                        let path = f.path.to_str_lossy().into_owned();
+                        return (i, path, pending, Outline::default());
+                    }
+                    let before_path = f.old_path.as_ref().unwrap_or(&f.path);
+                    let ahead = |oid: Option<&Oid>| {
+                        oid.and_then(|o| prefetched.analysis(o, label)).cloned()
                     };
-                    let old = read(
-                        f.mode_before.exists(),
-                        before.is_some(),
-                        f.oid_before.as_ref(),
-                        before_path,
-                    );
-                    let new = read(
-                        f.mode_after.exists(),
-                        after.is_some(),
-                        f.oid_after.as_ref(),
-                        &f.path,
-                    );
-                    let (x, y) = crate::lang::analyze_versions(
-                        label,
-                        version_input(&old, f.oid_before.as_deref()),
-                        version_input(&new, f.oid_after.as_deref()),
-                    );
-                    let too_large = |side: Result<Option<Vec<u8>>, Option<String>>| match side {
-                        Err(Some(reason)) => Some(crate::lang::Analysis::skipped(reason)),
-                        _ => None,
+                    let (mut before, mut after) =
+                        (ahead(f.oid_before.as_ref()), ahead(f.oid_after.as_ref()));
+                    if before.is_none() || after.is_none() {
+                        let read =
+                            |present: bool, done: bool, oid: Option<&Oid>, path: &BString| {
+                                if !present || done {
+                                    return Ok(None);
+                                }
+                                content_of(objects, oid, path, base).map(Some)
+                            };
+                        let old = read(
+                            f.mode_before.exists(),
+                            before.is_some(),
+                            f.oid_before.as_ref(),
+                            before_path,
+                        );
+                        let new = read(
+                            f.mode_after.exists(),
+                            after.is_some(),
+                            f.oid_after.as_ref(),
+                            &f.path,
+                        );
+                        let (x, y) = crate::lang::analyze_versions(
+                            label,
+                            version_input(&old, f.oid_before.as_deref()),
+                            version_input(&new, f.oid_after.as_deref()),
+                        );
+                        let too_large = |side: Result<Option<Vec<u8>>, Option<String>>| match side {
+                            Err(Some(reason)) => Some(crate::lang::Analysis::skipped(reason)),
+                            _ => None,
+                        };
+                        before = before.or(x).or_else(|| too_large(old));
+                        after = after.or(y).or_else(|| too_large(new));
+                    }
+                    let pending = crate::lang::compare::compare(before.as_ref(), after.as_ref());
+                    let outline = Outline {
+                        before: Outline::spans(before.as_ref()),
+                        after: Outline::spans(after.as_ref()),
                     };
-                    before = before.or(x).or_else(|| too_large(old));
-                    after = after.or(y).or_else(|| too_large(new));
-                }
-                let pending = crate::lang::compare::compare(before.as_ref(), after.as_ref());
-                let outline = Outline {
-                    before: Outline::spans(before.as_ref()),
-                    after: Outline::spans(after.as_ref()),
-                };
-                (i, f.path.to_str_lossy().into_owned(), pending, outline)
+                    (i, f.path.to_str_lossy().into_owned(), pending, outline)
+                })
             },
         )
         .collect();
@@ -491,6 +512,66 @@ impl Attrs {
     }
 }
 
+/// Judges the files the head side calls generated against the change's `base` (`None`: the
+/// change starts from nothing): a file counts as generated only if its base said so too (its
+/// attributes, its content's first lines, its name there). A file the change itself made
+/// generated — a marker or an attribute it added, a name it chose (an added, copied or renamed
+/// file) — is flagged `generated_by_change` and keeps its hunks and functions: a change's
+/// author must not be able to hide its code from the reviewer. Lockfiles are data, described
+/// by the dependency report whatever their history.
+fn judge_against_base(objects: &Objects, files: &mut [FileChange], base: Option<Where<'_>>) {
+    let judged: Vec<usize> = files
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| {
+            f.generated
+                .is_some_and(|r| r != generated::Reason::Lockfile)
+        })
+        .map(|(i, _)| i)
+        .collect();
+    if judged.is_empty() {
+        return;
+    }
+    let in_base = |f: &FileChange| {
+        base.is_some()
+            && f.oid_before.is_some()
+            && matches!(
+                f.status,
+                Status::Modified | Status::Deleted | Status::TypeChanged | Status::Unmerged
+            )
+    };
+    let existing: Vec<usize> = judged
+        .iter()
+        .copied()
+        .filter(|&i| in_base(&files[i]))
+        .collect();
+    let mut attrs = vec![Attrs::default(); existing.len()];
+    if let Some(place) = base.filter(|_| !existing.is_empty()) {
+        let paths: Vec<&bstr::BStr> = existing.iter().map(|&i| files[i].path.as_bstr()).collect();
+        let names = ["linguist-generated", "linguist-vendored", "binary", "diff"];
+        objects.attributes_in(place, &names, &paths, |j, name, state| {
+            attrs[j].apply(name, state)
+        });
+    }
+    for i in judged {
+        let before = existing.iter().position(|&e| e == i).and_then(|j| {
+            let f = &files[i];
+            let oid = f.oid_before.as_ref()?;
+            let head = match objects.size(oid) {
+                Ok(size) if size <= HEAD_READ_LIMIT => objects.blob(oid).ok().map(|mut b| {
+                    b.truncate(generated::MARKER_WINDOW);
+                    b
+                }),
+                _ => None,
+            };
+            generated::classify(&f.path, attrs[j].generated, head.as_deref())
+        });
+        if before.is_none() {
+            files[i].generated_by_change = true;
+        }
+    }
+}
+
 /// Adds sizes, language and the generated flag to one of git's entries.
 fn enrich(
     objects: &Objects,
@@ -575,6 +656,7 @@ fn enrich(
         size_after,
         language,
         generated,
+        generated_by_change: false,
         untracked: false,
         functions: Functions::Off,
         outline: super::model::Outline::default(),
@@ -658,6 +740,7 @@ fn untracked_file(base: &Path, path: BString, attr: Attrs) -> Option<FileChange>
         size_after: Some(size),
         language,
         generated,
+        generated_by_change: false,
         untracked: true,
         functions: Functions::Off,
         outline: super::model::Outline::default(),

@@ -59,7 +59,7 @@ pub fn changes_with(
         .into_iter()
         .zip(per_commit)
         .map(|(info, entries)| {
-            let files = commit_files(repo, entries, functions);
+            let files = commit_files(repo, info.parents.first(), entries, functions);
             let sources: Vec<DepSource> = files
                 .iter()
                 .filter(|f| deps::Format::of(&f.path).is_some())

@@ -215,14 +215,23 @@ pub fn changed_lines(hunk: &Hunk) -> Vec<(bool, u32)> {
 /// binary, not a submodule or a link).
 pub fn shows_hunks(f: &FileChange) -> bool {
     use super::model::Kind;
-    f.generated.is_none() && !f.binary && f.kind() == Kind::File && f.lines.is_some()
+    (f.generated.is_none() || f.generated_by_change)
+        && !f.binary
+        && f.kind() == Kind::File
+        && f.lines.is_some()
 }
 
 /// The path of a file as the answer names it (git's C-quoted form when it is not UTF-8).
 pub fn display_path(path: &[u8]) -> String {
+    // Quoted as git quotes it when it is not UTF-8 or holds a quote, a backslash or a control
+    // character: an unquoted path then never holds `"`, a quoted one always starts with it, and
+    // git's quoting is one-to-one, so two paths never print the same (no duplicate JSON keys).
+    let plain = path
+        .iter()
+        .all(|&b| b != b'"' && b != b'\\' && b >= 0x20 && b != 0x7f);
     match path.to_str() {
-        Ok(s) => s.to_owned(),
-        Err(_) => super::render::c_quote(path),
+        Ok(s) if plain => s.to_owned(),
+        _ => super::render::c_quote(path),
     }
 }
 
@@ -277,6 +286,7 @@ mod tests {
             size_after: None,
             language: None,
             generated: None,
+            generated_by_change: false,
             untracked: false,
             functions: super::super::model::Functions::Off,
             outline: Outline {

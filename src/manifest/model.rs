@@ -81,6 +81,10 @@ pub struct FileChange {
     pub language: Option<Language>,
     /// Why the file counts as generated, if it does.
     pub generated: Option<generated::Reason>,
+    /// Whether the change itself made the file count as generated (its base did not: a marker,
+    /// an attribute or a name the change chose): such a file keeps its hunks and functions, so
+    /// a change cannot hide its own code from its reviewer.
+    pub generated_by_change: bool,
     /// Whether the file is untracked (working-tree targets only).
     pub untracked: bool,
     /// Function-level changes.

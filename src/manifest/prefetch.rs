@@ -95,12 +95,12 @@ pub struct Queue {
 }
 
 impl Queue {
-    fn work(&self, repo: &Repo) {
+    fn work(&self, repo: &Repo, deadline: Option<std::time::Instant>) {
         let objects = repo.objects();
         loop {
             let i = self.next.fetch_add(1, Ordering::Relaxed);
             let Some(job) = self.jobs.get(i) else { break };
-            let _ = self.done[i].set(run_job(&objects, job));
+            let _ = self.done[i].set(lang::within(deadline, || run_job(&objects, job)));
         }
     }
 }
@@ -140,10 +140,18 @@ impl<'scope> ReadAhead<'scope> {
             next: AtomicUsize::new(0),
         });
         let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+        // The workers parse: their stack must fit the parser's worst case. One that cannot
+        // start leaves its share to the others (and to enrichment, which reads what is missing).
+        // They analyse within the caller's deadline.
+        let deadline = lang::deadline();
         let workers = (0..cores.saturating_sub(1).max(1))
-            .map(|_| {
+            .filter_map(|_| {
                 let queue = std::sync::Arc::clone(&queue);
-                scope.spawn(move || queue.work(repo))
+                std::thread::Builder::new()
+                    .name("read-ahead".into())
+                    .stack_size(crate::unwind::LARGE_STACK)
+                    .spawn_scoped(scope, move || queue.work(repo, deadline))
+                    .ok()
             })
             .collect();
         ReadAhead {
@@ -167,7 +175,7 @@ impl<'scope> ReadAhead<'scope> {
         let Some(queue) = self.queue else {
             return Prefetched::default();
         };
-        queue.work(repo);
+        queue.work(repo, lang::deadline());
         for worker in self.workers {
             let _ = worker.join();
         }

@@ -30,7 +30,7 @@ pub const FUNCTIONS_FIRST: &str = "functions_first";
 fn functions_first(files: &[FileChange]) -> Vec<usize> {
     let rank = |f: &FileChange| match &f.functions {
         Functions::Analysed(a) if !a.changed.is_empty() => 0,
-        _ if f.generated.is_some() || f.binary => 2,
+        _ if (f.generated.is_some() && !f.generated_by_change) || f.binary => 2,
         _ => 1,
     };
     let mut order: Vec<usize> = (0..files.len()).collect();
@@ -467,6 +467,7 @@ pub fn file_doc(f: &FileChange) -> schema::File {
         is_binary: f.binary,
         is_generated: f.generated.is_some(),
         generated_reason: f.generated.map(|g| g.label()),
+        generated_by_change: f.generated_by_change,
         language: f.language.map(Language::label),
         size_before: f.size_before,
         size_after: f.size_after,
@@ -582,6 +583,7 @@ mod tests {
             size_after: None,
             language: None,
             generated: None,
+            generated_by_change: false,
             untracked: false,
             functions,
             outline: Default::default(),
@@ -649,6 +651,7 @@ mod tests {
                     size_after: Some(rng.number()),
                     language: None,
                     generated: None,
+                    generated_by_change: false,
                     untracked: false,
                     functions: Functions::Analysed(FileFunctions {
                         changed,

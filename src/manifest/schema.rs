@@ -187,6 +187,10 @@ pub struct File {
     /// `protobuf`, `name`, `marker`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub generated_reason: Option<&'static str>,
+    /// The change itself made the file count as generated (its base did not): its hunks and
+    /// functions are kept, since a change's author must not hide code from its reviewer.
+    #[serde(skip_serializing_if = "is_false")]
+    pub generated_by_change: bool,
     /// Language label (`rust`, `python`, `typescript`...).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub language: Option<&'static str>,

@@ -103,6 +103,9 @@ pub struct FileSnapshot {
     /// or binary file.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub diff_hunks: Option<Vec<crate::git::patch::Hunk>>,
+    /// Why the hunks asked for are not here (too large for what the answer can hold).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub diff_hunks_reason: Option<String>,
 }
 
 /// The snapshots of a range.
@@ -136,8 +139,26 @@ pub fn snapshots(
     repo: &Repo,
     manifest: &Manifest,
     selection: &Selection,
+    keep: usize,
 ) -> Result<Vec<FileSnapshot>, ManifestError> {
     let objects = repo.objects();
+    // Contents and hunks are kept while they fit `keep` bytes in all; what does not fit is
+    // left out with a reason as soon as it is read, so memory follows the answer's budget,
+    // not the number and size of the files asked for.
+    let left = std::cell::Cell::new(keep);
+    let room = |len: usize| {
+        let spare = left.get();
+        let fits = len <= spare;
+        if fits {
+            left.set(spare - len);
+        }
+        fits
+    };
+    let no_room = || {
+        format!(
+            "not included: the answer's room ({keep} bytes) is used up; ask for a line_range or fewer paths"
+        )
+    };
     let base_tree = match &manifest.target.base_sha {
         Some(sha) => Some(objects.tree_of(sha)?),
         None => None,
@@ -163,6 +184,7 @@ pub fn snapshots(
                 before: selection.before.then(side),
                 after: selection.after.then(side),
                 diff_hunks: selection.diff_hunks.then(Vec::new),
+                diff_hunks_reason: None,
             });
             continue;
         }
@@ -219,20 +241,49 @@ pub fn snapshots(
                 selection,
             )
         };
-        let diff_hunks = if selection.diff_hunks {
-            Some(match changed {
-                Some(f) => hunks_of(repo, manifest, f, selection.max_file_size)?,
-                None => Vec::new(),
-            })
+        let kept = |mut side: Side| {
+            if let Some(content) = &side.content {
+                if !room(content.len()) {
+                    side.content = None;
+                    side.first_line = None;
+                    side.last_line = None;
+                    side.reason = Some(no_room());
+                }
+            }
+            side
+        };
+        let before = selection.before.then(|| kept(read(before)));
+        let after = selection.after.then(|| kept(read(after)));
+        let (diff_hunks, diff_hunks_reason) = if selection.diff_hunks {
+            match changed {
+                Some(f) => match hunks_of(repo, manifest, f, selection.max_file_size, left.get()) {
+                    Ok(hunks) => {
+                        let size: usize = hunks
+                            .iter()
+                            .flat_map(|h| h.lines.iter())
+                            .map(|l| l.len() + 4)
+                            .sum();
+                        if room(size) {
+                            (Some(hunks), None)
+                        } else {
+                            (Some(Vec::new()), Some(no_room()))
+                        }
+                    }
+                    Err(GitError::TooLarge { .. }) => (Some(Vec::new()), Some(no_room())),
+                    Err(e) => return Err(e.into()),
+                },
+                None => (Some(Vec::new()), None),
+            }
         } else {
-            None
+            (None, None)
         };
         out.push(FileSnapshot {
             path: path.to_str_lossy().into_owned(),
             change_type,
-            before: selection.before.then(|| read(before)),
-            after: selection.after.then(|| read(after)),
+            before,
+            after,
             diff_hunks,
+            diff_hunks_reason,
         });
     }
     Ok(out)
@@ -244,6 +295,7 @@ fn hunks_of(
     manifest: &Manifest,
     file: &super::model::FileChange,
     max_file_size: u64,
+    room: usize,
 ) -> Result<Vec<crate::git::patch::Hunk>, GitError> {
     if file.untracked {
         return Ok(untracked_hunk(
@@ -268,7 +320,9 @@ fn hunks_of(
             caller: &[],
             all: false,
         },
-        super::hunks::MAX_PATCH,
+        // git's patch is a little larger than its hunks' lines; past twice the room they
+        // cannot fit.
+        super::hunks::MAX_PATCH.min(room.saturating_mul(2).saturating_add(4096)),
     )?;
     Ok(patch.into_iter().flat_map(|f| f.hunks).collect())
 }

@@ -78,18 +78,20 @@ pub fn context(
     q: &ContextQuery,
     next: &dyn Fn(&str) -> String,
 ) -> Result<Answered, QueryError> {
-    let (built, ctx, names) = build(repo, q)?;
-    let json = render::render(
-        &built,
-        &ctx,
-        &names,
-        &q.paging,
-        &crate::time::now_rfc3339(),
-        next,
-    )?;
-    Ok(Answered {
-        json,
-        timings: built.timings,
+    super::bounded(|| {
+        let (built, ctx, names) = build(repo, q)?;
+        let json = render::render(
+            &built,
+            &ctx,
+            &names,
+            &q.paging,
+            &crate::time::now_rfc3339(),
+            next,
+        )?;
+        Ok(Answered {
+            json,
+            timings: built.timings,
+        })
     })
 }
 
@@ -101,29 +103,31 @@ pub fn review(
     next_manifest: &dyn Fn(&str) -> String,
     next_context: &dyn Fn(&str) -> String,
 ) -> Result<Answered, QueryError> {
-    let (built, ctx, names) = build(repo, &q.context)?;
-    let part = |cursor: &Option<String>| Paging {
-        cursor: cursor.clone(),
-        page_size: q.context.paging.page_size,
-        ..Paging::default()
-    };
-    let paging = render::ReviewPaging {
-        manifest: part(&q.manifest_cursor),
-        context: part(&q.context.paging.cursor),
-        budget: q.context.paging.budget,
-        pretty: q.context.paging.pretty,
-    };
-    let json = render::render_review(
-        &built,
-        &ctx,
-        &names,
-        &paging,
-        &crate::time::now_rfc3339(),
-        next_manifest,
-        next_context,
-    )?;
-    Ok(Answered {
-        json,
-        timings: built.timings,
+    super::bounded(|| {
+        let (built, ctx, names) = build(repo, &q.context)?;
+        let part = |cursor: &Option<String>| Paging {
+            cursor: cursor.clone(),
+            page_size: q.context.paging.page_size,
+            ..Paging::default()
+        };
+        let paging = render::ReviewPaging {
+            manifest: part(&q.manifest_cursor),
+            context: part(&q.context.paging.cursor),
+            budget: q.context.paging.budget,
+            pretty: q.context.paging.pretty,
+        };
+        let json = render::render_review(
+            &built,
+            &ctx,
+            &names,
+            &paging,
+            &crate::time::now_rfc3339(),
+            next_manifest,
+            next_context,
+        )?;
+        Ok(Answered {
+            json,
+            timings: built.timings,
+        })
     })
 }

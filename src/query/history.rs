@@ -37,35 +37,38 @@ pub fn history(
     q: &HistoryQuery,
     next: &dyn Fn(&str) -> String,
 ) -> Result<String, QueryError> {
-    check_page_size(q.paging.page_size)?;
-    match q.form {
-        HistoryForm::Compact => {
-            if q.paging.page_size.is_some() {
-                return Err(QueryError::Invalid(
-                    "page_size applies to format \"full\"; the compact form pages by cursor".into(),
-                ));
+    super::bounded(|| {
+        check_page_size(q.paging.page_size)?;
+        match q.form {
+            HistoryForm::Compact => {
+                if q.paging.page_size.is_some() {
+                    return Err(QueryError::Invalid(
+                        "page_size applies to format \"full\"; the compact form pages by cursor"
+                            .into(),
+                    ));
+                }
+                Ok(crate::answer::log::render(
+                    repo,
+                    &crate::answer::log::Input {
+                        log: &q.log,
+                        raw: None,
+                        budget: q.paging.budget.unwrap_or(crate::answer::DEFAULT_BUDGET),
+                        cursor: q.paging.cursor.as_deref(),
+                        next,
+                    },
+                )?)
             }
-            Ok(crate::answer::log::render(
-                repo,
-                &crate::answer::log::Input {
-                    log: &q.log,
-                    raw: None,
-                    budget: q.paging.budget.unwrap_or(crate::answer::DEFAULT_BUDGET),
-                    cursor: q.paging.cursor.as_deref(),
+            HistoryForm::Full => {
+                let listed = commits::history(repo, &q.log, q.functions)?;
+                Ok(commits::render(
+                    &repo.display_path().display().to_string(),
+                    &q.range_label,
+                    &listed,
+                    &q.paging,
+                    &crate::time::now_rfc3339(),
                     next,
-                },
-            )?)
+                )?)
+            }
         }
-        HistoryForm::Full => {
-            let listed = commits::history(repo, &q.log, q.functions)?;
-            Ok(commits::render(
-                &repo.display_path().display().to_string(),
-                &q.range_label,
-                &listed,
-                &q.paging,
-                &crate::time::now_rfc3339(),
-                next,
-            )?)
-        }
-    }
+    })
 }

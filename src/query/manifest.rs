@@ -73,20 +73,24 @@ pub fn manifest(
     q: &ManifestQuery,
     next: &dyn Fn(&str) -> String,
 ) -> Result<Answered, QueryError> {
-    check_page_size(q.paging.page_size)?;
-    if matches!(q.form, ManifestForm::Compact { .. }) && q.paging.page_size.is_some() {
-        return Err(QueryError::Invalid(
-            "page_size applies to format \"full\"; the compact form pages by cursor".into(),
-        ));
-    }
-    let built = manifest::build(repo, &q.range, &q.options())?;
-    let json = match &q.form {
-        ManifestForm::Full => render::render(&built, &q.paging, &crate::time::now_rfc3339(), next)?,
-        ManifestForm::Compact { context } => compact_manifest(repo, &built, q, *context, next)?,
-    };
-    Ok(Answered {
-        json,
-        timings: built.timings,
+    super::bounded(|| {
+        check_page_size(q.paging.page_size)?;
+        if matches!(q.form, ManifestForm::Compact { .. }) && q.paging.page_size.is_some() {
+            return Err(QueryError::Invalid(
+                "page_size applies to format \"full\"; the compact form pages by cursor".into(),
+            ));
+        }
+        let built = manifest::build(repo, &q.range, &q.options())?;
+        let json = match &q.form {
+            ManifestForm::Full => {
+                render::render(&built, &q.paging, &crate::time::now_rfc3339(), next)?
+            }
+            ManifestForm::Compact { context } => compact_manifest(repo, &built, q, *context, next)?,
+        };
+        Ok(Answered {
+            json,
+            timings: built.timings,
+        })
     })
 }
 
@@ -116,7 +120,7 @@ fn compact_manifest(
     };
     let range = crate::answer::range_label(built);
     Ok(compact::render(repo, &input, &|body| {
-        serde_json::to_string(&Compact {
+        crate::json::to_string(&Compact {
             range: range.clone(),
             body,
         })

@@ -65,9 +65,21 @@ pub enum QueryError {
     Json(#[from] serde_json::Error),
 }
 
-/// The budget of `tokens` tokens for a server call, never below [`MIN_TOKENS`].
+/// Runs one query's work with its analysis deadline (a part of `GIT_PRISM_ANSWER_TIMEOUT`, 30 s
+/// by default): files not analysed by then say so (`analysis_skipped`), and the answer goes on.
+fn bounded<T>(f: impl FnOnce() -> T) -> T {
+    let limit = crate::answer::time_limit_from_env();
+    let deadline = std::time::Instant::now() + crate::answer::analysis_time(limit);
+    crate::lang::within(Some(deadline), f)
+}
+
+/// The largest budget a server call may ask for (about 3 MB of JSON): a reply is one line of
+/// the protocol, held whole in memory on both sides.
+pub const MAX_TOKENS: usize = 1_000_000;
+
+/// The budget of `tokens` tokens for a server call, within [`MIN_TOKENS`] and [`MAX_TOKENS`].
 pub fn server_budget(tokens: usize) -> Budget {
-    Budget::tokens(tokens.max(MIN_TOKENS))
+    Budget::tokens(tokens.clamp(MIN_TOKENS, MAX_TOKENS))
 }
 
 /// A rendered answer and how long its phases took (for `GIT_PRISM_TRACE`).

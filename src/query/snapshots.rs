@@ -66,77 +66,90 @@ struct SnapshotCuts<'a> {
     cut: &'a [String],
 }
 
+/// The most content and hunk bytes one snapshot answer keeps in memory.
+pub const MAX_KEPT: usize = 256 * 1024 * 1024;
+
 /// Answers a snapshot query. Over the budget, the largest contents and hunk lists are left out
 /// first, each replaced by why.
 pub fn snapshots(repo: &Repo, q: &SnapshotQuery) -> Result<String, QueryError> {
-    let selection = &q.selection;
-    if selection.paths.is_empty() {
-        return Err(QueryError::Invalid("paths is empty".into()));
-    }
-    if selection.paths.len() > snapshot::MAX_PATHS {
-        return Err(QueryError::Invalid(format!(
-            "at most {} paths per call (got {})",
-            snapshot::MAX_PATHS,
-            selection.paths.len()
-        )));
-    }
-    // A path longer than any the file system accepts is a caller's mistake (or an attempt to
-    // make the answer echo it): refused before anything runs.
-    if let Some(p) = selection.paths.iter().find(|p| p.len() > MAX_PATH_BYTES) {
-        return Err(QueryError::Invalid(format!(
-            "path '{}' is longer than {MAX_PATH_BYTES} bytes",
-            crate::text::clip(&p.to_str_lossy(), 200)
-        )));
-    }
-    if let Some((start, end)) = selection.line_range {
-        if start == 0 || end < start {
+    super::bounded(|| {
+        let selection = &q.selection;
+        if selection.paths.is_empty() {
+            return Err(QueryError::Invalid("paths is empty".into()));
+        }
+        if selection.paths.len() > snapshot::MAX_PATHS {
             return Err(QueryError::Invalid(format!(
-                "line_range {start}..{end} is not 1 <= start <= end"
+                "at most {} paths per call (got {})",
+                snapshot::MAX_PATHS,
+                selection.paths.len()
             )));
         }
-    }
-    let options = manifest::Options {
-        functions: false,
-        relative_config: q.from_cwd,
-        ..manifest::Options::default()
-    };
-    let built = manifest::build(repo, &q.range, &options)?;
-    let files = snapshot::snapshots(repo, &built, selection)?;
-    let now = crate::time::now_rfc3339();
-    // The largest parts first: each level of the one stage leaves out one more of them.
-    let order = largest_first(&files);
-    let stages = [Stage::Detail {
-        deepest: order.len(),
-        notes: Box::new(|level| {
-            order[..level]
-                .iter()
-                .map(|part| {
-                    Cut::Detail(format!(
-                        "{} of {} left out (ask for fewer paths or a line_range)",
-                        part.what(),
-                        files[part.file].path
-                    ))
-                })
-                .collect()
-        }),
-    }];
-    let fitted = budget::fit(q.budget, &stages, |s| {
-        let mut shown = files.clone();
-        for part in &order[..s.get(0)] {
-            part.leave_out(&mut shown[part.file]);
+        // A path longer than any the file system accepts is a caller's mistake (or an attempt to
+        // make the answer echo it): refused before anything runs.
+        if let Some(p) = selection.paths.iter().find(|p| p.len() > MAX_PATH_BYTES) {
+            return Err(QueryError::Invalid(format!(
+                "path '{}' is longer than {MAX_PATH_BYTES} bytes",
+                crate::text::clip(&p.to_str_lossy(), 200)
+            )));
         }
-        let notes = s.notes();
-        let json = to_json(
-            &SnapshotAnswer {
-                doc: snapshot::SnapshotDoc::new(&built, shown, now.clone()),
-                truncated: (!notes.is_empty()).then_some(SnapshotCuts { cut: &notes }),
-            },
-            q.pretty,
-        )?;
-        let len = json.len();
-        Ok::<_, QueryError>((json, len))
-    })?;
-    Ok(fitted.doc)
+        if let Some((start, end)) = selection.line_range {
+            if start == 0 || end < start {
+                return Err(QueryError::Invalid(format!(
+                    "line_range {start}..{end} is not 1 <= start <= end"
+                )));
+            }
+        }
+        let options = manifest::Options {
+            functions: false,
+            relative_config: q.from_cwd,
+            ..manifest::Options::default()
+        };
+        let built = manifest::build(repo, &q.range, &options)?;
+        // What the answer can hold bounds what is kept (twice the budget: JSON and the cuts
+        // the fitter makes need some slack); without a budget, a fixed cap.
+        let keep = q
+            .budget
+            .map_or(MAX_KEPT, |b| {
+                b.as_bytes().saturating_mul(2).saturating_add(64 * 1024)
+            })
+            .min(MAX_KEPT);
+        let files = snapshot::snapshots(repo, &built, selection, keep)?;
+        let now = crate::time::now_rfc3339();
+        // The largest parts first: each level of the one stage leaves out one more of them.
+        let order = largest_first(&files);
+        let stages = [Stage::Detail {
+            deepest: order.len(),
+            notes: Box::new(|level| {
+                order[..level]
+                    .iter()
+                    .map(|part| {
+                        Cut::Detail(format!(
+                            "{} of {} left out (ask for fewer paths or a line_range)",
+                            part.what(),
+                            files[part.file].path
+                        ))
+                    })
+                    .collect()
+            }),
+        }];
+        let fitted = budget::fit(q.budget, &stages, |s| {
+            let mut shown = files.clone();
+            for part in &order[..s.get(0)] {
+                part.leave_out(&mut shown[part.file]);
+            }
+            let notes = s.notes();
+            let json = to_json(
+                &SnapshotAnswer {
+                    doc: snapshot::SnapshotDoc::new(&built, shown, now.clone()),
+                    truncated: (!notes.is_empty()).then_some(SnapshotCuts { cut: &notes }),
+                },
+                q.pretty,
+            )?;
+            let len = json.len();
+            Ok::<_, QueryError>((json, len))
+        })?;
+        Ok(fitted.doc)
+    })
 }
 
 /// A part of an answer that can be left out: one side's content or one file's hunks.

@@ -7,7 +7,9 @@
 //! worktree's `commondir`), its object directory and every alternate object directory
 //! (`objects/info/alternates`, followed recursively). Each is compared after resolving
 //! symlinks, so neither a symlink, git's upward discovery, a gitfile nor an alternates file
-//! can lead outside. Each directory may lie under any allowed directory: a worktree in one
+//! can lead outside; and every symlink inside those directories (a pack directory, a loose
+//! object's fan-out directory, a ref, `packed-refs`) must resolve inside too, since git opens
+//! them by name. Each directory may lie under any allowed directory: a worktree in one
 //! root whose git directory is in another root is allowed. With no roots and no `--allow`,
 //! the server's working directory is the one allowed directory.
 //!
@@ -20,6 +22,12 @@ use crate::text::clip;
 
 /// Characters of a caller's value quoted in an error.
 const QUOTED: usize = 200;
+
+/// The most entries of a repository's git directories checked for symlinks.
+const MAX_WALKED: usize = 2_000_000;
+
+/// The deepest directory checked for symlinks below a git directory.
+const MAX_DEPTH: usize = 32;
 
 /// The error returned when a path may not be used.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
@@ -118,11 +126,78 @@ impl Allowed {
             path: clip(&top.display().to_string(), QUOTED).into_owned(),
             reason: e.to_string(),
         })?;
-        for dir in alternates {
-            self.check_part(&top, "alternate objects", &dir)?;
+        for dir in &alternates {
+            self.check_part(&top, "alternate objects", dir)?;
         }
         for dir in repo.submodule_git_dirs() {
             self.check_part(&top, "a submodule's git directory", dir)?;
+        }
+        // Inside them, git opens packs, loose objects, refs and `packed-refs` by name: a
+        // symlink among them (`objects/pack`, a fan-out directory, a ref file) would read
+        // another repository. Every symlink in these directories must resolve inside.
+        let mut walked = Vec::new();
+        let mut budget = MAX_WALKED;
+        for (what, dir) in parts
+            .iter()
+            .map(|(w, d)| (*w, d.clone()))
+            .chain(alternates.iter().map(|d| ("alternate objects", d.clone())))
+        {
+            let Ok(resolved) = dir.canonicalize() else {
+                continue;
+            };
+            // The objects directory usually lies in the git directory: walked once.
+            if walked.iter().any(|w: &PathBuf| resolved.starts_with(w)) {
+                continue;
+            }
+            self.check_links(&top, what, &resolved, 0, &mut budget)?;
+            walked.push(resolved);
+        }
+        Ok(())
+    }
+
+    /// Checks that every symlink under `dir` resolves inside an allowed directory, walking at
+    /// most [`MAX_WALKED`] entries in all (`budget`) and [`MAX_DEPTH`] levels deep; the file
+    /// type comes from the directory listing, so a large object store costs its listing only.
+    fn check_links(
+        &self,
+        top: &Path,
+        what: &'static str,
+        dir: &Path,
+        depth: usize,
+        budget: &mut usize,
+    ) -> Result<(), ConfineError> {
+        let unresolvable = |reason: String| ConfineError::Unresolvable {
+            path: clip(&top.display().to_string(), QUOTED).into_owned(),
+            reason,
+        };
+        if depth > MAX_DEPTH {
+            return Err(unresolvable(format!(
+                "'{}' is nested more than {MAX_DEPTH} directories deep",
+                clip(&dir.display().to_string(), QUOTED)
+            )));
+        }
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            // Unreadable: git cannot read it either.
+            return Ok(());
+        };
+        for entry in entries.flatten() {
+            *budget = budget.checked_sub(1).ok_or_else(|| {
+                unresolvable(format!(
+                    "its git directories hold more than {MAX_WALKED} entries to check"
+                ))
+            })?;
+            let Ok(kind) = entry.file_type() else {
+                continue;
+            };
+            let path = entry.path();
+            if kind.is_symlink() {
+                // A dangling link leads nowhere: git cannot read through it either.
+                if path.canonicalize().is_ok() {
+                    self.check_part(top, what, &path)?;
+                }
+            } else if kind.is_dir() {
+                self.check_links(top, what, &path, depth + 1, budget)?;
+            }
         }
         Ok(())
     }

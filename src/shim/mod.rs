@@ -45,6 +45,8 @@ pub enum Passthrough {
     AnswerFailed(crate::answer::AnswerError),
     /// Building the answer panicked (the panic's message); git answers instead.
     Panicked(String),
+    /// The answer was not ready within its time limit; git answers instead.
+    TimedOut(std::time::Duration),
 }
 
 impl fmt::Display for Passthrough {
@@ -58,12 +60,17 @@ impl fmt::Display for Passthrough {
             Passthrough::Panicked(panic) => {
                 write!(f, "no structured answer: internal error: {panic}")
             }
+            Passthrough::TimedOut(limit) => write!(
+                f,
+                "no structured answer within {} s (GIT_PRISM_ANSWER_TIMEOUT)",
+                limit.as_secs()
+            ),
         }
     }
 }
 
 /// A call the shim will try to answer.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub enum Structured {
     /// A `git` call.
     Git(Box<request::Request>),
@@ -112,12 +119,22 @@ fn structured_answer(
     // Only an agent's call gets this far: the passthrough path of everyone else pays nothing
     // for the panic hook.
     crate::unwind::quiet_hook();
-    crate::unwind::catch(|| {
-        let structured = classify_and_check(tool, args, agent)?;
-        let bytes = answer(&structured, args).map_err(Passthrough::AnswerFailed)?;
-        Ok((structured, bytes))
+    let structured = crate::unwind::catch(|| classify_and_check(tool, args, agent))
+        .map_err(Passthrough::Panicked)??;
+    // Only an answer pays for a thread (its stack fits a parser's worst case), bounded in
+    // time: past the limit git answers, and the thread ends with the process image.
+    let limit = crate::answer::time_limit_from_env();
+    let (request, argv) = (structured.clone(), args.to_vec());
+    let deadline = std::time::Instant::now() + crate::answer::analysis_time(limit);
+    let bytes = crate::unwind::catch_within(limit, move || {
+        crate::lang::within(Some(deadline), || answer(&request, &argv))
     })
-    .map_err(Passthrough::Panicked)?
+    .map_err(|stopped| match stopped {
+        crate::unwind::Stopped::Panicked(panic) => Passthrough::Panicked(panic),
+        crate::unwind::Stopped::TimedOut => Passthrough::TimedOut(limit),
+    })?
+    .map_err(Passthrough::AnswerFailed)?;
+    Ok((structured, bytes))
 }
 
 /// Decides, without side effects beyond reading the environment and (for watched calls by an

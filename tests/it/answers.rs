@@ -772,7 +772,19 @@ fn every_changed_line_is_inside_whatever_the_path() {
             .copied()
             .chain(["lnk", "new dir/with space.txt"])
         {
-            let ours: Vec<String> = doc["hunks"][path]
+            // A name with a quote, a backslash or a control character is written as git
+            // quotes it (so no two paths print the same).
+            let key = if path.contains(['"', '\\', '\t', '\n']) {
+                let escaped = path
+                    .replace('\\', "\\\\")
+                    .replace('"', "\\\"")
+                    .replace('\t', "\\t")
+                    .replace('\n', "\\n");
+                format!("\"{escaped}\"")
+            } else {
+                path.to_owned()
+            };
+            let ours: Vec<String> = doc["hunks"][key.as_str()]
                 .as_array()
                 .unwrap_or_else(|| panic!("{args:?}: no hunks for {path:?}: {doc}"))
                 .iter()

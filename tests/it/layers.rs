@@ -23,6 +23,7 @@ const LAYERS: &[&[&str]] = &[
         "shell",
         "exit_codes",
         "text",
+        "json",
         "unwind",
         "fuzz",
     ],
