@@ -138,9 +138,16 @@ fn entry(c: &CommitChange) -> String {
         },
         CHANGE_ROOM,
     );
-    let merge = if info.is_merge() { "merge; " } else { "" };
+    let merge = if info.is_merge() { "merge" } else { "" };
+    // `[]` says nothing: an empty commit's line ends with its author.
+    let what = match (merge, what.as_str()) {
+        ("", "") => String::new(),
+        (m, "") => format!(" [{m}]"),
+        ("", w) => format!(" [{w}]"),
+        (m, w) => format!(" [{m}; {w}]"),
+    };
     format!(
-        "{} {} {} [{merge}{what}]\n{}",
+        "{} {} {}{what}\n{}",
         info.sha.short(SHORT_ID),
         day(&info.author_date),
         info.author_name,

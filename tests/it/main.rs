@@ -31,6 +31,7 @@ mod panics;
 mod passthrough;
 mod real_history;
 mod resolver;
+mod security_answers;
 mod security_exec;
 mod security_fs;
 mod security_serve;

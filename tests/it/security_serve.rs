@@ -346,3 +346,106 @@ fn mcp_refuses_a_submodule_whose_git_dir_is_outside_the_roots() {
     let mut mcp = serve(&env, &allowed);
     assert_refused(&mut mcp, &repo.dir, "a submodule's git directory");
 }
+
+/// A repository inside the allowed directory whose `.git` is a copy of `outside`'s with `part`
+/// (a path under `.git`) replaced by a symlink to the same part of `outside`'s.
+fn with_linked_part(
+    env: &TestEnv,
+    allowed: &Path,
+    outside: &Path,
+    name: &str,
+    part: &str,
+) -> PathBuf {
+    let repo = allowed.join(name);
+    let out = env
+        .command(&env.real_git, &env.plain_path())
+        .args(["clone", "-q", "--no-local"])
+        .arg(outside)
+        .arg(&repo)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let ours = repo.join(".git").join(part);
+    if ours.is_dir() {
+        std::fs::remove_dir_all(&ours).unwrap();
+    } else if ours.exists() {
+        std::fs::remove_file(&ours).unwrap();
+    }
+    std::os::unix::fs::symlink(outside.join(".git").join(part), &ours).unwrap();
+    repo
+}
+
+// Issue 22: `.git/objects/pack` (or a fan-out directory, `packed-refs`, a ref) symlinked to
+// another repository outside the allowed directories served that repository's content.
+#[test]
+fn mcp_refuses_symlinks_inside_the_git_directory_that_lead_outside() {
+    let env = TestEnv::new();
+    let (allowed, outside) = roots(&env);
+    // The outside repository's objects packed, its refs packed, so each part holds them.
+    for args in [&["gc", "-q"][..], &["pack-refs", "--all"]] {
+        let out = env
+            .command(&env.real_git, &env.plain_path())
+            .args(args)
+            .current_dir(&outside)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let mut mcp = serve(&env, &allowed);
+    for (name, part) in [
+        ("pack", "objects/pack"),
+        ("packed-refs", "packed-refs"),
+        ("refs", "refs"),
+    ] {
+        let repo = with_linked_part(&env, &allowed, &outside, name, part);
+        assert_refused(
+            &mut mcp,
+            &repo,
+            "outside the directories this server may read",
+        );
+    }
+    // A loose object's fan-out directory.
+    let loose = env.repo("outside/loose");
+    loose
+        .write("secret.txt", format!("{MARKER}\n"))
+        .commit("one");
+    loose
+        .write("secret.txt", format!("{MARKER} 2\n"))
+        .commit("two");
+    let repo = allowed.join("fanout");
+    std::fs::create_dir_all(&repo).unwrap();
+    let copy = env
+        .command("cp", &env.plain_path())
+        .args(["-a"])
+        .arg(loose.dir.join(".git"))
+        .arg(repo.join(".git"))
+        .output()
+        .unwrap();
+    assert!(copy.status.success());
+    let objects = repo.join(".git/objects");
+    let fanout = std::fs::read_dir(&objects)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name())
+        .find(|n| n.len() == 2)
+        .unwrap();
+    std::fs::remove_dir_all(objects.join(&fanout)).unwrap();
+    std::os::unix::fs::symlink(
+        loose.dir.join(".git/objects").join(&fanout),
+        objects.join(&fanout),
+    )
+    .unwrap();
+    assert_refused(
+        &mut mcp,
+        &repo,
+        "outside the directories this server may read",
+    );
+}

@@ -179,3 +179,51 @@ fn diff_hunks_are_gits_own() {
     assert_eq!(hunks[1]["new_lines"], 6);
     assert_eq!(doc["files"][1]["diff_hunks"], serde_json::json!([]));
 }
+
+// Issue 22: twenty large files with their hunks were all held in memory (2.6 GB) whatever the
+// answer could hold. What does not fit twice the budget is left out as soon as it is read.
+#[test]
+fn contents_and_hunks_are_kept_only_while_the_budget_can_hold_them() {
+    let env = TestEnv::new();
+    let repo = env.repo("repo");
+    let big = |tag: &str| {
+        (0..4000)
+            .map(|i| format!("line {i} {tag} {}\n", "x".repeat(40)))
+            .collect::<String>()
+    };
+    let names: Vec<String> = (0..6).map(|i| format!("f{i}.txt")).collect();
+    for n in &names {
+        repo.write(n, big("old"));
+    }
+    repo.commit("one");
+    for n in &names {
+        repo.write(n, big("new"));
+    }
+    repo.commit("two");
+    let mut args = vec![
+        "HEAD~1..HEAD",
+        "--diff-hunks",
+        "--max-tokens",
+        "20000",
+        "--max-file-size",
+        "16777216",
+        "--paths",
+    ];
+    args.extend(names.iter().map(String::as_str));
+    let doc = snapshot(&env, &repo, &args);
+    let text = doc.to_string();
+    assert!(text.len() < 20_000 * 4, "{}", text.len());
+    let files = doc["files"].as_array().unwrap();
+    let left_out = files
+        .iter()
+        .flat_map(|f| {
+            [
+                &f["before"]["reason"],
+                &f["after"]["reason"],
+                &f["diff_hunks_reason"],
+            ]
+        })
+        .filter(|r| r.as_str().is_some_and(|r| r.contains("room")))
+        .count();
+    assert!(left_out > 0, "{text}");
+}

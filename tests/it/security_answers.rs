@@ -1,0 +1,347 @@
+//! Answers on hostile repositories (issue 22): no change hides its code, no configuration
+//! makes an answer wrong, no repository text reaches the agent unescaped, no file crashes the
+//! process or makes an answer unbounded, and the analysis cache trusts only what it verified.
+
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+use crate::common::{Repo, TestEnv, bin};
+
+/// `git <args>` through the shim as an agent; the test process is the harness.
+fn agent(
+    env: &TestEnv,
+    repo: &Repo<'_>,
+    args: &[&str],
+    vars: &[(&str, &str)],
+) -> std::process::Output {
+    let mut cmd = env.shim_git(args);
+    cmd.env("CLAUDECODE", "1")
+        .env("GIT_PRISM_DEBUG", "1")
+        .current_dir(&repo.dir);
+    for (k, v) in vars {
+        cmd.env(k, v);
+    }
+    cmd.output().unwrap()
+}
+
+fn answer(env: &TestEnv, repo: &Repo<'_>, args: &[&str]) -> Value {
+    let out = agent(env, repo, args, &[]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("structured"),
+        "{args:?} passed through: {stderr}"
+    );
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{args:?}: {e}: {stderr}"))
+}
+
+/// A TypeScript file of about `bytes` bytes whose parse takes more than its budget (each
+/// `<` may open type arguments or be a comparison, and the parser keeps both readings).
+fn slow(bytes: usize) -> String {
+    let unit = "let a = f<".repeat(8) + "\n";
+    unit.repeat(bytes / unit.len())
+}
+
+/// A TypeScript file of about `bytes` bytes nested as deep as it goes (`{a:{a:...`): its
+/// parse runs out of time with hundreds of thousands of unreduced tokens on tree-sitter's
+/// stack, whose recursive release overflowed a 2 MiB thread stack (signal 11: no fallback).
+fn nested(bytes: usize) -> String {
+    let unit = "{a:".repeat(8) + "\n";
+    unit.repeat(bytes / unit.len())
+}
+
+#[test]
+fn a_parse_stopped_deep_inside_a_hostile_file_does_not_crash_the_shim() {
+    let env = TestEnv::new();
+    let repo = env.repo("repo");
+    repo.write("seed", "x\n").commit("seed");
+    for i in 0..4 {
+        repo.write(&format!("f{i}.ts"), nested(300_000));
+    }
+    repo.commit("nested");
+    let out = agent(&env, &repo, &["show", "HEAD"], &[("GIT_PRISM_CACHE", "0")]);
+    assert!(
+        out.status.success(),
+        "{:?}: {}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["commit"].as_str().unwrap().len(), 12);
+}
+
+#[test]
+fn past_its_time_limit_the_shim_gives_git_s_own_output() {
+    let env = TestEnv::new();
+    let repo = env.repo("repo");
+    repo.write("a.py", "A = 1\n").commit("one");
+    repo.write("a.py", "A = 2\n").commit("two");
+    // A git whose machine-readable output (what answers read, `-z`) takes 5 s: the answer
+    // cannot be ready within its 1 s limit. Passing through runs the same git without `-z`.
+    let slow_git = env.root().join("slow-git");
+    std::fs::write(
+        &slow_git,
+        format!(
+            "#!/bin/sh\nfor a in \"$@\"; do [ \"$a\" = -z ] && sleep 5; done\nexec {} \"$@\"\n",
+            env.real_git.display()
+        ),
+    )
+    .unwrap();
+    let mut perms = std::fs::metadata(&slow_git).unwrap().permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
+    std::fs::set_permissions(&slow_git, perms).unwrap();
+    let pin = slow_git.display().to_string();
+    let started = Instant::now();
+    let out = agent(
+        &env,
+        &repo,
+        &["show", "HEAD"],
+        &[
+            ("GIT_PRISM_REAL_GIT", &pin),
+            ("GIT_PRISM_ANSWER_TIMEOUT", "1"),
+        ],
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("no structured answer within 1 s"),
+        "{stderr}"
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(4),
+        "{:?}",
+        started.elapsed()
+    );
+    let git = env
+        .plain_git(&["show", "HEAD"])
+        .current_dir(&repo.dir)
+        .output()
+        .unwrap();
+    assert!(out.stdout == git.stdout, "git's bytes, unchanged");
+}
+
+#[test]
+fn files_left_when_the_analysis_time_runs_out_say_so_and_are_not_remembered() {
+    let env = TestEnv::new();
+    let repo = env.repo("repo");
+    repo.write("seed", "x\n").commit("seed");
+    for i in 0..12 {
+        // Each its own blob (one analysis per blob id).
+        repo.write(
+            &format!("f{i:02}.ts"),
+            format!("// {i}\n{}", slow(1_000_000)),
+        );
+    }
+    repo.commit("slow");
+    let cache = env.root().join("cache");
+    let manifest = || {
+        let out = env
+            .command(bin(), &env.plain_path())
+            .args(["manifest", "HEAD~1..HEAD"])
+            .env("GIT_PRISM_CACHE_DIR", &cache)
+            .env("GIT_PRISM_ANSWER_TIMEOUT", "3")
+            .current_dir(&repo.dir)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+        doc["files"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f["analysis_skipped"].as_str().unwrap_or("").to_owned())
+            .collect::<Vec<_>>()
+    };
+    let first = manifest();
+    assert!(
+        first.iter().any(|r| r.contains("analysis time ran out")),
+        "{first:?}"
+    );
+    assert!(first.iter().all(|r| !r.is_empty()), "{first:?}");
+    // What ran out of its own time is remembered; what the deadline left is tried again, so
+    // the second call gets further than the first.
+    let timed_out = |v: &[String]| v.iter().filter(|r| r.contains("exceeded")).count();
+    let second = manifest();
+    assert!(
+        timed_out(&second) > timed_out(&first),
+        "{first:?} {second:?}"
+    );
+}
+
+#[test]
+fn repository_settings_cannot_make_answers_wrong() {
+    let env = TestEnv::new();
+    let repo = env.repo("repo");
+    repo.write("lib.py", "def a():\n    x = 1\n\n    return x\n")
+        .commit("one");
+    repo.write("lib.py", "def a():\n    x = 2\n\n    return x\n")
+        .commit("two");
+    let clean_blame = answer(&env, &repo, &["blame", "lib.py"]);
+    let clean_show = answer(&env, &repo, &["show", "-U3", "HEAD"]);
+    for (key, value) in [
+        ("i18n.logOutputEncoding", "UTF-16"),
+        ("diff.suppressBlankEmpty", "true"),
+        ("diff.noprefix", "true"),
+        ("diff.mnemonicPrefix", "true"),
+        ("color.diff", "always"),
+        ("core.quotePath", "false"),
+        ("diff.orderFile", "/dev/zero"),
+    ] {
+        repo.git(&["config", key, value]);
+        assert_eq!(
+            answer(&env, &repo, &["blame", "lib.py"]),
+            clean_blame,
+            "{key}"
+        );
+        assert_eq!(
+            answer(&env, &repo, &["show", "-U3", "HEAD"]),
+            clean_show,
+            "{key}"
+        );
+        repo.git(&["config", "--unset", key]);
+    }
+    assert!(
+        clean_blame["commits"]
+            .to_string()
+            .contains("A U Thor 2024-01-01"),
+        "{clean_blame}"
+    );
+}
+
+#[test]
+fn invisible_and_bidirectional_characters_are_escaped_in_every_answer() {
+    let env = TestEnv::new();
+    let repo = env.repo("repo");
+    let tricky = "ok \u{202e}gnp.exe \u{9b}31m \u{7f} \u{2066}x\u{2069}";
+    repo.write("a.py", format!("S = '{tricky}'\n"))
+        .commit("one");
+    repo.write("a.py", format!("S = '{tricky}!'\n"))
+        .commit(&format!("subject {tricky}"));
+    for args in [
+        &["show", "HEAD"][..],
+        &["log", "-2"],
+        &["diff", "HEAD~1..HEAD"],
+        &["blame", "a.py"],
+        &["log", "-S", "gnp"],
+    ] {
+        let out = agent(&env, &repo, args, &[]);
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(text.starts_with('{'), "{args:?}: {text}");
+        for c in ['\u{202e}', '\u{9b}', '\u{7f}', '\u{2066}', '\u{2069}'] {
+            assert!(!text.contains(c), "{args:?}: {c:?} raw in {text}");
+        }
+        assert!(text.contains("\\u202e"), "{args:?}: {text}");
+        // The value is the repository's text: escaping changes how it is written, not what.
+        let doc: Value = serde_json::from_str(&text).unwrap();
+        assert!(doc.to_string().contains('\u{202e}'));
+    }
+}
+
+#[test]
+fn two_paths_never_print_the_same() {
+    let env = TestEnv::new();
+    let repo = env.repo("repo");
+    repo.write("seed", "x\n").commit("seed");
+    repo.write_bytes_path(b"x\xff.py", "A = 1\n");
+    repo.write("\"x\\377.py\"", "B = 2\n");
+    repo.write("a.py", "C = 3\n");
+    repo.write("a.py +1 -0", "D = 4\n");
+    repo.git(&["add", "-A"]);
+    repo.commit("twins");
+    for args in [&["show", "HEAD"][..], &["diff", "HEAD~1..HEAD"]] {
+        let out = agent(&env, &repo, args, &[]);
+        let text = String::from_utf8(out.stdout).unwrap();
+        let doc: Value = serde_json::from_str(&text).unwrap();
+        // serde_json keeps one of two equal keys: four files must give four keys.
+        assert_eq!(doc["hunks"].as_object().unwrap().len(), 4, "{text}");
+        let lines: usize = doc["files"].as_object().map_or(0, |dirs| {
+            dirs.values().map(|d| d.as_object().unwrap().len()).sum()
+        });
+        assert_eq!(lines, 4, "{text}");
+    }
+}
+
+#[test]
+fn the_analysis_cache_keeps_nothing_under_an_id_its_content_does_not_have() {
+    // A loose object can hold content other than what its name says; an analysis stored under
+    // that name would be trusted for the real content of another repository.
+    let env = TestEnv::new();
+    let cache = env.root().join("cache");
+    let run = |repo: &Repo<'_>| -> Value {
+        let out = env
+            .command(bin(), &env.plain_path())
+            .args(["manifest", "HEAD~1..HEAD"])
+            .env("GIT_PRISM_CACHE_DIR", &cache)
+            .current_dir(&repo.dir)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let honest = env.repo("honest");
+    honest
+        .write("a.py", "def keep():\n    return 1\n")
+        .commit("one");
+    honest
+        .write(
+            "a.py",
+            "def keep():\n    return 2\n\n\ndef real():\n    return 3\n",
+        )
+        .commit("two");
+    let blob = honest.git(&["rev-parse", "HEAD:a.py"]).trim().to_owned();
+
+    // The hostile repository: the same history, with the loose object of `blob` rewritten to
+    // hold other functions (zlib of git's object format, written by git itself elsewhere).
+    let hostile = env.repo("hostile");
+    hostile
+        .write("a.py", "def keep():\n    return 1\n")
+        .commit("one");
+    hostile
+        .write(
+            "a.py",
+            "def keep():\n    return 2\n\n\ndef real():\n    return 3\n",
+        )
+        .commit("two");
+    let forged_src = env.repo("forge");
+    forged_src
+        .write(
+            "a.py",
+            "def keep():\n    return 2\n\n\ndef planted():\n    return 3\n",
+        )
+        .commit("forged");
+    let forged_blob = forged_src
+        .git(&["rev-parse", "HEAD:a.py"])
+        .trim()
+        .to_owned();
+    let path =
+        |repo: &Repo<'_>, id: &str| repo.dir.join(".git/objects").join(&id[..2]).join(&id[2..]);
+    let forged = std::fs::read(path(&forged_src, &forged_blob)).unwrap();
+    let target = path(&hostile, &blob);
+    let mut perms = std::fs::metadata(&target).unwrap().permissions();
+    #[allow(
+        clippy::permissions_set_readonly_false,
+        reason = "the test rewrites its own object"
+    )]
+    perms.set_readonly(false);
+    std::fs::set_permissions(&target, perms).unwrap();
+    std::fs::write(&target, forged).unwrap();
+
+    let _ = run(&hostile);
+    let doc = run(&honest);
+    let names: Vec<&str> = doc["files"][0]["functions_changed"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["name"].as_str().unwrap())
+        .collect();
+    assert!(names.contains(&"real"), "{names:?}");
+    assert!(!names.contains(&"planted"), "{names:?}");
+}
