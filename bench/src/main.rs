@@ -5,6 +5,7 @@
 //! `bench/RESULTS.md` with the machine, date and commit. Nothing here runs in CI.
 
 mod context;
+mod hostile;
 mod manifest;
 mod passthrough;
 mod report;
@@ -95,6 +96,9 @@ fn main() -> Result<()> {
     }
     if wants("fidelity") {
         manifest::fidelity(&options, &mut report)?;
+    }
+    if wants("hostile") {
+        hostile::run(&options, &mut report)?;
     }
     if wants("imara") {
         manifest::imara_agreement(&options, &mut report)?;

@@ -488,6 +488,23 @@ fn stats(pairs: &[(usize, usize)]) -> Option<(usize, f64, f64, f64, f64)> {
     Some((r.len(), q(0.5), q(0.9), r[r.len() - 1], a as f64 / g as f64))
 }
 
+/// One row of the table: corpus, command line, then [`stats`].
+fn row(
+    corpus: &str,
+    label: &str,
+    (n, m, p90, max, sum): (usize, f64, f64, f64, f64),
+) -> Vec<String> {
+    vec![
+        corpus.to_owned(),
+        format!("`{label}`"),
+        n.to_string(),
+        format!("{m:.3}"),
+        format!("{p90:.3}"),
+        format!("{max:.3}"),
+        format!("{sum:.3}"),
+    ]
+}
+
 /// Where an extra corpus is checked out: a bundle is cloned once under the work directory; a
 /// repository is used as it is.
 fn checkout(options: &Options, source: &Path) -> Result<PathBuf> {
@@ -557,16 +574,8 @@ pub fn run_figure(options: &Options, report: &mut Report) -> Result<()> {
         };
         let s = bench.measure()?;
         for (label, pairs) in &s.pairs {
-            if let Some((n, m, p90, max, sum)) = stats(pairs) {
-                rows.push(vec![
-                    name.clone(),
-                    format!("`{label}`"),
-                    n.to_string(),
-                    format!("{m:.3}"),
-                    format!("{p90:.3}"),
-                    format!("{max:.3}"),
-                    format!("{sum:.3}"),
-                ]);
+            if let Some(stats) = stats(pairs) {
+                rows.push(row(name, label, stats));
             }
             all.entry(label).or_default().extend(pairs);
         }
@@ -590,16 +599,8 @@ pub fn run_figure(options: &Options, report: &mut Report) -> Result<()> {
     }
     let mut verdicts = Vec::new();
     for (label, pairs) in &all {
-        if let Some((n, m, p90, max, sum)) = stats(pairs) {
-            rows.push(vec![
-                "**all**".into(),
-                format!("`{label}`"),
-                n.to_string(),
-                format!("{m:.3}"),
-                format!("{p90:.3}"),
-                format!("{max:.3}"),
-                format!("{sum:.3}"),
-            ]);
+        if let Some(stats @ (_, m, p90, _, sum)) = stats(pairs) {
+            rows.push(row("**all**", label, stats));
             let ok = match *label {
                 "git diff A^..A" | "git show A" => {
                     Some(m <= SINGLE_MEDIAN && p90 <= SINGLE_P90 && sum <= SINGLE_SUM)

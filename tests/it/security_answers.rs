@@ -25,6 +25,29 @@ fn agent(
     cmd.output().unwrap()
 }
 
+/// `git-prism manifest HEAD~1..HEAD` in `repo` with the analysis cache in `cache`.
+fn manifest(
+    env: &TestEnv,
+    repo: &Repo<'_>,
+    cache: &std::path::Path,
+    vars: &[(&str, &str)],
+) -> Value {
+    let mut cmd = env.command(bin(), &env.plain_path());
+    cmd.args(["manifest", "HEAD~1..HEAD"])
+        .env("GIT_PRISM_CACHE_DIR", cache)
+        .current_dir(&repo.dir);
+    for (k, v) in vars {
+        cmd.env(k, v);
+    }
+    let out = cmd.output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
 fn answer(env: &TestEnv, repo: &Repo<'_>, args: &[&str]) -> Value {
     let out = agent(env, repo, args, &[]);
     let stderr = String::from_utf8_lossy(&out.stderr);
@@ -134,21 +157,8 @@ fn files_left_when_the_analysis_time_runs_out_say_so_and_are_not_remembered() {
     }
     repo.commit("slow");
     let cache = env.root().join("cache");
-    let manifest = || {
-        let out = env
-            .command(bin(), &env.plain_path())
-            .args(["manifest", "HEAD~1..HEAD"])
-            .env("GIT_PRISM_CACHE_DIR", &cache)
-            .env("GIT_PRISM_ANSWER_TIMEOUT", "3")
-            .current_dir(&repo.dir)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let skipped = || {
+        let doc = manifest(&env, &repo, &cache, &[("GIT_PRISM_ANSWER_TIMEOUT", "3")]);
         doc["files"]
             .as_array()
             .unwrap()
@@ -156,7 +166,7 @@ fn files_left_when_the_analysis_time_runs_out_say_so_and_are_not_remembered() {
             .map(|f| f["analysis_skipped"].as_str().unwrap_or("").to_owned())
             .collect::<Vec<_>>()
     };
-    let first = manifest();
+    let first = skipped();
     assert!(
         first.iter().any(|r| r.contains("analysis time ran out")),
         "{first:?}"
@@ -165,7 +175,7 @@ fn files_left_when_the_analysis_time_runs_out_say_so_and_are_not_remembered() {
     // What ran out of its own time is remembered; what the deadline left is tried again, so
     // the second call gets further than the first.
     let timed_out = |v: &[String]| v.iter().filter(|r| r.contains("exceeded")).count();
-    let second = manifest();
+    let second = skipped();
     assert!(
         timed_out(&second) > timed_out(&first),
         "{first:?} {second:?}"
@@ -271,21 +281,7 @@ fn the_analysis_cache_keeps_nothing_under_an_id_its_content_does_not_have() {
     // that name would be trusted for the real content of another repository.
     let env = TestEnv::new();
     let cache = env.root().join("cache");
-    let run = |repo: &Repo<'_>| -> Value {
-        let out = env
-            .command(bin(), &env.plain_path())
-            .args(["manifest", "HEAD~1..HEAD"])
-            .env("GIT_PRISM_CACHE_DIR", &cache)
-            .current_dir(&repo.dir)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        serde_json::from_slice(&out.stdout).unwrap()
-    };
+    let run = |repo: &Repo<'_>| manifest(&env, repo, &cache, &[]);
     let honest = env.repo("honest");
     honest
         .write("a.py", "def keep():\n    return 1\n")
