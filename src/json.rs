@@ -21,29 +21,63 @@ pub fn to_string_pretty<T: Serialize + ?Sized>(value: &T) -> Result<String, serd
     serde_json::to_string_pretty(value).map(escape_invisible)
 }
 
-/// Whether a character is escaped on top of what JSON requires.
+/// Whether a character is escaped on top of what JSON requires: DEL and the C1 controls, and
+/// every character Unicode makes invisible by default — format characters (bidirectional
+/// marks, overrides and isolates, zero-width spaces and joiners, the byte-order mark, tag
+/// characters that can spell hidden text), variation selectors, Hangul fillers, the soft
+/// hyphen — and the line and paragraph separators.
 pub fn is_invisible(c: char) -> bool {
     matches!(c,
         '\u{7f}'..='\u{9f}'
-        | '\u{061c}'
-        | '\u{200e}' | '\u{200f}'
+        | '\u{ad}'
+        | '\u{34f}'
+        | '\u{600}'..='\u{605}'
+        | '\u{61c}'
+        | '\u{6dd}'
+        | '\u{70f}'
+        | '\u{890}'..='\u{891}'
+        | '\u{8e2}'
+        | '\u{115f}'..='\u{1160}'
+        | '\u{17b4}'..='\u{17b5}'
+        | '\u{180b}'..='\u{180f}'
+        | '\u{200b}'..='\u{200f}'
         | '\u{2028}'..='\u{202e}'
-        | '\u{2066}'..='\u{2069}')
+        | '\u{2060}'..='\u{206f}'
+        | '\u{3164}'
+        | '\u{fe00}'..='\u{fe0f}'
+        | '\u{feff}'
+        | '\u{ffa0}'
+        | '\u{fff0}'..='\u{fffb}'
+        | '\u{110bd}'
+        | '\u{110cd}'
+        | '\u{13430}'..='\u{1343f}'
+        | '\u{1bca0}'..='\u{1bca3}'
+        | '\u{1d173}'..='\u{1d17a}'
+        | '\u{e0000}'..='\u{e0fff}')
 }
 
-/// Rewrites serde_json's output with every [`is_invisible`] character as `\uXXXX`.
+/// Rewrites serde_json's output with every [`is_invisible`] character as `\uXXXX` (a pair of
+/// surrogates beyond the first plane, as JSON writes them).
 fn escape_invisible(json: String) -> String {
     // Every such character starts with one of these bytes in UTF-8: skip the common case.
-    if !json.bytes().any(|b| matches!(b, 0x7f | 0xc2 | 0xd8 | 0xe2)) {
+    if !json.bytes().any(|b| {
+        matches!(
+            b,
+            0x7f | 0xc2 | 0xcd | 0xd8 | 0xdb | 0xdc | 0xe0..=0xe3 | 0xef | 0xf0 | 0xf3
+        )
+    }) {
         return json;
     }
     if !json.chars().any(is_invisible) {
         return json;
     }
     let mut out = String::with_capacity(json.len() + 16);
+    let mut units = [0u16; 2];
     for c in json.chars() {
         if is_invisible(c) {
-            out.push_str(&format!("\\u{:04x}", c as u32));
+            for unit in c.encode_utf16(&mut units) {
+                out.push_str(&format!("\\u{unit:04x}"));
+            }
         } else {
             out.push(c);
         }
@@ -57,12 +91,16 @@ mod tests {
 
     #[test]
     fn invisible_characters_are_escaped_and_read_back_the_same() {
-        let text = "a\u{7f}b\u{9b}c\u{202e}d\u{2066}e\u{200f}f\u{2028}g\u{1b}h é ü 中";
+        let text = "a\u{7f}b\u{9b}c\u{202e}d\u{2066}e\u{200f}f\u{2028}g\u{1b}h é ü 中 \u{200b}\u{feff}\u{e0049}\u{e0047}\u{ad}\u{fe0f}";
         let json = to_string(&text).unwrap();
         for c in json.chars() {
             assert!(!is_invisible(c), "{c:?} left raw in {json}");
         }
         assert!(json.contains("\\u007f") && json.contains("\\u009b") && json.contains("\\u202e"));
+        assert!(
+            json.contains("\\udb40\\udc49"),
+            "a tag character as a surrogate pair: {json}"
+        );
         assert!(json.contains("\\u001b"), "serde_json's own escapes stay");
         assert!(json.contains("é ü 中"), "other text is written as it is");
         let back: String = serde_json::from_str(&json).unwrap();

@@ -284,6 +284,8 @@ fn shown_signature(signature: &str) -> &str {
 pub fn needs_line(f: &FileChange) -> bool {
     !shows_hunks(f)
         || f.generated.is_some()
+        || f.mode_before.is_symlink()
+        || f.mode_after.is_symlink()
         || f.untracked
         || f.old_path.is_some()
         || f.status != Status::Modified
@@ -521,8 +523,16 @@ fn file_line(f: &FileChange, name: &str) -> String {
     if let Some(g) = f.generated {
         line.push_str(&format!(" generated:{}", g.label()));
         if f.generated_by_change {
-            // Said so, and shown: the change made it generated (ADR 14).
-            line.push_str(" by this change");
+            // Said so, and shown (ADR 14): the change made it generated, or (a lockfile the
+            // base had) it changed in ways no package's version explains.
+            let existed = matches!(f.status, Status::Modified | Status::TypeChanged);
+            line.push_str(
+                if g == crate::manifest::generated::Reason::Lockfile && existed {
+                    ", changes no version explains"
+                } else {
+                    " by this change"
+                },
+            );
         }
     }
     line

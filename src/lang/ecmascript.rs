@@ -579,6 +579,11 @@ pub(super) const NORMAL_KINDS: &[&str] = &[
     "string",
     "parenthesized_expression",
     "formal_parameters",
+    "return",
+    "throw",
+    "break",
+    "continue",
+    "yield",
 ];
 
 /// The kinds `implied_end` looks at: [`STATEMENTS`], [`FIELDS`], empty statements and `new`.
@@ -710,6 +715,23 @@ pub(super) fn normal(node: Node<'_>, parent: Option<Node<'_>>, source: &[u8]) ->
         {
             Normal::Drop
         }
+        // `return` and a line break end the statement (JavaScript inserts the `;` there),
+        // whatever follows: `return\n(x)` returns nothing. tree-sitter reads the next line as
+        // the value, so the break itself must count.
+        "return" | "throw" | "break" | "continue" | "yield"
+            if parent.is_some_and(|p| {
+                matches!(
+                    p.kind(),
+                    "return_statement"
+                        | "throw_statement"
+                        | "break_statement"
+                        | "continue_statement"
+                        | "yield_expression"
+                )
+            }) && line_break_after(node, source) =>
+        {
+            Normal::As(fnv(b";\n"))
+        }
         "number" => number(&source[node.byte_range()]),
         // Not the `string` type keyword.
         "string" if node.is_named() => string(node, parent, source),
@@ -737,6 +759,20 @@ pub(super) fn implied_end(node: Node<'_>, parent: Option<Node<'_>>) -> &'static 
     } else {
         &[]
     }
+}
+
+/// Whether a line break comes between `node` and the next token of its parent (a value or a
+/// label; a written `;` ends the statement anyway).
+fn line_break_after(node: Node<'_>, source: &[u8]) -> bool {
+    let Some(next) = node.next_sibling() else {
+        return false;
+    };
+    if next.kind() == ";" {
+        return false;
+    }
+    source
+        .get(node.end_byte()..next.start_byte())
+        .is_some_and(|between| between.contains(&b'\n'))
 }
 
 fn parens_redundant(node: Node<'_>, parent: Option<Node<'_>>, source: &[u8]) -> bool {

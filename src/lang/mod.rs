@@ -49,6 +49,9 @@ pub use walk::extract;
 
 /// Files larger than this are not analysed.
 pub const MAX_FILE_BYTES: usize = 1024 * 1024;
+/// Brackets nested deeper than this mark a file built to exhaust the parser (real code stays
+/// far below), which is not analysed.
+pub const MAX_NESTING: usize = 1000;
 /// A line longer than this marks a minified or generated file, which is not analysed.
 pub const MAX_LINE_BYTES: usize = 16 * 1024;
 /// How long one parse may take.
@@ -397,7 +400,32 @@ pub fn refuse(source: &[u8]) -> Option<String> {
     if source[..source.len().min(8000)].contains(&0) {
         return Some("binary".into());
     }
+    let deepest = nesting(source);
+    if deepest > MAX_NESTING {
+        // A parse of such a file builds a tree and a stack of hundreds of MiB.
+        return Some(format!(
+            "brackets nested {deepest} deep (limit {MAX_NESTING})"
+        ));
+    }
     None
+}
+
+/// The deepest bracket nesting of `source`, counting `(`, `[` and `{` and their closers
+/// (those inside strings and comments too: an over-count only makes the limit stricter for
+/// text that is not code anyway).
+fn nesting(source: &[u8]) -> usize {
+    let (mut depth, mut deepest) = (0usize, 0usize);
+    for &b in source {
+        match b {
+            b'(' | b'[' | b'{' => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    deepest
 }
 
 /// Parses `source` (reusing `old`, an edited tree of a previous version, when given) within
@@ -663,6 +691,15 @@ pub(crate) mod testing {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn files_nested_past_the_limit_are_refused() {
+        let deep = "[a=".repeat(MAX_NESTING + 1);
+        assert!(refuse(deep.as_bytes()).is_some_and(|r| r.contains("nested")));
+        let shallow = "f(g(h(x)));\n".repeat(10_000);
+        assert_eq!(refuse(shallow.as_bytes()), None);
+    }
+
     use super::*;
 
     #[test]

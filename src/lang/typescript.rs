@@ -352,11 +352,13 @@ async function load() {
         .unwrap();
         assert!(analysis.parse_errors);
         assert_eq!(analysis.functions[0].name, "ok");
-        // Deep nesting is walked without recursion.
+        // Deep nesting (as deep as a file may nest and still be analysed) is walked without
+        // recursion.
+        let depth = crate::lang::MAX_NESTING - 3;
         let deep = format!(
             "const f = () => {}1{};\n",
-            "(\n".repeat(20_000),
-            ")\n".repeat(20_000)
+            "(\n".repeat(depth),
+            ")\n".repeat(depth)
         );
         let analysis = analyze(Language::TypeScript, deep.as_bytes()).unwrap();
         assert_eq!(analysis.functions[0].name, "f");

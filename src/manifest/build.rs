@@ -119,6 +119,7 @@ pub fn build(repo: &Repo, diff: &Diff, options: &Options) -> Result<Manifest, Ma
         (None, _) => None,
     };
     judge_against_base(&repo.objects(), &mut files, base_side);
+    unexplained_lockfiles(&mut files, &dependencies);
     if options.functions {
         analyze_functions(repo, &mut files, base.as_deref(), &prefetched);
         clock.lap("functions");
@@ -512,21 +513,38 @@ impl Attrs {
     }
 }
 
+/// Keeps the hunks of a lockfile the base had when its dependency report finds no package
+/// added, removed or updated: whatever changed (a `resolved` URL, a checksum) is not told by
+/// the report, so the lines are shown.
+fn unexplained_lockfiles(files: &mut [FileChange], dependencies: &deps::Report) {
+    for f in files.iter_mut() {
+        if f.generated != Some(generated::Reason::Lockfile) || f.generated_by_change {
+            continue;
+        }
+        let path = f.path.to_str_lossy();
+        let explained = dependencies
+            .lockfiles
+            .iter()
+            .find(|l| l.file == path)
+            .is_some_and(|l| l.updated + l.added + l.removed > 0);
+        if !explained && f.status == Status::Modified {
+            f.generated_by_change = true;
+        }
+    }
+}
+
 /// Judges the files the head side calls generated against the change's `base` (`None`: the
 /// change starts from nothing): a file counts as generated only if its base said so too (its
 /// attributes, its content's first lines, its name there). A file the change itself made
 /// generated — a marker or an attribute it added, a name it chose (an added, copied or renamed
 /// file) — is flagged `generated_by_change` and keeps its hunks and functions: a change's
-/// author must not be able to hide its code from the reviewer. Lockfiles are data, described
-/// by the dependency report whatever their history.
+/// author must not be able to hide its code from the reviewer (a lockfile the change adds
+/// included: `#[path = "Cargo.lock"] mod x;` compiles one).
 fn judge_against_base(objects: &Objects, files: &mut [FileChange], base: Option<Where<'_>>) {
     let judged: Vec<usize> = files
         .iter()
         .enumerate()
-        .filter(|(_, f)| {
-            f.generated
-                .is_some_and(|r| r != generated::Reason::Lockfile)
-        })
+        .filter(|(_, f)| f.generated.is_some())
         .map(|(i, _)| i)
         .collect();
     if judged.is_empty() {

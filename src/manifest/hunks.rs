@@ -211,13 +211,19 @@ pub fn changed_lines(hunk: &Hunk) -> Vec<(bool, u32)> {
     out
 }
 
-/// Returns whether a path's hunks are worth showing: text a person wrote (not generated, not
-/// binary, not a submodule or a link).
+/// Returns whether a path's hunks are worth showing: text a person wrote or a link's target
+/// (not generated, not binary, not a submodule).
 pub fn shows_hunks(f: &FileChange) -> bool {
     use super::model::Kind;
+    // A link's target is its content: where it points is what a reviewer must see (git's patch
+    // shows it as a line), and a file that became a link shows what it held.
+    let text_kind = |mode: crate::git::Mode| {
+        matches!(Kind::of_mode(mode), Some(Kind::File | Kind::Symlink) | None)
+    };
     (f.generated.is_none() || f.generated_by_change)
         && !f.binary
-        && f.kind() == Kind::File
+        && text_kind(f.mode_before)
+        && text_kind(f.mode_after)
         && f.lines.is_some()
 }
 
@@ -230,7 +236,9 @@ pub fn display_path(path: &[u8]) -> String {
         .iter()
         .all(|&b| b != b'"' && b != b'\\' && b >= 0x20 && b != 0x7f);
     match path.to_str() {
-        Ok(s) if plain => s.to_owned(),
+        // A name with an invisible character (`auth\u{200b}.py`) would look like another:
+        // quoted, as git quotes it, its bytes show.
+        Ok(s) if plain && !s.chars().any(crate::json::is_invisible) => s.to_owned(),
         _ => super::render::c_quote(path),
     }
 }

@@ -25,6 +25,7 @@
 //!   path is git's question to answer against the repository (see [`Diff::positional`]). After
 //!   `--` everything is a path, so `git log -- x..y` never becomes a range.
 
+pub mod effect;
 pub mod gh;
 
 use std::ffi::{OsStr, OsString};

@@ -95,6 +95,9 @@ struct State {
     log: Log,
     /// The client's roots, once asked (cleared when the client says they changed).
     roots: tokio::sync::Mutex<Option<Vec<PathBuf>>>,
+    /// Tool calls running at once, at most one per core: each may hold a parse's memory, and
+    /// a client sending many calls at once must not multiply it.
+    running: tokio::sync::Semaphore,
 }
 
 /// The MCP server.
@@ -115,6 +118,9 @@ impl Server {
                 options,
                 log,
                 roots: tokio::sync::Mutex::new(None),
+                running: tokio::sync::Semaphore::new(
+                    std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get),
+                ),
             }),
             tool_router: Self::tool_router(),
         }
@@ -288,6 +294,9 @@ impl Server {
     {
         let allowed = self.allowed(peer).await;
         let options = self.state.options.clone();
+        // Waits while as many calls as there are cores run; closed only if the server is
+        // going away, when the call fails like any other.
+        let _turn = self.state.running.acquire().await;
         let started = Instant::now();
         let work = tokio::task::spawn_blocking(move || -> Result<String, ToolError> {
             let asked = match repo_path {

@@ -514,14 +514,18 @@ fn hostile_input_is_bounded() {
             .map(|c| c["name"].as_str().unwrap().to_owned())
             .collect()
     };
-    // Parsed and walked without recursion — or, on a loaded machine running the debug build,
-    // stopped by the parse budget with the reason stated: either way bounded.
+    // Refused before parsing where brackets nest that deep (issue 22: such trees took ~900 MB);
+    // otherwise parsed and walked without recursion — or, on a loaded machine running the
+    // debug build, stopped by the parse budget with the reason stated: either way bounded.
     for (path, want) in [
         ("src/deep.rs", ["deep", "after"]),
         ("src/deep.py", ["f", "g"]),
     ] {
         match file(path)["analysis_skipped"].as_str() {
-            Some(reason) => assert!(reason.contains("time budget"), "{path}: {reason}"),
+            Some(reason) => assert!(
+                reason.contains("time budget") || reason.contains("nested"),
+                "{path}: {reason}"
+            ),
             None => assert_eq!(names(path), want, "{path}"),
         }
     }
