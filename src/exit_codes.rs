@@ -8,6 +8,8 @@
 pub const SUCCESS: i32 = 0;
 /// A command failed (bad revision, not a repository, a broken install found by `status`).
 pub const FAILURE: i32 = 1;
+/// The session guard refused the call (its `git-prism guard:` line says why).
+pub const REFUSED: i32 = 1;
 /// The command line could not be parsed (clap's convention).
 pub const USAGE: i32 = 2;
 /// The real binary was found but cannot be executed.

@@ -18,6 +18,7 @@ pub mod exit_codes;
 #[doc(hidden)]
 pub mod fuzz;
 pub mod git;
+pub mod guard;
 pub mod install;
 pub mod json;
 pub mod lang;

@@ -77,6 +77,9 @@ fn main() -> Result<()> {
     if wants("passthrough") {
         passthrough::run(&options, &mut report)?;
     }
+    if wants("guard") {
+        passthrough::guard_cost(&options, &mut report)?;
+    }
     if wants("manifest") {
         manifest::speed(
             &options,

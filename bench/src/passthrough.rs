@@ -139,6 +139,91 @@ pub fn run(options: &Options, report: &mut Report) -> Result<()> {
     Ok(())
 }
 
+/// Figure: what the session guard adds to a call it lets through (issue 20: at most a few
+/// hundred microseconds). The shim without a scope against the shim with one, interleaved: a
+/// read (the guard classifies the command line and stops), and a write the scope allows (the
+/// guard also reads the scope file and finds the repository).
+pub fn guard_cost(options: &Options, report: &mut Report) -> Result<()> {
+    let dirs = Dirs::prepare(options)?;
+    let scope = options.work.join("guard-scope.toml");
+    std::fs::write(
+        &scope,
+        format!(
+            "[[repo]]\npath = \"{}\"\npermission = \"write-local\"\n",
+            options.corpus.canonicalize()?.display()
+        ),
+    )?;
+    let head = {
+        let out = Command::new(&options.git)
+            .args(["symbolic-ref", "HEAD"])
+            .current_dir(&options.corpus)
+            .env("GIT_PRISM_PASSTHROUGH", "1")
+            .output()?;
+        String::from_utf8(out.stdout)?.trim().to_owned()
+    };
+    let mut rows = Vec::new();
+    let write: Vec<&str> = vec!["symbolic-ref", "HEAD", head.as_str()];
+    for (label, args) in [
+        ("`git rev-parse HEAD` (a read)", vec!["rev-parse", "HEAD"]),
+        (
+            "`git symbolic-ref HEAD <itself>` (a write the scope allows)",
+            write,
+        ),
+    ] {
+        let make = |with_scope: bool| {
+            let args = args.clone();
+            let path = std::env::join_paths([
+                dirs.shim_dir.clone(),
+                dirs.real_dir.clone(),
+                PathBuf::from("/usr/bin"),
+                PathBuf::from("/bin"),
+            ])
+            .expect("paths without ':'");
+            let (corpus, home, scope, state) = (
+                options.corpus.clone(),
+                dirs.home.clone(),
+                scope.clone(),
+                options.work.join("guard-state"),
+            );
+            move || {
+                let mut cmd = Command::new("git");
+                cmd.args(&args)
+                    .current_dir(&corpus)
+                    .env_clear()
+                    .env("PATH", &path)
+                    .env("HOME", &home)
+                    .env("GIT_CONFIG_NOSYSTEM", "1")
+                    .env("GIT_CONFIG_GLOBAL", "/dev/null")
+                    .env("GIT_PRISM_STATE_DIR", &state);
+                if with_scope {
+                    cmd.env("GIT_PRISM_SCOPE", &scope);
+                }
+                cmd
+            }
+        };
+        let without = make(false);
+        let with = make(true);
+        let samples = interleaved(options.runs.max(300), &[&without, &with])?;
+        let added = paired_median(&samples[1], &samples[0]);
+        rows.push(vec![
+            label.to_owned(),
+            ms(median(&samples[0])),
+            ms(median(&samples[1])),
+            format!("{:+.0}", added * 1e6),
+        ]);
+    }
+    report.section(
+        "Session guard cost",
+        &format!(
+            "The shim without `GIT_PRISM_SCOPE` against the shim with a scope listing the corpus as write-local, interleaved, medians of {} runs each; the added column is the median of per-round differences, in microseconds. Budget (issue 20): a few hundred microseconds.",
+            options.runs.max(300)
+        ),
+        &["call", "no scope (ms)", "scope (ms)", "added (µs)"],
+        &rows,
+    );
+    Ok(())
+}
+
 /// Returns how many runs a row needs: at least `minimum`, more when the command is slow enough
 /// that its jitter would swamp a sub-millisecond difference, bounded by [`ROW_SECONDS`].
 fn runs_for(minimum: usize, direct: &dyn Fn() -> Command) -> Result<usize> {

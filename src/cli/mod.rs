@@ -13,6 +13,7 @@ mod manifest;
 mod range;
 mod schema;
 mod serve;
+mod session;
 mod shim;
 mod snapshot;
 
@@ -59,6 +60,8 @@ enum Command {
     Languages(languages::Args),
     /// Print what the shim would decide for a git (or gh) command line here, and why
     Explain(explain::Args),
+    /// Start an agent held to a scope of repositories and permissions; check it; read its record
+    Session(session::Args),
 }
 
 /// Output streams handed to commands.
@@ -146,6 +149,7 @@ fn run_caught(argv0: OsString, args: Vec<OsString>) -> i32 {
         Command::History(args) => history::run(args, &mut out),
         Command::Snapshot(args) => snapshot::run(args, &mut out),
         Command::Languages(args) => languages::run(args, &mut out),
+        Command::Session(args) => session::run(args, &mut out),
     };
     let code = match result {
         Ok(code) => code,

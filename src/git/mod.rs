@@ -26,6 +26,7 @@ pub mod gh;
 pub mod log;
 pub mod object;
 pub mod patch;
+pub mod push;
 mod real;
 pub mod repo;
 pub mod revs;

@@ -243,6 +243,15 @@ impl Invocation {
         self.run(cmd, "rev-parse")
     }
 
+    /// Runs `git <args>` for a command that reads no file content (`config`, `symbolic-ref`,
+    /// `for-each-ref`), so no filter driver can run: with the safe overrides, before any driver
+    /// is listed.
+    pub fn metadata(&self, args: &[&str]) -> Result<Vec<u8>, GitError> {
+        let mut cmd = self.base(&self.cwd, &self.globals);
+        cmd.args(args);
+        self.run(cmd, args.first().copied().unwrap_or("git"))
+    }
+
     /// Returns a command for `git <globals> <overrides> <args>` that cannot run a program the
     /// repository configures. The first call lists the configuration (see the module docs).
     pub fn command<I, S>(&self, args: I) -> Result<Command, GitError>

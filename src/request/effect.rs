@@ -12,6 +12,8 @@ use std::os::unix::ffi::OsStrExt;
 /// (aliases can be defined there).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Place {
+    /// Every global option token, verbatim and in order (to run git as the call would).
+    pub globals: Vec<OsString>,
     /// `-C <dir>`, in order (each relative to the previous one).
     pub chdir: Vec<OsString>,
     /// `--git-dir`.
@@ -150,6 +152,7 @@ pub fn git(args: &[OsString]) -> (Place, Effect) {
             }
         }
     }
+    place.globals = args[..i.min(args.len())].to_vec();
     let Some(sub) = args.get(i) else {
         return (place, Effect::Read);
     };
@@ -363,6 +366,15 @@ fn subcommand(sub: &OsString, rest: &[OsString]) -> Effect {
         }
         "hash-object" if !has(&w, &[], b"w") => Effect::Read,
         "interpret-trailers" if !has(&w, &["--in-place"], b"") => Effect::Read,
+        // Commands that run a program of the caller's choosing, which git starts with its own
+        // directory first on PATH.
+        "rebase" if has(&w, &["--exec"], b"x") => {
+            Effect::Unknown("`git rebase --exec` runs a command".into())
+        }
+        "bisect" if first == Some(b"run") => {
+            Effect::Unknown("`git bisect run` runs a command".into())
+        }
+        "filter-branch" | "filter-repo" => Effect::Unknown(format!("`git {name}` runs commands")),
         "rerere" if matches!(first, Some(b"status" | b"diff" | b"remaining")) => Effect::Read,
         "bisect" if matches!(first, Some(b"log" | b"view" | b"visualize" | b"help")) => {
             Effect::Read
@@ -881,6 +893,7 @@ mod tests {
     fn the_place_and_settings_are_read() {
         let (place, effect) = git(&argv("-C a --git-dir=x/.git -c Alias.P=push -c core.x p"));
         assert_eq!(place.chdir, [OsString::from("a")]);
+        assert_eq!(place.globals.len(), 7);
         assert_eq!(place.git_dir, Some("x/.git".into()));
         assert_eq!(
             place.config,

@@ -92,6 +92,14 @@ impl fmt::Display for Structured {
 
 /// Runs the shim for `tool` and returns the exit status (when it does not exec).
 pub fn run(tool: Program, argv0: OsString, args: Vec<OsString>) -> i32 {
+    // The session guard comes first, for every call: the escape hatches below switch off
+    // answers, never the guard (ADR 15).
+    if let Some(scope) = std::env::var_os(crate::guard::scope::SCOPE_VAR).filter(|v| !v.is_empty())
+    {
+        if let Some(code) = guard(tool, &args, &scope) {
+            return code;
+        }
+    }
     let debug = truthy_var("GIT_PRISM_DEBUG");
     match structured_answer(tool, &args) {
         Ok((structured, bytes)) => {
@@ -107,6 +115,31 @@ pub fn run(tool: Program, argv0: OsString, args: Vec<OsString>) -> i32 {
         }
     }
     passthrough(tool, &argv0, &args)
+}
+
+/// Holds a call to the session's scope: `Some(status)` when it is refused (the line printed,
+/// the record kept), `None` to go on.
+fn guard(tool: Program, args: &[OsString], scope: &OsStr) -> Option<i32> {
+    let cwd = std::env::current_dir().ok()?;
+    match crate::unwind::catch(|| crate::guard::check(tool, args, &cwd, scope)) {
+        Ok(crate::guard::Verdict::Allow) => None,
+        Ok(crate::guard::Verdict::Record(record)) => {
+            crate::guard::log::append(&record);
+            None
+        }
+        Ok(crate::guard::Verdict::Refuse(line, record)) => {
+            crate::guard::log::append(&record);
+            say(&line);
+            Some(exit_codes::REFUSED)
+        }
+        Err(panic) => {
+            // A guard that cannot decide refuses: failing open would be worse than no guard.
+            say(&format!(
+                "git-prism guard: refused (the guard failed: {panic}); run it yourself outside the agent's session"
+            ));
+            Some(exit_codes::REFUSED)
+        }
+    }
 }
 
 /// Decides and, for a watched call by an agent, builds the answer in memory. Any failure —
@@ -263,6 +296,13 @@ fn truthy_var(name: &str) -> bool {
 }
 
 /// Writes one `git-prism: ...` line to stderr.
+/// Writes one line to stderr as it is, in one write.
+fn say(line: &str) {
+    let _ = io::stderr()
+        .lock()
+        .write_all(format!("{line}\n").as_bytes());
+}
+
 fn note(message: fmt::Arguments<'_>) {
     // One write: stderr is unbuffered, and `writeln!` would write the pieces one by one, which
     // interleave with another process's lines on a shared pipe (`git diff | git apply`).

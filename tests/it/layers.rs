@@ -36,6 +36,8 @@ const LAYERS: &[&[&str]] = &[
     &["answer"],
     // One function per use case, shared by the edges.
     &["query"],
+    // The session guard: the scope, and where a call acts (below the shim that enforces it).
+    &["guard"],
     // The program's edges.
     &["shim", "serve", "install"],
     &["cli"],

@@ -16,6 +16,7 @@ mod context;
 mod fidelity;
 mod formatting;
 mod functions;
+mod guard;
 mod history;
 mod lang_c;
 mod lang_cpp;

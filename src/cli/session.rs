@@ -1,0 +1,233 @@
+//! `git-prism session`: start an agent held to a scope, say what the scope allows here, and
+//! show the guard's record (ADR 15).
+
+use std::ffi::OsString;
+use std::os::unix::process::CommandExt;
+use std::path::PathBuf;
+
+use anyhow::{Context, Result, bail};
+
+use super::Out;
+use crate::exit_codes;
+use crate::guard::{log, place, scope};
+use crate::locate::FileId;
+
+/// Arguments of `session`.
+#[derive(Debug, clap::Args)]
+#[command(args_conflicts_with_subcommands = true)]
+pub struct Args {
+    #[command(subcommand)]
+    action: Option<Action>,
+    /// The scope file (TOML: `[[repo]]` with `path`, `permission`, `protected`)
+    #[arg(long, value_name = "FILE")]
+    scope: Option<PathBuf>,
+    /// The agent's command line (after `--`)
+    #[arg(last = true, value_name = "COMMAND")]
+    command: Vec<OsString>,
+}
+
+#[derive(Debug, clap::Subcommand)]
+enum Action {
+    /// Say what the session's scope allows in the repository here
+    Check {
+        /// The scope file [default: $GIT_PRISM_SCOPE]
+        #[arg(long, value_name = "FILE")]
+        scope: Option<PathBuf>,
+    },
+    /// Print the guard's record: every refusal and every push it let through
+    Log {
+        /// Print the records as JSON lines
+        #[arg(long)]
+        json: bool,
+        /// Only the last N records
+        #[arg(long, value_name = "N")]
+        last: Option<usize>,
+    },
+}
+
+pub fn run(args: Args, out: &mut Out<'_>) -> Result<i32> {
+    match args.action {
+        Some(Action::Check { scope }) => check(scope, out),
+        Some(Action::Log { json, last }) => show_log(json, last, out),
+        None => start(args.scope, args.command, out),
+    }
+}
+
+/// The scope file: the one named, else `$GIT_PRISM_SCOPE`, made absolute.
+fn scope_file(named: Option<PathBuf>) -> Result<PathBuf> {
+    let file = match named {
+        Some(f) => f,
+        None => std::env::var_os(scope::SCOPE_VAR)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+            .with_context(|| {
+                format!("no scope: pass --scope <file> or set {}", scope::SCOPE_VAR)
+            })?,
+    };
+    Ok(std::path::absolute(&file)?)
+}
+
+/// Checks the scope, then runs the agent's command with `GIT_PRISM_SCOPE` set and git-prism's
+/// `git` first on PATH (the guard holds only calls that reach it).
+fn start(named: Option<PathBuf>, command: Vec<OsString>, out: &mut Out<'_>) -> Result<i32> {
+    let Some(named) = named else {
+        bail!("git-prism session needs --scope <file> and the agent's command after `--`");
+    };
+    let Some((program, rest)) = command.split_first() else {
+        bail!("no command: `git-prism session --scope <file> -- <agent command>`");
+    };
+    let file = scope_file(Some(named))?;
+    let loaded = scope::load(&file)?;
+    let path = shim_first_path()?;
+    for e in &loaded.entries {
+        writeln!(
+            out.stderr,
+            "git-prism session: {} {}{}",
+            e.permission.name(),
+            e.path.display(),
+            if e.permission == scope::Permission::WritePush {
+                format!(" (protected: {})", e.protected.join(", "))
+            } else {
+                String::new()
+            }
+        )?;
+    }
+    writeln!(
+        out.stderr,
+        "git-prism session: every other repository: read"
+    )?;
+    out.stderr.flush()?;
+    let err = std::process::Command::new(program)
+        .args(rest)
+        .env(scope::SCOPE_VAR, &file)
+        .env("PATH", path)
+        .exec();
+    bail!("cannot run {}: {err}", program.to_string_lossy())
+}
+
+/// PATH with git-prism's `git` first: as it is when the shim already comes first, else with
+/// the installed shim directory in front; an error when the shim is not installed.
+fn shim_first_path() -> Result<OsString> {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let me = FileId::current_exe();
+    let first_git = std::env::split_paths(&path)
+        .filter(|d| d.is_absolute())
+        .map(|d| d.join("git"))
+        .find(|g| g.is_file());
+    if first_git.as_deref().and_then(FileId::of) == me && me.is_some() {
+        return Ok(path);
+    }
+    let layout = crate::install::Layout::from_env(None)?;
+    let linked = layout.bin_dir.join("git");
+    if FileId::of(&linked) == me && me.is_some() {
+        let mut dirs = vec![layout.bin_dir.clone()];
+        dirs.extend(std::env::split_paths(&path));
+        return Ok(std::env::join_paths(dirs)?);
+    }
+    bail!(
+        "the `git` on PATH is not git-prism, so the guard would see no call: run `git-prism shim install` first (or put its directory first on PATH)"
+    )
+}
+
+/// Prints what the scope allows in the repository of the current directory.
+fn check(named: Option<PathBuf>, out: &mut Out<'_>) -> Result<i32> {
+    let file = scope_file(named)?;
+    let loaded = match scope::load(&file) {
+        Ok(s) => s,
+        Err(e) => {
+            writeln!(out.stdout, "scope: {}", file.display())?;
+            writeln!(out.stdout, "invalid: {e}")?;
+            writeln!(
+                out.stdout,
+                "every repository: read (every write is refused until the file is fixed)"
+            )?;
+            return Ok(exit_codes::FAILURE);
+        }
+    };
+    writeln!(out.stdout, "scope: {}", file.display())?;
+    let cwd = std::env::current_dir()?;
+    let Some(repo) = place::of_call(&cwd, &Default::default(), &place::Env::current()) else {
+        writeln!(out.stdout, "repository: none here")?;
+        return Ok(exit_codes::SUCCESS);
+    };
+    let shown = repo
+        .work_tree
+        .clone()
+        .unwrap_or_else(|| repo.git_dir.clone());
+    writeln!(out.stdout, "repository: {}", shown.display())?;
+    let entry = loaded.entry_for(&repo);
+    match entry {
+        None => {
+            writeln!(out.stdout, "permission: read (not listed)")?;
+            writeln!(
+                out.stdout,
+                "allowed: every read (status, diff, log, show, blame, grep, ls-remote)"
+            )?;
+            writeln!(
+                out.stdout,
+                "refused: commits, branches, tags, checkouts, resets, stashes, fetches, pushes, gh writes"
+            )?;
+        }
+        Some(e) => {
+            writeln!(out.stdout, "listed as: {}", e.path.display())?;
+            writeln!(out.stdout, "permission: {}", e.permission.name())?;
+            let (allowed, refused) = match e.permission {
+                scope::Permission::Read => (
+                    "every read".to_owned(),
+                    "anything that changes the repository, pushes, gh writes".to_owned(),
+                ),
+                scope::Permission::WriteLocal => (
+                    "every read and every change on this machine (commit, branch, fetch, ...)"
+                        .to_owned(),
+                    "pushes, gh writes, anything else that leaves the machine".to_owned(),
+                ),
+                scope::Permission::WritePush => (
+                    "everything, pushes to branches that are not protected".to_owned(),
+                    format!(
+                        "pushes to {} (and --all, --mirror, --prune, patterns, pushes whose destination cannot be told, gh pr merge)",
+                        e.protected.join(", ")
+                    ),
+                ),
+            };
+            writeln!(out.stdout, "allowed: {allowed}")?;
+            writeln!(out.stdout, "refused: {refused}")?;
+        }
+    }
+    if let Some(f) = log::file() {
+        writeln!(out.stdout, "record: {}", f.display())?;
+    }
+    Ok(exit_codes::SUCCESS)
+}
+
+/// Prints the guard's record.
+fn show_log(json: bool, last: Option<usize>, out: &mut Out<'_>) -> Result<i32> {
+    let records = log::read();
+    let skip = last.map_or(0, |n| records.len().saturating_sub(n));
+    if records.is_empty() && !json {
+        writeln!(
+            out.stdout,
+            "no records yet ({})",
+            log::file().map_or_else(
+                || "no state directory".to_owned(),
+                |f| f.display().to_string()
+            )
+        )?;
+    }
+    for r in &records[skip..] {
+        if json {
+            writeln!(out.stdout, "{}", crate::json::to_string(r)?)?;
+        } else {
+            writeln!(
+                out.stdout,
+                "{}  {:<7}  {}  [{}]  {}  — {}",
+                r.time,
+                r.decision,
+                r.repo.as_deref().unwrap_or("-"),
+                r.permission,
+                r.command,
+                r.rule
+            )?;
+        }
+    }
+    Ok(exit_codes::SUCCESS)
+}

@@ -1,0 +1,78 @@
+//! What git decides a push by, read with the real git as the call would see it (its `-C`,
+//! `-c`, `--git-dir`): the configuration (`push.default`, `remote.*`, `branch.*`), the branch
+//! `HEAD` names, and the local branches. Only metadata is read: no file content, no program
+//! the repository configures.
+
+use std::ffi::OsString;
+use std::path::Path;
+
+use bstr::ByteSlice;
+
+use super::GitError;
+use super::real::Invocation;
+
+/// The settings a push's destinations follow.
+#[derive(Clone, Debug, Default)]
+pub struct PushSettings {
+    /// Every configuration entry, keys as git prints them (section and name lowered).
+    pub config: Vec<(String, String)>,
+    /// The branch `HEAD` names (`None`: detached).
+    pub head: Option<String>,
+    /// The local branches' short names.
+    pub branches: Vec<String>,
+}
+
+impl PushSettings {
+    /// The last value of `key` (git's rule: the last one wins).
+    pub fn get(&self, key: &str) -> Option<&str> {
+        self.config
+            .iter()
+            .rev()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// Every value of `key`, in order.
+    pub fn all(&self, key: &str) -> Vec<&str> {
+        self.config
+            .iter()
+            .filter(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+            .collect()
+    }
+}
+
+/// Reads the push settings of the repository a call in `cwd` with `globals` acts on.
+pub fn push_settings(cwd: &Path, globals: &[OsString]) -> Result<PushSettings, GitError> {
+    let git = Invocation::locate(cwd.to_owned(), globals.to_vec())?;
+    let config = git
+        .metadata(&["config", "--list", "-z"])?
+        .split(|b| *b == 0)
+        .filter(|r| !r.is_empty())
+        .map(|r| match r.find_byte(b'\n') {
+            Some(nl) => (
+                r[..nl].to_str_lossy().into_owned(),
+                r[nl + 1..].to_str_lossy().into_owned(),
+            ),
+            None => (r.to_str_lossy().into_owned(), "true".to_owned()),
+        })
+        .collect();
+    // Detached: `symbolic-ref -q` exits 1 and prints nothing.
+    let head = git
+        .metadata(&["symbolic-ref", "-q", "HEAD"])
+        .ok()
+        .and_then(|out| {
+            let name = out.trim().to_str_lossy().into_owned();
+            name.strip_prefix("refs/heads/").map(str::to_owned)
+        });
+    let branches = git
+        .metadata(&["for-each-ref", "--format=%(refname:short)", "refs/heads"])?
+        .lines()
+        .map(|l| l.to_str_lossy().into_owned())
+        .collect();
+    Ok(PushSettings {
+        config,
+        head,
+        branches,
+    })
+}

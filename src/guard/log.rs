@@ -1,0 +1,96 @@
+//! The guard's record: every refusal and every push it let through, one JSON object per line,
+//! in `$GIT_PRISM_STATE_DIR`, else `$XDG_STATE_HOME/git-prism`, else
+//! `~/.local/state/git-prism` (`guard.log`). The directory git-prism creates is 0700 and is used
+//! only if it is a directory (not a link) owned by this user; the file is opened for appending
+//! with `O_NOFOLLOW` and created 0600. Writing it is best effort: a record that cannot be
+//! written never turns a refusal into a pass, nor a pass into a failure.
+
+use std::io::Write;
+use std::os::unix::fs::{DirBuilderExt, MetadataExt, OpenOptionsExt};
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+
+/// One decision.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct Record {
+    /// When (RFC 3339, UTC).
+    pub time: String,
+    /// `refused` or `allowed`.
+    pub decision: String,
+    /// The repository (its work tree, or git directory when bare), if known.
+    pub repo: Option<String>,
+    /// The permission the scope gives it.
+    pub permission: String,
+    /// The command line.
+    pub command: String,
+    /// The rule that decided.
+    pub rule: String,
+}
+
+/// The log's directory (see the module docs).
+pub fn dir() -> Option<PathBuf> {
+    let var = |n: &str| {
+        std::env::var_os(n)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    };
+    var("GIT_PRISM_STATE_DIR")
+        .or_else(|| {
+            var("XDG_STATE_HOME")
+                .filter(|p| p.is_absolute())
+                .map(|p| p.join("git-prism"))
+        })
+        .or_else(|| var("HOME").map(|h| h.join(".local/state/git-prism")))
+        .filter(|p| p.is_absolute())
+}
+
+/// The log file.
+pub fn file() -> Option<PathBuf> {
+    dir().map(|d| d.join("guard.log"))
+}
+
+/// Appends `record`; false when it could not be written.
+pub fn append(record: &Record) -> bool {
+    let Some(dir) = dir() else { return false };
+    if std::fs::symlink_metadata(&dir).is_err() {
+        if let Some(parent) = dir.parent() {
+            let _ = std::fs::create_dir_all(parent);
+        }
+        let _ = std::fs::DirBuilder::new().mode(0o700).create(&dir);
+    }
+    let Ok(meta) = std::fs::symlink_metadata(&dir) else {
+        return false;
+    };
+    // SAFETY: getuid has no preconditions.
+    #[allow(unsafe_code, reason = "getuid has no preconditions")]
+    let uid = unsafe { libc::getuid() };
+    if !meta.is_dir() || meta.uid() != uid {
+        return false;
+    }
+    let Ok(mut line) = crate::json::to_string(record) else {
+        return false;
+    };
+    line.push('\n');
+    std::fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .mode(0o600)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC)
+        .open(dir.join("guard.log"))
+        .and_then(|mut f| f.write_all(line.as_bytes()))
+        .is_ok()
+}
+
+/// Reads every record (lines that are not records are skipped).
+pub fn read() -> Vec<Record> {
+    let Some(path) = file() else {
+        return Vec::new();
+    };
+    let Ok(text) = std::fs::read_to_string(path) else {
+        return Vec::new();
+    };
+    text.lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect()
+}

@@ -1,0 +1,359 @@
+//! The session guard (ADR 15): with `GIT_PRISM_SCOPE` set, every `git` and `gh` call of the
+//! session — the agent's own, a hook's, a `make` recipe's — is held to the declared scope
+//! before the real program runs. Reads always pass, without the scope being read; a write is
+//! placed (which repository, which remote branches) and checked against the permission the
+//! scope gives that repository; what cannot be placed is refused. A refusal changes nothing:
+//! the caller prints one `git-prism guard:` line and exits non-zero.
+//!
+//! Pure but for reading the scope file, small files of the repository's `.git` (to find it),
+//! and for a push the repository's configuration through the real git.
+
+pub mod log;
+pub mod place;
+pub mod push;
+pub mod scope;
+
+use std::ffi::{OsStr, OsString};
+use std::os::unix::ffi::OsStrExt;
+use std::path::Path;
+
+use crate::locate::Program;
+use crate::request::effect::{self, Effect, Place};
+use scope::{Permission, Scope};
+
+/// The most aliases followed in a row (git stops loops the same way).
+const MAX_ALIASES: usize = 16;
+
+/// What the guard decided.
+#[derive(Debug)]
+pub enum Verdict {
+    /// Run it; nothing to record.
+    Allow,
+    /// Run it, and record it (a push).
+    Record(log::Record),
+    /// Do not run it: the line to print, and the record.
+    Refuse(String, log::Record),
+}
+
+/// Decides a call of `tool` with `args`, run in `cwd`, under the scope file `scope_file`.
+pub fn check(tool: Program, args: &[OsString], cwd: &Path, scope_file: &OsStr) -> Verdict {
+    let command = command_line(tool, args);
+    let (place, effect, gh_repo) = match tool {
+        Program::Git => {
+            let (place, effect) = resolve_aliases(cwd, effect::git(args));
+            (place, effect, None)
+        }
+        Program::Gh => {
+            let (repo, effect) = effect::gh(args);
+            let repo = repo.or_else(|| std::env::var_os("GH_REPO").filter(|v| !v.is_empty()));
+            (Place::default(), effect, repo)
+        }
+    };
+    if effect == Effect::Read || effect == Effect::NewRepository {
+        return Verdict::Allow;
+    }
+    let refuse = |repo: Option<&Path>, permission: &str, rule: String, advice: &str| {
+        // One line, whatever the rule quotes (a parser's message, a path).
+        let rule = rule
+            .split(|c: char| c.is_control())
+            .map(str::trim)
+            .filter(|p| !p.is_empty())
+            .collect::<Vec<_>>()
+            .join(" ");
+        let repo_text =
+            repo.map_or_else(|| "no repository".to_owned(), |r| r.display().to_string());
+        let line = format!(
+            "git-prism guard: refused `{command}` in {repo_text} ({permission}): {rule}; {advice}"
+        );
+        let record = record("refused", repo, permission, &command, &rule);
+        Verdict::Refuse(line, record)
+    };
+    let change_scope = "run it yourself outside the agent's session, or change the session's scope";
+    let identity = place::of_call(cwd, &place, &place::Env::current());
+    let Some(identity) = identity else {
+        return refuse(
+            None,
+            "unknown",
+            "the repository this write acts on cannot be told".into(),
+            change_scope,
+        );
+    };
+    let shown = identity
+        .work_tree
+        .clone()
+        .unwrap_or_else(|| identity.git_dir.clone());
+    let scope: Scope = match scope::load(Path::new(scope_file)) {
+        Ok(s) => s,
+        Err(e) => {
+            return refuse(
+                Some(&shown),
+                "no valid scope",
+                format!("{e}; every write is refused until the scope is fixed"),
+                "fix the file (`git-prism session check` says what is wrong) or run it yourself",
+            );
+        }
+    };
+    let entry = match gh_repo {
+        // gh acting on a repository named on the forge: not one of the scope's.
+        Some(_) => None,
+        None => scope.entry_for(&identity),
+    };
+    let permission = entry.map_or(Permission::Read, |e| e.permission);
+    let name = permission.name();
+    let needs = |wanted: Permission, what: &str| -> Option<Verdict> {
+        (permission < wanted).then(|| {
+            let rule = match gh_repo.as_ref() {
+                Some(r) => format!(
+                    "{what}, which needs {}, and `{}` is a repository named on the forge, not one of the scope's (run gh from the repository's directory)",
+                    wanted.name(),
+                    r.to_string_lossy()
+                ),
+                None if entry.is_none() => format!(
+                    "{what}, which needs {}, and the scope ({}) does not list this repository (unlisted repositories are read-only)",
+                    wanted.name(),
+                    scope.file.display()
+                ),
+                None => format!(
+                    "{what}, which needs {} (scope {})",
+                    wanted.name(),
+                    scope.file.display()
+                ),
+            };
+            refuse(Some(&shown), name, rule, change_scope)
+        })
+    };
+    match effect {
+        Effect::Read | Effect::NewRepository => Verdict::Allow,
+        Effect::Alias { name: alias, .. } => refuse(
+            Some(&shown),
+            name,
+            format!("`{alias}` is neither a git command nor an alias this guard can read"),
+            change_scope,
+        ),
+        Effect::Local(what) => needs(
+            Permission::WriteLocal,
+            &format!("`{what}` changes the repository"),
+        )
+        .unwrap_or(Verdict::Allow),
+        Effect::Send(what) => needs(
+            Permission::WritePush,
+            &format!("{what} sends from this machine"),
+        )
+        .unwrap_or_else(|| Verdict::Record(record("allowed", Some(&shown), name, &command, &what))),
+        // A program the guard cannot see into (an external `git-foo`, a shell alias, a command
+        // git runs for `rebase -x` or `bisect run`): git starts it with its own directory first
+        // on PATH, so the `git` it calls would not come back here. Refused whatever the
+        // permission: failing open would be worse than no guard.
+        Effect::Unknown(why) => refuse(
+            Some(&shown),
+            name,
+            format!("{why}, whose git calls this guard would not see"),
+            change_scope,
+        ),
+        Effect::Push(p) => {
+            if let Some(v) = needs(Permission::WritePush, "a push") {
+                return v;
+            }
+            let Some(entry) = entry else {
+                return Verdict::Allow; // unreachable: write-push comes from an entry
+            };
+            let settings = match crate::git::push::push_settings(cwd, &place.globals) {
+                Ok(s) => s,
+                Err(e) => {
+                    return refuse(
+                        Some(&shown),
+                        name,
+                        format!("where the push goes cannot be told: {e}"),
+                        change_scope,
+                    );
+                }
+            };
+            match push::destinations(&p, &settings) {
+                Err(why) => refuse(
+                    Some(&shown),
+                    name,
+                    format!("where the push goes cannot be told: {why}"),
+                    "name the branch (`git push origin <branch>`), or run it yourself",
+                ),
+                Ok(branches) => match branches.iter().find(|b| entry.protects(b)) {
+                    Some(b) => refuse(
+                        Some(&shown),
+                        name,
+                        format!(
+                            "`{b}` is a protected branch (protected: {})",
+                            entry.protected.join(", ")
+                        ),
+                        "push another branch and open a pull request, or run it yourself",
+                    ),
+                    None if p.dry_run => Verdict::Allow,
+                    None => Verdict::Record(record(
+                        "allowed",
+                        Some(&shown),
+                        name,
+                        &command,
+                        &format!(
+                            "push to {}",
+                            if branches.is_empty() {
+                                "no branch (tags or other refs)".to_owned()
+                            } else {
+                                branches.join(", ")
+                            }
+                        ),
+                    )),
+                },
+            }
+        }
+    }
+}
+
+/// Follows aliases until a command this grammar knows: from the call's `-c` settings first,
+/// then the configuration git reads (a `!` alias is a shell command: unknown).
+fn resolve_aliases(cwd: &Path, (mut place, mut effect): (Place, Effect)) -> (Place, Effect) {
+    let mut seen: Vec<String> = Vec::new();
+    while let Effect::Alias { name, rest } = &effect {
+        if seen.contains(name) || seen.len() >= MAX_ALIASES {
+            return (place, Effect::Unknown(format!("the alias `{name}` loops")));
+        }
+        seen.push(name.clone());
+        let key = format!("alias.{}", name.to_ascii_lowercase());
+        let inline = place
+            .config
+            .iter()
+            .rev()
+            .find(|(k, _)| *k == key)
+            .map(|(_, v)| v.clone().unwrap_or_default());
+        let value = match inline {
+            Some(v) => Some(v.to_string_lossy().into_owned()),
+            None => crate::git::push::push_settings(cwd, &place.globals)
+                .ok()
+                .and_then(|s| s.get(&key).map(str::to_owned)),
+        };
+        let Some(value) = value else {
+            return (
+                place,
+                Effect::Unknown(format!(
+                    "`git {name}` (not a git command: a program on PATH)"
+                )),
+            );
+        };
+        if value.trim_start().starts_with('!') {
+            return (
+                place,
+                Effect::Unknown(format!("the alias `{name}` runs a shell command")),
+            );
+        }
+        let Some(words) = split_words(&value) else {
+            return (
+                place,
+                Effect::Unknown(format!("the alias `{name}` cannot be read")),
+            );
+        };
+        let mut args: Vec<OsString> = words.into_iter().map(OsString::from).collect();
+        args.extend(rest.iter().cloned());
+        let (inner, next) = effect::git(&args);
+        place.chdir.extend(inner.chdir);
+        place.config.extend(inner.config);
+        place.globals.extend(inner.globals);
+        if inner.git_dir.is_some() {
+            place.git_dir = inner.git_dir;
+        }
+        if inner.work_tree.is_some() {
+            place.work_tree = inner.work_tree;
+        }
+        effect = next;
+    }
+    (place, effect)
+}
+
+/// Splits an alias's value into words as git does: whitespace separates, quotes group, a
+/// backslash escapes. `None` for an unclosed quote.
+fn split_words(value: &str) -> Option<Vec<String>> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut quote: Option<char> = None;
+    let mut started = false;
+    let mut chars = value.chars();
+    while let Some(c) = chars.next() {
+        match (quote, c) {
+            (_, '\\') => {
+                word.push(chars.next()?);
+                started = true;
+            }
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), c) => word.push(c),
+            (None, '"' | '\'') => {
+                quote = Some(c);
+                started = true;
+            }
+            (None, c) if c.is_whitespace() => {
+                if started {
+                    words.push(std::mem::take(&mut word));
+                    started = false;
+                }
+            }
+            (None, c) => {
+                word.push(c);
+                started = true;
+            }
+        }
+    }
+    if quote.is_some() {
+        return None;
+    }
+    if started {
+        words.push(word);
+    }
+    Some(words)
+}
+
+/// The command line as one string (for the refusal line and the record).
+fn command_line(tool: Program, args: &[OsString]) -> String {
+    let mut out = tool.name().to_owned();
+    for a in args {
+        out.push(' ');
+        out.push_str(&crate::text::clip(
+            &String::from_utf8_lossy(a.as_bytes()),
+            200,
+        ));
+    }
+    crate::text::clip(&out, 1000).into_owned()
+}
+
+fn record(
+    decision: &str,
+    repo: Option<&Path>,
+    permission: &str,
+    command: &str,
+    rule: &str,
+) -> log::Record {
+    log::Record {
+        time: crate::time::now_rfc3339(),
+        decision: decision.to_owned(),
+        repo: repo.map(|r| r.display().to_string()),
+        permission: permission.to_owned(),
+        command: command.to_owned(),
+        rule: rule.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn alias_values_split_like_git() {
+        assert_eq!(
+            split_words("push origin main").unwrap(),
+            ["push", "origin", "main"]
+        );
+        assert_eq!(
+            split_words("commit -m 'two words'").unwrap(),
+            ["commit", "-m", "two words"]
+        );
+        assert_eq!(
+            split_words("log \"a b\" c\\ d").unwrap(),
+            ["log", "a b", "c d"]
+        );
+        assert!(split_words("log 'open").is_none());
+    }
+}

@@ -1,0 +1,233 @@
+//! Where a push goes: the branches it would update or delete on the remote, worked out as git
+//! works them out (the refspecs given; else `remote.<name>.push`; else `push.default` and the
+//! current branch's upstream), or why that cannot be known here. A push whose destinations
+//! cannot be known is refused (ADR 15).
+
+use std::os::unix::ffi::OsStrExt;
+
+use crate::git::push::PushSettings;
+use crate::request::effect::Push;
+
+/// The remote branches a push would change (short names), or why they cannot be told.
+pub fn destinations(push: &Push, settings: &PushSettings) -> Result<Vec<String>, String> {
+    if let Some(why) = &push.unplaceable {
+        return Err(why.clone());
+    }
+    if push.mirror {
+        return Err("--mirror updates every branch on the remote".into());
+    }
+    if push.all {
+        return Err("--all pushes every branch".into());
+    }
+    if push.prune {
+        return Err("--prune deletes the remote's branches that have no local counterpart".into());
+    }
+    let remote = match &push.remote {
+        Some(r) => r.to_string_lossy().into_owned(),
+        None => default_remote(settings),
+    };
+    if settings
+        .get(&format!("remote.{remote}.mirror"))
+        .is_some_and(truthy)
+    {
+        return Err(format!("remote.{remote}.mirror makes every push a mirror"));
+    }
+    let mut refspecs: Vec<String> = push
+        .refspecs
+        .iter()
+        .map(|r| String::from_utf8_lossy(r.as_bytes()).into_owned())
+        .collect();
+    if refspecs.is_empty() && !push.tags {
+        refspecs = settings
+            .all(&format!("remote.{remote}.push"))
+            .into_iter()
+            .map(str::to_owned)
+            .collect();
+        if refspecs.is_empty() {
+            return implicit(settings);
+        }
+    }
+    let mut out = Vec::new();
+    for spec in &refspecs {
+        let spec = spec.strip_prefix('+').unwrap_or(spec);
+        if spec.contains('*') {
+            return Err(format!("the refspec `{spec}` names branches by pattern"));
+        }
+        let dst = if push.delete {
+            spec.to_owned()
+        } else {
+            match spec.split_once(':') {
+                Some((_, "")) => return Err(format!("the refspec `{spec}` names no destination")),
+                Some(("", dst)) => dst.to_owned(), // `:dst` deletes it
+                Some((_, dst)) => dst.to_owned(),
+                None if spec.is_empty() => {
+                    return Err("the refspec `:` pushes every matching branch".into());
+                }
+                None => same_name(spec, settings)?,
+            }
+        };
+        if let Some(branch) = branch_of(&dst) {
+            out.push(branch);
+        }
+    }
+    Ok(out)
+}
+
+/// The remote a bare `git push` uses: the current branch's `pushRemote`, `remote.pushDefault`,
+/// the current branch's `remote`, else `origin`.
+fn default_remote(settings: &PushSettings) -> String {
+    let branch = |key: &str| {
+        settings
+            .head
+            .as_ref()
+            .and_then(|h| settings.get(&format!("branch.{h}.{key}")))
+    };
+    branch("pushremote")
+        .or_else(|| settings.get("remote.pushdefault"))
+        .or_else(|| branch("remote"))
+        .unwrap_or("origin")
+        .to_owned()
+}
+
+/// Where a push without refspecs goes, by `push.default` (`simple` when unset).
+fn implicit(settings: &PushSettings) -> Result<Vec<String>, String> {
+    let mode = settings.get("push.default").unwrap_or("simple");
+    let head = settings
+        .head
+        .clone()
+        .ok_or_else(|| "HEAD is detached: where a bare push goes is unknown".to_owned())?;
+    match mode {
+        "simple" | "current" => Ok(vec![head]),
+        "upstream" | "tracking" => {
+            let merge = settings
+                .get(&format!("branch.{head}.merge"))
+                .ok_or_else(|| format!("push.default is {mode} and {head} has no upstream"))?;
+            Ok(branch_of(merge).into_iter().collect())
+        }
+        "nothing" => Ok(Vec::new()),
+        other => Err(format!(
+            "push.default is `{other}`: a bare push updates branches this guard does not work out"
+        )),
+    }
+}
+
+/// The destination of a refspec without one: git pushes a ref to the same name (`HEAD` to the
+/// current branch).
+fn same_name(src: &str, settings: &PushSettings) -> Result<String, String> {
+    match src {
+        "HEAD" | "@" => settings
+            .head
+            .clone()
+            .ok_or_else(|| "HEAD is detached: where `HEAD` goes is unknown".to_owned()),
+        s if s.starts_with("refs/") => Ok(s.to_owned()),
+        s if settings.branches.iter().any(|b| b == s) => Ok(format!("refs/heads/{s}")),
+        // A tag, a commit or something git will refuse: its own name is where it would go.
+        s => Ok(s.to_owned()),
+    }
+}
+
+/// The branch a destination names (`refs/heads/x`, `heads/x`, or a short name, which git
+/// takes for a branch when the remote has no tag of that name); `None` for other refs.
+fn branch_of(dst: &str) -> Option<String> {
+    if let Some(b) = dst.strip_prefix("refs/heads/") {
+        return Some(b.to_owned());
+    }
+    if dst.starts_with("refs/") {
+        return None;
+    }
+    Some(dst.strip_prefix("heads/").unwrap_or(dst).to_owned())
+}
+
+fn truthy(v: &str) -> bool {
+    matches!(
+        v.to_ascii_lowercase().as_str(),
+        "true" | "yes" | "on" | "1" | ""
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use std::ffi::OsString;
+
+    use super::*;
+
+    fn settings(head: Option<&str>, config: &[(&str, &str)]) -> PushSettings {
+        PushSettings {
+            config: config
+                .iter()
+                .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+                .collect(),
+            head: head.map(str::to_owned),
+            branches: vec!["main".into(), "feature".into()],
+        }
+    }
+
+    fn push(line: &str) -> Push {
+        let args: Vec<OsString> = line.split_whitespace().map(OsString::from).collect();
+        match crate::request::effect::git(&args).1 {
+            crate::request::effect::Effect::Push(p) => p,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn every_spelling_names_its_branch() {
+        let s = settings(Some("feature"), &[]);
+        for (line, want) in [
+            ("push", vec!["feature"]),
+            ("push origin", vec!["feature"]),
+            ("push origin main", vec!["main"]),
+            ("push origin feature:main", vec!["main"]),
+            ("push origin +feature:refs/heads/main", vec!["main"]),
+            ("push origin HEAD:heads/main", vec!["main"]),
+            ("push origin :main", vec!["main"]),
+            ("push origin --delete main", vec!["main"]),
+            ("push origin HEAD", vec!["feature"]),
+            ("push origin v1.0:refs/tags/v1.0", vec![]),
+            ("push --tags", vec![]),
+        ] {
+            assert_eq!(destinations(&push(line), &s).unwrap(), want, "{line}");
+        }
+        for line in [
+            "push --all",
+            "push --mirror",
+            "push --prune origin feature",
+            "push origin refs/heads/*:refs/heads/*",
+            "push origin :",
+            "push --receive-pack=x origin feature",
+        ] {
+            assert!(destinations(&push(line), &s).is_err(), "{line}");
+        }
+    }
+
+    #[test]
+    fn a_bare_push_follows_the_configuration() {
+        let upstream = settings(
+            Some("feature"),
+            &[
+                ("push.default", "upstream"),
+                ("branch.feature.merge", "refs/heads/main"),
+            ],
+        );
+        assert_eq!(destinations(&push("push"), &upstream).unwrap(), ["main"]);
+        let matching = settings(Some("feature"), &[("push.default", "matching")]);
+        assert!(destinations(&push("push"), &matching).is_err());
+        let configured = settings(
+            Some("feature"),
+            &[("remote.origin.push", "refs/heads/feature:refs/heads/main")],
+        );
+        assert_eq!(destinations(&push("push"), &configured).unwrap(), ["main"]);
+        let mirror = settings(Some("feature"), &[("remote.origin.mirror", "true")]);
+        assert!(destinations(&push("push"), &mirror).is_err());
+        let detached = settings(None, &[]);
+        assert!(destinations(&push("push"), &detached).is_err());
+        let elsewhere = settings(
+            Some("feature"),
+            &[
+                ("branch.feature.pushremote", "fork"),
+                ("remote.fork.push", "HEAD:main"),
+            ],
+        );
+        assert_eq!(destinations(&push("push"), &elsewhere).unwrap(), ["main"]);
+    }
+}

@@ -1,0 +1,269 @@
+//! The session's scope: which repositories it may read, change on this machine, or push from,
+//! and which branches are never pushed to (`GIT_PRISM_SCOPE`, a TOML file).
+//!
+//! ```toml
+//! [[repo]]
+//! path = "/home/me/src/app"      # a repository's top (or a bare repository)
+//! permission = "write-push"      # read | write-local | write-push
+//! protected = ["main", "master"] # optional; this is the default
+//! ```
+//!
+//! A file that cannot be read or parsed, an unknown key or permission, or a path that is not an
+//! absolute path to a repository is an error: the guard then refuses every write (ADR 15).
+
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+use super::place::{self, Identity};
+
+/// The variable naming the scope file.
+pub const SCOPE_VAR: &str = "GIT_PRISM_SCOPE";
+
+/// The largest scope file read.
+const MAX_BYTES: u64 = 1024 * 1024;
+
+/// Branches protected when an entry names none.
+pub const DEFAULT_PROTECTED: [&str; 2] = ["main", "master"];
+
+/// What a session may do in a repository, weakest first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Permission {
+    /// Nothing in the repository changes through git.
+    Read,
+    /// Everything on this machine; nothing leaves it.
+    WriteLocal,
+    /// Pushes too, never to a protected branch.
+    WritePush,
+}
+
+impl Permission {
+    /// The name the scope file uses.
+    pub fn name(self) -> &'static str {
+        match self {
+            Permission::Read => "read",
+            Permission::WriteLocal => "write-local",
+            Permission::WritePush => "write-push",
+        }
+    }
+}
+
+/// One repository of the scope, resolved.
+#[derive(Clone, Debug)]
+pub struct Entry {
+    /// The path as the file gives it.
+    pub path: PathBuf,
+    /// The repository at it.
+    pub identity: Identity,
+    /// What the session may do there.
+    pub permission: Permission,
+    /// Branches never pushed to (names, `*` matching any run of characters).
+    pub protected: Vec<String>,
+}
+
+/// A loaded scope.
+#[derive(Clone, Debug)]
+pub struct Scope {
+    /// The file it came from.
+    pub file: PathBuf,
+    /// Its repositories.
+    pub entries: Vec<Entry>,
+}
+
+/// Why a scope cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum ScopeError {
+    /// `GIT_PRISM_SCOPE` names a relative path.
+    #[error("{SCOPE_VAR} is not an absolute path: {}", .0.display())]
+    Relative(PathBuf),
+    /// The file cannot be read.
+    #[error("cannot read the scope file {}: {source}", path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The file is too large.
+    #[error("the scope file {} is larger than {MAX_BYTES} bytes", .0.display())]
+    TooLarge(PathBuf),
+    /// The file is not valid TOML of the scope's form.
+    #[error("the scope file {} is not valid: {source}", path.display())]
+    Parse {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: toml::de::Error,
+    },
+    /// An entry's path is not usable.
+    #[error("the scope file {} names {}: {reason}", file.display(), path.display())]
+    Path {
+        /// The file.
+        file: PathBuf,
+        /// The entry's path.
+        path: PathBuf,
+        /// Why.
+        reason: String,
+    },
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct File {
+    #[serde(default)]
+    repo: Vec<RawEntry>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawEntry {
+    path: PathBuf,
+    permission: Permission,
+    protected: Option<Vec<String>>,
+}
+
+/// Loads the scope file at `file`.
+pub fn load(file: &Path) -> Result<Scope, ScopeError> {
+    if !file.is_absolute() {
+        return Err(ScopeError::Relative(file.to_owned()));
+    }
+    let read = |source| ScopeError::Read {
+        path: file.to_owned(),
+        source,
+    };
+    let meta = std::fs::metadata(file).map_err(read)?;
+    if meta.len() > MAX_BYTES {
+        return Err(ScopeError::TooLarge(file.to_owned()));
+    }
+    let text = std::fs::read_to_string(file).map_err(read)?;
+    let parsed: File = toml::from_str(&text).map_err(|source| ScopeError::Parse {
+        path: file.to_owned(),
+        source,
+    })?;
+    let mut entries = Vec::with_capacity(parsed.repo.len());
+    for raw in parsed.repo {
+        let bad = |reason: String| ScopeError::Path {
+            file: file.to_owned(),
+            path: raw.path.clone(),
+            reason,
+        };
+        if !raw.path.is_absolute() {
+            return Err(bad("not an absolute path".into()));
+        }
+        let identity = place::identify(&raw.path)
+            .ok_or_else(|| bad("not a git repository (or not readable)".into()))?;
+        entries.push(Entry {
+            identity,
+            permission: raw.permission,
+            protected: raw
+                .protected
+                .unwrap_or_else(|| DEFAULT_PROTECTED.iter().map(|s| (*s).to_owned()).collect()),
+            path: raw.path,
+        });
+    }
+    Ok(Scope {
+        file: file.to_owned(),
+        entries,
+    })
+}
+
+impl Scope {
+    /// The entry a repository falls under: the same repository (its common git directory), or
+    /// the innermost entry whose work tree holds it (a nested repository belongs to the one
+    /// around it). `None`: not listed, so `read`.
+    pub fn entry_for(&self, repo: &Identity) -> Option<&Entry> {
+        if let Some(e) = self
+            .entries
+            .iter()
+            .find(|e| e.identity.common_dir == repo.common_dir)
+        {
+            return Some(e);
+        }
+        let top = repo.work_tree.as_ref()?;
+        self.entries
+            .iter()
+            .filter(|e| {
+                e.identity
+                    .work_tree
+                    .as_ref()
+                    .is_some_and(|t| top.starts_with(t))
+            })
+            .max_by_key(|e| {
+                e.identity
+                    .work_tree
+                    .as_ref()
+                    .map_or(0, |t| t.as_os_str().len())
+            })
+    }
+}
+
+impl Entry {
+    /// Whether pushing to `branch` is refused.
+    pub fn protects(&self, branch: &str) -> bool {
+        self.protected.iter().any(|p| glob(p, branch))
+    }
+}
+
+/// Whether `name` matches `pattern`, where `*` matches any run of characters.
+fn glob(pattern: &str, name: &str) -> bool {
+    match pattern.split_once('*') {
+        None => pattern == name,
+        Some((head, tail)) => {
+            let Some(rest) = name.strip_prefix(head) else {
+                return false;
+            };
+            // The tail may hold more stars: try every split point.
+            (0..=rest.len()).any(|i| rest.is_char_boundary(i) && glob(tail, &rest[i..]))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn protected_names_match_exactly_or_by_star() {
+        assert!(glob("main", "main"));
+        assert!(!glob("main", "main2"));
+        assert!(glob("release/*", "release/1.0"));
+        assert!(!glob("release/*", "releases/1.0"));
+        assert!(glob("*", "anything"));
+        assert!(glob("a*b*c", "aXbYc"));
+    }
+
+    #[test]
+    fn bad_files_are_errors() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("scope.toml");
+        for (text, want) in [
+            (
+                "[[repo]]\npath = \"/x\"\npermission = \"admin\"\n",
+                "not valid",
+            ),
+            (
+                "[[repo]]\npath = \"rel\"\npermission = \"read\"\n",
+                "absolute",
+            ),
+            (
+                "[[repo]]\npath = \"/\"\npermission = \"read\"\nextra = 1\n",
+                "not valid",
+            ),
+            ("nonsense", "not valid"),
+        ] {
+            std::fs::write(&file, text).unwrap();
+            let err = load(&file).unwrap_err().to_string();
+            assert!(err.contains(want), "{text}: {err}");
+        }
+        assert!(
+            load(&dir.path().join("missing.toml"))
+                .unwrap_err()
+                .to_string()
+                .contains("cannot read")
+        );
+        assert!(load(Path::new("relative.toml")).is_err());
+    }
+}

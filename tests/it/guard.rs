@@ -1,0 +1,501 @@
+//! The session guard (issue 20) with real repositories, a real bare remote and the real binary
+//! on PATH as `git` and `gh`: every rule, the ways a repository is named, aliases, escape
+//! hatches, bad scopes, `gh`, and the counter-tests.
+
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+use crate::common::{Repo, TestEnv, bin};
+
+/// A session: `app` (pushed to `remote.git`, with a `feature` branch), `lib` and `other`
+/// (not listed), and a scope file.
+struct Session {
+    env: TestEnv,
+    app: PathBuf,
+    lib: PathBuf,
+    other: PathBuf,
+    remote: PathBuf,
+    scope: PathBuf,
+    state: PathBuf,
+}
+
+impl Session {
+    fn new(app_permission: &str) -> Session {
+        let env = TestEnv::new();
+        let root = env.root();
+        let remote = root.join("remote.git");
+        let plain = |args: &[&str], dir: &Path| {
+            let out = env
+                .command(&env.real_git, &env.plain_path())
+                .args(args)
+                .current_dir(dir)
+                .output()
+                .unwrap();
+            assert!(
+                out.status.success(),
+                "{args:?}: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        };
+        plain(&["init", "-q", "--bare", remote.to_str().unwrap()], &root);
+        for name in ["app", "lib", "other"] {
+            let repo = env.repo(name);
+            repo.write("README", format!("{name}\n"));
+            repo.commit("init");
+            repo.git(&["branch", "-M", "main"]);
+        }
+        let app = root.join("app");
+        plain(&["remote", "add", "origin", remote.to_str().unwrap()], &app);
+        plain(&["push", "-q", "origin", "main"], &app);
+        plain(&["branch", "feature"], &app);
+        let scope = root.join("scope.toml");
+        std::fs::write(
+            &scope,
+            format!(
+                "[[repo]]\npath = \"{}\"\npermission = \"{app_permission}\"\n\n[[repo]]\npath = \"{}\"\npermission = \"write-local\"\n",
+                app.display(),
+                root.join("lib").display()
+            ),
+        )
+        .unwrap();
+        Session {
+            app,
+            lib: root.join("lib"),
+            other: root.join("other"),
+            remote,
+            scope,
+            state: root.join("state"),
+            env,
+        }
+    }
+
+    /// `git <args>` through the shim in `dir`, in the session (not as an agent: the guard holds
+    /// every call).
+    fn git(&self, dir: &Path, args: &[&str]) -> Output {
+        self.git_with(dir, args, &[])
+    }
+
+    fn git_with(&self, dir: &Path, args: &[&str], vars: &[(&str, &str)]) -> Output {
+        let mut cmd = self.env.shim_git(args);
+        cmd.current_dir(dir)
+            .env("GIT_PRISM_SCOPE", &self.scope)
+            .env("GIT_PRISM_STATE_DIR", &self.state);
+        for (k, v) in vars {
+            cmd.env(k, v);
+        }
+        cmd.output().unwrap()
+    }
+
+    /// The remote's `main`.
+    fn remote_main(&self) -> String {
+        self.env
+            .command(&self.env.real_git, &self.env.plain_path())
+            .args([
+                "--git-dir",
+                self.remote.to_str().unwrap(),
+                "rev-parse",
+                "main",
+            ])
+            .output()
+            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_owned())
+            .unwrap()
+    }
+
+    fn commit_on_app(&self) {
+        let out = self.git(&self.app, &["commit", "-q", "--allow-empty", "-m", "work"]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
+
+fn refused(out: &Output) -> String {
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(!out.status.success(), "not refused: {stderr}");
+    assert!(stderr.starts_with("git-prism guard: refused"), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "one line: {stderr}");
+    stderr
+}
+
+fn allowed(out: &Output) {
+    assert!(
+        out.status.success(),
+        "refused: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn every_spelling_of_a_push_to_a_protected_branch_is_refused() {
+    let s = Session::new("write-push");
+    s.commit_on_app();
+    let before = s.remote_main();
+    s.env
+        .repo_at(&s.app)
+        .git(&["config", "alias.pp", "push origin"]);
+    for args in [
+        &["push", "origin", "main"][..],
+        &["push"],
+        &["push", "origin"],
+        &["push", "origin", "HEAD"],
+        &["push", "origin", "main:main"],
+        &["push", "origin", "+main:refs/heads/main"],
+        &["push", "origin", "feature:main"],
+        &["push", "origin", "HEAD:heads/main"],
+        &["push", "--force", "origin", "main"],
+        &["push", "origin", ":main"],
+        &["push", "origin", "--delete", "main"],
+        &["push", "-d", "origin", "main"],
+        &["push", "--all"],
+        &["push", "--mirror"],
+        &["push", "origin", "refs/heads/*:refs/heads/*"],
+        &["push", "--prune", "origin", "feature"],
+        &["push", "--repo=origin"],
+        &["-c", "push.default=upstream", "push"],
+        &["-c", "remote.origin.push=HEAD:refs/heads/main", "push"],
+        &["-c", "alias.p=push", "p", "origin", "main"],
+        &["pp", "main"],
+        &["send-pack", "../remote.git", "main"],
+    ] {
+        let out = s.git(&s.app, args);
+        let line = refused(&out);
+        assert!(line.contains(&s.app.display().to_string()), "{line}");
+        assert!(line.contains("(write-push)"), "{line}");
+    }
+    assert_eq!(s.remote_main(), before, "nothing reached the remote");
+    // A feature branch goes out, and the push is recorded.
+    allowed(&s.git(&s.app, &["push", "-q", "origin", "feature"]));
+    allowed(&s.git(&s.app, &["push", "-q", "origin", "main:topic"]));
+    let log = std::fs::read_to_string(s.state.join("guard.log")).unwrap();
+    assert!(
+        log.contains("\"decision\":\"allowed\"") && log.contains("push to feature"),
+        "{log}"
+    );
+    assert!(log.contains("\"decision\":\"refused\""), "{log}");
+}
+
+#[test]
+fn the_repository_is_known_however_it_is_named() {
+    let s = Session::new("write-push");
+    s.commit_on_app();
+    let root = s.env.root();
+    std::fs::create_dir_all(s.app.join("sub/dir")).unwrap();
+    std::os::unix::fs::symlink(&s.app, root.join("link")).unwrap();
+    let out = s
+        .env
+        .command(&s.env.real_git, &s.env.plain_path())
+        .args([
+            "worktree",
+            "add",
+            "-q",
+            root.join("wt").to_str().unwrap(),
+            "feature",
+        ])
+        .current_dir(&s.app)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let app = s.app.to_str().unwrap().to_owned();
+    let git_dir = s.app.join(".git").to_str().unwrap().to_owned();
+    for (dir, args, vars) in [
+        (
+            root.clone(),
+            vec!["-C", app.as_str(), "push", "origin", "main"],
+            vec![],
+        ),
+        (
+            root.clone(),
+            vec!["--git-dir", git_dir.as_str(), "push", "origin", "main"],
+            vec![],
+        ),
+        (
+            root.clone(),
+            vec!["push", "origin", "main"],
+            vec![("GIT_DIR", git_dir.as_str())],
+        ),
+        (
+            s.app.join("sub/dir"),
+            vec!["push", "origin", "main"],
+            vec![],
+        ),
+        (root.join("link"), vec!["push", "origin", "main"], vec![]),
+        (
+            root.join("wt"),
+            vec!["push", "origin", "feature:main"],
+            vec![],
+        ),
+    ] {
+        let out = s.git_with(&dir, &args, &vars);
+        refused(&out);
+    }
+    // The same ways, to a branch that is not protected, pass.
+    allowed(&s.git(&root.join("wt"), &["push", "-q", "origin", "feature"]));
+}
+
+#[test]
+fn permissions_hold_every_write_and_pass_every_read() {
+    let s = Session::new("write-local");
+    // write-local: commits and branches pass; a push does not.
+    s.commit_on_app();
+    allowed(&s.git(&s.app, &["branch", "topic"]));
+    let line = refused(&s.git(&s.app, &["push", "origin", "topic"]));
+    assert!(line.contains("needs write-push"), "{line}");
+    // An unlisted repository is read: every read passes, no write does.
+    for args in [
+        &["status", "--short"][..],
+        &["log", "--oneline"],
+        &["diff", "HEAD"],
+        &["show", "HEAD"],
+        &["branch", "-a"],
+        &["tag", "-l"],
+        &["config", "core.bare"],
+        &["stash", "list"],
+        &["rev-parse", "HEAD"],
+        &["ls-files"],
+    ] {
+        allowed(&s.git(&s.other, args));
+    }
+    for args in [
+        &["commit", "-q", "--allow-empty", "-m", "x"][..],
+        &["branch", "x"],
+        &["tag", "v1"],
+        &["checkout", "-q", "-b", "y"],
+        &["reset", "--hard"],
+        &["stash"],
+        &["config", "user.name", "x"],
+        &["fetch"],
+    ] {
+        let line = refused(&s.git(&s.other, args));
+        assert!(
+            line.contains("(read)") && line.contains("does not list"),
+            "{line}"
+        );
+    }
+    // A shell alias, an external command: refused whatever the permission.
+    refused(&s.git(
+        &s.lib,
+        &["-c", "alias.x=!git commit --allow-empty -m y", "x"],
+    ));
+    refused(&s.git(&s.lib, &["no-such-command"]));
+    refused(&s.git(&s.lib, &["rebase", "-x", "true", "HEAD"]));
+}
+
+#[test]
+fn the_escape_hatches_switch_off_answers_never_the_guard() {
+    let s = Session::new("write-push");
+    for var in [
+        "GIT_PRISM_INSIDE_SHIM",
+        "GIT_PRISM_PASSTHROUGH",
+        "GIT_PRISM_DISABLE",
+    ] {
+        refused(&s.git_with(&s.app, &["push", "origin", "main"], &[(var, "1")]));
+    }
+    // A make recipe three processes down comes back through the shim.
+    if std::process::Command::new("make")
+        .arg("--version")
+        .output()
+        .is_ok()
+    {
+        std::fs::write(
+            s.app.join("Makefile"),
+            "release:\n\t@sh -c 'git push origin main'\n",
+        )
+        .unwrap();
+        let out = s
+            .env
+            .command("make", &s.env.shim_path())
+            .args(["-s", "release"])
+            .current_dir(&s.app)
+            .env("GIT_PRISM_SCOPE", &s.scope)
+            .env("GIT_PRISM_STATE_DIR", &s.state)
+            .output()
+            .unwrap();
+        assert!(!out.status.success());
+        assert!(String::from_utf8_lossy(&out.stderr).contains("git-prism guard: refused"));
+    }
+}
+
+#[test]
+fn a_bad_scope_refuses_every_write_and_allows_every_read() {
+    let s = Session::new("write-push");
+    for (name, text) in [
+        (
+            "unknown-permission.toml",
+            "[[repo]]\npath = \"/\"\npermission = \"admin\"\n".to_owned(),
+        ),
+        ("not-toml.toml", "this is not toml".to_owned()),
+        (
+            "relative.toml",
+            "[[repo]]\npath = \"app\"\npermission = \"write-push\"\n".to_owned(),
+        ),
+    ] {
+        let file = s.env.root().join(name);
+        std::fs::write(&file, text).unwrap();
+        let run = |args: &[&str]| {
+            s.env
+                .shim_git(args)
+                .current_dir(&s.app)
+                .env("GIT_PRISM_SCOPE", &file)
+                .env("GIT_PRISM_STATE_DIR", &s.state)
+                .output()
+                .unwrap()
+        };
+        allowed(&run(&["log", "-1", "--format=%H"]));
+        let line = refused(&run(&["commit", "--allow-empty", "-m", "x"]));
+        assert!(
+            line.contains("not valid") || line.contains("absolute"),
+            "{name}: {line}"
+        );
+    }
+    let missing = s.env.root().join("missing.toml");
+    let out = s
+        .env
+        .shim_git(&["commit", "--allow-empty", "-m", "x"])
+        .current_dir(&s.app)
+        .env("GIT_PRISM_SCOPE", &missing)
+        .output()
+        .unwrap();
+    assert!(refused(&out).contains("cannot read"));
+}
+
+#[test]
+fn without_a_scope_nothing_changes() {
+    let env = TestEnv::new();
+    let repo: Repo<'_> = env.repo("repo");
+    repo.write("a", "1\n").commit("one");
+    let out = env
+        .shim_git(&["commit", "-q", "--allow-empty", "-m", "two"])
+        .current_dir(&repo.dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success() && out.stderr.is_empty());
+}
+
+#[test]
+fn gh_reads_pass_and_writes_need_write_push() {
+    let s = Session::new("write-local");
+    // A stand-in gh that records its arguments.
+    let bin_dir = s.env.root().join("fake-gh");
+    std::fs::create_dir_all(&bin_dir).unwrap();
+    let record = s.env.root().join("gh-calls");
+    let fake = bin_dir.join("gh");
+    std::fs::write(
+        &fake,
+        format!(
+            "#!/bin/sh\necho \"$*\" >> {}\necho '{{}}'\n",
+            record.display()
+        ),
+    )
+    .unwrap();
+    let mut perms = std::fs::metadata(&fake).unwrap().permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
+    std::fs::set_permissions(&fake, perms).unwrap();
+    let gh = |args: &[&str]| {
+        s.env
+            .command(s.env.shim_dir.join("gh"), &s.env.shim_path())
+            .args(args)
+            .current_dir(&s.app)
+            .env("GIT_PRISM_REAL_GH", &fake)
+            .env("GIT_PRISM_SCOPE", &s.scope)
+            .env("GIT_PRISM_STATE_DIR", &s.state)
+            .output()
+            .unwrap()
+    };
+    for args in [
+        &["pr", "view", "3"][..],
+        &["pr", "list"],
+        &["issue", "view", "4"],
+        &["api", "repos/o/r"],
+    ] {
+        allowed(&gh(args));
+    }
+    for args in [
+        &["pr", "create", "--fill"][..],
+        &["pr", "merge", "3"],
+        &["issue", "create", "-t", "x"],
+        &["release", "create", "v1"],
+        &["api", "-X", "POST", "repos/o/r/issues"],
+        &["api", "repos/o/r/issues", "-f", "title=x"],
+    ] {
+        let line = refused(&gh(args));
+        assert!(line.contains("write-push"), "{line}");
+    }
+    let calls = std::fs::read_to_string(&record).unwrap();
+    assert_eq!(
+        calls.lines().count(),
+        4,
+        "only the reads reached gh: {calls}"
+    );
+}
+
+#[test]
+fn session_starts_an_agent_with_the_scope_and_check_says_what_it_allows() {
+    let s = Session::new("write-push");
+    let out = s
+        .env
+        .command(bin(), &s.env.shim_path())
+        .args(["session", "--scope"])
+        .arg(&s.scope)
+        .args([
+            "--",
+            "sh",
+            "-c",
+            "git push origin main; echo \"scope=$GIT_PRISM_SCOPE\"",
+        ])
+        .current_dir(&s.app)
+        .env("GIT_PRISM_STATE_DIR", &s.state)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stdout.contains(&format!("scope={}", s.scope.display())),
+        "{stdout}"
+    );
+    assert!(
+        stderr.contains("git-prism guard: refused `git push origin main`"),
+        "{stderr}"
+    );
+    let check = s
+        .env
+        .command(bin(), &s.env.plain_path())
+        .args(["session", "check"])
+        .current_dir(&s.app)
+        .env("GIT_PRISM_SCOPE", &s.scope)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&check.stdout);
+    assert!(
+        text.contains("permission: write-push") && text.contains("pushes to main, master"),
+        "{text}"
+    );
+    let log = s
+        .env
+        .command(bin(), &s.env.plain_path())
+        .args(["session", "log"])
+        .env("GIT_PRISM_STATE_DIR", &s.state)
+        .output()
+        .unwrap();
+    assert!(
+        String::from_utf8_lossy(&log.stdout).contains("refused"),
+        "{log:?}"
+    );
+    // A scope that does not load stops the session before the agent starts.
+    let bad = s.env.root().join("bad.toml");
+    std::fs::write(
+        &bad,
+        "[[repo]]\npath = \"/nowhere\"\npermission = \"read\"\n",
+    )
+    .unwrap();
+    let out = s
+        .env
+        .command(bin(), &s.env.shim_path())
+        .args(["session", "--scope"])
+        .arg(&bad)
+        .args(["--", "true"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+}
