@@ -11,10 +11,15 @@ HOST := $(shell rustc -vV | sed -n 's/^host: //p')
 # The release binary is linked statically and without position independence: it is exec'd on
 # every git call on the machine, and such a binary starts without a dynamic loader and without
 # relocating itself (see docs/adr/0001-own-entry-point-and-static-binary.md).
-RELEASE_FLAGS := --release --locked --target $(HOST)
+# `make build TARGET=<triple>` builds for another target (the release workflow does).
+TARGET ?= $(HOST)
+RELEASE_FLAGS := --release --locked --target $(TARGET)
 # `make build RELOCATION_MODEL=pie` trades some start-up latency for ASLR of the executable.
 RELOCATION_MODEL ?= static
-RELEASE_BIN := $(TARGET_DIR)/$(HOST)/release/git-prism
+ifneq (,$(findstring linux,$(TARGET)))
+LINK_FLAGS := -C target-feature=+crt-static -C relocation-model=$(RELOCATION_MODEL)
+endif
+RELEASE_BIN := $(TARGET_DIR)/$(TARGET)/release/git-prism
 DEBUG_BIN := $(TARGET_DIR)/debug/git-prism
 VENV := $(TARGET_DIR)/venv
 # The formatters tests/it/formatting.rs runs (black, prettier, prettier-plugin-java), pinned in
@@ -27,10 +32,14 @@ FORMATTER_ENV := GIT_PRISM_REQUIRE_FORMATTERS=1 \
 	GIT_PRISM_PRETTIER_JAVA=$(NPM_DIR)/node_modules/prettier-plugin-java/dist/index.mjs
 PREFIX ?= $(HOME)/.local
 
-.PHONY: build test fmt-check clippy doc unit bdd venv formatters bench bench-formatting corpus demo install clean
+.PHONY: build dist test fmt-check clippy doc unit bdd venv formatters bench bench-formatting corpus demo install clean
 
 build:
-	RUSTFLAGS="$${RUSTFLAGS:-} -C target-feature=+crt-static -C relocation-model=$(RELOCATION_MODEL)" $(CARGO) build $(RELEASE_FLAGS)
+	RUSTFLAGS="$${RUSTFLAGS:-} $(LINK_FLAGS)" $(CARGO) build $(RELEASE_FLAGS)
+
+# The release archive of $(TARGET) and SHA256SUMS, in $(TARGET_DIR)/dist (scripts/dist.sh).
+dist: build
+	scripts/dist.sh $(RELEASE_BIN) $(TARGET) $(TARGET_DIR)/dist
 
 test: fmt-check clippy doc unit bdd
 

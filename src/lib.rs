@@ -33,6 +33,7 @@ pub mod shim;
 pub mod text;
 pub mod time;
 pub mod unwind;
+pub mod version;
 
 use std::ffi::{OsStr, OsString};
 use std::path::Path;

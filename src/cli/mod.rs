@@ -5,6 +5,7 @@
 //! command writes to the `Out` it is given, so tests and the other edges share the code path.
 
 mod agent_detect;
+mod completions;
 mod context;
 mod explain;
 mod history;
@@ -30,7 +31,7 @@ use crate::exit_codes;
 /// agent's `git diff`, `git log`, `git show`, `git blame` and `gh pr diff` with structured JSON and
 /// passes every other call to the real program untouched.
 #[derive(Debug, Parser)]
-#[command(name = "git-prism", version, max_term_width = 100)]
+#[command(name = "git-prism", version = crate::version::VERSION, max_term_width = 100)]
 pub struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -62,6 +63,10 @@ enum Command {
     Explain(explain::Args),
     /// Start an agent held to a scope of repositories and permissions; check it; read its record
     Session(session::Args),
+    /// Print shell completions (bash, zsh, fish, elvish, powershell)
+    Completions(completions::CompletionArgs),
+    /// Print the manual page (roff)
+    Man(completions::ManArgs),
 }
 
 /// Output streams handed to commands.
@@ -82,7 +87,11 @@ pub fn run(argv0: OsString, args: Vec<OsString>) -> i32 {
         Err(panic) => {
             #[allow(clippy::print_stderr, reason = "the CLI's error edge")]
             {
-                eprintln!("git-prism: internal error: {}", one_line(&panic));
+                eprintln!(
+                    "git-prism {}: internal error: {}",
+                    crate::version::VERSION,
+                    one_line(&panic)
+                );
             }
             exit_codes::FAILURE
         }
@@ -150,6 +159,8 @@ fn run_caught(argv0: OsString, args: Vec<OsString>) -> i32 {
         Command::Snapshot(args) => snapshot::run(args, &mut out),
         Command::Languages(args) => languages::run(args, &mut out),
         Command::Session(args) => session::run(args, &mut out),
+        Command::Completions(args) => completions::completions(args, &mut out),
+        Command::Man(args) => completions::man(args, &mut out),
     };
     let code = match result {
         Ok(code) => code,

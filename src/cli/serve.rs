@@ -64,7 +64,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     let options = serve::Options::new(cwd, &args.allow, args.max_response_tokens)?;
     log(&format!(
         "started (version {}, pid {}, allowed: {})",
-        env!("CARGO_PKG_VERSION"),
+        crate::version::VERSION,
         std::process::id(),
         options.allowed()
     ));

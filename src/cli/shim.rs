@@ -215,6 +215,7 @@ fn status(layout: &Layout, json: bool, out: &mut Out<'_>) -> anyhow::Result<i32>
             rc_files: &status.rc_files,
             real_gh: status.real_gh.as_ref().ok(),
             real_git: status.real_git.as_ref().ok(),
+            version: crate::version::VERSION,
         };
         writeln!(out.stdout, "{}", crate::json::to_string(&doc)?)?;
     } else {
@@ -233,12 +234,22 @@ fn write_status(
     problems: &[String],
     out: &mut Out<'_>,
 ) -> std::io::Result<()> {
+    writeln!(
+        out.stdout,
+        "git-prism: {} ({})",
+        crate::version::VERSION,
+        std::env::current_exe()
+            .map(|p| p.display().to_string())
+            .unwrap_or_default()
+    )?;
     writeln!(out.stdout, "shim directory: {}", status.bin_dir.display())?;
     for (name, state) in &status.links {
         let shown = match state {
-            LinkState::Installed => "installed".to_owned(),
+            LinkState::Installed => "installed (links to this binary)".to_owned(),
             LinkState::Missing => "missing".to_owned(),
-            LinkState::Stale { target } => format!("stale (links to {target})"),
+            LinkState::Stale { target } => format!(
+                "stale: links to {target}, not to this binary (`git-prism shim install` from the binary the shim should run relinks it)"
+            ),
             LinkState::Broken { target } => format!("broken (links to {target})"),
             LinkState::Foreign { what } => format!("foreign ({what})"),
         };
@@ -290,6 +301,7 @@ struct StatusDoc<'a> {
     rc_files: &'a [PathBuf],
     real_gh: Option<&'a PathBuf>,
     real_git: Option<&'a PathBuf>,
+    version: &'a str,
 }
 
 /// One link of `shim status --json`.
@@ -322,6 +334,28 @@ fn uninstall(layout: &Layout, out: &mut Out<'_>) -> anyhow::Result<i32> {
     if report.removed.is_empty() && report.rc_cleaned.is_empty() && report.notes_removed.is_empty()
     {
         writeln!(out.stdout, "nothing to remove")?;
+    }
+    // What stays: the binary itself, the analysis cache and the guard's record (never removed
+    // here: the cache may be shared with another install, the record is the person's).
+    writeln!(
+        out.stdout,
+        "the binary stays at {}: remove it to finish",
+        layout.exe.display()
+    )?;
+    if let Ok(root) = crate::lang::cache::root() {
+        writeln!(
+            out.stdout,
+            "the analysis cache stays in {}: `rm -rf {}` removes it",
+            root.display(),
+            crate::shell::quote(root.as_os_str())
+        )?;
+    }
+    if let Some(dir) = crate::guard::log::dir().filter(|d| d.exists()) {
+        writeln!(
+            out.stdout,
+            "the session guard's record stays in {}",
+            dir.display()
+        )?;
     }
     Ok(exit_codes::SUCCESS)
 }

@@ -76,3 +76,15 @@ pub fn push_settings(cwd: &Path, globals: &[OsString]) -> Result<PushSettings, G
         branches,
     })
 }
+
+/// Every command name git itself would run: its builtins, the commands in its own directory
+/// and the `git-<name>` programs on PATH (`git --list-cmds`).
+pub fn git_commands(cwd: &Path, globals: &[OsString]) -> Result<Vec<String>, GitError> {
+    let git = Invocation::locate(cwd.to_owned(), globals.to_vec())?;
+    Ok(git
+        .metadata(&["--list-cmds=builtins,main,others,nohelpers"])?
+        .lines()
+        .map(|l| l.to_str_lossy().trim().to_owned())
+        .filter(|l| !l.is_empty())
+        .collect())
+}

@@ -35,12 +35,23 @@ pub enum Verdict {
     Refuse(String, log::Record),
 }
 
-/// Decides a call of `tool` with `args`, run in `cwd`, under the scope file `scope_file`.
-pub fn check(tool: Program, args: &[OsString], cwd: &Path, scope_file: &OsStr) -> Verdict {
+/// Decides a call of `tool` with `args`, run in `cwd` (`None`: the directory cannot be read),
+/// under the scope file `scope_file`.
+pub fn check(tool: Program, args: &[OsString], cwd: Option<&Path>, scope_file: &OsStr) -> Verdict {
     let command = command_line(tool, args);
     let (place, effect, gh_repo) = match tool {
         Program::Git => {
-            let (place, effect) = resolve_aliases(cwd, effect::git(args));
+            let (place, effect) = effect::git(args);
+            // Settings and variables that make git run a program of the caller's choosing
+            // (a pager, an editor, an ssh command) turn even a read into one.
+            let effect = match programs(&place) {
+                Some(why) => Effect::Unknown(why),
+                None => effect,
+            };
+            let (place, effect) = match cwd {
+                Some(cwd) => resolve_aliases(cwd, (place, effect)),
+                None => (place, effect),
+            };
             (place, effect, None)
         }
         Program::Gh => {
@@ -69,7 +80,25 @@ pub fn check(tool: Program, args: &[OsString], cwd: &Path, scope_file: &OsStr) -
         Verdict::Refuse(line, record)
     };
     let change_scope = "run it yourself outside the agent's session, or change the session's scope";
-    let identity = place::of_call(cwd, &place, &place::Env::current());
+    let Some(cwd) = cwd else {
+        return refuse(
+            None,
+            "unknown",
+            "the directory this runs in cannot be read, so the repository it acts on cannot be told".into(),
+            change_scope,
+        );
+    };
+    // `git init <dir>` where no repository is: a new one.
+    if let Effect::Init { dir: Some(dir) } = &effect {
+        let target = cwd
+            .join(place.chdir.iter().collect::<std::path::PathBuf>())
+            .join(dir);
+        if place::identify(&target).is_none() && place.git_dir.is_none() {
+            return Verdict::Allow;
+        }
+    }
+    let env = place::Env::current();
+    let identity = place::of_call(cwd, &place, &env);
     let Some(identity) = identity else {
         return refuse(
             None,
@@ -78,10 +107,17 @@ pub fn check(tool: Program, args: &[OsString], cwd: &Path, scope_file: &OsStr) -
             change_scope,
         );
     };
-    let shown = identity
-        .work_tree
-        .clone()
-        .unwrap_or_else(|| identity.git_dir.clone());
+    // The repository as a person knows it: its work tree when its git directory is in it.
+    let shown = match &identity.work_tree {
+        Some(w) if identity.git_dir.starts_with(w) || identity.common_dir.starts_with(w) => {
+            w.clone()
+        }
+        _ => identity.git_dir.clone(),
+    };
+    // An index or object store elsewhere makes the write land elsewhere.
+    if let Some(why) = place::elsewhere(&identity, &env) {
+        return refuse(Some(&shown), "unknown", why, change_scope);
+    }
     let scope: Scope = match scope::load(Path::new(scope_file)) {
         Ok(s) => s,
         Err(e) => {
@@ -124,6 +160,11 @@ pub fn check(tool: Program, args: &[OsString], cwd: &Path, scope_file: &OsStr) -
     };
     match effect {
         Effect::Read | Effect::NewRepository => Verdict::Allow,
+        Effect::Init { .. } => needs(
+            Permission::WriteLocal,
+            "`git init` on an existing repository changes it",
+        )
+        .unwrap_or(Verdict::Allow),
         Effect::Alias { name: alias, .. } => refuse(
             Some(&shown),
             name,
@@ -175,6 +216,8 @@ pub fn check(tool: Program, args: &[OsString], cwd: &Path, scope_file: &OsStr) -
                     format!("where the push goes cannot be told: {why}"),
                     "name the branch (`git push origin <branch>`), or run it yourself",
                 ),
+                // A dry run sends nothing.
+                Ok(_) if p.dry_run => Verdict::Allow,
                 Ok(branches) => match branches.iter().find(|b| entry.protects(b)) {
                     Some(b) => refuse(
                         Some(&shown),
@@ -185,7 +228,6 @@ pub fn check(tool: Program, args: &[OsString], cwd: &Path, scope_file: &OsStr) -
                         ),
                         "push another branch and open a pull request, or run it yourself",
                     ),
-                    None if p.dry_run => Verdict::Allow,
                     None => Verdict::Record(record(
                         "allowed",
                         Some(&shown),
@@ -215,6 +257,25 @@ fn resolve_aliases(cwd: &Path, (mut place, mut effect): (Place, Effect)) -> (Pla
             return (place, Effect::Unknown(format!("the alias `{name}` loops")));
         }
         seen.push(name.clone());
+        // git runs a command of its own (a builtin this grammar does not list, a `git-<name>`
+        // in its directory or on PATH) before it looks for an alias of that name.
+        match crate::git::push::git_commands(cwd, &place.globals) {
+            Ok(commands) if commands.iter().any(|c| c == name) => {
+                return (
+                    place,
+                    Effect::Unknown(format!(
+                        "`git {name}` is a command this guard does not know"
+                    )),
+                );
+            }
+            Ok(_) => {}
+            Err(_) => {
+                return (
+                    place,
+                    Effect::Unknown(format!("`git {name}`: git's commands cannot be listed")),
+                );
+            }
+        }
         let key = format!("alias.{}", name.to_ascii_lowercase());
         let inline = place
             .config
@@ -263,6 +324,121 @@ fn resolve_aliases(cwd: &Path, (mut place, mut effect): (Place, Effect)) -> (Pla
         effect = next;
     }
     (place, effect)
+}
+
+/// Configuration keys whose value is a program git runs (or a file of more configuration),
+/// by prefix and suffix of the lowered key; `*` matches a subsection.
+const PROGRAM_KEYS: &[&str] = &[
+    "core.pager",
+    "pager.*",
+    "core.editor",
+    "sequence.editor",
+    "core.sshcommand",
+    "core.askpass",
+    "core.fsmonitor",
+    "core.hookspath",
+    "core.gitproxy",
+    "diff.external",
+    "diff.*.command",
+    "diff.*.textconv",
+    "difftool.*.cmd",
+    "difftool.*.path",
+    "mergetool.*.cmd",
+    "mergetool.*.path",
+    "merge.*.driver",
+    "filter.*.clean",
+    "filter.*.smudge",
+    "filter.*.process",
+    "gpg.program",
+    "gpg.*.program",
+    "credential.helper",
+    "credential.*.helper",
+    "url.*.insteadof",
+    "url.*.pushinsteadof",
+    "protocol.allow",
+    "protocol.*.allow",
+    "uploadpack.packobjectshook",
+    "remote.*.uploadpack",
+    "remote.*.receivepack",
+    "remote.*.vcs",
+    "include.path",
+    "includeif.*.path",
+    "alias.*",
+    "web.browser",
+    "browser.*.cmd",
+    "man.*.cmd",
+    "sendemail.*",
+    "core.sshcommand",
+];
+
+/// Variables whose value is a program git runs.
+const PROGRAM_VARS: &[&str] = &[
+    "GIT_PAGER",
+    "GIT_EDITOR",
+    "GIT_SEQUENCE_EDITOR",
+    "GIT_EXTERNAL_DIFF",
+    "GIT_SSH",
+    "GIT_SSH_COMMAND",
+    "GIT_ASKPASS",
+    "GIT_PROXY_COMMAND",
+    "GIT_EXEC_PATH",
+    "GIT_CONFIG_PARAMETERS",
+    "GIT_CONFIG_COUNT",
+];
+
+/// Why a call's `-c` settings or environment make git run a program of the caller's choosing
+/// (whose `git` calls would not come back here), if they do. A pager or editor that is `cat`,
+/// `less`, `more` or `true` runs nothing that could call git. `alias.*` set with `-c` is
+/// resolved instead, unless it runs a shell.
+fn programs(place: &Place) -> Option<String> {
+    let harmless = |v: &OsStr| {
+        matches!(
+            v.as_bytes(),
+            b"" | b"cat" | b"less" | b"more" | b"true" | b"less -R" | b"less -FRX"
+        )
+    };
+    for (key, value) in &place.config {
+        let key = key.to_ascii_lowercase();
+        let named = PROGRAM_KEYS.iter().any(|p| key_matches(p, &key));
+        if !named {
+            continue;
+        }
+        if key.starts_with("alias.") {
+            if value
+                .as_ref()
+                .is_some_and(|v| v.as_bytes().trim_ascii_start().starts_with(b"!"))
+            {
+                return Some(format!("`-c {key}` runs a shell command"));
+            }
+            continue;
+        }
+        let pager_like =
+            key == "core.pager" || key.starts_with("pager.") || key.ends_with("editor");
+        if pager_like && value.as_deref().is_some_and(harmless) {
+            continue;
+        }
+        return Some(format!("`-c {key}` names a program git would run"));
+    }
+    for var in PROGRAM_VARS {
+        if let Some(value) = std::env::var_os(var).filter(|v| !v.is_empty()) {
+            let pager_like = matches!(*var, "GIT_PAGER" | "GIT_EDITOR" | "GIT_SEQUENCE_EDITOR");
+            if (pager_like && harmless(&value)) || (*var == "GIT_CONFIG_COUNT" && value == "0") {
+                continue;
+            }
+            return Some(format!("`{var}` is set, and names what git runs"));
+        }
+    }
+    None
+}
+
+/// Whether a lowered configuration key matches a [`PROGRAM_KEYS`] pattern.
+fn key_matches(pattern: &str, key: &str) -> bool {
+    match pattern.split_once('*') {
+        None => pattern == key,
+        Some((head, tail)) => {
+            key.len() >= head.len() + tail.len() && key.starts_with(head) && key.ends_with(tail)
+        }
+    }
 }
 
 /// Splits an alias's value into words as git does: whitespace separates, quotes group, a

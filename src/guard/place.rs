@@ -32,6 +32,10 @@ pub struct Env {
     pub work_tree: Option<OsString>,
     /// `GIT_COMMON_DIR`.
     pub common_dir: Option<OsString>,
+    /// `GIT_INDEX_FILE`.
+    pub index_file: Option<OsString>,
+    /// `GIT_OBJECT_DIRECTORY`.
+    pub object_dir: Option<OsString>,
 }
 
 impl Env {
@@ -42,6 +46,8 @@ impl Env {
             git_dir: var("GIT_DIR"),
             work_tree: var("GIT_WORK_TREE"),
             common_dir: var("GIT_COMMON_DIR"),
+            index_file: var("GIT_INDEX_FILE"),
+            object_dir: var("GIT_OBJECT_DIRECTORY"),
         }
     }
 }
@@ -55,9 +61,18 @@ pub fn of_call(cwd: &Path, place: &Place, env: &Env) -> Option<Identity> {
         }
     }
     let git_dir = place.git_dir.as_ref().or(env.git_dir.as_ref());
-    match git_dir {
+    let found = match git_dir {
         Some(gd) => {
-            let git_dir = dir.join(gd).canonicalize().ok()?;
+            let named = dir.join(gd);
+            // A `.git` file given as the git directory: git follows it.
+            let named = match std::fs::metadata(&named) {
+                Ok(m) if m.is_file() => {
+                    let target = gitfile(&named)?;
+                    named.parent()?.join(target)
+                }
+                _ => named,
+            };
+            let git_dir = named.canonicalize().ok()?;
             let work_tree = match place.work_tree.as_ref().or(env.work_tree.as_ref()) {
                 Some(w) => dir.join(w).canonicalize().ok(),
                 // git takes the directory it runs in as the top of the work tree.
@@ -67,14 +82,55 @@ pub fn of_call(cwd: &Path, place: &Place, env: &Env) -> Option<Identity> {
                 Some(c) => dir.join(c).canonicalize().ok()?,
                 None => common_dir(&git_dir)?,
             };
-            Some(Identity {
+            Identity {
                 git_dir,
                 common_dir,
                 work_tree,
-            })
+            }
         }
-        None => identify(&dir),
+        None => {
+            let mut found = identify(&dir)?;
+            if let Some(c) = &env.common_dir {
+                found.common_dir = dir.join(c).canonicalize().ok()?;
+            }
+            found
+        }
+    };
+    Some(found)
+}
+
+/// Why a write would land outside the repository found, if it would: an index file or object
+/// directory named by the environment that is not the repository's own.
+pub fn elsewhere(repo: &Identity, env: &Env) -> Option<String> {
+    let inside = |v: &OsString| {
+        let p = Path::new(v);
+        let parent = p
+            .parent()
+            .filter(|x| !x.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
+        match parent.canonicalize() {
+            Ok(d) => d.starts_with(&repo.git_dir) || d.starts_with(&repo.common_dir),
+            Err(_) => false,
+        }
+    };
+    if let Some(i) = env.index_file.as_ref().filter(|i| !inside(i)) {
+        return Some(format!(
+            "GIT_INDEX_FILE ({}) is not this repository's index",
+            Path::new(i).display()
+        ));
     }
+    if let Some(o) = env.object_dir.as_ref() {
+        let own = Path::new(o)
+            .canonicalize()
+            .is_ok_and(|d| d.starts_with(&repo.common_dir));
+        if !own {
+            return Some(format!(
+                "GIT_OBJECT_DIRECTORY ({}) is not this repository's",
+                Path::new(o).display()
+            ));
+        }
+    }
+    None
 }
 
 /// The repository found from `dir` upwards, as git discovers it.
@@ -82,11 +138,9 @@ pub fn identify(dir: &Path) -> Option<Identity> {
     let start = dir.canonicalize().ok()?;
     for top in start.ancestors() {
         let dot_git = top.join(".git");
-        match std::fs::symlink_metadata(&dot_git) {
-            Ok(m)
-                if (m.is_dir() || m.file_type().is_symlink() && dot_git.is_dir())
-                    && is_git_dir(&dot_git) =>
-            {
+        // Followed, as git follows it: a link to a directory or to a `.git` file.
+        match std::fs::metadata(&dot_git) {
+            Ok(m) if m.is_dir() && is_git_dir(&dot_git) => {
                 let git_dir = dot_git.canonicalize().ok()?;
                 return Some(Identity {
                     common_dir: common_dir(&git_dir)?,

@@ -37,6 +37,14 @@ pub fn destinations(push: &Push, settings: &PushSettings) -> Result<Vec<String>,
         .iter()
         .map(|r| String::from_utf8_lossy(r.as_bytes()).into_owned())
         .collect();
+    // git maps a refspec naming one ref, without a destination, through the remote's push
+    // refspecs (`remote.<name>.push`): `git push origin feature` can update `main`.
+    let mapped = !settings.all(&format!("remote.{remote}.push")).is_empty();
+    if mapped && !push.delete && refspecs.iter().any(|r| !r.contains(':')) {
+        return Err(format!(
+            "remote.{remote}.push maps the refspecs given without a destination"
+        ));
+    }
     if refspecs.is_empty() && !push.tags {
         refspecs = settings
             .all(&format!("remote.{remote}.push"))
@@ -194,7 +202,6 @@ mod tests {
             "push --prune origin feature",
             "push origin refs/heads/*:refs/heads/*",
             "push origin :",
-            "push --receive-pack=x origin feature",
         ] {
             assert!(destinations(&push(line), &s).is_err(), "{line}");
         }
@@ -217,6 +224,8 @@ mod tests {
             &[("remote.origin.push", "refs/heads/feature:refs/heads/main")],
         );
         assert_eq!(destinations(&push("push"), &configured).unwrap(), ["main"]);
+        // A refspec without a destination goes through the mapping too.
+        assert!(destinations(&push("push origin feature"), &configured).is_err());
         let mirror = settings(Some("feature"), &[("remote.origin.mirror", "true")]);
         assert!(destinations(&push("push"), &mirror).is_err());
         let detached = settings(None, &[]);

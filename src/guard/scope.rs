@@ -171,32 +171,13 @@ pub fn load(file: &Path) -> Result<Scope, ScopeError> {
 }
 
 impl Scope {
-    /// The entry a repository falls under: the same repository (its common git directory), or
-    /// the innermost entry whose work tree holds it (a nested repository belongs to the one
-    /// around it). `None`: not listed, so `read`.
+    /// The entry a repository falls under: the same repository, known by its common git
+    /// directory (a submodule or a repository nested in a listed work tree is another
+    /// repository: list it to give it a permission). `None`: not listed, so `read`.
     pub fn entry_for(&self, repo: &Identity) -> Option<&Entry> {
-        if let Some(e) = self
-            .entries
-            .iter()
-            .find(|e| e.identity.common_dir == repo.common_dir)
-        {
-            return Some(e);
-        }
-        let top = repo.work_tree.as_ref()?;
         self.entries
             .iter()
-            .filter(|e| {
-                e.identity
-                    .work_tree
-                    .as_ref()
-                    .is_some_and(|t| top.starts_with(t))
-            })
-            .max_by_key(|e| {
-                e.identity
-                    .work_tree
-                    .as_ref()
-                    .map_or(0, |t| t.as_os_str().len())
-            })
+            .find(|e| e.identity.common_dir == repo.common_dir)
     }
 }
 

@@ -33,8 +33,13 @@ pub enum Effect {
     /// The repository on this machine changes (its refs, index, work tree or configuration);
     /// nothing leaves the machine. The name says what.
     Local(String),
-    /// A new repository is made (`clone`, `init`): nothing existing changes.
+    /// A new repository is made (`clone`): nothing existing changes.
     NewRepository,
+    /// `git init [<dir>]`: a new repository, or a change to the one already there.
+    Init {
+        /// The directory named, if any.
+        dir: Option<OsString>,
+    },
     /// Something leaves the machine that is not a push of refs (`send-email`).
     Send(String),
     /// A push: what it sends where.
@@ -187,10 +192,12 @@ pub fn config_key(key: &str) -> String {
     }
 }
 
-/// Positional arguments and option names of a subcommand's arguments (up to `--`).
+/// Positional arguments and option names of a subcommand's arguments (up to `--`), and its
+/// first argument as written.
 struct Words<'a> {
     positionals: Vec<&'a [u8]>,
     options: Vec<&'a [u8]>,
+    first: Option<&'a [u8]>,
 }
 
 fn words(rest: &[OsString]) -> Words<'_> {
@@ -212,10 +219,12 @@ fn words(rest: &[OsString]) -> Words<'_> {
     Words {
         positionals,
         options,
+        first: rest.first().map(|a| a.as_bytes()),
     }
 }
 
-/// Whether any option is one of `names`, or a short option cluster holds one of `shorts`.
+/// Whether any option is one of `names` exactly, or a short option cluster holds one of
+/// `shorts`.
 fn has(words: &Words<'_>, names: &[&str], shorts: &[u8]) -> bool {
     words.options.iter().any(|o| {
         names.iter().any(|n| n.as_bytes() == *o)
@@ -226,7 +235,29 @@ fn has(words: &Words<'_>, names: &[&str], shorts: &[u8]) -> bool {
     })
 }
 
-/// Commands that never change a repository.
+/// Whether every option is one of `names` exactly (git also takes unique prefixes and
+/// `--no-` forms: those count as unknown here, so a command is a read only when spelled as
+/// one), or a short option cluster of `shorts` only.
+fn only(words: &Words<'_>, names: &[&str], shorts: &[u8]) -> bool {
+    words.options.iter().all(|o| {
+        names.iter().any(|n| n.as_bytes() == *o)
+            || (o.len() > 1
+                && o[0] == b'-'
+                && o[1] != b'-'
+                && o[1..].iter().all(|c| shorts.contains(c)))
+    })
+}
+
+/// Whether the first argument, as written, is one of `subs`: a read form of a command with
+/// subcommands counts only when its word comes first (`git stash -m list` is a push).
+fn first_is(words: &Words<'_>, subs: &[&str]) -> bool {
+    words
+        .first
+        .is_some_and(|f| subs.iter().any(|s| s.as_bytes() == f))
+}
+
+/// Commands that never change a repository, whatever their options (those that write files
+/// or run programs are handled before this list is consulted).
 const READS: &[&str] = &[
     "status",
     "diff",
@@ -265,7 +296,6 @@ const READS: &[&str] = &[
     "stripspace",
     "fsck",
     "archive",
-    "format-patch",
     "request-pull",
     "ls-remote",
     "help",
@@ -275,18 +305,13 @@ const READS: &[&str] = &[
     "column",
     "fmt-merge-msg",
     "merge-tree",
-    "upload-pack",
-    "upload-archive",
     "show-index",
-    "bugreport",
-    "diagnose",
-    "difftool",
-    "instaweb",
 ];
 
 /// Commands that change the repository on this machine, and nothing else.
 const LOCAL_WRITES: &[&str] = &[
     "add",
+    "stage",
     "rm",
     "mv",
     "restore",
@@ -323,10 +348,8 @@ const LOCAL_WRITES: &[&str] = &[
     "merge-one-file",
     "bisect",
     "replace",
-    "filter-branch",
     "fast-import",
     "maintenance",
-    "mergetool",
     "receive-pack",
     "fetch-pack",
     "pack-redundant",
@@ -341,191 +364,348 @@ const LOCAL_WRITES: &[&str] = &[
     "apply",
     "hash-object",
     "interpret-trailers",
+    "format-patch",
+    "bundle",
+    "init",
+    "init-db",
+    "bugreport",
+    "diagnose",
+    "merge-ours",
+    "merge-recursive",
+    "merge-recursive-ours",
+    "merge-recursive-theirs",
+    "merge-subtree",
+    "merge-resolve",
+    "merge-octopus",
+    "notes",
+    "stash",
+    "worktree",
+    "reflog",
+    "sparse-checkout",
+    "submodule",
+    "symbolic-ref",
+    "config",
+    "remote",
+    "branch",
+    "tag",
 ];
+
+/// Commands that run a program of the caller's choosing, or a tool git picks: git starts it
+/// with its own directory first on PATH, so the `git` it calls would not come back here.
+const RUN_PROGRAMS: &[&str] = &[
+    "difftool",
+    "mergetool",
+    "instaweb",
+    "web--browse",
+    "filter-branch",
+    "filter-repo",
+    "for-each-repo",
+    "hook",
+    "submodule--helper",
+    "remote-ext",
+    "remote-fd",
+    "daemon",
+    "http-backend",
+    "upload-pack",
+    "upload-archive",
+    "shell",
+    "credential",
+    "credential-cache",
+    "credential-store",
+    "send-email",
+    "imap-send",
+    "svn",
+    "p4",
+    "cvsimport",
+    "cvsserver",
+    "cvsexportcommit",
+    "archimport",
+    "quiltimport",
+    "request-pull--helper",
+];
+
+/// Options (of any command) that run a program of the caller's choosing.
+const PROGRAM_OPTIONS: &[&str] = &[
+    "--upload-pack",
+    "--receive-pack",
+    "--exec",
+    "--extcmd",
+    "--tool",
+    "--open-files-in-pager",
+];
+
+/// Options that write a file wherever they point.
+const FILE_OPTIONS: &[&str] = &["--output", "--output-directory"];
 
 /// Classifies a subcommand and its arguments.
 fn subcommand(sub: &OsString, rest: &[OsString]) -> Effect {
     let name = sub.to_string_lossy();
     let w = words(rest);
-    let first = w.positionals.first().copied();
     let local = |what: &str| Effect::Local(what.to_owned());
+    // Anything that names a program to run, or a transport that runs one.
+    if has(&w, PROGRAM_OPTIONS, b"")
+        || (name == "grep" && has(&w, &[], b"O"))
+        || (name == "clone" && has(&w, &[], b"u"))
+        || (name == "rebase" && has(&w, &[], b"x"))
+        || (name == "archive" && has(&w, &["--remote"], b""))
+        || (name == "bisect" && w.first == Some(b"run"))
+        || (name == "submodule" && w.first == Some(b"foreach"))
+        || rest.iter().any(|a| {
+            let b = a.as_bytes();
+            b.starts_with(b"ext::")
+                || b.starts_with(b"fd::")
+                || b.contains(&b'=')
+                    && (b.windows(5).any(|x| x == b"=ext:") || b.windows(4).any(|x| x == b"=fd:"))
+        })
+    {
+        return Effect::Unknown(format!("`git {name}` with these options runs a program"));
+    }
+    if RUN_PROGRAMS.contains(&name.as_ref()) {
+        return match name.as_ref() {
+            "send-email" | "imap-send" => Effect::Send(format!("`git {name}`")),
+            "svn" | "p4" | "cvsexportcommit" => Effect::Push(Push {
+                unplaceable: Some(format!("`git {name}`")),
+                ..Push::default()
+            }),
+            _ => Effect::Unknown(format!("`git {name}` runs programs")),
+        };
+    }
+    // Reads that write a file where they are told to.
+    if has(&w, FILE_OPTIONS, b"") || (name == "archive" && has(&w, &[], b"o")) {
+        return local(&format!("{name} --output (writes a file)"));
+    }
     match name.as_ref() {
-        "push" => push(rest),
-        "send-pack" | "svn" | "p4" | "cvsexportcommit" => Effect::Push(Push {
-            unplaceable: Some(format!("`git {name}`")),
-            ..Push::default()
-        }),
-        "send-email" | "imap-send" => Effect::Send(format!("`git {name}`")),
-        "clone" | "init" => Effect::NewRepository,
-        "clean" if has(&w, &["--dry-run"], b"n") => Effect::Read,
-        "apply"
-            if has(&w, &["--check", "--stat", "--numstat", "--summary"], b"")
-                && !has(&w, &["--apply", "--index", "--cached"], b"") =>
-        {
-            Effect::Read
+        "push" => return push(rest),
+        "send-pack" => {
+            return Effect::Push(Push {
+                unplaceable: Some("`git send-pack`".into()),
+                ..Push::default()
+            });
         }
-        "hash-object" if !has(&w, &[], b"w") => Effect::Read,
-        "interpret-trailers" if !has(&w, &["--in-place"], b"") => Effect::Read,
-        // Commands that run a program of the caller's choosing, which git starts with its own
-        // directory first on PATH.
-        "rebase" if has(&w, &["--exec"], b"x") => {
-            Effect::Unknown("`git rebase --exec` runs a command".into())
+        "clone" => return Effect::NewRepository,
+        "init" | "init-db" => {
+            // Options that take a value as the next word (`--template <dir>`) make the
+            // directory unknowable here: then the directory git would use is not named.
+            let dir = (w.options.iter().all(|o| {
+                o.contains(&b'=')
+                    || !matches!(
+                        *o,
+                        b"--template"
+                            | b"--separate-git-dir"
+                            | b"--object-format"
+                            | b"--ref-format"
+                            | b"--initial-branch"
+                            | b"-b"
+                            | b"--shared"
+                    )
+            }))
+            .then(|| {
+                w.positionals
+                    .last()
+                    .map(|d| OsStr::from_bytes(d).to_owned())
+            })
+            .flatten();
+            return Effect::Init { dir };
         }
-        "bisect" if first == Some(b"run") => {
-            Effect::Unknown("`git bisect run` runs a command".into())
+        _ => {}
+    }
+    let read = match name.as_ref() {
+        n if READS.contains(&n) => true,
+        "format-patch" => has(&w, &["--stdout"], b""),
+        "clean" => {
+            has(&w, &["--dry-run"], b"n")
+                && only(&w, &["--dry-run", "--quiet", "--exclude"], b"ndqxXe")
         }
-        "filter-branch" | "filter-repo" => Effect::Unknown(format!("`git {name}` runs commands")),
-        "rerere" if matches!(first, Some(b"status" | b"diff" | b"remaining")) => Effect::Read,
-        "bisect" if matches!(first, Some(b"log" | b"view" | b"visualize" | b"help")) => {
-            Effect::Read
+        "apply" => {
+            has(&w, &["--check", "--stat", "--numstat", "--summary"], b"")
+                && only(
+                    &w,
+                    &[
+                        "--check",
+                        "--stat",
+                        "--numstat",
+                        "--summary",
+                        "--verbose",
+                        "--quiet",
+                        "--recount",
+                        "--allow-empty",
+                    ],
+                    b"vpC",
+                )
         }
-        "replace" if has(&w, &["--list"], b"l") || first.is_none() => Effect::Read,
-        n if READS.contains(&n) => Effect::Read,
-        n if LOCAL_WRITES.contains(&n) => local(n),
+        "hash-object" => only(
+            &w,
+            &[
+                "--stdin",
+                "--stdin-paths",
+                "--no-filters",
+                "--literally",
+                "--path",
+            ],
+            b"t",
+        ),
+        "interpret-trailers" => only(
+            &w,
+            &[
+                "--trim-empty",
+                "--only-trailers",
+                "--only-input",
+                "--unfold",
+                "--parse",
+                "--no-divider",
+                "--trailer",
+                "--where",
+                "--if-exists",
+                "--if-missing",
+            ],
+            b"",
+        ),
+        "rerere" => first_is(&w, &["status", "diff", "remaining"]),
+        "bisect" => first_is(&w, &["log", "view", "visualize", "help"]),
+        "replace" => {
+            w.first.is_none()
+                || (first_is(&w, &["-l", "--list"]) && only(&w, &["--list", "--format"], b"l"))
+        }
         "branch" => {
-            let writes = has(
-                &w,
-                &[
-                    "--delete",
-                    "--move",
-                    "--copy",
-                    "--set-upstream-to",
-                    "--unset-upstream",
-                    "--edit-description",
-                    "--force",
-                    "--track",
-                    "--no-track",
-                    "--create-reflog",
-                    "--recurse-submodules",
-                    "--set-upstream",
-                ],
-                b"dDmMcCuft",
-            );
-            let lists = has(
+            let listing = only(
                 &w,
                 &[
                     "--list",
+                    "--all",
+                    "--remotes",
+                    "--verbose",
                     "--contains",
                     "--no-contains",
                     "--merged",
                     "--no-merged",
                     "--points-at",
-                    "--show-current",
-                ],
-                b"l",
-            );
-            if writes || (!lists && !w.positionals.is_empty()) {
-                local("branch")
-            } else {
-                Effect::Read
-            }
-        }
-        "tag" => {
-            let writes = has(
-                &w,
-                &[
-                    "--delete",
-                    "--annotate",
-                    "--sign",
-                    "--local-user",
-                    "--message",
-                    "--file",
-                    "--force",
-                    "--create-reflog",
-                    "--edit",
-                ],
-                b"dasumFfe",
-            );
-            let lists = has(
-                &w,
-                &[
-                    "--list",
-                    "--contains",
-                    "--no-contains",
-                    "--merged",
-                    "--no-merged",
-                    "--points-at",
-                    "--verify",
-                    "--column",
                     "--sort",
                     "--format",
+                    "--color",
+                    "--no-color",
+                    "--column",
+                    "--no-column",
+                    "--ignore-case",
+                    "--abbrev",
+                    "--no-abbrev",
+                    "--omit-empty",
+                    "--quiet",
                 ],
-                b"lnv",
+                b"larvqi",
             );
-            if writes || (!lists && !w.positionals.is_empty()) {
-                local("tag")
-            } else {
-                Effect::Read
-            }
+            listing && (w.positionals.is_empty() || has(&w, &["--list"], b"l"))
         }
-        "remote" => match first {
-            None | Some(b"show" | b"get-url") => Effect::Read,
-            Some(b"update") => local("remote update (a fetch)"),
-            Some(_) => local("remote"),
-        },
-        "config" => config(&w),
-        "stash" => match first {
-            Some(b"list" | b"show") => Effect::Read,
-            _ => local("stash"),
-        },
-        "worktree" => match first {
-            Some(b"list") => Effect::Read,
-            _ => local("worktree"),
-        },
-        "reflog" => match first {
-            None | Some(b"show" | b"exists" | b"list") => Effect::Read,
-            _ => local("reflog"),
-        },
-        "notes" => match first {
-            None | Some(b"list" | b"show" | b"get-ref") => Effect::Read,
-            _ => local("notes"),
-        },
-        "sparse-checkout" => match first {
-            Some(b"list" | b"check-rules") => Effect::Read,
-            _ => local("sparse-checkout"),
-        },
-        "submodule" => match first {
-            None | Some(b"status" | b"summary") => Effect::Read,
-            Some(b"foreach") => {
-                Effect::Unknown("`git submodule foreach` runs a shell command".into())
-            }
-            Some(_) => local("submodule"),
-        },
+        "tag" => {
+            let listing = only(
+                &w,
+                &[
+                    "--list",
+                    "--contains",
+                    "--no-contains",
+                    "--merged",
+                    "--no-merged",
+                    "--points-at",
+                    "--sort",
+                    "--format",
+                    "--column",
+                    "--no-column",
+                    "--ignore-case",
+                    "--color",
+                    "--omit-empty",
+                ],
+                b"lni",
+            );
+            listing && (w.positionals.is_empty() || has(&w, &["--list"], b"l"))
+        }
+        "remote" => {
+            w.first.is_none()
+                || (first_is(&w, &["-v", "--verbose"]) && w.positionals.is_empty())
+                || first_is(&w, &["show", "get-url"])
+        }
+        "config" => config_reads(&w),
+        "stash" => first_is(&w, &["list", "show"]),
+        "worktree" => first_is(&w, &["list"]),
+        "reflog" => w.first.is_none() || first_is(&w, &["show", "exists", "list"]),
+        "notes" => w.first.is_none() || first_is(&w, &["list", "show", "get-ref"]),
+        "sparse-checkout" => first_is(&w, &["list", "check-rules"]),
+        "submodule" => w.first.is_none() || first_is(&w, &["status", "summary"]),
         "symbolic-ref" => {
-            if has(&w, &["--delete"], b"d") || w.positionals.len() >= 2 {
-                local("symbolic-ref")
-            } else {
-                Effect::Read
-            }
+            w.positionals.len() <= 1
+                && only(
+                    &w,
+                    &["--quiet", "--short", "--no-recurse", "--recurse"],
+                    b"q",
+                )
         }
-        "bundle" => match first {
-            Some(b"unbundle") => local("bundle unbundle"),
-            _ => Effect::Read,
-        },
-        "credential" | "credential-cache" | "credential-store" => Effect::Read,
-        _ => Effect::Alias {
-            name: name.into_owned(),
-            rest: rest.to_vec(),
-        },
+        "bundle" => first_is(&w, &["verify", "list-heads"]),
+        n if LOCAL_WRITES.contains(&n) => false,
+        _ => {
+            return Effect::Alias {
+                name: name.into_owned(),
+                rest: rest.to_vec(),
+            };
+        }
+    };
+    if read {
+        Effect::Read
+    } else if name == "config" && has(&w, &["--file", "--global", "--system", "--blob"], b"f") {
+        // Another file than this repository's configuration: whose, this guard cannot tell.
+        Effect::Unknown("`git config` writing another file than the repository's".into())
+    } else {
+        local(&name)
     }
 }
 
-/// `git config`: reads unless it sets, unsets, renames, removes or edits.
-fn config(w: &Words<'_>) -> Effect {
-    let writes = has(
-        w,
-        &[
-            "--add",
-            "--unset",
-            "--unset-all",
-            "--replace-all",
-            "--rename-section",
-            "--remove-section",
-            "--edit",
-        ],
-        b"e",
-    );
-    let reads = has(
+/// `git config` reads: `--get*`/`--list` or the `get`/`list` subcommands, or one key alone,
+/// with no option that names another file to write or a scope beyond the repository's.
+fn config_reads(w: &Words<'_>) -> bool {
+    let read_options = [
+        "--get",
+        "--get-all",
+        "--get-regexp",
+        "--get-urlmatch",
+        "--list",
+        "--get-color",
+        "--get-colorbool",
+        "--show-origin",
+        "--show-scope",
+        "--null",
+        "--name-only",
+        "--includes",
+        "--no-includes",
+        "--type",
+        "--bool",
+        "--int",
+        "--bool-or-int",
+        "--path",
+        "--expiry-date",
+        "--default",
+        "--local",
+        "--global",
+        "--system",
+        "--worktree",
+        "--file",
+        "--blob",
+        "--fixed-value",
+        "--all",
+        "--regexp",
+        "--value",
+        "--url",
+    ];
+    if !only(w, &read_options, b"lzf") {
+        return false;
+    }
+    let sub = w.positionals.first().copied();
+    if matches!(sub, Some(b"get" | b"list")) {
+        return true;
+    }
+    if matches!(
+        sub,
+        Some(b"set" | b"unset" | b"rename-section" | b"remove-section" | b"edit")
+    ) {
+        return false;
+    }
+    has(
         w,
         &[
             "--get",
@@ -535,29 +715,15 @@ fn config(w: &Words<'_>) -> Effect {
             "--list",
             "--get-color",
             "--get-colorbool",
-            "--show-origin",
-            "--show-scope",
         ],
         b"l",
-    );
-    let sub = w.positionals.first().copied();
-    let write_sub = matches!(
-        sub,
-        Some(b"set" | b"unset" | b"rename-section" | b"remove-section" | b"edit")
-    );
-    let read_sub = matches!(sub, Some(b"get" | b"list"));
-    if writes || write_sub {
-        Effect::Local("config".into())
-    } else if reads || read_sub || w.positionals.len() <= 1 {
-        Effect::Read
-    } else {
-        Effect::Local("config".into())
-    }
+    ) || w.positionals.len() <= 1
 }
 
 /// `git push [<options>] [<repository> [<refspec>...]]`.
 fn push(rest: &[OsString]) -> Effect {
     let mut p = Push::default();
+    let mut repo_option: Option<OsString> = None;
     let mut positionals: Vec<OsString> = Vec::new();
     let mut i = 0;
     let mut dashdash = false;
@@ -590,7 +756,7 @@ fn push(rest: &[OsString]) -> Effect {
             b"--tags" => p.tags = true,
             b"--prune" => p.prune = true,
             b"--dry-run" => p.dry_run = true,
-            b"--repo" => p.remote = take(&mut i),
+            b"--repo" => repo_option = take(&mut i),
             b"--receive-pack" | b"--exec" => {
                 take(&mut i);
                 p.unplaceable = Some("--receive-pack runs a program on the remote".into());
@@ -659,10 +825,9 @@ fn push(rest: &[OsString]) -> Effect {
             }
         }
     }
+    // git's rule: a repository given as an argument wins over `--repo`.
     let mut positionals = positionals.into_iter();
-    if p.remote.is_none() {
-        p.remote = positionals.next();
-    }
+    p.remote = positionals.next().or(repo_option);
     p.refspecs = positionals.collect();
     Effect::Push(p)
 }
@@ -677,12 +842,14 @@ fn split_long(bytes: &[u8]) -> (&[u8], Option<&[u8]>) {
     (bytes, None)
 }
 
-/// What a `gh` command line does to the forge: `Read`, or `Send` for anything that writes
-/// there (`Local` for the few that only change this machine's repository). The repository it
-/// acts on is named by `-R`/`--repo` when given.
+/// What a `gh` command line does to the forge: `Read`, `Send` for what writes there, a `Push`
+/// that cannot be placed for what moves a branch (`pr merge`, `repo sync`, the refs and merge
+/// routes of `api`), `Local` for the few that only change this machine's repository, and
+/// `Unknown` for anything else (an extension, an alias). A read is only ever its words first
+/// (`gh pr view 3`): a flag before them could take the next word as its value. The repository
+/// it acts on is named by `-R`/`--repo` when given.
 pub fn gh(args: &[OsString]) -> (Option<OsString>, Effect) {
     let mut repo = None;
-    let mut words: Vec<&[u8]> = Vec::new();
     let mut method: Option<Vec<u8>> = None;
     let mut fields = false;
     let mut mutation = false;
@@ -690,36 +857,86 @@ pub fn gh(args: &[OsString]) -> (Option<OsString>, Effect) {
     while let Some(arg) = args.get(i) {
         let b = arg.as_bytes();
         i += 1;
-        let (name, inline) = split_long(b);
-        let take = |i: &mut usize| -> Option<OsString> {
+        // pflag's forms: `--name=v`, `--name v`, `-Xv`, `-X=v`, `-X v`.
+        let (name, inline): (&[u8], Option<&[u8]>) = if b.starts_with(b"--") {
+            split_long(b)
+        } else if b.len() > 2 && b[0] == b'-' {
+            (&b[..2], Some(b[2..].strip_prefix(b"=").unwrap_or(&b[2..])))
+        } else {
+            (b, None)
+        };
+        let take = |i: &mut usize| -> Option<Vec<u8>> {
             match inline {
-                Some(v) => Some(OsStr::from_bytes(v).to_owned()),
+                Some(v) => Some(v.to_vec()),
                 None => {
-                    let v = args.get(*i).cloned();
+                    let v = args.get(*i).map(|a| a.as_bytes().to_vec());
                     *i += 1;
                     v
                 }
             }
         };
         match name {
-            b"-R" | b"--repo" => repo = take(&mut i),
-            b"-X" | b"--method" => method = take(&mut i).map(|m| m.as_bytes().to_ascii_uppercase()),
+            b"-R" | b"--repo" => repo = take(&mut i).map(|v| OsStr::from_bytes(&v).to_owned()),
+            b"-X" | b"--method" => method = take(&mut i).map(|m| m.to_ascii_uppercase()),
             b"-f" | b"-F" | b"--field" | b"--raw-field" | b"--input" => {
                 fields = true;
                 if let Some(v) = take(&mut i) {
-                    mutation |= v
-                        .as_bytes()
-                        .windows(8)
-                        .any(|w| w.eq_ignore_ascii_case(b"mutation"));
+                    // A query read from a file (`@file`) cannot be looked into.
+                    mutation |= v.windows(8).any(|w| w.eq_ignore_ascii_case(b"mutation"))
+                        || v.contains(&b'@')
+                        || name == b"--input";
                 }
             }
-            _ if b.starts_with(b"-") => {}
-            _ => words.push(b),
+            _ => {}
         }
     }
+    let word = |k: usize| args.get(k).map(|a| a.as_bytes());
+    let first_two = (word(0), word(1));
     let send = |what: &str| Effect::Send(format!("`gh {what}`"));
-    let effect = match words.as_slice() {
-        [b"api", ..] => {
+    let moves_branch = |what: &str| {
+        Effect::Push(Push {
+            unplaceable: Some(format!("`gh {what}` moves a branch on the forge")),
+            ..Push::default()
+        })
+    };
+    // `gh api`'s endpoint: its first word that is neither a flag nor a flag's value.
+    let api_route = || -> Option<&[u8]> {
+        let mut k = 1;
+        while let Some(a) = word(k) {
+            k += 1;
+            if a.starts_with(b"-") {
+                let takes_value = matches!(
+                    a,
+                    b"-X"
+                        | b"--method"
+                        | b"-f"
+                        | b"-F"
+                        | b"--field"
+                        | b"--raw-field"
+                        | b"--input"
+                        | b"-H"
+                        | b"--header"
+                        | b"-q"
+                        | b"--jq"
+                        | b"-t"
+                        | b"--template"
+                        | b"--hostname"
+                        | b"-p"
+                        | b"--preview"
+                        | b"--cache"
+                );
+                if takes_value {
+                    k += 1;
+                }
+                continue;
+            }
+            return Some(a);
+        }
+        None
+    };
+    let effect = match first_two {
+        (Some(b"api"), _) => {
+            let route = api_route().unwrap_or_default();
             let method = method.unwrap_or_else(|| {
                 if fields {
                     b"POST".to_vec()
@@ -727,76 +944,62 @@ pub fn gh(args: &[OsString]) -> (Option<OsString>, Effect) {
                     b"GET".to_vec()
                 }
             });
-            let graphql_read = words.get(1) == Some(&&b"graphql"[..]) && !mutation;
-            if method == b"GET" || graphql_read {
+            let graphql = route == b"graphql";
+            let route_moves = [&b"/git/refs"[..], b"/merge", b"/merges", b"merge-upstream"]
+                .iter()
+                .any(|p| route.windows(p.len()).any(|w| w == *p));
+            if graphql && !mutation {
                 Effect::Read
+            } else if graphql {
+                send("api graphql (a mutation)")
+            } else if method == b"GET" || method == b"HEAD" {
+                Effect::Read
+            } else if route_moves {
+                moves_branch("api")
             } else {
                 send(&format!("api -X {}", String::from_utf8_lossy(&method)))
             }
         }
-        [b"pr", b"merge", ..] => Effect::Push(Push {
-            unplaceable: Some(
-                "`gh pr merge` updates the pull request's base branch on the forge".into(),
-            ),
-            ..Push::default()
-        }),
-        [
-            b"pr" | b"issue" | b"release" | b"run" | b"workflow" | b"gist" | b"cache" | b"project"
-            | b"label" | b"ruleset" | b"repo" | b"search" | b"secret" | b"variable" | b"codespace"
-            | b"org" | b"attestation",
-            sub,
-            ..,
-        ] if matches!(
-            *sub,
-            b"view"
-                | b"list"
-                | b"diff"
-                | b"checks"
-                | b"status"
-                | b"watch"
-                | b"download"
-                | b"verify"
-                | b"code"
-                | b"commits"
-                | b"issues"
-                | b"prs"
-                | b"repos"
-        ) =>
-        {
-            Effect::Read
-        }
-        [b"pr", b"checkout", ..] => Effect::Local("`gh pr checkout`".into()),
-        [b"repo", b"clone", ..] => Effect::NewRepository,
-        [
-            b"status" | b"browse" | b"help" | b"version" | b"completion" | b"config" | b"alias"
-            | b"extension" | b"auth",
-            ..,
-        ] if !matches!(
-            words.get(1).copied(),
+        (Some(b"pr"), Some(b"merge")) => moves_branch("pr merge"),
+        (Some(b"repo"), Some(b"sync")) => moves_branch("repo sync"),
+        (
             Some(
-                b"set"
-                    | b"install"
-                    | b"login"
-                    | b"logout"
-                    | b"refresh"
-                    | b"delete"
-                    | b"import"
-                    | b"upgrade"
-                    | b"remove"
-            )
-        ) =>
-        {
-            Effect::Read
-        }
-        [] => Effect::Read,
-        _ => send(
-            &words
-                .iter()
+                b"pr" | b"issue" | b"release" | b"run" | b"workflow" | b"gist" | b"cache"
+                | b"project" | b"label" | b"ruleset" | b"repo" | b"search" | b"secret"
+                | b"variable" | b"codespace" | b"org" | b"attestation",
+            ),
+            Some(
+                b"view" | b"list" | b"diff" | b"checks" | b"status" | b"watch" | b"download"
+                | b"verify" | b"code" | b"commits" | b"issues" | b"prs" | b"repos",
+            ),
+        )
+        | (Some(b"status" | b"browse" | b"help" | b"version" | b"completion"), _)
+        | (Some(b"auth"), Some(b"status" | b"token"))
+        | (Some(b"config"), Some(b"get" | b"list"))
+        | (Some(b"alias" | b"extension"), Some(b"list"))
+        | (None, _) => Effect::Read,
+        (Some(b"pr"), Some(b"checkout")) => Effect::Local("`gh pr checkout`".into()),
+        (Some(b"repo"), Some(b"clone")) => Effect::NewRepository,
+        (
+            Some(
+                b"pr" | b"issue" | b"release" | b"run" | b"workflow" | b"gist" | b"cache"
+                | b"project" | b"label" | b"ruleset" | b"repo" | b"secret" | b"variable"
+                | b"codespace" | b"org",
+            ),
+            Some(sub),
+        ) if !sub.starts_with(b"-") => send(&format!(
+            "{} {}",
+            String::from_utf8_lossy(first_two.0.unwrap_or_default()),
+            String::from_utf8_lossy(sub)
+        )),
+        _ => Effect::Unknown(format!(
+            "`gh {}` is not a gh command this guard knows (an extension, an alias, a flag first)",
+            args.iter()
                 .take(2)
-                .map(|w| String::from_utf8_lossy(w).into_owned())
+                .map(|a| a.to_string_lossy().into_owned())
                 .collect::<Vec<_>>()
-                .join(" "),
-        ),
+                .join(" ")
+        )),
     };
     (repo, effect)
 }
@@ -814,6 +1017,7 @@ mod tests {
             Effect::Read => "read",
             Effect::Local(_) => "local",
             Effect::NewRepository => "new",
+            Effect::Init { .. } => "init",
             Effect::Send(_) => "send",
             Effect::Push(_) => "push",
             Effect::Alias { .. } => "alias",
@@ -880,6 +1084,20 @@ mod tests {
             assert_eq!(kind(line), "local", "{line}");
         }
         assert_eq!(kind("clone u d"), "new");
+        for line in [
+            "clone -u x u d",
+            "ls-remote --upload-pack=x o",
+            "archive --remote=r main",
+            "grep -Ox y",
+            "difftool",
+            "for-each-repo --config=x push",
+            "fetch ext::sh",
+            "config --file /tmp/c k v",
+            "config --global k v",
+            "hook run x",
+        ] {
+            assert_eq!(kind(line), "unknown", "{line}");
+        }
         assert_eq!(kind("push"), "push");
         assert_eq!(kind("send-pack r main"), "push");
         assert_eq!(kind("send-email x"), "send");
@@ -908,10 +1126,10 @@ mod tests {
 
     #[test]
     fn pushes_say_what_they_send() {
-        let Effect::Push(p) = git(&argv("push -fu --repo=up main:release +x:y")).1 else {
+        let Effect::Push(p) = git(&argv("push -fu --repo=up origin main:release +x:y")).1 else {
             panic!()
         };
-        assert_eq!(p.remote, Some("up".into()));
+        assert_eq!(p.remote, Some("origin".into()));
         assert_eq!(p.refspecs, [OsString::from("main:release"), "+x:y".into()]);
         let Effect::Push(p) = git(&argv("push origin --delete main")).1 else {
             panic!()
@@ -922,10 +1140,14 @@ mod tests {
             panic!()
         };
         assert!(p.delete && p.mirror && p.all && p.prune && p.dry_run);
-        let Effect::Push(p) = git(&argv("push --receive-pack=x o")).1 else {
+        // A program of the caller's choosing, on the remote or here.
+        assert_eq!(kind("push --receive-pack=x o"), "unknown");
+        // git takes a positional repository over `--repo`.
+        let Effect::Push(p) = git(&argv("push --repo=origin up main")).1 else {
             panic!()
         };
-        assert!(p.unplaceable.is_some());
+        assert_eq!(p.remote, Some("up".into()));
+        assert_eq!(p.refspecs, [OsString::from("main")]);
         let Effect::Push(p) = git(&argv("push --frob o")).1 else {
             panic!()
         };
@@ -941,7 +1163,7 @@ mod tests {
             "pr diff",
             "issue view 4",
             "api repos/o/r",
-            "api -X GET x",
+            "api repos/o/r -X GET",
             "run list",
             "release list",
             "repo view",
@@ -961,11 +1183,32 @@ mod tests {
             "repo delete x",
             "workflow run w",
             "api graphql -f query=mutation{x}",
-            "frobnicate",
+            "api -XPOST x",
+            "api -X=POST x",
+            "api x -ftitle=y",
+            "api graphql -F query=@m.graphql",
+            "pr review 3",
         ] {
             assert!(matches!(effect(line), Effect::Send(_)), "{line}");
         }
-        assert!(matches!(effect("pr merge 3"), Effect::Push(_)));
+        for line in [
+            "pr merge 3",
+            "repo sync --branch main",
+            "api -X PATCH repos/o/r/git/refs/heads/main",
+            "api -X PUT repos/o/r/pulls/1/merge",
+        ] {
+            assert!(matches!(effect(line), Effect::Push(_)), "{line}");
+        }
+        for line in [
+            "frobnicate",
+            "m 1",
+            "pr --title view create",
+            "extension exec x",
+            "alias set m 'pr merge'",
+            "auth setup-git",
+        ] {
+            assert!(matches!(effect(line), Effect::Unknown(_)), "{line}");
+        }
         assert_eq!(gh(&argv("-R o/r pr create")).0, Some("o/r".into()));
     }
 }

@@ -346,7 +346,7 @@ impl ServerHandler for Server {
         let mut info = Implementation::from_build_env();
         info.name = "git-prism".into();
         info.title = Some("git-prism".into());
-        info.version = env!("CARGO_PKG_VERSION").into();
+        info.version = crate::version::semver();
         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
             .with_server_info(info)
             .with_instructions(INSTRUCTIONS)

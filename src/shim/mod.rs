@@ -120,8 +120,8 @@ pub fn run(tool: Program, argv0: OsString, args: Vec<OsString>) -> i32 {
 /// Holds a call to the session's scope: `Some(status)` when it is refused (the line printed,
 /// the record kept), `None` to go on.
 fn guard(tool: Program, args: &[OsString], scope: &OsStr) -> Option<i32> {
-    let cwd = std::env::current_dir().ok()?;
-    match crate::unwind::catch(|| crate::guard::check(tool, args, &cwd, scope)) {
+    let cwd = std::env::current_dir().ok();
+    match crate::unwind::catch(|| crate::guard::check(tool, args, cwd.as_deref(), scope)) {
         Ok(crate::guard::Verdict::Allow) => None,
         Ok(crate::guard::Verdict::Record(record)) => {
             crate::guard::log::append(&record);

@@ -499,3 +499,146 @@ fn session_starts_an_agent_with_the_scope_and_check_says_what_it_allows() {
         .unwrap();
     assert!(!out.status.success());
 }
+
+// The attack on the guard (issue 20): writes that got through, each refused now, and the
+// remote's `main` and the read-only repository unchanged.
+#[test]
+fn the_writes_the_attack_found_are_refused() {
+    let s = Session::new("write-push");
+    s.commit_on_app();
+    let before = s.remote_main();
+    let app = s.app.to_str().unwrap().to_owned();
+    let other_git = s.other.join(".git").to_str().unwrap().to_owned();
+    let refs_before = s
+        .env
+        .repo_at(&s.other)
+        .git(&["for-each-ref", "--format=%(refname) %(objectname)"]);
+    // A1: a positional repository wins over --repo: a bare push of main.
+    refused(&s.git(&s.app, &["push", "--repo=origin", "origin"]));
+    // A2: a refspec without a destination mapped through remote.<name>.push.
+    refused(&s.git(
+        &s.app,
+        &[
+            "-c",
+            "remote.origin.push=+refs/heads/feature:refs/heads/main",
+            "push",
+            "origin",
+            "feature",
+        ],
+    ));
+    // A4: an alias over a builtin or an external command; A5: programs named on the command
+    // line or in the environment.
+    let push_main = format!("git -C {app} push -q -f origin main:main");
+    for args in [
+        vec![
+            "-c",
+            "alias.for-each-repo=status",
+            "for-each-repo",
+            "--config=x.r",
+            "push",
+        ],
+        vec!["-c", "alias.stage=status", "stage", "x"],
+        vec!["ls-remote", "--upload-pack", &push_main, "origin"],
+        vec!["grep", "-Ofoo", "x"],
+        vec!["difftool", "-y"],
+        vec!["-c", &format!("core.pager={push_main}"), "log", "-p"],
+        vec!["log", "--output=.git/refs/heads/evil"],
+        vec!["init"],
+        vec!["notes", "--ref", "list", "add", "-m", "n", "HEAD"],
+        vec!["stash", "-m", "list"],
+        vec!["tag", "--sort=v", "evil"],
+        vec!["branch", "--set-upstream-t=main"],
+        vec!["config", "--rem", "core"],
+        vec!["clean", "-n", "--no-dry-run", "-f"],
+    ] {
+        let out = s.git(&s.other, &args);
+        assert!(!out.status.success(), "{args:?} passed");
+        refused(&out);
+    }
+    for (dir, args, vars) in [
+        // B1: another repository's git dir named from a listed work tree.
+        (
+            s.app.clone(),
+            vec!["--git-dir", other_git.as_str(), "branch", "evil"],
+            vec![],
+        ),
+        (
+            s.app.clone(),
+            vec!["tag", "evil"],
+            vec![("GIT_DIR", other_git.as_str())],
+        ),
+        // B2: GIT_COMMON_DIR.
+        (
+            s.app.clone(),
+            vec!["config", "user.name", "evil"],
+            vec![("GIT_COMMON_DIR", other_git.as_str())],
+        ),
+        // B5 (the programs' environment).
+        (
+            s.app.clone(),
+            vec!["log", "-1"],
+            vec![("GIT_PAGER", push_main.as_str())],
+        ),
+    ] {
+        refused(&s.git_with(&dir, &args, &vars));
+    }
+    // B1: a `.git` file in a listed work tree naming another repository.
+    std::fs::create_dir_all(s.app.join("wt")).unwrap();
+    std::fs::write(s.app.join("wt/.git"), format!("gitdir: {other_git}\n")).unwrap();
+    refused(&s.git(
+        &s.app.join("wt"),
+        &["commit", "--allow-empty", "-m", "evil"],
+    ));
+    // B8: another repository's configuration file.
+    let other_config = s.other.join(".git/config");
+    refused(&s.git(
+        &s.app,
+        &[
+            "config",
+            "--file",
+            other_config.to_str().unwrap(),
+            "core.evil",
+            "yes",
+        ],
+    ));
+    assert_eq!(s.remote_main(), before, "nothing reached the remote");
+    assert_eq!(
+        s.env
+            .repo_at(&s.other)
+            .git(&["for-each-ref", "--format=%(refname) %(objectname)"]),
+        refs_before,
+        "nothing changed in the read-only repository"
+    );
+    // A dry run sends nothing and passes.
+    allowed(&s.git(&s.app, &["push", "-n", "origin", "main"]));
+    // `git init` of a new directory is a new repository.
+    let fresh = s.env.root().join("fresh");
+    allowed(&s.git(&s.env.root(), &["init", "-q", fresh.to_str().unwrap()]));
+}
+
+// A3 of the attack: a deleted working directory made the guard let everything through.
+#[test]
+fn a_call_from_a_deleted_directory_is_held_too() {
+    let s = Session::new("write-push");
+    s.commit_on_app();
+    let before = s.remote_main();
+    let script = format!(
+        "mkdir gone && cd gone && rmdir ../gone && git -C {} push -q origin main",
+        s.app.display()
+    );
+    let out = s
+        .env
+        .sh(&script, &s.env.shim_path())
+        .current_dir(s.env.root())
+        .env("GIT_PRISM_SCOPE", &s.scope)
+        .env("GIT_PRISM_STATE_DIR", &s.state)
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("git-prism guard: refused"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(s.remote_main(), before);
+}

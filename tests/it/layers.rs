@@ -25,6 +25,7 @@ const LAYERS: &[&[&str]] = &[
         "text",
         "json",
         "unwind",
+        "version",
         "fuzz",
     ],
     // The only place gix and the git subprocess are touched.

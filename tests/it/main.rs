@@ -31,6 +31,7 @@ mod oracle;
 mod panics;
 mod passthrough;
 mod real_history;
+mod release;
 mod resolver;
 mod security_answers;
 mod security_exec;
