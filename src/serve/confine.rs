@@ -141,6 +141,11 @@ impl Allowed {
             .iter()
             .map(|(w, d)| (*w, d.clone()))
             .chain(alternates.iter().map(|d| ("alternate objects", d.clone())))
+            .chain(
+                repo.submodule_git_dirs()
+                    .iter()
+                    .map(|d| ("a submodule's git directory", d.clone())),
+            )
         {
             let Ok(resolved) = dir.canonicalize() else {
                 continue;
