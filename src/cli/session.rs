@@ -97,11 +97,17 @@ fn start(named: Option<PathBuf>, command: Vec<OsString>, out: &mut Out<'_>) -> R
         "git-prism session: every other repository: read"
     )?;
     out.stderr.flush()?;
-    let err = std::process::Command::new(program)
+    let mut command = std::process::Command::new(program);
+    command
         .args(rest)
         .env(scope::SCOPE_VAR, &file)
-        .env("PATH", path)
-        .exec();
+        .env("PATH", path);
+    // Where git reads the user's configuration from, as the session starts: a call that
+    // changes it is refused (`guard::SESSION_VARS`).
+    for (var, recorded) in crate::guard::SESSION_VARS {
+        command.env(recorded, std::env::var_os(var).unwrap_or_default());
+    }
+    let err = command.exec();
     bail!("cannot run {}: {err}", program.to_string_lossy())
 }
 

@@ -20,6 +20,8 @@ pub struct PushSettings {
     pub head: Option<String>,
     /// The local branches' short names.
     pub branches: Vec<String>,
+    /// Local branches that are symbolic refs, with the ref each names (`foo` → `refs/heads/main`).
+    pub symrefs: Vec<(String, String)>,
 }
 
 impl PushSettings {
@@ -65,15 +67,29 @@ pub fn push_settings(cwd: &Path, globals: &[OsString]) -> Result<PushSettings, G
             let name = out.trim().to_str_lossy().into_owned();
             name.strip_prefix("refs/heads/").map(str::to_owned)
         });
-    let branches = git
-        .metadata(&["for-each-ref", "--format=%(refname:short)", "refs/heads"])?
+    let mut branches = Vec::new();
+    let mut symrefs = Vec::new();
+    for line in git
+        .metadata(&[
+            "for-each-ref",
+            "--format=%(refname:short)%00%(symref)",
+            "refs/heads",
+        ])?
         .lines()
-        .map(|l| l.to_str_lossy().into_owned())
-        .collect();
+    {
+        let mut parts = line.splitn(2, |b| *b == 0);
+        let name = parts.next().unwrap_or_default().to_str_lossy().into_owned();
+        let target = parts.next().unwrap_or_default().to_str_lossy().into_owned();
+        if !target.is_empty() {
+            symrefs.push((name.clone(), target));
+        }
+        branches.push(name);
+    }
     Ok(PushSettings {
         config,
         head,
         branches,
+        symrefs,
     })
 }
 

@@ -114,6 +114,23 @@ pub fn check(tool: Program, args: &[OsString], cwd: Option<&Path>, scope_file: &
         }
         _ => identity.git_dir.clone(),
     };
+    // A work tree named for another repository: git would write there.
+    if let Some(tree) = place.work_tree.as_ref().or(env.work_tree.as_ref()) {
+        let named = cwd
+            .join(place.chdir.iter().collect::<std::path::PathBuf>())
+            .join(tree);
+        if place::identify(&named).is_some_and(|other| other.common_dir != identity.common_dir) {
+            return refuse(
+                Some(&shown),
+                "unknown",
+                format!(
+                    "the work tree named ({}) belongs to another repository",
+                    named.display()
+                ),
+                change_scope,
+            );
+        }
+    }
     // An index or object store elsewhere makes the write land elsewhere.
     if let Some(why) = place::elsewhere(&identity, &env) {
         return refuse(Some(&shown), "unknown", why, change_scope);
@@ -326,52 +343,85 @@ fn resolve_aliases(cwd: &Path, (mut place, mut effect): (Place, Effect)) -> (Pla
     (place, effect)
 }
 
-/// Configuration keys whose value is a program git runs (or a file of more configuration),
-/// by prefix and suffix of the lowered key; `*` matches a subsection.
-const PROGRAM_KEYS: &[&str] = &[
+/// `-c` keys known to name no program and no file git would write (`*` matches a
+/// subsection or a name). Any other key makes the call one the guard cannot see into: the
+/// list of keys that run something (`tar.<fmt>.command`, `man.<tool>.path`,
+/// `gpg.ssh.defaultKeyCommand`, `core.sshCommand`, ...) is long and grows with git.
+const HARMLESS_KEYS: &[&str] = &[
+    "user.*",
+    "author.*",
+    "committer.*",
+    "color.*",
+    "advice.*",
+    "log.*",
+    "format.pretty",
+    "diff.renames",
+    "diff.algorithm",
+    "diff.context",
+    "diff.interhunkcontext",
+    "diff.noprefix",
+    "diff.mnemonicprefix",
+    "diff.relative",
+    "diff.indentheuristic",
+    "diff.colormoved",
+    "diff.suppressblankempty",
+    "diff.ignoresubmodules",
+    "diff.statgraphwidth",
+    "diff.renamelimit",
+    "core.quotepath",
+    "core.abbrev",
+    "core.autocrlf",
+    "core.eol",
+    "core.safecrlf",
+    "core.filemode",
+    "core.ignorecase",
+    "core.precomposeunicode",
+    "core.untrackedcache",
+    "core.commentchar",
+    "core.commentstring",
     "core.pager",
-    "pager.*",
     "core.editor",
-    "sequence.editor",
-    "core.sshcommand",
-    "core.askpass",
     "core.fsmonitor",
-    "core.hookspath",
-    "core.gitproxy",
-    "diff.external",
-    "diff.*.command",
-    "diff.*.textconv",
-    "difftool.*.cmd",
-    "difftool.*.path",
-    "mergetool.*.cmd",
-    "mergetool.*.path",
-    "merge.*.driver",
-    "filter.*.clean",
-    "filter.*.smudge",
-    "filter.*.process",
-    "gpg.program",
-    "gpg.*.program",
-    "credential.helper",
-    "credential.*.helper",
-    "url.*.insteadof",
-    "url.*.pushinsteadof",
-    "protocol.allow",
-    "protocol.*.allow",
-    "uploadpack.packobjectshook",
-    "remote.*.uploadpack",
-    "remote.*.receivepack",
-    "remote.*.vcs",
-    "include.path",
-    "includeif.*.path",
+    "pager.*",
+    "init.defaultbranch",
+    "push.default",
+    "push.autosetupremote",
+    "push.followtags",
+    "remote.*.push",
+    "remote.*.url",
+    "remote.*.pushurl",
+    "remote.*.fetch",
+    "remote.pushdefault",
+    "branch.*.merge",
+    "branch.*.remote",
+    "branch.*.pushremote",
+    "branch.*.rebase",
+    "pull.rebase",
+    "pull.ff",
+    "merge.ff",
+    "merge.conflictstyle",
+    "rebase.autosquash",
+    "rebase.autostash",
+    "rebase.updaterefs",
+    "fetch.prune",
+    "fetch.prunetags",
+    "gc.auto",
+    "maintenance.auto",
+    "status.*",
+    "commit.verbose",
+    "commit.cleanup",
+    "commit.status",
+    "tag.sort",
+    "versionsort.suffix",
+    "i18n.*",
+    "protocol.version",
+    "safe.directory",
+    "grep.*",
+    "column.*",
     "alias.*",
-    "web.browser",
-    "browser.*.cmd",
-    "man.*.cmd",
-    "sendemail.*",
-    "core.sshcommand",
 ];
 
-/// Variables whose value is a program git runs.
+/// Variables whose value is a program git runs, or configuration it reads.
 const PROGRAM_VARS: &[&str] = &[
     "GIT_PAGER",
     "GIT_EDITOR",
@@ -384,59 +434,93 @@ const PROGRAM_VARS: &[&str] = &[
     "GIT_EXEC_PATH",
     "GIT_CONFIG_PARAMETERS",
     "GIT_CONFIG_COUNT",
+    "GIT_ALLOW_PROTOCOL",
+    "GIT_CONFIG",
+];
+
+/// The variables `git-prism session` records at start: configuration git reads from under
+/// them (`~/.gitconfig`, `$XDG_CONFIG_HOME/git/config`) must be the session's.
+pub const SESSION_VARS: &[(&str, &str)] = &[
+    ("HOME", "GIT_PRISM_SESSION_HOME"),
+    ("XDG_CONFIG_HOME", "GIT_PRISM_SESSION_XDG_CONFIG_HOME"),
+    ("GIT_CONFIG_GLOBAL", "GIT_PRISM_SESSION_GIT_CONFIG_GLOBAL"),
+    ("GIT_CONFIG_SYSTEM", "GIT_PRISM_SESSION_GIT_CONFIG_SYSTEM"),
 ];
 
 /// Why a call's `-c` settings or environment make git run a program of the caller's choosing
-/// (whose `git` calls would not come back here), if they do. A pager or editor that is `cat`,
-/// `less`, `more` or `true` runs nothing that could call git. `alias.*` set with `-c` is
-/// resolved instead, unless it runs a shell.
+/// (whose `git` calls would not come back here) or read configuration the session did not
+/// start with, if they do. A pager or editor that is `cat`, `less`, `more` or `true` runs
+/// nothing that could call git; `-c alias.*` is resolved instead, unless it runs a shell.
 fn programs(place: &Place) -> Option<String> {
     let harmless = |v: &OsStr| {
         matches!(
             v.as_bytes(),
-            b"" | b"cat" | b"less" | b"more" | b"true" | b"less -R" | b"less -FRX"
+            b"" | b"cat" | b"less" | b"more" | b"true" | b"false" | b"less -R" | b"less -FRX"
         )
     };
     for (key, value) in &place.config {
         let key = key.to_ascii_lowercase();
-        let named = PROGRAM_KEYS.iter().any(|p| key_matches(p, &key));
-        if !named {
-            continue;
+        if !HARMLESS_KEYS.iter().any(|p| key_matches(p, &key)) {
+            return Some(format!(
+                "`-c {key}` is not a setting this guard knows to run nothing"
+            ));
         }
+        let value = value.as_deref();
         if key.starts_with("alias.") {
-            if value
-                .as_ref()
-                .is_some_and(|v| v.as_bytes().trim_ascii_start().starts_with(b"!"))
-            {
+            if value.is_some_and(|v| v.as_bytes().trim_ascii_start().starts_with(b"!")) {
                 return Some(format!("`-c {key}` runs a shell command"));
             }
-            continue;
+        } else if key == "core.pager" || key.starts_with("pager.") || key == "core.editor" {
+            if !value.is_none_or(harmless) {
+                return Some(format!("`-c {key}` names a program git would run"));
+            }
+        } else if key.starts_with("remote.")
+            && value.is_some_and(|v| crate::request::effect::runs_transport(v.as_bytes()))
+        {
+            return Some(format!("`-c {key}` names a transport that runs a program"));
+        } else if key == "core.fsmonitor" && value.is_none_or(|v| v.as_bytes() != b"false") {
+            return Some("`-c core.fsmonitor` names a program git would run".into());
         }
-        let pager_like =
-            key == "core.pager" || key.starts_with("pager.") || key.ends_with("editor");
-        if pager_like && value.as_deref().is_some_and(harmless) {
-            continue;
-        }
-        return Some(format!("`-c {key}` names a program git would run"));
     }
     for var in PROGRAM_VARS {
         if let Some(value) = std::env::var_os(var).filter(|v| !v.is_empty()) {
             let pager_like = matches!(*var, "GIT_PAGER" | "GIT_EDITOR" | "GIT_SEQUENCE_EDITOR");
-            if (pager_like && harmless(&value)) || (*var == "GIT_CONFIG_COUNT" && value == "0") {
-                continue;
+            let nothing = (pager_like && harmless(&value))
+                || (*var == "GIT_CONFIG_COUNT" && value == "0")
+                || (var.starts_with("GIT_CONFIG_") && value == "/dev/null");
+            if !nothing {
+                return Some(format!("`{var}` is set, and names what git runs or reads"));
             }
-            return Some(format!("`{var}` is set, and names what git runs"));
+        }
+    }
+    // A trace written to a file can be written into a repository.
+    for (name, value) in std::env::vars_os() {
+        if name.as_bytes().starts_with(b"GIT_TRACE") && value.as_bytes().contains(&b'/') {
+            return Some(format!(
+                "`{}` names a file git would write",
+                name.to_string_lossy()
+            ));
+        }
+    }
+    for (var, recorded) in SESSION_VARS {
+        if let Some(at_start) = std::env::var_os(recorded) {
+            if std::env::var_os(var).unwrap_or_default() != at_start {
+                return Some(format!(
+                    "`{var}` differs from the session's, so git would read another configuration"
+                ));
+            }
         }
     }
     None
 }
 
-/// Whether a lowered configuration key matches a [`PROGRAM_KEYS`] pattern.
+/// Whether a lowered configuration key matches a [`HARMLESS_KEYS`] pattern (`*` is one or
+/// more characters: a subsection, or a name).
 fn key_matches(pattern: &str, key: &str) -> bool {
     match pattern.split_once('*') {
         None => pattern == key,
         Some((head, tail)) => {
-            key.len() >= head.len() + tail.len() && key.starts_with(head) && key.ends_with(tail)
+            key.len() > head.len() + tail.len() && key.starts_with(head) && key.ends_with(tail)
         }
     }
 }
@@ -492,6 +576,11 @@ fn command_line(tool: Program, args: &[OsString]) -> String {
             200,
         ));
     }
+    // One line whatever the arguments hold: control characters are shown, not written.
+    let out: String = out
+        .chars()
+        .map(|c| if c.is_control() { '\u{fffd}' } else { c })
+        .collect();
     crate::text::clip(&out, 1000).into_owned()
 }
 

@@ -127,11 +127,23 @@ fn same_name(src: &str, settings: &PushSettings) -> Result<String, String> {
             .head
             .clone()
             .ok_or_else(|| "HEAD is detached: where `HEAD` goes is unknown".to_owned()),
+        // A branch that is a symbolic ref is pushed to the ref it names, as git does.
+        s if symref(s, settings).is_some() => Ok(symref(s, settings).unwrap_or_default()),
         s if s.starts_with("refs/") => Ok(s.to_owned()),
         s if settings.branches.iter().any(|b| b == s) => Ok(format!("refs/heads/{s}")),
         // A tag, a commit or something git will refuse: its own name is where it would go.
         s => Ok(s.to_owned()),
     }
+}
+
+/// The ref a local branch names when it is a symbolic ref (`foo` or `refs/heads/foo`).
+fn symref(src: &str, settings: &PushSettings) -> Option<String> {
+    let short = src.strip_prefix("refs/heads/").unwrap_or(src);
+    settings
+        .symrefs
+        .iter()
+        .find(|(b, _)| b == short)
+        .map(|(_, target)| target.clone())
 }
 
 /// The branch a destination names (`refs/heads/x`, `heads/x`, or a short name, which git
@@ -166,7 +178,8 @@ mod tests {
                 .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
                 .collect(),
             head: head.map(str::to_owned),
-            branches: vec!["main".into(), "feature".into()],
+            branches: vec!["main".into(), "feature".into(), "foo".into()],
+            symrefs: vec![("foo".into(), "refs/heads/main".into())],
         }
     }
 
@@ -193,6 +206,8 @@ mod tests {
             ("push origin HEAD", vec!["feature"]),
             ("push origin v1.0:refs/tags/v1.0", vec![]),
             ("push --tags", vec![]),
+            // A symbolic ref is pushed to what it names.
+            ("push origin foo", vec!["main"]),
         ] {
             assert_eq!(destinations(&push(line), &s).unwrap(), want, "{line}");
         }

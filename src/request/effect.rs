@@ -248,6 +248,58 @@ fn only(words: &Words<'_>, names: &[&str], shorts: &[u8]) -> bool {
     })
 }
 
+/// Whether any long option is one of `names` or a prefix of one (at least `--` and two
+/// letters): git takes unique prefixes, and a prefix shared with a harmless option is an
+/// error git reports, so over-counting costs nothing.
+fn has_prefix(words: &Words<'_>, names: &[&str]) -> bool {
+    words.options.iter().any(|o| {
+        o.starts_with(b"--") && o.len() >= 4 && names.iter().any(|n| n.as_bytes().starts_with(o))
+    })
+}
+
+/// Whether an argument names a transport that runs a program: `ext::`/`fd::` and any
+/// `<helper>::<address>` (git runs `git-remote-<helper>` from PATH), or a URL whose scheme git
+/// hands to a helper (anything but `http`, `https`, `ssh`, `git`, `file`, `ftp`, `ftps`).
+pub fn runs_transport(arg: &[u8]) -> bool {
+    let value = match arg.iter().position(|b| *b == b'=') {
+        Some(eq) if arg.starts_with(b"-") => &arg[eq + 1..],
+        _ => arg,
+    };
+    if let Some(at) = value.windows(2).position(|w| w == b"::") {
+        let helper = &value[..at];
+        if !helper.is_empty()
+            && helper
+                .iter()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'+'))
+        {
+            return true;
+        }
+    }
+    if let Some(at) = value.windows(3).position(|w| w == b"://") {
+        let scheme = &value[..at];
+        let known = [
+            &b"http"[..],
+            b"https",
+            b"ssh",
+            b"git",
+            b"file",
+            b"ftp",
+            b"ftps",
+            b"git+ssh",
+            b"ssh+git",
+        ];
+        if !scheme.is_empty()
+            && scheme
+                .iter()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.'))
+            && !known.iter().any(|k| k.eq_ignore_ascii_case(scheme))
+        {
+            return true;
+        }
+    }
+    false
+}
+
 /// Whether the first argument, as written, is one of `subs`: a read form of a command with
 /// subcommands counts only when its word comes first (`git stash -m list` is a push).
 fn first_is(words: &Words<'_>, subs: &[&str]) -> bool {
@@ -434,6 +486,20 @@ const PROGRAM_OPTIONS: &[&str] = &[
     "--open-files-in-pager",
 ];
 
+/// Commands whose arguments can be a remote's address (where `<helper>::` runs a program).
+const TAKE_ADDRESSES: &[&str] = &[
+    "clone",
+    "fetch",
+    "pull",
+    "push",
+    "ls-remote",
+    "remote",
+    "archive",
+    "submodule",
+    "send-pack",
+    "fetch-pack",
+];
+
 /// Options that write a file wherever they point.
 const FILE_OPTIONS: &[&str] = &["--output", "--output-directory"];
 
@@ -442,21 +508,18 @@ fn subcommand(sub: &OsString, rest: &[OsString]) -> Effect {
     let name = sub.to_string_lossy();
     let w = words(rest);
     let local = |what: &str| Effect::Local(what.to_owned());
-    // Anything that names a program to run, or a transport that runs one.
-    if has(&w, PROGRAM_OPTIONS, b"")
+    // Anything that names a program to run, or a transport that runs one (git takes any
+    // unique prefix of a long option: `--upload-p` is `--upload-pack`).
+    if has_prefix(&w, PROGRAM_OPTIONS)
         || (name == "grep" && has(&w, &[], b"O"))
         || (name == "clone" && has(&w, &[], b"u"))
         || (name == "rebase" && has(&w, &[], b"x"))
-        || (name == "archive" && has(&w, &["--remote"], b""))
+        || (name == "archive" && has_prefix(&w, &["--remote"]))
         || (name == "bisect" && w.first == Some(b"run"))
+        || (name == "bisect" && matches!(w.first, Some(b"view" | b"visualize")) && rest.len() > 1)
         || (name == "submodule" && w.first == Some(b"foreach"))
-        || rest.iter().any(|a| {
-            let b = a.as_bytes();
-            b.starts_with(b"ext::")
-                || b.starts_with(b"fd::")
-                || b.contains(&b'=')
-                    && (b.windows(5).any(|x| x == b"=ext:") || b.windows(4).any(|x| x == b"=fd:"))
-        })
+        || (TAKE_ADDRESSES.contains(&name.as_ref())
+            && rest.iter().any(|a| runs_transport(a.as_bytes())))
     {
         return Effect::Unknown(format!("`git {name}` with these options runs a program"));
     }
@@ -471,7 +534,7 @@ fn subcommand(sub: &OsString, rest: &[OsString]) -> Effect {
         };
     }
     // Reads that write a file where they are told to.
-    if has(&w, FILE_OPTIONS, b"") || (name == "archive" && has(&w, &[], b"o")) {
+    if has_prefix(&w, FILE_OPTIONS) || (name == "archive" && has(&w, &[], b"o")) {
         return local(&format!("{name} --output (writes a file)"));
     }
     match name.as_ref() {
@@ -510,6 +573,9 @@ fn subcommand(sub: &OsString, rest: &[OsString]) -> Effect {
         _ => {}
     }
     let read = match name.as_ref() {
+        // `fsck --lost-found` writes into `.git/lost-found`; `merge-tree` writes objects.
+        "fsck" => !has_prefix(&w, &["--lost-found"]),
+        "merge-tree" => has(&w, &["--trivial-merge"], b""),
         n if READS.contains(&n) => true,
         "format-patch" => has(&w, &["--stdout"], b""),
         "clean" => {
@@ -561,7 +627,7 @@ fn subcommand(sub: &OsString, rest: &[OsString]) -> Effect {
             b"",
         ),
         "rerere" => first_is(&w, &["status", "diff", "remaining"]),
-        "bisect" => first_is(&w, &["log", "view", "visualize", "help"]),
+        "bisect" => first_is(&w, &["log", "view", "visualize", "help"]) && rest.len() <= 1,
         "replace" => {
             w.first.is_none()
                 || (first_is(&w, &["-l", "--list"]) && only(&w, &["--list", "--format"], b"l"))
@@ -857,11 +923,30 @@ pub fn gh(args: &[OsString]) -> (Option<OsString>, Effect) {
     while let Some(arg) = args.get(i) {
         let b = arg.as_bytes();
         i += 1;
-        // pflag's forms: `--name=v`, `--name v`, `-Xv`, `-X=v`, `-X v`.
+        // pflag's forms: `--name=v`, `--name v`; a short cluster (`-iXPOST`) is its flags in
+        // turn, the first one that takes a value taking the rest (`=` dropped) or the next word.
         let (name, inline): (&[u8], Option<&[u8]>) = if b.starts_with(b"--") {
             split_long(b)
-        } else if b.len() > 2 && b[0] == b'-' {
-            (&b[..2], Some(b[2..].strip_prefix(b"=").unwrap_or(&b[2..])))
+        } else if b.len() > 1 && b[0] == b'-' {
+            let cluster = &b[1..];
+            match cluster.iter().position(|c| b"RXfFHqtp".contains(c)) {
+                Some(k) => {
+                    let rest = &cluster[k + 1..];
+                    let rest = rest.strip_prefix(b"=").unwrap_or(rest);
+                    let flag: &[u8] = match cluster[k] {
+                        b'R' => b"-R",
+                        b'X' => b"-X",
+                        b'f' => b"-f",
+                        b'F' => b"-F",
+                        b'H' => b"-H",
+                        b'q' => b"-q",
+                        b't' => b"-t",
+                        _ => b"-p",
+                    };
+                    (flag, (!rest.is_empty()).then_some(rest))
+                }
+                None => (b, None),
+            }
         } else {
             (b, None)
         };
@@ -945,19 +1030,56 @@ pub fn gh(args: &[OsString]) -> (Option<OsString>, Effect) {
                 }
             });
             let graphql = route == b"graphql";
-            let route_moves = [&b"/git/refs"[..], b"/merge", b"/merges", b"merge-upstream"]
-                .iter()
-                .any(|p| route.windows(p.len()).any(|w| w == *p));
+            // The route's segments, `//` and a leading `/` aside.
+            let segments: Vec<&[u8]> = route
+                .split(|b| *b == b'/')
+                .filter(|x| !x.is_empty())
+                .collect();
+            // What a write may touch without moving a branch: issues, comments, labels, pull
+            // requests (not their merge), releases, reactions, milestones, statuses.
+            let harmless = !segments.iter().any(|x| {
+                matches!(
+                    *x,
+                    b"merge"
+                        | b"merges"
+                        | b"git"
+                        | b"contents"
+                        | b"branches"
+                        | b"rename"
+                        | b"merge-upstream"
+                        | b"dispatches"
+                        | b"forks"
+                        | b"transfer"
+                        | b"generate"
+                )
+            }) && segments.iter().any(|x| {
+                matches!(
+                    *x,
+                    b"issues"
+                        | b"comments"
+                        | b"labels"
+                        | b"pulls"
+                        | b"releases"
+                        | b"reactions"
+                        | b"milestones"
+                        | b"statuses"
+                        | b"check-runs"
+                )
+            });
             if graphql && !mutation {
                 Effect::Read
             } else if graphql {
-                send("api graphql (a mutation)")
+                moves_branch("api graphql (a mutation this guard cannot place)")
             } else if method == b"GET" || method == b"HEAD" {
                 Effect::Read
-            } else if route_moves {
-                moves_branch("api")
-            } else {
+            } else if harmless {
                 send(&format!("api -X {}", String::from_utf8_lossy(&method)))
+            } else {
+                moves_branch(&format!(
+                    "api -X {} {}",
+                    String::from_utf8_lossy(&method),
+                    String::from_utf8_lossy(route)
+                ))
             }
         }
         (Some(b"pr"), Some(b"merge")) => moves_branch("pr merge"),
@@ -1177,25 +1299,45 @@ mod tests {
             "pr comment 3",
             "issue create",
             "release create v1",
-            "api -X POST x",
             "api repos/o/r/issues -f title=x",
             "repo create x",
             "repo delete x",
             "workflow run w",
-            "api graphql -f query=mutation{x}",
-            "api -XPOST x",
-            "api -X=POST x",
-            "api x -ftitle=y",
-            "api graphql -F query=@m.graphql",
+            "api -XPOST repos/o/r/issues",
+            "api -X=POST repos/o/r/issues",
+            "api repos/o/r/issues -ftitle=y",
+            "api -iXPOST repos/o/r/issues",
+            "api --silent -iFtitle=x repos/o/r/issues",
             "pr review 3",
         ] {
             assert!(matches!(effect(line), Effect::Send(_)), "{line}");
+        }
+        // What could move a branch on the forge: refused as a push that cannot be placed.
+        for line in [
+            "api -X POST x",
+            "api graphql -f query=mutation{x}",
+            "api graphql -F query=@m.graphql",
+            "api -iXPATCH repos/o/r/git/refs/heads/main",
+            "api -X PUT repos/o/r/contents/README.md",
+            "api -X POST repos/o/r/branches/main/rename",
+            "api -X PUT repos/o/r/git//refs/heads/main",
+            "api -iXDELETE repos/o/r",
+        ] {
+            assert!(matches!(effect(line), Effect::Push(_)), "{line}");
         }
         for line in [
             "pr merge 3",
             "repo sync --branch main",
             "api -X PATCH repos/o/r/git/refs/heads/main",
             "api -X PUT repos/o/r/pulls/1/merge",
+            "api graphql -f query=mutation{x}",
+            "api graphql -F query=@m.graphql",
+            "api -iXPATCH repos/o/r/git/refs/heads/main",
+            "api -X PUT repos/o/r/contents/README.md",
+            "api -X POST repos/o/r/branches/main/rename",
+            "api -X PUT repos/o/r/git//refs/heads/main",
+            "api -X POST x",
+            "api -iXDELETE repos/o/r",
         ] {
             assert!(matches!(effect(line), Effect::Push(_)), "{line}");
         }

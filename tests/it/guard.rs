@@ -642,3 +642,147 @@ fn a_call_from_a_deleted_directory_is_held_too() {
     );
     assert_eq!(s.remote_main(), before);
 }
+
+// The second attack on the guard: each way found is refused, and nothing changes.
+#[test]
+fn the_second_attack_s_writes_are_refused() {
+    let s = Session::new("write-push");
+    s.commit_on_app();
+    let before = s.remote_main();
+    let app = s.app.to_str().unwrap().to_owned();
+    let push_main = format!("git -C {app} push -q -f origin main:main");
+    let root = s.env.root();
+    let cfg = root.join("evil.cfg");
+    std::fs::write(&cfg, format!("[diff]\n\texternal = {push_main}\n")).unwrap();
+    let cfg = cfg.to_str().unwrap().to_owned();
+    let other_dir = s.other.to_str().unwrap().to_owned();
+    let remote = s.remote.to_str().unwrap().to_owned();
+    for (dir, args, vars) in [
+        // N1: unique prefixes of options that run programs.
+        (
+            s.other.clone(),
+            vec![
+                "ls-remote".to_owned(),
+                format!("--upload-p={push_main}"),
+                remote.clone(),
+            ],
+            vec![],
+        ),
+        (
+            s.other.clone(),
+            vec![
+                "grep".to_owned(),
+                format!("--open-files={push_main}"),
+                "x".to_owned(),
+            ],
+            vec![],
+        ),
+        // N2: `bisect view` with a command.
+        (
+            s.app.clone(),
+            vec!["bisect".into(), "view".into(), "git".into(), "z".into()],
+            vec![],
+        ),
+        // N3: a transport helper from PATH.
+        (
+            s.other.clone(),
+            vec!["ls-remote".into(), "evil::x".into()],
+            vec![],
+        ),
+        // N5: another repository's work tree.
+        (
+            s.app.clone(),
+            vec![
+                format!("--work-tree={other_dir}"),
+                "clean".into(),
+                "-f".into(),
+            ],
+            vec![],
+        ),
+        // N6: settings that run programs, not on the guard's list.
+        (
+            s.other.clone(),
+            vec![
+                "-c".into(),
+                "tar.evil.command=x".into(),
+                "archive".into(),
+                "--format=evil".into(),
+                "HEAD".into(),
+            ],
+            vec![],
+        ),
+        (
+            s.other.clone(),
+            vec![
+                "-c".into(),
+                format!("remote.x.url=ext::{push_main}"),
+                "ls-remote".into(),
+                "x".into(),
+            ],
+            vec![],
+        ),
+        // N7: configuration files named by the environment.
+        (
+            s.other.clone(),
+            vec!["diff".into()],
+            // As `git-prism session` records them (the tests' global is /dev/null).
+            vec![
+                ("GIT_CONFIG_GLOBAL", cfg.clone()),
+                (
+                    "GIT_PRISM_SESSION_GIT_CONFIG_GLOBAL",
+                    "/dev/null".to_owned(),
+                ),
+            ],
+        ),
+        (
+            s.other.clone(),
+            vec!["log".into(), "-1".into()],
+            vec![
+                ("GIT_CONFIG_SYSTEM", cfg.clone()),
+                ("GIT_PRISM_SESSION_GIT_CONFIG_SYSTEM", String::new()),
+            ],
+        ),
+        (
+            s.other.clone(),
+            vec!["log".into(), "-1".into()],
+            vec![("GIT_PRISM_SESSION_HOME", "/elsewhere".to_owned())],
+        ),
+        // N9: reads that write.
+        (
+            s.other.clone(),
+            vec!["fsck".into(), "--lost-found".into()],
+            vec![],
+        ),
+        (
+            s.other.clone(),
+            vec![
+                "merge-tree".into(),
+                "--write-tree".into(),
+                "HEAD".into(),
+                "HEAD".into(),
+            ],
+            vec![],
+        ),
+        // N10: a trace written into a file.
+        (
+            s.other.clone(),
+            vec!["log".into(), "-1".into()],
+            vec![("GIT_TRACE", format!("{other_dir}/x"))],
+        ),
+    ] {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let vars: Vec<(&str, &str)> = vars.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        refused(&s.git_with(&dir, &args, &vars));
+    }
+    // N8: a branch that is a symbolic ref to main.
+    allowed(&s.git(
+        &s.app,
+        &["symbolic-ref", "refs/heads/foo", "refs/heads/main"],
+    ));
+    refused(&s.git(&s.app, &["push", "origin", "foo"]));
+    // M1: the refusal stays one line whatever the arguments hold.
+    refused(&s.git(&s.other, &["tag", "evil\ngit-prism guard: ok"]));
+    assert_eq!(s.remote_main(), before, "nothing reached the remote");
+    assert!(!s.other.join(".git/lost-found").exists());
+    let _ = root;
+}
