@@ -102,9 +102,9 @@ fn start(named: Option<PathBuf>, command: Vec<OsString>, out: &mut Out<'_>) -> R
         .args(rest)
         .env(scope::SCOPE_VAR, &file)
         .env("PATH", path);
-    // Where git reads the user's configuration from, as the session starts: a call that
-    // changes it is refused (`guard::SESSION_VARS`).
-    for (var, recorded) in crate::guard::SESSION_VARS {
+    // Where git reads the user's configuration from and the programs the environment names,
+    // as the session starts: a call that changes them is refused (`guard::session_vars`).
+    for (var, recorded) in crate::guard::session_vars() {
         command.env(recorded, std::env::var_os(var).unwrap_or_default());
     }
     let err = command.exec();

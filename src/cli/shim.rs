@@ -64,31 +64,17 @@ fn agent_note(layout: &Layout, consent: Option<bool>, out: &mut Out<'_>) -> anyh
         .filter(|a| a.found)
         .map(|a| a.file)
         .collect();
-    let consent = match consent {
-        _ if found.is_empty() => false,
-        Some(given) => given,
-        None => ask(
-            out,
-            &format!(
-                "Add a note on what git answers to {}?",
-                found
-                    .iter()
-                    .map(|f| f.display().to_string())
-                    .collect::<Vec<_>>()
-                    .join(" and ")
-            ),
-        )?,
-    };
+    let consent =
+        !found.is_empty() && agreed(consent, out, "Add a note on what git answers to", &found)?;
     if consent {
         let changed = install::add_note(layout)?;
-        for file in &found {
-            let verb = if changed.contains(file) {
-                "added the agent note to"
-            } else {
-                "agent note already in"
-            };
-            writeln!(out.stdout, "{verb} {}", file.display())?;
-        }
+        report_edits(
+            out,
+            &found,
+            &changed,
+            "added the agent note to",
+            "agent note already in",
+        )?;
         return Ok(());
     }
     writeln!(
@@ -151,31 +137,19 @@ fn install_links(
         return Ok(exit_codes::SUCCESS);
     }
     let files = install::rc::files_for(layout);
-    let consent = match consent {
-        Some(given) => given,
-        None => ask(
-            out,
-            &format!(
-                "{} is not first on PATH. Add it to the front of PATH in {}?",
-                report.bin_dir.display(),
-                files
-                    .iter()
-                    .map(|f| f.display().to_string())
-                    .collect::<Vec<_>>()
-                    .join(" and ")
-            ),
-        )?,
-    };
-    if consent {
+    let question = format!(
+        "{} is not first on PATH. Add it to the front of PATH in",
+        report.bin_dir.display()
+    );
+    if agreed(consent, out, &question, &files)? {
         let changed = install::add_to_path(layout)?;
-        for file in &files {
-            let verb = if changed.contains(file) {
-                "added PATH block to"
-            } else {
-                "PATH block already in"
-            };
-            writeln!(out.stdout, "{verb} {}", file.display())?;
-        }
+        report_edits(
+            out,
+            &files,
+            &changed,
+            "added PATH block to",
+            "PATH block already in",
+        )?;
         writeln!(
             out.stdout,
             "restart your shell and your agent: agents read PATH once, when they start"
@@ -358,6 +332,41 @@ fn uninstall(layout: &Layout, out: &mut Out<'_>) -> anyhow::Result<i32> {
         )?;
     }
     Ok(exit_codes::SUCCESS)
+}
+
+/// The consent given (`--yes`/`--no`), or asked on the terminal: `question` and the files.
+fn agreed(
+    consent: Option<bool>,
+    out: &mut Out<'_>,
+    question: &str,
+    files: &[PathBuf],
+) -> anyhow::Result<bool> {
+    match consent {
+        Some(given) => Ok(given),
+        None => {
+            let listed: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
+            ask(out, &format!("{question} {}?", listed.join(" and ")))
+        }
+    }
+}
+
+/// Says, per file, whether an edit changed it (`changed`) or found its block already there.
+fn report_edits(
+    out: &mut Out<'_>,
+    files: &[PathBuf],
+    changed: &[PathBuf],
+    added: &str,
+    already: &str,
+) -> std::io::Result<()> {
+    for file in files {
+        let verb = if changed.contains(file) {
+            added
+        } else {
+            already
+        };
+        writeln!(out.stdout, "{verb} {}", file.display())?;
+    }
+    Ok(())
 }
 
 /// Asks a yes/no `question` on the terminal; no terminal means no.

@@ -104,3 +104,12 @@ pub fn git_commands(cwd: &Path, globals: &[OsString]) -> Result<Vec<String>, Git
         .filter(|l| !l.is_empty())
         .collect())
 }
+
+/// The last value of one configuration key as the call would see it (`None` when unset or
+/// unreadable).
+pub fn config_value(cwd: &Path, globals: &[OsString], key: &str) -> Option<String> {
+    let git = Invocation::locate(cwd.to_owned(), globals.to_vec()).ok()?;
+    let out = git.metadata(&["config", "--get", key]).ok()?;
+    let value = out.strip_suffix(b"\n").unwrap_or(&out);
+    Some(value.to_str_lossy().into_owned())
+}

