@@ -17,6 +17,17 @@ fn target_dir() -> PathBuf {
     bin().parent().and_then(Path::parent).unwrap().to_owned()
 }
 
+/// Runs `cmd`, failing the test with its stderr unless it succeeds; returns its stdout.
+fn ok(cmd: &mut Command) -> Vec<u8> {
+    let out = cmd.output().unwrap();
+    assert!(
+        out.status.success(),
+        "{cmd:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out.stdout
+}
+
 fn have(program: &str) -> bool {
     Command::new(program).arg("--version").output().is_ok()
 }
@@ -26,40 +37,24 @@ fn cargo_install_gives_a_working_binary_and_shim() {
     let env = TestEnv::new();
     let install_root = env.root().join("install");
     // `--debug` reuses this build's artifacts (a release install is the same command, slower).
-    let out = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
-        .args(["install", "--locked", "--debug", "--quiet", "--path"])
-        .arg(root())
-        .arg("--root")
-        .arg(&install_root)
-        .env("CARGO_TARGET_DIR", target_dir())
-        .env_remove("RUSTFLAGS")
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    ok(
+        Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
+            .args(["install", "--locked", "--debug", "--quiet", "--path"])
+            .arg(root())
+            .arg("--root")
+            .arg(&install_root)
+            .env("CARGO_TARGET_DIR", target_dir())
+            .env_remove("RUSTFLAGS"),
     );
     let installed = install_root.join("bin/git-prism");
-    let version = env
-        .command(&installed, &env.plain_path())
-        .arg("--version")
-        .output()
-        .unwrap();
-    assert!(String::from_utf8_lossy(&version.stdout).starts_with("git-prism 0.1.0"));
+    let version = ok(env.command(&installed, &env.plain_path()).arg("--version"));
+    assert!(String::from_utf8_lossy(&version).starts_with("git-prism 0.1.0"));
     // The installed binary as `git`, through the shim it installs.
     let shim = env.root().join("shim-bin");
-    let out = env
+    ok(env
         .command(&installed, &env.plain_path())
         .args(["shim", "install", "--no", "--dir"])
-        .arg(&shim)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+        .arg(&shim));
     let repo = env.repo("repo");
     repo.write("a.py", "def f():\n    return 1\n").commit("one");
     repo.write("a.py", "def f():\n    return 2\n").commit("two");
