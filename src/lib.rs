@@ -11,6 +11,7 @@
 
 pub mod answer;
 pub mod budget;
+pub mod confine;
 pub mod cli;
 pub mod context;
 pub mod deps;
@@ -76,7 +77,11 @@ pub fn run(mut args: Vec<OsString>) -> i32 {
     };
     match Personality::from_argv0(&argv0) {
         Personality::Shim(program) => shim::run(program, argv0, args),
-        Personality::Cli => cli::run(argv0, args),
+        Personality::Cli => match shim::hook::is_hook(&argv0) {
+            // Run by git as one of its hooks, through the session guard's wrapper.
+            Some(name) => shim::hook::run(&name, &args),
+            None => cli::run(argv0, args),
+        },
     }
 }
 

@@ -9,7 +9,7 @@ use anyhow::{Context, Result, bail};
 
 use super::Out;
 use crate::exit_codes;
-use crate::guard::{log, place, scope};
+use crate::guard::{log, place, scope, session};
 use crate::locate::FileId;
 
 /// Arguments of `session`.
@@ -67,8 +67,10 @@ fn scope_file(named: Option<PathBuf>) -> Result<PathBuf> {
     Ok(std::path::absolute(&file)?)
 }
 
-/// Checks the scope, then runs the agent's command with `GIT_PRISM_SCOPE` set and git-prism's
-/// `git` first on PATH (the guard holds only calls that reach it).
+/// Checks the scope, records the session (a copy of the scope and what the environment named
+/// as it started, `guard::session`), then runs the agent's command with `GIT_PRISM_SCOPE`
+/// naming the session's scope and git-prism's `git` first on PATH (the guard holds only calls
+/// that reach it).
 fn start(named: Option<PathBuf>, command: Vec<OsString>, out: &mut Out<'_>) -> Result<i32> {
     let Some(named) = named else {
         bail!("git-prism session needs --scope <file> and the agent's command after `--`");
@@ -78,7 +80,49 @@ fn start(named: Option<PathBuf>, command: Vec<OsString>, out: &mut Out<'_>) -> R
     };
     let file = scope_file(Some(named))?;
     let loaded = scope::load(&file)?;
+    let text = session::read_regular(&file, 1 << 20)
+        .with_context(|| format!("cannot read the scope file {}", file.display()))?;
     let path = shim_first_path()?;
+    let state = log::dir().context(
+        "no state directory for the session's record: set HOME, XDG_STATE_HOME or GIT_PRISM_STATE_DIR",
+    )?;
+    let support = crate::confine::support();
+    let temp_dir = std::env::var_os("TMPDIR")
+        .map(PathBuf::from)
+        .filter(|p| p.is_absolute())
+        .unwrap_or_else(|| PathBuf::from("/tmp"));
+    let record = session::Record {
+        version: session::VERSION,
+        id: session::new_id(),
+        started: crate::time::now_rfc3339(),
+        scope_file: session::Bytes::of(file.as_os_str()),
+        command: command.iter().map(|a| session::Bytes::of(a)).collect(),
+        cwd: session::Bytes::of(std::env::current_dir()?.as_os_str()),
+        temp_dir: session::Bytes::of(temp_dir.as_os_str()),
+        environment: crate::guard::session_vars()
+            .filter_map(|v| std::env::var_os(v).map(|value| (v.to_owned(), session::Bytes::of(&value))))
+            .collect(),
+        repos: loaded
+            .entries
+            .iter()
+            .map(|e| session::Repo {
+                path: session::Bytes::of(e.path.as_os_str()),
+                permission: e.permission,
+                protected: e.protected.clone(),
+                git_dir: session::Bytes::of(e.identity.git_dir.as_os_str()),
+                common_dir: session::Bytes::of(e.identity.common_dir.as_os_str()),
+                work_tree: e
+                    .identity
+                    .work_tree
+                    .as_ref()
+                    .map(|w| session::Bytes::of(w.as_os_str())),
+            })
+            .collect(),
+        kernel: support.line(),
+    };
+    let scope_copy = session::create(&state, &text, &record)?;
+    // The hooks of network calls run through links made now, beside the record.
+    let _ = crate::guard::hook::wrapper_dir(&scope_copy, true);
     for e in &loaded.entries {
         writeln!(
             out.stderr,
@@ -96,19 +140,45 @@ fn start(named: Option<PathBuf>, command: Vec<OsString>, out: &mut Out<'_>) -> R
         out.stderr,
         "git-prism session: every other repository: read"
     )?;
+    writeln!(out.stderr, "git-prism session: {}", support.line())?;
+    for line in temp_warnings(&loaded, &temp_dir) {
+        writeln!(out.stderr, "git-prism session: {line}")?;
+    }
     out.stderr.flush()?;
     let mut command = std::process::Command::new(program);
     command
         .args(rest)
-        .env(scope::SCOPE_VAR, &file)
+        .env(scope::SCOPE_VAR, &scope_copy)
         .env("PATH", path);
-    // Where git reads the user's configuration from and the programs the environment names,
-    // as the session starts: a call that changes them is refused (`guard::session_vars`).
-    for (var, recorded) in crate::guard::session_vars() {
-        command.env(recorded, std::env::var_os(var).unwrap_or_default());
-    }
     let err = command.exec();
     bail!("cannot run {}: {err}", program.to_string_lossy())
+}
+
+/// One line per repository of the scope the kernel layer cannot hold because the temporary
+/// directory, which every call may write, holds it (or lies inside it).
+fn temp_warnings(scope: &scope::Scope, temp_dir: &std::path::Path) -> Vec<String> {
+    let temp = temp_dir
+        .canonicalize()
+        .unwrap_or_else(|_| temp_dir.to_owned());
+    scope
+        .entries
+        .iter()
+        .filter(|e| {
+            let top = e
+                .identity
+                .work_tree
+                .clone()
+                .unwrap_or_else(|| e.identity.git_dir.clone());
+            top.starts_with(&temp) || temp.starts_with(&top)
+        })
+        .map(|e| {
+            format!(
+                "warning: {} and the temporary directory {} overlap: the kernel layer lets every call write there (set TMPDIR elsewhere)",
+                e.path.display(),
+                temp.display()
+            )
+        })
+        .collect()
 }
 
 /// PATH with git-prism's `git` first: as it is when the shim already comes first, else with
@@ -147,12 +217,39 @@ fn check(named: Option<PathBuf>, out: &mut Out<'_>) -> Result<i32> {
                 out.stdout,
                 "every repository: read (every write is refused until the file is fixed)"
             )?;
+            writeln!(out.stdout, "{}", crate::confine::support().line())?;
             return Ok(exit_codes::FAILURE);
         }
     };
-    writeln!(out.stdout, "scope: {}", file.display())?;
+    let record = session::load(&file).ok().flatten();
+    match &record {
+        Some(r) => {
+            writeln!(out.stdout, "scope: {}", r.scope_file.path().display())?;
+            writeln!(
+                out.stdout,
+                "session: {} (started {}; its copy of the scope: {})",
+                r.id,
+                r.started,
+                file.display()
+            )?;
+        }
+        None => writeln!(out.stdout, "scope: {}", file.display())?,
+    }
+    writeln!(out.stdout, "{}", crate::confine::support().line())?;
+    let temp_dir = record.as_ref().map_or_else(
+        || {
+            std::env::var_os("TMPDIR")
+                .map(PathBuf::from)
+                .filter(|p| p.is_absolute())
+                .unwrap_or_else(|| PathBuf::from("/tmp"))
+        },
+        |r| r.temp_dir.path(),
+    );
+    for line in temp_warnings(&loaded, &temp_dir) {
+        writeln!(out.stdout, "{line}")?;
+    }
     let cwd = std::env::current_dir()?;
-    let Some(repo) = place::of_call(&cwd, &Default::default(), &place::Env::current()) else {
+    let Some(repo) = place::of_call(&cwd, &Default::default()) else {
         writeln!(out.stdout, "repository: none here")?;
         return Ok(exit_codes::SUCCESS);
     };

@@ -4,7 +4,8 @@
 //! the repository configures.
 
 use std::ffi::OsString;
-use std::path::Path;
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Path, PathBuf};
 
 use bstr::ByteSlice;
 
@@ -18,10 +19,8 @@ pub struct PushSettings {
     pub config: Vec<(String, String)>,
     /// The branch `HEAD` names (`None`: detached).
     pub head: Option<String>,
-    /// The local branches' short names.
-    pub branches: Vec<String>,
-    /// Local branches that are symbolic refs, with the ref each names (`foo` → `refs/heads/main`).
-    pub symrefs: Vec<(String, String)>,
+    /// Every local ref (full names), with the ref it names when it is a symbolic ref.
+    pub refs: Vec<(String, Option<String>)>,
 }
 
 impl PushSettings {
@@ -67,30 +66,17 @@ pub fn push_settings(cwd: &Path, globals: &[OsString]) -> Result<PushSettings, G
             let name = out.trim().to_str_lossy().into_owned();
             name.strip_prefix("refs/heads/").map(str::to_owned)
         });
-    let mut branches = Vec::new();
-    let mut symrefs = Vec::new();
+    let mut refs = Vec::new();
     for line in git
-        .metadata(&[
-            "for-each-ref",
-            "--format=%(refname:short)%00%(symref)",
-            "refs/heads",
-        ])?
+        .metadata(&["for-each-ref", "--format=%(refname)%00%(symref)"])?
         .lines()
     {
         let mut parts = line.splitn(2, |b| *b == 0);
         let name = parts.next().unwrap_or_default().to_str_lossy().into_owned();
         let target = parts.next().unwrap_or_default().to_str_lossy().into_owned();
-        if !target.is_empty() {
-            symrefs.push((name.clone(), target));
-        }
-        branches.push(name);
+        refs.push((name, (!target.is_empty()).then_some(target)));
     }
-    Ok(PushSettings {
-        config,
-        head,
-        branches,
-        symrefs,
-    })
+    Ok(PushSettings { config, head, refs })
 }
 
 /// Every command name git itself would run: its builtins, the commands in its own directory
@@ -112,4 +98,61 @@ pub fn config_value(cwd: &Path, globals: &[OsString], key: &str) -> Option<Strin
     let out = git.metadata(&["config", "--get", key]).ok()?;
     let value = out.strip_suffix(b"\n").unwrap_or(&out);
     Some(value.to_str_lossy().into_owned())
+}
+
+/// A repository as the real git finds it for a call.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Found {
+    /// Its git directory (a linked worktree's own), symlinks resolved.
+    pub git_dir: PathBuf,
+    /// Its common git directory, symlinks resolved.
+    pub common_dir: PathBuf,
+    /// The top of the work tree git would use (`None`: bare, or run inside the git directory).
+    pub work_tree: Option<PathBuf>,
+}
+
+/// The repository a call in `cwd` with `globals` acts on, found by the real git itself (its
+/// `rev-parse`, with the call's options and environment: `-C`, `--git-dir`, `--work-tree`, `-c
+/// core.worktree`, `GIT_DIR`, `GIT_WORK_TREE`, `GIT_COMMON_DIR`, `GIT_CEILING_DIRECTORIES`,
+/// `safe.directory`...), so discovery agrees with git's by construction. `Ok(None)`: git finds
+/// no repository there.
+/// With `plain`, the caller's repository variables are left out: the repository at `cwd`
+/// itself (a scope's entry, where a new repository would go).
+pub fn discover(cwd: &Path, globals: &[OsString], plain: bool) -> Result<Option<Found>, GitError> {
+    let git = Invocation::locate(cwd.to_owned(), globals.to_vec())?;
+    let out = git.rev_parse_printed(&[
+        "--path-format=absolute",
+        "--absolute-git-dir",
+        "--git-common-dir",
+        "--is-bare-repository",
+        "--show-toplevel",
+    ], plain)?;
+    let mut lines = out
+        .split(|b| *b == b'\n')
+        .map(|l| PathBuf::from(std::ffi::OsStr::from_bytes(l)));
+    let (Some(git_dir), Some(common_dir)) = (lines.next(), lines.next()) else {
+        return Ok(None);
+    };
+    if !git_dir.is_absolute() || !common_dir.is_absolute() {
+        return Ok(None);
+    }
+    let _bare = lines.next();
+    let work_tree = lines
+        .next()
+        .filter(|t| t.is_absolute())
+        .map(|t| t.canonicalize().unwrap_or(t));
+    let resolve = |p: PathBuf| p.canonicalize().unwrap_or(p);
+    Ok(Some(Found {
+        git_dir: resolve(git_dir),
+        common_dir: resolve(common_dir),
+        work_tree,
+    }))
+}
+
+/// The value of `key` as the repository at `cwd` configures it, reading only the first `count`
+/// entries of `GIT_CONFIG_COUNT` (`None` when unset).
+pub fn config_value_with_count(cwd: &Path, key: &str, count: usize) -> Option<String> {
+    let git = Invocation::locate(cwd.to_owned(), Vec::new()).ok()?;
+    git.config_get_with_count(key, count)
+        .map(|v| v.to_str_lossy().into_owned())
 }

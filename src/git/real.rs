@@ -243,6 +243,66 @@ impl Invocation {
         self.run(cmd, "rev-parse")
     }
 
+    /// Runs `git rev-parse <args>` like [`Invocation::rev_parse`] and returns what it printed
+    /// whatever its exit status: `--show-toplevel` fails in a bare repository after the lines
+    /// before it were printed.
+    /// With `plain`, the repository variables (`GIT_DIR`, `GIT_WORK_TREE`, ...) are removed:
+    /// the repository found is the one at `cwd`, whatever the caller's environment names.
+    pub fn rev_parse_printed(&self, args: &[&str], plain: bool) -> Result<Vec<u8>, GitError> {
+        let mut cmd = self.base(&self.cwd, &self.globals);
+        if plain {
+            for var in REPOSITORY_VARIABLES {
+                cmd.env_remove(var);
+            }
+        }
+        cmd.arg("rev-parse").args(args);
+        let child = cmd.spawn().map_err(|source| self.spawn_error(source))?;
+        match deadline::run(child, 1 << 20, deadline::timeout_from_env()) {
+            Ok(out) => Ok(out.stdout),
+            Err(Ended::TimedOut(limit)) => Err(GitError::TimedOut {
+                command: "rev-parse".into(),
+                seconds: limit.as_secs(),
+            }),
+            Err(Ended::TooLarge(limit)) => Err(GitError::TooLarge {
+                command: "rev-parse".into(),
+                limit,
+            }),
+            Err(Ended::LeftRunning) => Err(GitError::LeftRunning {
+                command: "rev-parse".into(),
+            }),
+            Err(Ended::Io(source)) => Err(GitError::Spawn {
+                program: self.program.clone(),
+                source,
+            }),
+        }
+    }
+
+    /// The value of one configuration key as git reads it with only the first `count`
+    /// entries of `GIT_CONFIG_COUNT` (the hook wrapper's view: the configuration without the
+    /// shim's own `core.hooksPath`), without the safe overrides (which set that key).
+    /// `None` when unset or unreadable.
+    pub fn config_get_with_count(&self, key: &str, count: usize) -> Option<Vec<u8>> {
+        let mut cmd = Command::new(&self.program);
+        cmd.current_dir(&self.cwd)
+            .args(&self.globals)
+            .args(["config", "--get", key])
+            .env("GIT_CONFIG_COUNT", count.to_string())
+            .env("GIT_PRISM_INSIDE_SHIM", "1")
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        let child = cmd.spawn().ok()?;
+        let out = deadline::run(child, 1 << 16, deadline::timeout_from_env()).ok()?;
+        if !out.status.success() {
+            return None;
+        }
+        let mut v = out.stdout;
+        if v.last() == Some(&b'\n') {
+            v.pop();
+        }
+        Some(v)
+    }
+
     /// Runs `git <args>` for a command that reads no file content (`config`, `symbolic-ref`,
     /// `for-each-ref`), so no filter driver can run: with the safe overrides, before any driver
     /// is listed.

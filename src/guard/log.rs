@@ -26,6 +26,9 @@ pub struct Record {
     pub command: String,
     /// The rule that decided.
     pub rule: String,
+    /// The session's id, when the call belongs to a session `git-prism session` started.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub session: Option<String>,
 }
 
 /// The log's directory (see the module docs).

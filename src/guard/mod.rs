@@ -1,345 +1,778 @@
-//! The session guard (ADR 15): with `GIT_PRISM_SCOPE` set, every `git` and `gh` call of the
-//! session — the agent's own, a hook's, a `make` recipe's — is held to the declared scope
-//! before the real program runs. Reads pass without the scope being read (unless the call
-//! names a program git would run, which makes it a call the guard cannot see into); a write is
-//! placed (which repository, which remote branches) and checked against the permission the
-//! scope gives that repository; what cannot be placed is refused. A refusal changes nothing:
-//! the caller prints one `git-prism guard:` line and exits non-zero.
+//! The session guard (ADR 15, ADR 16): with `GIT_PRISM_SCOPE` set, every `git` and `gh` call
+//! of the session — the agent's own, a hook's, a `make` recipe's — is held to the declared
+//! scope, in two layers.
 //!
-//! Pure but for reading the scope file, small files of the repository's `.git` (to find it),
-//! and for a push the repository's configuration through the real git.
+//! 1. The command line, read before git runs ([`check`]): a write is placed (which repository,
+//!    which remote branches, which files outside) and checked against the permission the scope
+//!    gives; what cannot be placed is refused. A refusal changes nothing: the shim prints the
+//!    [`Decision`] as one `git-prism guard:` line and exits non-zero.
+//! 2. The kernel ([`kernel`], applied by the shim with [`crate::confine`]): every call that
+//!    runs, refused or not had the first layer been switched off, gets a [`Decision::confinement`]
+//!    computed from the facts alone, which git and everything it starts cannot leave.
+//!
+//! Pure but for reading the scope and the session's record, asking the real git where the
+//! repository is ([`place`]), and for a push the repository's configuration.
 
+pub mod hook;
+pub mod kernel;
 pub mod log;
 pub mod place;
 pub mod push;
 pub mod scope;
+pub mod session;
 
 use std::ffi::{OsStr, OsString};
+use std::fmt;
 use std::os::unix::ffi::OsStrExt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
+use crate::confine::{Confinement, Network};
 use crate::locate::Program;
-use crate::request::effect::{self, Effect, Place};
+use crate::request::effect::{self, Call, Effect, Place, Target, TargetKind};
 use scope::{Permission, Scope};
 
 /// The most aliases followed in a row (git stops loops the same way).
 const MAX_ALIASES: usize = 16;
 
-/// What the guard decided.
-#[derive(Debug)]
-pub enum Verdict {
+/// What the guard decided about one call: the outcome, the rule that decided it, where, and
+/// what the kernel layer allows the call to do if it runs.
+#[derive(Clone, Debug)]
+pub struct Decision {
+    /// The command line, as shown (one line, clipped).
+    pub command: String,
+    /// Run it or not.
+    pub outcome: Outcome,
+    /// Why.
+    pub rule: Rule,
+    /// The repository as a person knows it (its work tree, or git directory when bare).
+    pub repo: Option<PathBuf>,
+    /// The permission the scope gives it (`None`: unknown, or no valid scope).
+    pub permission: Option<Permission>,
+    /// The scope file the session was started with (for messages).
+    pub scope_file: Option<PathBuf>,
+    /// The session's id, when a session record was found.
+    pub session: Option<String>,
+    /// What the kernel layer lets the call do (`None`: not confined: `gh`, whose effects are
+    /// requests to the forge the kernel cannot read).
+    pub confinement: Option<Confinement>,
+    /// Directories and files made before git runs so that the confinement can grant exactly
+    /// them (a clone's or a new work tree's directory, an output file).
+    pub prepare: Vec<Prepare>,
+    /// For a call that needs the network: its hooks run through git-prism's wrapper, which
+    /// takes the network away and checks a push's refs.
+    pub hooks: Option<hook::Plan>,
+}
+
+/// Run the call or not.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
     /// Run it; nothing to record.
     Allow,
-    /// Run it, and record it (a push).
-    Record(log::Record),
-    /// Do not run it: the line to print, and the record.
-    Refuse(String, log::Record),
+    /// Run it, and record it (a push, a send).
+    Record,
+    /// Do not run it: print the line, record it.
+    Refuse,
+}
+
+/// A place made before git runs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Prepare {
+    /// Where.
+    pub path: PathBuf,
+    /// A directory (with its parents), or a file.
+    pub dir: bool,
+}
+
+/// The rule that decided a call.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Rule {
+    /// A read.
+    Read,
+    /// A write the permission covers.
+    Within(String),
+    /// A push the permission covers, to these branches.
+    Pushed(Vec<String>),
+    /// Something sent from this machine.
+    Sent(String),
+    /// A write that needs a permission the repository does not have.
+    Needs {
+        /// What the call does.
+        what: String,
+        /// The permission it needs.
+        needed: Permission,
+        /// Whether the scope lists the repository.
+        listed: bool,
+        /// A repository named on the forge (`gh -R`), not one of the scope's.
+        forge: Option<String>,
+    },
+    /// A push to a protected branch.
+    Protected {
+        /// The branch.
+        branch: String,
+        /// The entry's protected patterns.
+        protected: Vec<String>,
+    },
+    /// A push whose destinations cannot be told.
+    Unplaceable(String),
+    /// A call that runs a program the guard cannot see into.
+    RunsProgram(String),
+    /// A write whose repository cannot be told.
+    NoRepository(String),
+    /// A write that would land outside the repository found.
+    Elsewhere(String),
+    /// The scope (or the session's record) cannot be used.
+    InvalidScope(String),
+    /// The kernel cannot be made to hold the call (the shim's, after the guard allowed it).
+    Unconfined(String),
+    /// The guard failed (a panic).
+    Failed(String),
+}
+
+impl Rule {
+    /// The rule as the refusal line and the record say it.
+    pub fn text(&self, scope_file: Option<&Path>) -> String {
+        let scope = scope_file.map_or_else(String::new, |f| f.display().to_string());
+        match self {
+            Rule::Read => "a read".into(),
+            Rule::Within(what) => what.clone(),
+            Rule::Pushed(branches) => format!(
+                "push to {}",
+                if branches.is_empty() {
+                    "no branch (tags or other refs)".to_owned()
+                } else {
+                    branches.join(", ")
+                }
+            ),
+            Rule::Sent(what) => what.clone(),
+            Rule::Needs {
+                what,
+                needed,
+                listed,
+                forge,
+            } => match forge {
+                Some(r) => format!(
+                    "{what}, which needs {}, and `{r}` is a repository named on the forge, not one of the scope's (run gh from the repository's directory)",
+                    needed.name()
+                ),
+                None if !listed => format!(
+                    "{what}, which needs {}, and the scope ({scope}) does not list this repository (unlisted repositories are read-only)",
+                    needed.name()
+                ),
+                None => format!("{what}, which needs {} (scope {scope})", needed.name()),
+            },
+            Rule::Protected { branch, protected } => format!(
+                "`{branch}` is a protected branch (protected: {})",
+                protected.join(", ")
+            ),
+            Rule::Unplaceable(why) => format!("where the push goes cannot be told: {why}"),
+            Rule::RunsProgram(why) => format!("{why}, whose git calls this guard would not see"),
+            Rule::NoRepository(why) | Rule::Elsewhere(why) | Rule::Unconfined(why) => why.clone(),
+            Rule::InvalidScope(why) => {
+                format!("{why}; every write is refused until the scope is fixed")
+            }
+            Rule::Failed(why) => format!("the guard failed: {why}"),
+        }
+    }
+
+    /// What the person can do.
+    pub fn advice(&self) -> &'static str {
+        match self {
+            Rule::Protected { .. } => {
+                "push another branch and open a pull request, or run it yourself"
+            }
+            Rule::Unplaceable(_) => {
+                "name the branch (`git push origin <branch>`), or run it yourself"
+            }
+            Rule::InvalidScope(_) => {
+                "fix the file (`git-prism session check` says what is wrong) or run it yourself"
+            }
+            _ => "run it yourself outside the agent's session, or change the session's scope",
+        }
+    }
+}
+
+impl Decision {
+    fn new(command: String, confinement: Option<Confinement>) -> Decision {
+        Decision {
+            command,
+            outcome: Outcome::Allow,
+            rule: Rule::Read,
+            repo: None,
+            permission: None,
+            scope_file: None,
+            session: None,
+            confinement,
+            prepare: Vec::new(),
+            hooks: None,
+        }
+    }
+
+    fn refuse(mut self, rule: Rule) -> Decision {
+        self.outcome = Outcome::Refuse;
+        self.rule = rule;
+        self
+    }
+
+    fn allow(mut self, rule: Rule) -> Decision {
+        self.outcome = Outcome::Allow;
+        self.rule = rule;
+        self
+    }
+
+    fn record_it(mut self, rule: Rule) -> Decision {
+        self.outcome = Outcome::Record;
+        self.rule = rule;
+        self
+    }
+
+    /// The permission as the line and the record name it.
+    pub fn permission_name(&self) -> &'static str {
+        match (&self.rule, self.permission) {
+            (Rule::InvalidScope(_), _) => "no valid scope",
+            (_, Some(p)) => p.name(),
+            (_, None) => "unknown",
+        }
+    }
+
+    /// The guard's record of this decision.
+    pub fn record(&self) -> log::Record {
+        log::Record {
+            time: crate::time::now_rfc3339(),
+            decision: match self.outcome {
+                Outcome::Refuse => "refused",
+                Outcome::Allow | Outcome::Record => "allowed",
+            }
+            .to_owned(),
+            repo: self.repo.as_ref().map(|r| r.display().to_string()),
+            permission: self.permission_name().to_owned(),
+            command: self.command.clone(),
+            rule: one_line(&self.rule.text(self.scope_file.as_deref())),
+            session: self.session.clone(),
+        }
+    }
+
+    /// The decision when the guard itself failed: refused, with no confinement granted.
+    pub fn failed(tool: Program, args: &[OsString], why: String) -> Decision {
+        Decision::new(command_line(tool, args), None).refuse(Rule::Failed(why))
+    }
+
+    /// The decision turned into a refusal because the kernel layer could not be put in place.
+    pub fn unconfined(mut self, why: String) -> Decision {
+        self.outcome = Outcome::Refuse;
+        self.rule = Rule::Unconfined(why);
+        self
+    }
+}
+
+impl fmt::Display for Decision {
+    /// The one line a refusal prints.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let repo = self
+            .repo
+            .as_ref()
+            .map_or_else(|| "no repository".to_owned(), |r| r.display().to_string());
+        write!(
+            f,
+            "git-prism guard: refused `{}` in {} ({}): {}; {}",
+            self.command,
+            one_line(&repo),
+            self.permission_name(),
+            one_line(&self.rule.text(self.scope_file.as_deref())),
+            self.rule.advice()
+        )
+    }
+}
+
+/// One line, whatever a text quotes (a parser's message, a path).
+fn one_line(text: &str) -> String {
+    text.split(|c: char| c.is_control())
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The session a call belongs to: the record beside the scope file, if any.
+struct Context {
+    scope_file: PathBuf,
+    record: Option<session::Record>,
+    record_error: Option<String>,
+}
+
+impl Context {
+    fn load(scope_file: &Path) -> Context {
+        match session::load(scope_file) {
+            Ok(record) => Context {
+                scope_file: scope_file.to_owned(),
+                record,
+                record_error: None,
+            },
+            Err(e) => Context {
+                scope_file: scope_file.to_owned(),
+                record: None,
+                record_error: Some(e.to_string()),
+            },
+        }
+    }
+
+    /// The scope file to name in messages: the person's own when a session copied it.
+    fn shown_file(&self) -> PathBuf {
+        self.record
+            .as_ref()
+            .map_or_else(|| self.scope_file.clone(), |r| r.scope_file.path())
+    }
+
+    /// The temporary directory git may write in: the session's, else this call's.
+    fn temp_dir(&self) -> PathBuf {
+        match &self.record {
+            Some(r) => r.temp_dir.path(),
+            None => std::env::var_os("TMPDIR")
+                .map(PathBuf::from)
+                .filter(|p| p.is_absolute())
+                .unwrap_or_else(|| PathBuf::from("/tmp")),
+        }
+    }
+
+    fn scope(&self) -> Result<Scope, String> {
+        if let Some(e) = &self.record_error {
+            return Err(e.clone());
+        }
+        match &self.record {
+            Some(r) => Ok(Scope::from_record(&r.scope_file.path(), r)),
+            None => scope::load(&self.scope_file).map_err(|e| e.to_string()),
+        }
+    }
 }
 
 /// Decides a call of `tool` with `args`, run in `cwd` (`None`: the directory cannot be read),
 /// under the scope file `scope_file`.
-pub fn check(tool: Program, args: &[OsString], cwd: Option<&Path>, scope_file: &OsStr) -> Verdict {
+pub fn check(tool: Program, args: &[OsString], cwd: Option<&Path>, scope_file: &OsStr) -> Decision {
+    let ctx = Context::load(Path::new(scope_file));
     let command = command_line(tool, args);
-    let (place, effect, gh_repo) = match tool {
-        Program::Git => {
-            let (place, effect) = effect::git(args);
-            // Settings and variables that make git run a program of the caller's choosing
-            // (a pager, an editor, an ssh command) turn even a read into one.
-            let effect = match programs(&place) {
-                Some(why) => Effect::Unknown(why),
-                None => effect,
-            };
-            let (place, effect) = match cwd {
-                Some(cwd) => resolve_aliases(cwd, (place, effect)),
-                None => (place, effect),
-            };
-            (place, effect, None)
-        }
+    let base = kernel::base(&ctx.temp_dir());
+    let mut d = Decision::new(command, Some(base));
+    d.scope_file = Some(ctx.shown_file());
+    d.session = ctx.record.as_ref().map(|r| r.id.clone());
+    match tool {
         Program::Gh => {
+            d.confinement = None;
             let (repo, effect) = effect::gh(args);
             let repo = repo.or_else(|| std::env::var_os("GH_REPO").filter(|v| !v.is_empty()));
-            (Place::default(), effect, repo)
+            let call = Call {
+                place: Place::default(),
+                effect,
+                network: true,
+                targets: Vec::new(),
+            };
+            decide(d, &ctx, call, cwd, repo)
+        }
+        Program::Git => {
+            let mut call = effect::git(args);
+            if let Some(cwd) = cwd {
+                call = resolve_aliases(cwd, call);
+            }
+            // Settings and variables that make git run a program of the caller's choosing (a
+            // pager, an editor, an ssh command) turn even a read into a call the guard cannot
+            // see into: checked after every alias, whose value can hold `-c` settings too.
+            if let Some(why) = programs(&call.place, &ctx) {
+                call.effect = Effect::Unknown(why);
+            }
+            decide(d, &ctx, call, cwd, None)
+        }
+    }
+}
+
+/// The decision once the call is classified.
+fn decide(
+    mut d: Decision,
+    ctx: &Context,
+    call: Call,
+    cwd: Option<&Path>,
+    gh_repo: Option<OsString>,
+) -> Decision {
+    let network = |d: &mut Decision, on: bool| {
+        if let Some(c) = d.confinement.as_mut() {
+            c.network = if on { Network::Any } else { Network::None };
         }
     };
-    if effect == Effect::Read || effect == Effect::NewRepository {
-        return Verdict::Allow;
+    if call.effect == Effect::Read && call.targets.is_empty() {
+        network(&mut d, call.network);
+        return d.allow(Rule::Read);
     }
-    let refuse = |repo: Option<&Path>, permission: &str, rule: String, advice: &str| {
-        // One line, whatever the rule quotes (a parser's message, a path).
-        let rule = rule
-            .split(|c: char| c.is_control())
-            .map(str::trim)
-            .filter(|p| !p.is_empty())
-            .collect::<Vec<_>>()
-            .join(" ");
-        let repo_text =
-            repo.map_or_else(|| "no repository".to_owned(), |r| r.display().to_string());
-        let line = format!(
-            "git-prism guard: refused `{command}` in {repo_text} ({permission}): {rule}; {advice}"
-        );
-        let record = record("refused", repo, permission, &command, &rule);
-        Verdict::Refuse(line, record)
-    };
-    let change_scope = "run it yourself outside the agent's session, or change the session's scope";
     let Some(cwd) = cwd else {
-        return refuse(
-            None,
-            "unknown",
-            "the directory this runs in cannot be read, so the repository it acts on cannot be told".into(),
-            change_scope,
-        );
+        return d.refuse(Rule::NoRepository(
+            "the directory this runs in cannot be read, so the repository it acts on cannot be told"
+                .into(),
+        ));
     };
-    // `git init <dir>` where no repository is: a new one.
-    if let Effect::Init { dir: Some(dir) } = &effect {
-        let target = cwd
-            .join(place.chdir.iter().collect::<std::path::PathBuf>())
-            .join(dir);
-        if place::identify(&target).is_none() && place.git_dir.is_none() {
-            return Verdict::Allow;
-        }
-    }
-    let env = place::Env::current();
-    let identity = place::of_call(cwd, &place, &env);
-    let Some(identity) = identity else {
-        return refuse(
-            None,
-            "unknown",
-            "the repository this write acts on cannot be told".into(),
-            change_scope,
-        );
-    };
-    // The repository as a person knows it: its work tree when its git directory is in it.
-    let shown = match &identity.work_tree {
-        Some(w) if identity.git_dir.starts_with(w) || identity.common_dir.starts_with(w) => {
-            w.clone()
-        }
-        _ => identity.git_dir.clone(),
-    };
-    // A work tree named for another repository: git would write there.
-    if let Some(tree) = place.work_tree.as_ref().or(env.work_tree.as_ref()) {
-        let named = cwd
-            .join(place.chdir.iter().collect::<std::path::PathBuf>())
-            .join(tree);
-        if place::identify(&named).is_some_and(|other| other.common_dir != identity.common_dir) {
-            return refuse(
-                Some(&shown),
-                "unknown",
-                format!(
-                    "the work tree named ({}) belongs to another repository",
-                    named.display()
-                ),
-                change_scope,
-            );
-        }
-    }
-    // An index or object store elsewhere makes the write land elsewhere.
-    if let Some(why) = place::elsewhere(&identity, &env) {
-        return refuse(Some(&shown), "unknown", why, change_scope);
-    }
-    let scope: Scope = match scope::load(Path::new(scope_file)) {
-        Ok(s) => s,
+    let here = cwd.join(call.place.chdir.iter().collect::<PathBuf>());
+    let scope = match ctx.scope() {
+        Ok(s) => Some(s),
         Err(e) => {
-            return refuse(
-                Some(&shown),
-                "no valid scope",
-                format!("{e}; every write is refused until the scope is fixed"),
-                "fix the file (`git-prism session check` says what is wrong) or run it yourself",
-            );
+            d.permission = None;
+            if call.effect == Effect::Read && call.targets.is_empty() {
+                return d.allow(Rule::Read);
+            }
+            return d.refuse(Rule::InvalidScope(e));
         }
     };
+    let scope = scope.unwrap_or(Scope {
+        file: ctx.scope_file.clone(),
+        entries: Vec::new(),
+    });
+    // Places outside the repository: new repositories, output files and directories.
+    if let Some(refused) = targets(&mut d, &scope, &here, &call) {
+        return refused;
+    }
+    match &call.effect {
+        Effect::NewRepository => {
+            network(&mut d, call.network);
+            if call.network {
+                d.hooks = Some(hook::Plan::new(&d, Vec::new()));
+            }
+            return d.allow(Rule::Within("a new repository".into()));
+        }
+        Effect::Init { .. } => return d.allow(Rule::Within("a new repository".into())),
+        Effect::Read => return d.allow(Rule::Within("a read that writes a file".into())),
+        _ => {}
+    }
+    let Some(identity) = place::of_call(cwd, &call.place) else {
+        return d.refuse(Rule::NoRepository(
+            "the repository this write acts on cannot be told".into(),
+        ));
+    };
+    d.repo = Some(identity.shown());
     let entry = match gh_repo {
         // gh acting on a repository named on the forge: not one of the scope's.
         Some(_) => None,
         None => scope.entry_for(&identity),
     };
     let permission = entry.map_or(Permission::Read, |e| e.permission);
-    let name = permission.name();
-    let needs = |wanted: Permission, what: &str| -> Option<Verdict> {
-        (permission < wanted).then(|| {
-            let rule = match gh_repo.as_ref() {
-                Some(r) => format!(
-                    "{what}, which needs {}, and `{}` is a repository named on the forge, not one of the scope's (run gh from the repository's directory)",
-                    wanted.name(),
-                    r.to_string_lossy()
-                ),
-                None if entry.is_none() => format!(
-                    "{what}, which needs {}, and the scope ({}) does not list this repository (unlisted repositories are read-only)",
-                    wanted.name(),
-                    scope.file.display()
-                ),
-                None => format!(
-                    "{what}, which needs {} (scope {})",
-                    wanted.name(),
-                    scope.file.display()
-                ),
-            };
-            refuse(Some(&shown), name, rule, change_scope)
-        })
+    d.permission = Some(permission);
+    // What the kernel grants, whatever the command-line layer says next.
+    if let (Some(entry), Some(c)) = (entry, d.confinement.as_mut()) {
+        if permission >= Permission::WriteLocal {
+            kernel::grant(c, kernel::repository(entry, Some(&identity)));
+        }
+    }
+    let forge = gh_repo.as_ref().map(|r| r.to_string_lossy().into_owned());
+    let needs = |d: Decision, wanted: Permission, what: String| -> Result<Decision, Decision> {
+        if permission >= wanted {
+            Ok(d)
+        } else {
+            Err(d.refuse(Rule::Needs {
+                what,
+                needed: wanted,
+                listed: entry.is_some(),
+                forge: forge.clone(),
+            }))
+        }
     };
-    match effect {
-        Effect::Read | Effect::NewRepository => Verdict::Allow,
-        Effect::Init { .. } => needs(
-            Permission::WriteLocal,
-            "`git init` on an existing repository changes it",
-        )
-        .unwrap_or(Verdict::Allow),
-        Effect::Alias { name: alias, .. } => refuse(
-            Some(&shown),
-            name,
-            format!("`{alias}` is neither a git command nor an alias this guard can read"),
-            change_scope,
-        ),
-        Effect::Local(what) => needs(
-            Permission::WriteLocal,
-            &format!("`{what}` changes the repository"),
-        )
-        .unwrap_or(Verdict::Allow),
-        Effect::Send(what) => needs(
-            Permission::WritePush,
-            &format!("{what} sends from this machine"),
-        )
-        .unwrap_or_else(|| Verdict::Record(record("allowed", Some(&shown), name, &command, &what))),
-        // A program the guard cannot see into (an external `git-foo`, a shell alias, a command
-        // git runs for `rebase -x` or `bisect run`): git starts it with its own directory first
-        // on PATH, so the `git` it calls would not come back here. Refused whatever the
-        // permission: failing open would be worse than no guard.
-        Effect::Unknown(why) => refuse(
-            Some(&shown),
-            name,
-            format!("{why}, whose git calls this guard would not see"),
-            change_scope,
-        ),
-        Effect::Push(p) => {
-            if let Some(v) = needs(Permission::WritePush, "a push") {
-                return v;
-            }
-            let Some(entry) = entry else {
-                return Verdict::Allow; // unreachable: write-push comes from an entry
-            };
-            let settings = match crate::git::push::push_settings(cwd, &place.globals) {
-                Ok(s) => s,
-                Err(e) => {
-                    return refuse(
-                        Some(&shown),
-                        name,
-                        format!("where the push goes cannot be told: {e}"),
-                        change_scope,
-                    );
+    // A work tree other than the repository's own: git would write there, and a tree that
+    // holds (or lies inside) other repositories cannot be carved out by the kernel.
+    if permission >= Permission::WriteLocal {
+        if let Some(entry) = entry {
+            let own = entry.identity.work_tree.as_ref();
+            if let Some(tree) = &identity.work_tree {
+                if Some(tree) != own && !identity.is_linked_worktree() {
+                    return d.refuse(Rule::Elsewhere(format!(
+                        "git would use {} as the work tree, which is not this repository's own",
+                        tree.display()
+                    )));
                 }
-            };
-            match push::destinations(&p, &settings) {
-                Err(why) => refuse(
-                    Some(&shown),
-                    name,
-                    format!("where the push goes cannot be told: {why}"),
-                    "name the branch (`git push origin <branch>`), or run it yourself",
-                ),
-                // A dry run sends nothing.
-                Ok(_) if p.dry_run => Verdict::Allow,
-                Ok(branches) => match branches.iter().find(|b| entry.protects(b)) {
-                    Some(b) => refuse(
-                        Some(&shown),
-                        name,
-                        format!(
-                            "`{b}` is a protected branch (protected: {})",
-                            entry.protected.join(", ")
-                        ),
-                        "push another branch and open a pull request, or run it yourself",
-                    ),
-                    None => Verdict::Record(record(
-                        "allowed",
-                        Some(&shown),
-                        name,
-                        &command,
-                        &format!(
-                            "push to {}",
-                            if branches.is_empty() {
-                                "no branch (tags or other refs)".to_owned()
-                            } else {
-                                branches.join(", ")
-                            }
-                        ),
-                    )),
-                },
             }
         }
     }
+    // An index or object store elsewhere makes the write land elsewhere.
+    if let Some(why) = place::elsewhere(&identity, &place::Env::current()) {
+        return d.refuse(Rule::Elsewhere(why));
+    }
+    match call.effect {
+        Effect::Read | Effect::NewRepository | Effect::Init { .. } => d,
+        Effect::Alias { name: alias, .. } => d.refuse(Rule::RunsProgram(format!(
+            "`{alias}` is neither a git command nor an alias this guard can read"
+        ))),
+        Effect::Local(what) => {
+            network(&mut d, call.network);
+            if call.network {
+                let writable = d.confinement.as_ref().map(|c| c.dirs.clone());
+                d.hooks = Some(hook::Plan::new(&d, writable.unwrap_or_default()));
+            }
+            match needs(d, Permission::WriteLocal, format!("`{what}` changes the repository")) {
+                Ok(d) => d.allow(Rule::Within(what)),
+                Err(refused) => refused,
+            }
+        }
+        Effect::Send(what) => {
+            if let Some(c) = d.confinement.as_mut() {
+                c.network = Network::Ports(kernel::SMTP_PORTS.to_vec());
+            }
+            match needs(
+                d,
+                Permission::WritePush,
+                format!("{what} sends from this machine"),
+            ) {
+                Ok(d) => d.record_it(Rule::Sent(what)),
+                Err(refused) => refused,
+            }
+        }
+        // A program the guard cannot see into (an external `git-foo`, a shell alias, a command
+        // git runs for `rebase -x` or `bisect run`): git starts it with its own directory first
+        // on PATH, so the `git` it calls would not come back here. Refused whatever the
+        // permission; the kernel grants it nothing beyond what every call gets.
+        Effect::Unknown(why) => {
+            if let Some(c) = d.confinement.as_mut() {
+                *c = kernel::base(&ctx.temp_dir());
+            }
+            d.refuse(Rule::RunsProgram(why))
+        }
+        Effect::Push(p) => push_decision(d, ctx, cwd, &call.place, entry, &p, needs),
+    }
+}
+
+/// A push: where it goes, and whether the permission and the protected branches allow it.
+fn push_decision(
+    mut d: Decision,
+    ctx: &Context,
+    cwd: &Path,
+    place: &Place,
+    entry: Option<&scope::Entry>,
+    p: &effect::Push,
+    needs: impl Fn(Decision, Permission, String) -> Result<Decision, Decision>,
+) -> Decision {
+    let settings = match crate::git::push::push_settings(cwd, &place.globals) {
+        Ok(s) => Some(s),
+        Err(e) => {
+            return match needs(d, Permission::WritePush, "a push".into()) {
+                Ok(d) => d.refuse(Rule::Unplaceable(e.to_string())),
+                Err(refused) => refused,
+            };
+        }
+    };
+    let settings = settings.unwrap_or_default();
+    // Where the push goes, for the kernel: another machine (the network), or a repository on
+    // this one, which then needs its own permission.
+    let scope = ctx.scope().ok();
+    let mut remote_network = false;
+    let mut local_refusal = None;
+    for address in push::addresses(p, &settings) {
+        let bytes = address.as_bytes();
+        if effect::runs_transport(bytes) {
+            local_refusal.get_or_insert(Rule::RunsProgram(format!(
+                "the push goes to `{address}`, an address git hands to a program"
+            )));
+        } else if effect::is_local_address(bytes) {
+            let path = cwd
+                .join(place.chdir.iter().collect::<PathBuf>())
+                .join(effect::local_path(bytes));
+            let dest = place::identify(&path);
+            let dest_entry = dest
+                .as_ref()
+                .and_then(|id| scope.as_ref().and_then(|s| s.entry_for(id)));
+            match dest_entry {
+                Some(e) if e.permission >= Permission::WriteLocal => {
+                    if let Some(c) = d.confinement.as_mut() {
+                        kernel::grant(c, kernel::repository(e, None));
+                    }
+                }
+                _ => {
+                    local_refusal.get_or_insert(Rule::Needs {
+                        what: format!(
+                            "the push writes into the repository at {}",
+                            path.display()
+                        ),
+                        needed: Permission::WriteLocal,
+                        listed: dest_entry.is_some(),
+                        forge: None,
+                    });
+                }
+            }
+        } else {
+            remote_network = true;
+        }
+    }
+    let source_dirs = d.confinement.as_ref().map(|c| c.dirs.clone()).unwrap_or_default();
+    if let Some(c) = d.confinement.as_mut() {
+        c.network = if remote_network {
+            Network::Any
+        } else {
+            Network::None
+        };
+    }
+    let d_hooks = {
+        let mut plan = hook::Plan::new(&d, source_dirs);
+        plan.protected = entry.map(|e| e.protected.clone()).unwrap_or_default();
+        plan
+    };
+    d.hooks = Some(d_hooks);
+    let mut d = match needs(d, Permission::WritePush, "a push".into()) {
+        Ok(d) => d,
+        Err(refused) => return refused,
+    };
+    let Some(entry) = entry else {
+        return d.refuse(Rule::Unplaceable("the repository is not listed".into()));
+    };
+    if let Some(rule) = local_refusal {
+        if let Rule::Needs { .. } = rule {
+            d.permission = Some(Permission::Read);
+        }
+        return d.refuse(rule);
+    }
+    match push::destinations(p, &settings) {
+        Err(why) => d.refuse(Rule::Unplaceable(why)),
+        // A dry run sends nothing.
+        Ok(_) if p.dry_run => d.allow(Rule::Within("a dry run".into())),
+        Ok(branches) => match branches.iter().find(|b| entry.protects(b)) {
+            Some(b) => d.refuse(Rule::Protected {
+                branch: b.clone(),
+                protected: entry.protected.clone(),
+            }),
+            None => d.record_it(Rule::Pushed(branches)),
+        },
+    }
+}
+
+/// Checks the places a call writes outside its repository (new repositories, output files),
+/// adds what the kernel may grant for them, and returns the refusal when one is not allowed.
+fn targets(d: &mut Decision, scope: &Scope, here: &Path, call: &Call) -> Option<Decision> {
+    for Target {
+        path,
+        kind,
+        named_by,
+    } in &call.targets
+    {
+        let full = here.join(path);
+        let shown = full.display().to_string();
+        match place::containing(&full) {
+            Some((repo, true)) => {
+                // Inside a git directory: a repository made there, or a file written there,
+                // changes that repository behind git's back.
+                let entry = scope.entry_for(&repo);
+                let allowed = *kind != TargetKind::Repository
+                    && entry.is_some_and(|e| e.permission >= Permission::WriteLocal);
+                if !allowed {
+                    d.repo = Some(repo.shown());
+                    d.permission = Some(entry.map_or(Permission::Read, |e| e.permission));
+                    return Some(d.clone().refuse(Rule::Elsewhere(format!(
+                        "{named_by} writes {shown}, inside the git directory of {}",
+                        repo.shown().display()
+                    ))));
+                }
+            }
+            Some((repo, false)) => {
+                let entry = scope.entry_for(&repo);
+                let permission = entry.map_or(Permission::Read, |e| e.permission);
+                // `git init` on the repository itself, or anything inside its work tree.
+                if permission < Permission::WriteLocal {
+                    d.repo = Some(repo.shown());
+                    d.permission = Some(permission);
+                    return Some(d.clone().refuse(Rule::Needs {
+                        what: format!("{named_by} writes {shown}"),
+                        needed: Permission::WriteLocal,
+                        listed: entry.is_some(),
+                        forge: None,
+                    }));
+                }
+                if let (Some(e), Some(c)) = (entry, d.confinement.as_mut()) {
+                    kernel::grant(c, kernel::repository(e, None));
+                }
+            }
+            None => {}
+        }
+        // Outside every repository, or in one the permission covers: made before git runs,
+        // and granted exactly.
+        let dir = *kind != TargetKind::File;
+        d.prepare.push(Prepare {
+            path: full.clone(),
+            dir,
+        });
+        if let Some(c) = d.confinement.as_mut() {
+            if dir {
+                kernel::grant(c, [full]);
+            } else if !c.files.contains(&full) {
+                c.files.push(full);
+            }
+        }
+    }
+    None
 }
 
 /// Follows aliases until a command this grammar knows: from the call's `-c` settings first,
-/// then the configuration git reads (a `!` alias is a shell command: unknown).
-fn resolve_aliases(cwd: &Path, (mut place, mut effect): (Place, Effect)) -> (Place, Effect) {
+/// then the configuration git reads (a `!` alias is a shell command: unknown). Each alias's
+/// value is split as git splits it, and the global options it holds (`-c` settings included)
+/// join the call's.
+fn resolve_aliases(cwd: &Path, mut call: Call) -> Call {
     let mut seen: Vec<String> = Vec::new();
-    while let Effect::Alias { name, rest } = &effect {
-        if seen.contains(name) || seen.len() >= MAX_ALIASES {
-            return (place, Effect::Unknown(format!("the alias `{name}` loops")));
+    while let Effect::Alias { name, rest } = &call.effect {
+        let (name, rest) = (name.clone(), rest.clone());
+        let unknown = |mut call: Call, why: String| {
+            call.effect = Effect::Unknown(why);
+            call
+        };
+        if seen.contains(&name) || seen.len() >= MAX_ALIASES {
+            return unknown(call, format!("the alias `{name}` loops"));
         }
         seen.push(name.clone());
         // git runs a command of its own (a builtin this grammar does not list, a `git-<name>`
         // in its directory or on PATH) before it looks for an alias of that name.
-        match crate::git::push::git_commands(cwd, &place.globals) {
-            Ok(commands) if commands.iter().any(|c| c == name) => {
-                return (
-                    place,
-                    Effect::Unknown(format!(
-                        "`git {name}` is a command this guard does not know"
-                    )),
+        match crate::git::push::git_commands(cwd, &call.place.globals) {
+            Ok(commands) if commands.iter().any(|c| *c == name) => {
+                return unknown(
+                    call,
+                    format!("`git {name}` is a command this guard does not know"),
                 );
             }
             Ok(_) => {}
             Err(_) => {
-                return (
-                    place,
-                    Effect::Unknown(format!("`git {name}`: git's commands cannot be listed")),
-                );
+                return unknown(call, format!("`git {name}`: git's commands cannot be listed"));
             }
         }
         let key = format!("alias.{}", name.to_ascii_lowercase());
-        let inline = place
+        let inline = call
+            .place
             .config
             .iter()
             .rev()
             .find(|(k, _)| *k == key)
             .map(|(_, v)| v.clone().unwrap_or_default());
         let value = match inline {
-            Some(v) => Some(v.to_string_lossy().into_owned()),
-            None => crate::git::push::config_value(cwd, &place.globals, &key),
+            Some(v) => Some(v.as_bytes().to_vec()),
+            None => crate::git::push::config_value(cwd, &call.place.globals, &key)
+                .map(String::into_bytes),
         };
         let Some(value) = value else {
-            return (
-                place,
-                Effect::Unknown(format!(
-                    "`git {name}` is neither a git command nor an alias"
-                )),
+            return unknown(
+                call,
+                format!("`git {name}` is neither a git command nor an alias"),
             );
         };
-        if value.trim_start().starts_with('!') {
-            return (
-                place,
-                Effect::Unknown(format!("the alias `{name}` runs a shell command")),
-            );
+        if value.trim_ascii_start().starts_with(b"!") {
+            return unknown(call, format!("the alias `{name}` runs a shell command"));
         }
-        let Some(words) = split_words(&value) else {
-            return (
-                place,
-                Effect::Unknown(format!("the alias `{name}` cannot be read")),
-            );
+        let Some(words) = effect::split_cmdline(&value) else {
+            return unknown(call, format!("the alias `{name}` cannot be read"));
         };
-        let mut args: Vec<OsString> = words.into_iter().map(OsString::from).collect();
-        args.extend(rest.iter().cloned());
-        let (inner, next) = effect::git(&args);
-        place.chdir.extend(inner.chdir);
-        place.config.extend(inner.config);
-        place.globals.extend(inner.globals);
-        if inner.git_dir.is_some() {
-            place.git_dir = inner.git_dir;
+        let mut args = words;
+        args.extend(rest);
+        let inner = effect::git(&args);
+        let mut place = call.place;
+        place.chdir.extend(inner.place.chdir);
+        place.config.extend(inner.place.config);
+        place.globals.extend(inner.place.globals);
+        if inner.place.git_dir.is_some() {
+            place.git_dir = inner.place.git_dir;
         }
-        if inner.work_tree.is_some() {
-            place.work_tree = inner.work_tree;
+        if inner.place.work_tree.is_some() {
+            place.work_tree = inner.place.work_tree;
         }
-        effect = next;
+        call = Call {
+            place,
+            effect: inner.effect,
+            network: inner.network,
+            targets: inner.targets,
+        };
     }
-    (place, effect)
+    call
 }
 
 /// `-c` keys known to name no program and no file git would write (`*` matches a
@@ -381,6 +814,7 @@ const HARMLESS_KEYS: &[&str] = &[
     "core.pager",
     "core.editor",
     "core.fsmonitor",
+    "core.hookspath",
     "pager.*",
     "init.defaultbranch",
     "push.default",
@@ -410,6 +844,8 @@ const HARMLESS_KEYS: &[&str] = &[
     "commit.verbose",
     "commit.cleanup",
     "commit.status",
+    "commit.gpgsign",
+    "tag.gpgsign",
     "tag.sort",
     "versionsort.suffix",
     "i18n.*",
@@ -420,7 +856,8 @@ const HARMLESS_KEYS: &[&str] = &[
     "alias.*",
 ];
 
-/// Variables whose value is a program git runs, or configuration it reads.
+/// Variables whose value is a program git (or a program it starts) runs, or configuration it
+/// reads: with a scope set by hand they must be unset, or name a harmless pager or editor.
 const PROGRAM_VARS: &[&str] = &[
     "GIT_PAGER",
     "GIT_EDITOR",
@@ -435,42 +872,66 @@ const PROGRAM_VARS: &[&str] = &[
     "GIT_CONFIG_COUNT",
     "GIT_ALLOW_PROTOCOL",
     "GIT_CONFIG",
+    "GIT_TEMPLATE_DIR",
+    "GIT_CONFIG_GLOBAL",
+    "GIT_CONFIG_SYSTEM",
+    "LD_PRELOAD",
+    "LD_LIBRARY_PATH",
+    "LD_AUDIT",
 ];
 
-/// Variables that say where git reads the user's configuration, or which programs it falls
-/// back to (`PAGER`, `EDITOR`): part of the environment a session starts with, trusted as
-/// such, and recorded by `git-prism session` with every [`PROGRAM_VARS`] one.
+/// Variables that say where git reads the user's configuration and where it writes its
+/// temporary files, or which programs it and its pager fall back to: part of the environment
+/// a session starts with, trusted as such, and recorded by `git-prism session` with every
+/// [`PROGRAM_VARS`] one.
 const USER_VARS: &[&str] = &[
     "HOME",
     "XDG_CONFIG_HOME",
-    "GIT_CONFIG_GLOBAL",
-    "GIT_CONFIG_SYSTEM",
+    "TMPDIR",
     "PAGER",
     "EDITOR",
     "VISUAL",
     "SSH_ASKPASS",
+    "LESS",
+    "LESSOPEN",
+    "LESSCLOSE",
+    "LESSKEY",
+    "LESSSECURE",
+    "MANPAGER",
+    "BROWSER",
 ];
 
-/// The variables `git-prism session` records as the session starts (each under
-/// `GIT_PRISM_SESSION_<name>`): a call whose value differs is refused.
-pub fn session_vars() -> impl Iterator<Item = (&'static str, String)> {
-    USER_VARS
-        .iter()
-        .chain(PROGRAM_VARS)
-        .map(|v| (*v, format!("GIT_PRISM_SESSION_{v}")))
+/// Variables naming a pager or an editor: one that names a harmless program may differ from
+/// the session's (`GIT_PAGER=cat git log`).
+const PAGER_VARS: &[&str] = &[
+    "GIT_PAGER",
+    "PAGER",
+    "GIT_EDITOR",
+    "EDITOR",
+    "VISUAL",
+    "GIT_SEQUENCE_EDITOR",
+    "MANPAGER",
+];
+
+/// The variables `git-prism session` records as the session starts.
+pub fn session_vars() -> impl Iterator<Item = &'static str> {
+    USER_VARS.iter().chain(PROGRAM_VARS).copied()
+}
+
+/// A pager or editor that runs nothing that could call git.
+fn harmless_program(v: &OsStr) -> bool {
+    matches!(
+        v.as_bytes(),
+        b"" | b"cat" | b"less" | b"more" | b"true" | b"false" | b":" | b"less -R" | b"less -FRX"
+    )
 }
 
 /// Why a call's `-c` settings or environment make git run a program of the caller's choosing
 /// (whose `git` calls would not come back here) or read configuration the session did not
 /// start with, if they do. A pager or editor that is `cat`, `less`, `more` or `true` runs
-/// nothing that could call git; `-c alias.*` is resolved instead, unless it runs a shell.
-fn programs(place: &Place) -> Option<String> {
-    let harmless = |v: &OsStr| {
-        matches!(
-            v.as_bytes(),
-            b"" | b"cat" | b"less" | b"more" | b"true" | b"false" | b"less -R" | b"less -FRX"
-        )
-    };
+/// nothing that could call git; `-c alias.*` is resolved instead, unless it runs a shell;
+/// `-c core.hooksPath` may only switch hooks off.
+fn programs(place: &Place, ctx: &Context) -> Option<String> {
     for (key, value) in &place.config {
         let key = key.to_ascii_lowercase();
         if !HARMLESS_KEYS.iter().any(|p| key_matches(p, &key)) {
@@ -484,36 +945,49 @@ fn programs(place: &Place) -> Option<String> {
                 return Some(format!("`-c {key}` runs a shell command"));
             }
         } else if key == "core.pager" || key.starts_with("pager.") || key == "core.editor" {
-            if !value.is_none_or(harmless) {
+            if !value.is_none_or(harmless_program) {
                 return Some(format!("`-c {key}` names a program git would run"));
             }
+        } else if key == "core.hookspath" {
+            if value.is_none_or(|v| v.as_bytes() != b"/dev/null") {
+                return Some("`-c core.hooksPath` names programs git would run".into());
+            }
         } else if key.starts_with("remote.")
-            && value.is_some_and(|v| crate::request::effect::runs_transport(v.as_bytes()))
+            && value.is_some_and(|v| effect::runs_transport(v.as_bytes()))
         {
             return Some(format!("`-c {key}` names a transport that runs a program"));
         } else if key == "core.fsmonitor" && value.is_none_or(|v| v.as_bytes() != b"false") {
             return Some("`-c core.fsmonitor` names a program git would run".into());
         }
     }
-    // The environment: as the session started when `git-prism session` recorded it (a
-    // change for one command is what an accident looks like); else the variables that name
-    // programs must name none, or a harmless one.
-    let recorded = std::env::var_os("GIT_PRISM_SESSION_HOME").is_some();
-    for (var, record) in session_vars() {
-        let now = std::env::var_os(var).unwrap_or_default();
-        if recorded {
-            if now != std::env::var_os(&record).unwrap_or_default() {
+    // The environment: as the session started when `git-prism session` recorded it (a change
+    // for one command is what an accident looks like); else the variables that name programs
+    // must name none, or a harmless one.
+    for var in session_vars() {
+        let now = std::env::var_os(var);
+        let pager_like = PAGER_VARS.contains(&var);
+        let harmless_now = pager_like && now.as_deref().is_some_and(harmless_program);
+        if let Some(record) = &ctx.record {
+            let recorded = record.environment.get(var).map(session::Bytes::os);
+            if now != recorded && !harmless_now {
                 return Some(format!(
                     "`{var}` differs from the session's, so git would run or read something else"
                 ));
             }
             continue;
         }
-        if now.is_empty() || !PROGRAM_VARS.contains(&var) {
+        let Some(now) = now.filter(|v| !v.is_empty()) else {
+            continue;
+        };
+        if !PROGRAM_VARS.contains(&var) || harmless_now {
             continue;
         }
-        let pager_like = matches!(var, "GIT_PAGER" | "GIT_EDITOR" | "GIT_SEQUENCE_EDITOR");
-        if !((pager_like && harmless(&now)) || (var == "GIT_CONFIG_COUNT" && now == "0")) {
+        let fine = match var {
+            "GIT_CONFIG_COUNT" => now == "0",
+            "GIT_CONFIG_GLOBAL" | "GIT_CONFIG_SYSTEM" => now == "/dev/null",
+            _ => false,
+        };
+        if !fine {
             return Some(format!("`{var}` is set, and names what git runs or reads"));
         }
     }
@@ -540,47 +1014,6 @@ fn key_matches(pattern: &str, key: &str) -> bool {
     }
 }
 
-/// Splits an alias's value into words as git does: whitespace separates, quotes group, a
-/// backslash escapes. `None` for an unclosed quote.
-fn split_words(value: &str) -> Option<Vec<String>> {
-    let mut words = Vec::new();
-    let mut word = String::new();
-    let mut quote: Option<char> = None;
-    let mut started = false;
-    let mut chars = value.chars();
-    while let Some(c) = chars.next() {
-        match (quote, c) {
-            (_, '\\') => {
-                word.push(chars.next()?);
-                started = true;
-            }
-            (Some(q), c) if c == q => quote = None,
-            (Some(_), c) => word.push(c),
-            (None, '"' | '\'') => {
-                quote = Some(c);
-                started = true;
-            }
-            (None, c) if c.is_whitespace() => {
-                if started {
-                    words.push(std::mem::take(&mut word));
-                    started = false;
-                }
-            }
-            (None, c) => {
-                word.push(c);
-                started = true;
-            }
-        }
-    }
-    if quote.is_some() {
-        return None;
-    }
-    if started {
-        words.push(word);
-    }
-    Some(words)
-}
-
 /// The command line as one string (for the refusal line and the record).
 fn command_line(tool: Program, args: &[OsString]) -> String {
     let mut out = tool.name().to_owned();
@@ -599,41 +1032,38 @@ fn command_line(tool: Program, args: &[OsString]) -> String {
     crate::text::clip(&out, 1000).into_owned()
 }
 
-fn record(
-    decision: &str,
-    repo: Option<&Path>,
-    permission: &str,
-    command: &str,
-    rule: &str,
-) -> log::Record {
-    log::Record {
-        time: crate::time::now_rfc3339(),
-        decision: decision.to_owned(),
-        repo: repo.map(|r| r.display().to_string()),
-        permission: permission.to_owned(),
-        command: command.to_owned(),
-        rule: rule.to_owned(),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn split(value: &str) -> Vec<String> {
+        effect::split_cmdline(value.as_bytes())
+            .unwrap()
+            .into_iter()
+            .map(|w| w.to_string_lossy().into_owned())
+            .collect()
+    }
+
     #[test]
     fn alias_values_split_like_git() {
-        assert_eq!(
-            split_words("push origin main").unwrap(),
-            ["push", "origin", "main"]
-        );
-        assert_eq!(
-            split_words("commit -m 'two words'").unwrap(),
-            ["commit", "-m", "two words"]
-        );
-        assert_eq!(
-            split_words("log \"a b\" c\\ d").unwrap(),
-            ["log", "a b", "c d"]
-        );
-        assert!(split_words("log 'open").is_none());
+        assert_eq!(split("push origin main"), ["push", "origin", "main"]);
+        assert_eq!(split("commit -m 'two words'"), ["commit", "-m", "two words"]);
+        assert_eq!(split("log \"a b\" c\\ d"), ["log", "a b", "c d"]);
+        // A no-break space is not a separator to git.
+        assert_eq!(split("branch x\u{a0}--list"), ["branch", "x\u{a0}--list"]);
+        // Leading and trailing separators make empty words, as in git.
+        assert_eq!(split(" log"), ["", "log"]);
+        assert_eq!(split("log "), ["log", ""]);
+        assert_eq!(split("a\t\r\nb"), ["a", "b"]);
+        assert_eq!(split("a\u{0b}b"), ["a\u{0b}b"]);
+        assert_eq!(split("'a\\b'"), ["a\\b"]);
+        assert!(effect::split_cmdline(b"log 'open").is_none());
+        assert!(effect::split_cmdline(b"log \\").is_none());
+    }
+
+    #[test]
+    fn refusals_are_one_line() {
+        let d = Decision::new("git x\ny".into(), None).refuse(Rule::RunsProgram("a\nb".into()));
+        assert_eq!(d.to_string().lines().count(), 1);
     }
 }

@@ -1,13 +1,12 @@
-//! Which repository a call acts on, found the way git finds it (ADR 15): from the directory it
-//! runs in, after each `-C`, with `--git-dir`/`--work-tree` or `GIT_DIR`/`GIT_WORK_TREE`/
-//! `GIT_COMMON_DIR`, walking up to a `.git` directory, a `.git` file (a linked worktree, a
-//! submodule) or a bare repository. A repository is known by its common git directory with
-//! every symlink resolved: a subdirectory, a symlinked path and a linked worktree of one
-//! repository are the same repository. Only small files are read (`.git` files, `commondir`).
+//! Which repository a call acts on (ADR 15, ADR 16): found by the real git itself, with the
+//! call's options and environment ([`crate::git::push::discover`]), so the guard and git agree
+//! by construction on every way a repository can be named (`-C`, `--git-dir`, `--work-tree`,
+//! `GIT_DIR`, `GIT_WORK_TREE`, `GIT_COMMON_DIR`, `core.worktree`, `.git` files, `commondir`,
+//! a `HEAD` that is a symbolic link, safe.directory...). A repository is known by its common
+//! git directory with every symlink resolved: a subdirectory, a symlinked path and a linked
+//! worktree of one repository are the same repository.
 
 use std::ffi::OsString;
-use std::io::Read;
-use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 
 use crate::request::effect::Place;
@@ -19,19 +18,60 @@ pub struct Identity {
     pub git_dir: PathBuf,
     /// Its common git directory: what tells repositories apart.
     pub common_dir: PathBuf,
-    /// The top of its work tree (`None` when bare).
+    /// The top of its work tree as git uses it for the call (`None` when bare).
     pub work_tree: Option<PathBuf>,
 }
 
-/// The environment variables that place a call, as the caller's environment has them.
+impl Identity {
+    /// The repository as a person knows it: its work tree when its git directory is in it,
+    /// else its git directory.
+    pub fn shown(&self) -> PathBuf {
+        match &self.work_tree {
+            Some(w) if self.git_dir.starts_with(w) || self.common_dir.starts_with(w) => w.clone(),
+            _ => self.git_dir.clone(),
+        }
+    }
+
+    /// Whether the work tree git uses for the call is a linked worktree of this repository:
+    /// its git directory is `<common>/worktrees/<name>`, whose `gitdir` file names the work
+    /// tree's `.git`.
+    pub fn is_linked_worktree(&self) -> bool {
+        let Some(tree) = &self.work_tree else {
+            return false;
+        };
+        if self.git_dir.parent() != Some(&self.common_dir.join("worktrees")) {
+            return false;
+        }
+        let Ok(text) = super::session::read_regular(&self.git_dir.join("gitdir"), 4096) else {
+            return false;
+        };
+        let line = text.strip_suffix(b"\n").unwrap_or(&text);
+        let named = PathBuf::from(<std::ffi::OsStr as std::os::unix::ffi::OsStrExt>::from_bytes(
+            line,
+        ));
+        named
+            .parent()
+            .and_then(|p| p.canonicalize().ok())
+            .is_some_and(|p| &p == tree)
+    }
+}
+
+impl From<crate::git::push::Found> for Identity {
+    fn from(f: crate::git::push::Found) -> Identity {
+        Identity {
+            git_dir: f.git_dir,
+            common_dir: f.common_dir,
+            work_tree: f.work_tree,
+        }
+    }
+}
+
+/// The environment variables that send a call's writes elsewhere, as the caller's environment
+/// has them.
 #[derive(Clone, Debug, Default)]
 pub struct Env {
-    /// `GIT_DIR`.
-    pub git_dir: Option<OsString>,
     /// `GIT_WORK_TREE`.
     pub work_tree: Option<OsString>,
-    /// `GIT_COMMON_DIR`.
-    pub common_dir: Option<OsString>,
     /// `GIT_INDEX_FILE`.
     pub index_file: Option<OsString>,
     /// `GIT_OBJECT_DIRECTORY`.
@@ -43,60 +83,45 @@ impl Env {
     pub fn current() -> Env {
         let var = |n: &str| std::env::var_os(n).filter(|v| !v.is_empty());
         Env {
-            git_dir: var("GIT_DIR"),
             work_tree: var("GIT_WORK_TREE"),
-            common_dir: var("GIT_COMMON_DIR"),
             index_file: var("GIT_INDEX_FILE"),
             object_dir: var("GIT_OBJECT_DIRECTORY"),
         }
     }
 }
 
-/// The repository a call run in `cwd` acts on (`None`: no repository there).
-pub fn of_call(cwd: &Path, place: &Place, env: &Env) -> Option<Identity> {
-    let mut dir = cwd.to_owned();
-    for c in &place.chdir {
-        if !c.is_empty() {
-            dir = dir.join(c);
+/// The repository a call run in `cwd` acts on, as git finds it (`None`: no repository there,
+/// or git cannot tell).
+pub fn of_call(cwd: &Path, place: &Place) -> Option<Identity> {
+    crate::git::push::discover(cwd, &place.globals, false)
+        .ok()
+        .flatten()
+        .map(Identity::from)
+}
+
+/// The repository at `dir` itself (a scope's entry), as git finds it there, whatever the
+/// caller's environment names.
+pub fn identify(dir: &Path) -> Option<Identity> {
+    crate::git::push::discover(dir, &[], true)
+        .ok()
+        .flatten()
+        .map(Identity::from)
+}
+
+/// The repository that would hold `path` (which need not exist): found from its nearest
+/// existing directory, as git would find it there. `Some((identity, inside_git_dir))`.
+pub fn containing(path: &Path) -> Option<(Identity, bool)> {
+    let mut dir = path;
+    let existing = loop {
+        if dir.is_dir() {
+            break dir.canonicalize().ok()?;
         }
-    }
-    let git_dir = place.git_dir.as_ref().or(env.git_dir.as_ref());
-    let found = match git_dir {
-        Some(gd) => {
-            let named = dir.join(gd);
-            // A `.git` file given as the git directory: git follows it.
-            let named = match std::fs::metadata(&named) {
-                Ok(m) if m.is_file() => {
-                    let target = gitfile(&named)?;
-                    named.parent()?.join(target)
-                }
-                _ => named,
-            };
-            let git_dir = named.canonicalize().ok()?;
-            let work_tree = match place.work_tree.as_ref().or(env.work_tree.as_ref()) {
-                Some(w) => dir.join(w).canonicalize().ok(),
-                // git takes the directory it runs in as the top of the work tree.
-                None => dir.canonicalize().ok(),
-            };
-            let common_dir = match &env.common_dir {
-                Some(c) => dir.join(c).canonicalize().ok()?,
-                None => common_dir(&git_dir)?,
-            };
-            Identity {
-                git_dir,
-                common_dir,
-                work_tree,
-            }
-        }
-        None => {
-            let mut found = identify(&dir)?;
-            if let Some(c) = &env.common_dir {
-                found.common_dir = dir.join(c).canonicalize().ok()?;
-            }
-            found
-        }
+        dir = dir.parent()?;
     };
-    Some(found)
+    let found = identify(&existing)?;
+    let inside_git_dir =
+        existing.starts_with(&found.git_dir) || existing.starts_with(&found.common_dir);
+    Some((found, inside_git_dir))
 }
 
 /// Why a write would land outside the repository found, if it would: an index file or object
@@ -131,83 +156,4 @@ pub fn elsewhere(repo: &Identity, env: &Env) -> Option<String> {
         }
     }
     None
-}
-
-/// The repository found from `dir` upwards, as git discovers it.
-pub fn identify(dir: &Path) -> Option<Identity> {
-    let start = dir.canonicalize().ok()?;
-    for top in start.ancestors() {
-        let dot_git = top.join(".git");
-        // Followed, as git follows it: a link to a directory or to a `.git` file.
-        match std::fs::metadata(&dot_git) {
-            Ok(m) if m.is_dir() && is_git_dir(&dot_git) => {
-                let git_dir = dot_git.canonicalize().ok()?;
-                return Some(Identity {
-                    common_dir: common_dir(&git_dir)?,
-                    git_dir,
-                    work_tree: Some(top.to_owned()),
-                });
-            }
-            Ok(m) if m.is_file() => {
-                let target = gitfile(&dot_git)?;
-                let git_dir = top.join(target).canonicalize().ok()?;
-                return Some(Identity {
-                    common_dir: common_dir(&git_dir)?,
-                    git_dir,
-                    work_tree: Some(top.to_owned()),
-                });
-            }
-            _ => {}
-        }
-        if is_git_dir(top) && top.file_name().is_some_and(|n| n != ".git") {
-            return Some(Identity {
-                git_dir: top.to_owned(),
-                common_dir: common_dir(top)?,
-                work_tree: None,
-            });
-        }
-    }
-    None
-}
-
-/// Whether `dir` holds a repository's `HEAD`, `objects` and `refs` (or a `commondir` naming
-/// where they are).
-fn is_git_dir(dir: &Path) -> bool {
-    dir.join("HEAD").is_file()
-        && (dir.join("commondir").is_file()
-            || (dir.join("objects").is_dir() && dir.join("refs").is_dir()))
-}
-
-/// The git directory a `.git` file names (`gitdir: <path>`).
-fn gitfile(path: &Path) -> Option<PathBuf> {
-    let text = small_file(path)?;
-    let line = text.strip_prefix(b"gitdir: ")?;
-    let line = line.strip_suffix(b"\n").unwrap_or(line);
-    let line = line.strip_suffix(b"\r").unwrap_or(line);
-    Some(PathBuf::from(std::ffi::OsStr::from_bytes(line)))
-}
-
-/// The common directory of a git directory: what its `commondir` names, or itself.
-fn common_dir(git_dir: &Path) -> Option<PathBuf> {
-    match small_file(&git_dir.join("commondir")) {
-        Some(text) => {
-            let text = text.strip_suffix(b"\n").unwrap_or(&text);
-            git_dir
-                .join(std::ffi::OsStr::from_bytes(text))
-                .canonicalize()
-                .ok()
-        }
-        None => Some(git_dir.to_owned()),
-    }
-}
-
-/// A regular file's content, when it is at most 4 KiB.
-fn small_file(path: &Path) -> Option<Vec<u8>> {
-    let file = std::fs::File::open(path).ok()?;
-    if !file.metadata().ok()?.is_file() {
-        return None;
-    }
-    let mut out = Vec::new();
-    file.take(4097).read_to_end(&mut out).ok()?;
-    (out.len() <= 4096).then_some(out)
 }

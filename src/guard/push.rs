@@ -119,31 +119,95 @@ fn implicit(settings: &PushSettings) -> Result<Vec<String>, String> {
     }
 }
 
-/// The destination of a refspec without one: git pushes a ref to the same name (`HEAD` to the
-/// current branch).
+/// The destination of a refspec without one: git resolves the source as `dwim_ref` does
+/// (`<src>`, `refs/<src>`, `refs/tags/<src>`, `refs/heads/<src>`, `refs/remotes/<src>`,
+/// `refs/remotes/<src>/HEAD`), follows it through symbolic refs, and pushes to the name it
+/// ends at: a tag that is a symbolic ref to `refs/heads/main` updates `main`.
 fn same_name(src: &str, settings: &PushSettings) -> Result<String, String> {
-    match src {
-        "HEAD" | "@" => settings
+    if src == "HEAD" || src == "@" {
+        return settings
             .head
-            .clone()
-            .ok_or_else(|| "HEAD is detached: where `HEAD` goes is unknown".to_owned()),
-        // A branch that is a symbolic ref is pushed to the ref it names, as git does.
-        s if symref(s, settings).is_some() => Ok(symref(s, settings).unwrap_or_default()),
-        s if s.starts_with("refs/") => Ok(s.to_owned()),
-        s if settings.branches.iter().any(|b| b == s) => Ok(format!("refs/heads/{s}")),
-        // A tag, a commit or something git will refuse: its own name is where it would go.
-        s => Ok(s.to_owned()),
+            .as_ref()
+            .map(|h| format!("refs/heads/{h}"))
+            .ok_or_else(|| "HEAD is detached: where `HEAD` goes is unknown".to_owned());
     }
+    let exists = |name: &str| settings.refs.iter().find(|(n, _)| n == name);
+    let candidates = [
+        src.to_owned(),
+        format!("refs/{src}"),
+        format!("refs/tags/{src}"),
+        format!("refs/heads/{src}"),
+        format!("refs/remotes/{src}"),
+        format!("refs/remotes/{src}/HEAD"),
+    ];
+    let Some(mut found) = candidates.iter().find_map(|c| exists(c)) else {
+        // A commit or something git will refuse: its own name is where it would go.
+        return Ok(src.to_owned());
+    };
+    // Symbolic refs, followed as git follows them (at most five deep).
+    for _ in 0..5 {
+        match &found.1 {
+            Some(target) => match exists(target) {
+                Some(next) => found = next,
+                None => return Ok(target.clone()),
+            },
+            None => return Ok(found.0.clone()),
+        }
+    }
+    Err(format!("`{src}` is a chain of symbolic refs too deep to follow"))
 }
 
-/// The ref a local branch names when it is a symbolic ref (`foo` or `refs/heads/foo`).
-fn symref(src: &str, settings: &PushSettings) -> Option<String> {
-    let short = src.strip_prefix("refs/heads/").unwrap_or(src);
-    settings
-        .symrefs
-        .iter()
-        .find(|(b, _)| b == short)
-        .map(|(_, target)| target.clone())
+/// Where a push goes: the addresses git sends it to (the remote's `pushurl`s, else its
+/// `url`s, each rewritten by `url.<base>.pushInsteadOf`/`insteadOf` as git rewrites them; a
+/// repository given as an address is its own address).
+pub fn addresses(push: &Push, settings: &PushSettings) -> Vec<String> {
+    let remote = match &push.remote {
+        Some(r) => r.to_string_lossy().into_owned(),
+        None => default_remote(settings),
+    };
+    let pushurls = settings.all(&format!("remote.{remote}.pushurl"));
+    let urls = settings.all(&format!("remote.{remote}.url"));
+    if !pushurls.is_empty() {
+        return pushurls
+            .iter()
+            .map(|u| rewrite(u, settings, "insteadof"))
+            .collect();
+    }
+    let list: Vec<&str> = if urls.is_empty() {
+        vec![remote.as_str()]
+    } else {
+        urls
+    };
+    list.iter()
+        .map(|u| {
+            let pushed = rewrite(u, settings, "pushinsteadof");
+            if pushed != *u {
+                pushed
+            } else {
+                rewrite(u, settings, "insteadof")
+            }
+        })
+        .collect()
+}
+
+/// `url` rewritten by the longest `url.<base>.<key>` prefix that matches it.
+fn rewrite(url: &str, settings: &PushSettings, key: &str) -> String {
+    let mut best: Option<(&str, &str)> = None;
+    for (k, v) in &settings.config {
+        let Some(base) = k
+            .strip_prefix("url.")
+            .and_then(|r| r.strip_suffix(&format!(".{key}")))
+        else {
+            continue;
+        };
+        if url.starts_with(v.as_str()) && best.is_none_or(|(_, p)| v.len() > p.len()) {
+            best = Some((base, v.as_str()));
+        }
+    }
+    match best {
+        Some((base, prefix)) => format!("{base}{}", &url[prefix.len()..]),
+        None => url.to_owned(),
+    }
 }
 
 /// The branch a destination names (`refs/heads/x`, `heads/x`, or a short name, which git
@@ -178,14 +242,19 @@ mod tests {
                 .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
                 .collect(),
             head: head.map(str::to_owned),
-            branches: vec!["main".into(), "feature".into(), "foo".into()],
-            symrefs: vec![("foo".into(), "refs/heads/main".into())],
+            refs: vec![
+                ("refs/heads/main".into(), None),
+                ("refs/heads/feature".into(), None),
+                ("refs/heads/foo".into(), Some("refs/heads/main".into())),
+                ("refs/tags/rel".into(), Some("refs/heads/main".into())),
+                ("refs/tags/v1".into(), None),
+            ],
         }
     }
 
     fn push(line: &str) -> Push {
         let args: Vec<OsString> = line.split_whitespace().map(OsString::from).collect();
-        match crate::request::effect::git(&args).1 {
+        match crate::request::effect::git(&args).effect {
             crate::request::effect::Effect::Push(p) => p,
             other => panic!("{other:?}"),
         }
@@ -206,8 +275,10 @@ mod tests {
             ("push origin HEAD", vec!["feature"]),
             ("push origin v1.0:refs/tags/v1.0", vec![]),
             ("push --tags", vec![]),
-            // A symbolic ref is pushed to what it names.
+            // A symbolic ref is pushed to what it names, in any namespace.
             ("push origin foo", vec!["main"]),
+            ("push origin rel", vec!["main"]),
+            ("push origin refs/tags/rel", vec!["main"]),
         ] {
             assert_eq!(destinations(&push(line), &s).unwrap(), want, "{line}");
         }

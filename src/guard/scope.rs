@@ -27,7 +27,7 @@ const MAX_BYTES: u64 = 1024 * 1024;
 pub const DEFAULT_PROTECTED: [&str; 2] = ["main", "master"];
 
 /// What a session may do in a repository, weakest first.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Deserialize, serde::Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Permission {
     /// Nothing in the repository changes through git.
@@ -134,11 +134,17 @@ pub fn load(file: &Path) -> Result<Scope, ScopeError> {
         path: file.to_owned(),
         source,
     };
-    let meta = std::fs::metadata(file).map_err(read)?;
-    if meta.len() > MAX_BYTES {
-        return Err(ScopeError::TooLarge(file.to_owned()));
-    }
-    let text = std::fs::read_to_string(file).map_err(read)?;
+    // A regular file of bounded size, opened without blocking: a FIFO or `/dev/zero` named as
+    // the scope must not hang every call or fill the memory.
+    let bytes = super::session::read_regular(file, MAX_BYTES).map_err(|e| {
+        if e.to_string().starts_with("larger than") {
+            ScopeError::TooLarge(file.to_owned())
+        } else {
+            read(e)
+        }
+    })?;
+    let text = String::from_utf8(bytes)
+        .map_err(|e| read(std::io::Error::new(std::io::ErrorKind::InvalidData, e)))?;
     let parsed: File = toml::from_str(&text).map_err(|source| ScopeError::Parse {
         path: file.to_owned(),
         source,
@@ -171,6 +177,23 @@ pub fn load(file: &Path) -> Result<Scope, ScopeError> {
 }
 
 impl Scope {
+    /// The scope a session fixed as it started (its repositories resolved then).
+    pub fn from_record(file: &Path, record: &super::session::Record) -> Scope {
+        Scope {
+            file: file.to_owned(),
+            entries: record
+                .repos
+                .iter()
+                .map(|r| Entry {
+                    path: r.path.path(),
+                    identity: r.identity(),
+                    permission: r.permission,
+                    protected: r.protected.clone(),
+                })
+                .collect(),
+        }
+    }
+
     /// The entry a repository falls under: the same repository, known by its common git
     /// directory (a submodule or a repository nested in a listed work tree is another
     /// repository: list it to give it a permission). `None`: not listed, so `read`.
@@ -189,6 +212,10 @@ impl Entry {
 }
 
 /// Whether `name` matches `pattern`, where `*` matches any run of characters.
+pub fn glob_matches(pattern: &str, name: &str) -> bool {
+    glob(pattern, name)
+}
+
 fn glob(pattern: &str, name: &str) -> bool {
     match pattern.split_once('*') {
         None => pattern == name,

@@ -1,12 +1,19 @@
-//! What a `git` or `gh` command line does, for the session guard (ADR 15): only read, change a
-//! repository on this machine, or send something away — and, for a push, what it sends where.
+//! What a `git` or `gh` command line does, for the session guard (ADR 15, ADR 16): only read,
+//! change a repository on this machine, or send something away — and, for a push, what it
+//! sends where; whether it needs the network; and which files or directories it writes outside
+//! the repository it acts on.
 //!
-//! Pure: nothing runs while classifying. Everything not known to be a read is a write: a
-//! subcommand or option this grammar does not know, an alias (resolved by the guard, which can
-//! read the configuration), a command git finds on PATH (`git-foo`).
+//! Pure: nothing runs while classifying. The global options are read by the one parser the
+//! classifier uses too ([`super::global_options`]), each subcommand's options by the one table
+//! of options that take a value ([`super::options`]). Everything not known to be a read is a
+//! write: a subcommand or option this grammar does not know, an alias (resolved by the guard,
+//! which can read the configuration, and whose value is split here exactly as git splits it:
+//! [`split_cmdline`]), a command git finds on PATH (`git-foo`).
 
 use std::ffi::{OsStr, OsString};
 use std::os::unix::ffi::OsStrExt;
+
+use super::options::{self, Token, Tokens};
 
 /// The global options that decide which repository a call acts on, and the `-c` settings
 /// (aliases can be defined there).
@@ -20,20 +27,21 @@ pub struct Place {
     pub git_dir: Option<OsString>,
     /// `--work-tree`.
     pub work_tree: Option<OsString>,
-    /// `-c name=value` (a name alone: `None`, which git reads as `true`), in order.
+    /// `-c name=value` (a name alone: `None`, which git reads as `true`), in order: the call's
+    /// own, then those of each alias it goes through.
     pub config: Vec<(String, Option<OsString>)>,
 }
 
 /// What a command line does.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Effect {
-    /// Nothing in any repository changes (it may print, or write files outside the repository
-    /// the way `format-patch` does).
+    /// Nothing in any repository changes (it may print).
     Read,
     /// The repository on this machine changes (its refs, index, work tree or configuration);
     /// nothing leaves the machine. The name says what.
     Local(String),
-    /// A new repository is made (`clone`): nothing existing changes.
+    /// A new repository is made (`clone`): nothing existing changes. Where is in the call's
+    /// targets.
     NewRepository,
     /// `git init [<dir>]`: a new repository, or a change to the one already there.
     Init {
@@ -56,6 +64,41 @@ pub enum Effect {
     Unknown(String),
 }
 
+/// A file or directory a call writes outside the repository it acts on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Target {
+    /// The path as given (relative to the directory the call runs in, after its `-C`).
+    pub path: OsString,
+    /// What is written there.
+    pub kind: TargetKind,
+    /// The option or argument that names it (for messages).
+    pub named_by: String,
+}
+
+/// What a [`Target`] is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TargetKind {
+    /// A file written in place (`--output`, `archive -o`, `read-tree --index-output`).
+    File,
+    /// A directory written into (`format-patch -o`, `checkout-index --prefix`).
+    Dir,
+    /// A new repository or work tree (`clone <dir>`, `init <dir>`, `worktree add <path>`).
+    Repository,
+}
+
+/// Everything the guard needs to know about a git command line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Call {
+    /// The global options.
+    pub place: Place,
+    /// What it does.
+    pub effect: Effect,
+    /// Whether it contacts another machine (a fetch, a clone, a push, `ls-remote`).
+    pub network: bool,
+    /// What it writes outside the repository it acts on.
+    pub targets: Vec<Target>,
+}
+
 /// `git push [<options>] [<repository> [<refspec>...]]`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Push {
@@ -75,94 +118,64 @@ pub struct Push {
     pub prune: bool,
     /// `--dry-run` / `-n`: nothing is sent.
     pub dry_run: bool,
+    /// `--no-verify`: the pre-push hook does not run.
+    pub no_verify: bool,
     /// An option that makes the push's destinations unknowable here (`--receive-pack`,
     /// `--recurse-submodules=on-demand`...).
     pub unplaceable: Option<String>,
 }
 
 /// Classifies a `git` command line (without `argv[0]`).
-pub fn git(args: &[OsString]) -> (Place, Effect) {
-    let mut place = Place::default();
-    let mut i = 0;
-    while let Some(arg) = args.get(i) {
-        let bytes = arg.as_bytes();
-        if !bytes.starts_with(b"-") {
-            break;
-        }
-        let (name, inline) = split_long(bytes);
-        let value = |i: &mut usize| -> Option<OsString> {
-            if let Some(v) = inline {
-                *i += 1;
-                return Some(OsStr::from_bytes(v).to_owned());
-            }
-            let v = args.get(*i + 1).cloned();
-            *i += 2;
-            v
-        };
-        match name {
-            b"-C" if inline.is_none() => match value(&mut i) {
-                Some(dir) => place.chdir.push(dir),
-                None => return (place, Effect::Unknown("-C without a directory".into())),
-            },
-            b"-c" if inline.is_none() => match value(&mut i) {
-                Some(setting) => place.config.push(setting_of(&setting)),
-                None => return (place, Effect::Unknown("-c without a setting".into())),
-            },
-            b"--config-env" => {
-                // `name=ENVVAR`: the value is in the environment, where this grammar does not
-                // look; a setting it cannot read could name a program.
-                return (
-                    place,
-                    Effect::Unknown("`--config-env` takes a setting from the environment".into()),
-                );
-            }
-            b"--git-dir" => place.git_dir = value(&mut i),
-            b"--work-tree" => place.work_tree = value(&mut i),
-            b"--namespace" | b"--attr-source" | b"--super-prefix" => {
-                value(&mut i);
-            }
-            b"--bare"
-            | b"-p"
-            | b"--paginate"
-            | b"-P"
-            | b"--no-pager"
-            | b"--no-advice"
-            | b"--no-lazy-fetch"
-            | b"--no-optional-locks"
-            | b"--no-replace-objects"
-            | b"--literal-pathspecs"
-            | b"--glob-pathspecs"
-            | b"--noglob-pathspecs"
-            | b"--icase-pathspecs"
-                if inline.is_none() =>
-            {
-                i += 1;
-            }
-            b"--exec-path" if inline.is_some() => {
-                // Where git looks for its commands: any program could stand in for one.
-                return (place, Effect::Unknown("--exec-path=<dir>".into()));
-            }
-            b"-v" | b"--version" | b"-h" | b"--help" | b"--exec-path" | b"--html-path"
-            | b"--man-path" | b"--info-path" | b"--list-cmds" => return (place, Effect::Read),
-            _ => {
-                return (
-                    place,
-                    Effect::Unknown(format!("global option {}", arg.to_string_lossy())),
-                );
-            }
-        }
-    }
-    place.globals = args[..i.min(args.len())].to_vec();
-    let Some(sub) = args.get(i) else {
-        return (place, Effect::Read);
+pub fn git(args: &[OsString]) -> Call {
+    let g = super::global_options(args);
+    let place = Place {
+        globals: g.args.clone(),
+        chdir: g.chdir.clone(),
+        git_dir: g.git_dir.clone(),
+        work_tree: g.work_tree.clone(),
+        config: g.config.clone(),
     };
-    let rest = &args[i + 1..];
-    (place, subcommand(sub, rest))
+    let call = |place: Place, effect: Effect| Call {
+        place,
+        effect,
+        network: false,
+        targets: Vec::new(),
+    };
+    if g.informational.is_some() {
+        return call(place, Effect::Read);
+    }
+    if let Some(bad) = &g.invalid {
+        return call(
+            place,
+            Effect::Unknown(format!("global option {}", bad.to_string_lossy())),
+        );
+    }
+    if g.config_env {
+        // `name=ENVVAR`: the value is in the environment, where this grammar does not look;
+        // a setting it cannot read could name a program.
+        return call(
+            place,
+            Effect::Unknown("`--config-env` takes a setting from the environment".into()),
+        );
+    }
+    if g.exec_path {
+        // Where git looks for its commands: any program could stand in for one.
+        return call(place, Effect::Unknown("--exec-path=<dir>".into()));
+    }
+    let Some(sub) = args.get(g.end) else {
+        return call(place, Effect::Read);
+    };
+    let rest = &args[g.end + 1..];
+    let mut out = subcommand(sub, rest);
+    let extra = std::mem::take(&mut out.place.config);
+    out.place = place;
+    out.place.config.extend(extra);
+    out
 }
 
 /// `name=value` of `-c` (a name alone means `true`); the name's section and key are
 /// case-insensitive to git, so they are lowered (a subsection keeps its case).
-fn setting_of(setting: &OsStr) -> (String, Option<OsString>) {
+pub(crate) fn setting_of(setting: &OsStr) -> (String, Option<OsString>) {
     let bytes = setting.as_bytes();
     let (name, value) = match bytes.iter().position(|b| *b == b'=') {
         Some(eq) => (
@@ -187,67 +200,61 @@ pub fn config_key(key: &str) -> String {
     }
 }
 
-/// Positional arguments and option names of a subcommand's arguments (up to `--`), and its
-/// first argument as written.
-struct Words<'a> {
-    positionals: Vec<&'a [u8]>,
-    options: Vec<&'a [u8]>,
-    first: Option<&'a [u8]>,
-}
-
-fn words(rest: &[OsString]) -> Words<'_> {
-    let mut positionals = Vec::new();
-    let mut options = Vec::new();
-    let mut dashdash = false;
-    for arg in rest {
-        let b = arg.as_bytes();
-        if dashdash {
-            positionals.push(b);
-        } else if b == b"--" {
-            dashdash = true;
-        } else if b.starts_with(b"-") && b.len() > 1 {
-            options.push(split_long(b).0);
+/// Splits an alias's value into words exactly as git's `split_cmdline` does: only space, tab,
+/// line feed and carriage return separate (not a no-break space, nor any other byte); single
+/// and double quotes group; a backslash outside single quotes takes the next byte as it is;
+/// leading and trailing separators make empty words, as in git. `None` where git refuses the
+/// value (an unclosed quote, a backslash at the end).
+pub fn split_cmdline(value: &[u8]) -> Option<Vec<OsString>> {
+    let space = |c: u8| matches!(c, b' ' | b'\t' | b'\n' | b'\r');
+    let mut words = Vec::new();
+    let mut word = Vec::new();
+    let mut quoted: Option<u8> = None;
+    let mut i = 0;
+    while i < value.len() {
+        let c = value[i];
+        if quoted.is_none() && space(c) {
+            words.push(OsString::from_vec(std::mem::take(&mut word)));
+            while i + 1 < value.len() && space(value[i + 1]) {
+                i += 1;
+            }
+            i += 1;
+        } else if quoted.is_none() && (c == b'\'' || c == b'"') {
+            quoted = Some(c);
+            i += 1;
+        } else if Some(c) == quoted {
+            quoted = None;
+            i += 1;
         } else {
-            positionals.push(b);
+            let mut c = c;
+            if c == b'\\' && quoted != Some(b'\'') {
+                i += 1;
+                c = *value.get(i)?;
+            }
+            word.push(c);
+            i += 1;
         }
     }
-    Words {
-        positionals,
-        options,
-        first: rest.first().map(|a| a.as_bytes()),
+    if quoted.is_some() {
+        return None;
     }
+    words.push(OsString::from_vec(word));
+    Some(words)
 }
 
-/// Whether any option is one of `names` exactly, or a short option cluster holds one of
-/// `shorts`.
-fn has(words: &Words<'_>, names: &[&str], shorts: &[u8]) -> bool {
-    words.options.iter().any(|o| {
-        names.iter().any(|n| n.as_bytes() == *o)
-            || (o.len() > 1
-                && o[0] == b'-'
-                && o[1] != b'-'
-                && o[1..].iter().any(|c| shorts.contains(c)))
-    })
-}
+use std::os::unix::ffi::OsStringExt;
 
-/// Whether every option is one of `names` exactly (git also takes unique prefixes and
-/// `--no-` forms: those count as unknown here, so a command is a read only when spelled as
-/// one), or a short option cluster of `shorts` only.
-fn only(words: &Words<'_>, names: &[&str], shorts: &[u8]) -> bool {
-    words.options.iter().all(|o| {
-        names.iter().any(|n| n.as_bytes() == *o)
-            || (o.len() > 1
-                && o[0] == b'-'
-                && o[1] != b'-'
-                && o[1..].iter().all(|c| shorts.contains(c)))
-    })
-}
-
-/// Whether any long option is one of `names` or a prefix of one (at least `--` and two
-/// letters): git takes unique prefixes, and a prefix shared with a harmless option is an
-/// error git reports, so over-counting costs nothing.
-fn has_prefix(words: &Words<'_>, names: &[&str]) -> bool {
-    words.options.iter().any(|o| {
+/// Whether any word (an option, or any option's value: the check is on every word, so a value
+/// that looks like one is counted too) is one of `names` or a unique-looking prefix of one (at
+/// least `--` and two letters): git takes unique prefixes of long options, and a prefix shared
+/// with a harmless option is an error git reports, so over-counting costs nothing.
+fn any_word_prefix(rest: &[OsString], names: &[&str]) -> bool {
+    rest.iter().any(|a| {
+        let b = a.as_bytes();
+        let o = match b.iter().position(|c| *c == b'=') {
+            Some(eq) => &b[..eq],
+            None => b,
+        };
         o.starts_with(b"--") && o.len() >= 4 && names.iter().any(|n| n.as_bytes().starts_with(o))
     })
 }
@@ -295,12 +302,54 @@ pub fn runs_transport(arg: &[u8]) -> bool {
     false
 }
 
-/// Whether the first argument, as written, is one of `subs`: a read form of a command with
-/// subcommands counts only when its word comes first (`git stash -m list` is a push).
-fn first_is(words: &Words<'_>, subs: &[&str]) -> bool {
-    words
-        .first
-        .is_some_and(|f| subs.iter().any(|s| s.as_bytes() == f))
+/// Whether an address names a repository on this machine (a path or a `file://` URL) rather
+/// than another machine, as git's `url_is_local_not_ssh` decides: no `:` before the first `/`.
+pub fn is_local_address(address: &[u8]) -> bool {
+    if address.starts_with(b"file://") {
+        return true;
+    }
+    if address.windows(3).any(|w| w == b"://") {
+        return false;
+    }
+    match (
+        address.iter().position(|b| *b == b':'),
+        address.iter().position(|b| *b == b'/'),
+    ) {
+        (None, _) => true,
+        (Some(colon), Some(slash)) => slash < colon,
+        (Some(_), None) => false,
+    }
+}
+
+/// The path of a local address (`file://` stripped).
+pub fn local_path(address: &[u8]) -> &OsStr {
+    OsStr::from_bytes(address.strip_prefix(b"file://").unwrap_or(address))
+}
+
+/// The directory `git clone <url>` makes when none is named: the last part of the address,
+/// without a trailing `/`, `/.git`, `.git` or `.bundle` (with `.git` added for a bare clone),
+/// as git's `git_url_basename` works it out.
+pub fn clone_dir(url: &[u8], bare: bool) -> OsString {
+    let mut u = url;
+    while u.len() > 1 && (u.ends_with(b"/") || u.ends_with(b"/.git")) {
+        u = u.strip_suffix(b"/").or_else(|| u.strip_suffix(b"/.git")).unwrap_or(u);
+    }
+    let start = u
+        .iter()
+        .rposition(|b| *b == b'/' || *b == b':')
+        .map_or(0, |p| p + 1);
+    let mut name = &u[start..];
+    for suffix in [&b".bundle"[..], b".git"] {
+        if let Some(s) = name.strip_suffix(suffix) {
+            name = s;
+            break;
+        }
+    }
+    let mut out = name.to_vec();
+    if bare {
+        out.extend_from_slice(b".git");
+    }
+    OsString::from_vec(out)
 }
 
 /// Commands that never change a repository, whatever their options (those that write files
@@ -471,16 +520,6 @@ const RUN_PROGRAMS: &[&str] = &[
     "request-pull--helper",
 ];
 
-/// Options (of any command) that run a program of the caller's choosing.
-const PROGRAM_OPTIONS: &[&str] = &[
-    "--upload-pack",
-    "--receive-pack",
-    "--exec",
-    "--extcmd",
-    "--tool",
-    "--open-files-in-pager",
-];
-
 /// Commands whose arguments can be a remote's address (where `<helper>::` runs a program).
 const TAKE_ADDRESSES: &[&str] = &[
     "clone",
@@ -495,249 +534,559 @@ const TAKE_ADDRESSES: &[&str] = &[
     "fetch-pack",
 ];
 
-/// Options that write a file wherever they point.
-const FILE_OPTIONS: &[&str] = &["--output", "--output-directory"];
+/// Options (of any command) that run a program of the caller's choosing.
+const PROGRAM_OPTIONS: &[&str] = &[
+    "--upload-pack",
+    "--receive-pack",
+    "--exec",
+    "--extcmd",
+    "--tool",
+    "--open-files-in-pager",
+    "--template",
+    "--separate-git-dir",
+    "--unsafe-paths",
+];
+
+/// `send-email`'s options that name a program it runs.
+const SEND_EMAIL_PROGRAMS: &[&str] = &["--cc-cmd", "--to-cmd", "--header-cmd", "--sendmail-cmd"];
+
+/// Whether any word is a cluster of short options (`-abc`) holding `letter`.
+fn short_in_words(rest: &[OsString], letter: u8) -> bool {
+    rest.iter()
+        .take_while(|a| a.as_bytes() != b"--")
+        .any(|a| {
+            let b = a.as_bytes();
+            b.len() > 1 && b[0] == b'-' && b[1] != b'-' && b[1..].contains(&letter)
+        })
+}
+
+/// The value of the file-writing option `option` (`--output`, `--output-directory`) however
+/// it is spelled: `Ok(Some(value))`, `Ok(None)` when absent, `Err` for an abbreviation (git
+/// takes unique prefixes for some commands, whose value this grammar would then misplace).
+fn output_option(rest: &[OsString], option: &str) -> Result<Option<OsString>, String> {
+    let mut found = None;
+    let mut i = 0;
+    while let Some(a) = rest.get(i) {
+        i += 1;
+        let b = a.as_bytes();
+        if b == b"--" {
+            break;
+        }
+        let (name, inline) = match b.iter().position(|c| *c == b'=') {
+            Some(eq) => (&b[..eq], Some(&b[eq + 1..])),
+            None => (b, None),
+        };
+        if name == option.as_bytes() {
+            found = match inline {
+                Some(v) => Some(OsStr::from_bytes(v).to_owned()),
+                None => {
+                    i += 1;
+                    rest.get(i - 1).cloned()
+                }
+            };
+        } else if name.starts_with(b"--") && name.len() >= 4 && option.as_bytes().starts_with(name)
+        {
+            return Err(format!("`{}` (an abbreviation of {option})", a.to_string_lossy()));
+        }
+    }
+    Ok(found)
+}
 
 /// Classifies a subcommand and its arguments.
-fn subcommand(sub: &OsString, rest: &[OsString]) -> Effect {
-    let name = sub.to_string_lossy();
-    let w = words(rest);
+fn subcommand(sub: &OsString, rest: &[OsString]) -> Call {
+    let name = sub.to_string_lossy().into_owned();
+    let t = options::tokenize(&name, rest);
+    let first = rest.first().map(|a| a.as_bytes());
+    let first_word = |subs: &[&str]| first.is_some_and(|f| subs.iter().any(|s| s.as_bytes() == f));
+    let mut call = Call {
+        place: Place::default(),
+        effect: Effect::Read,
+        network: false,
+        targets: Vec::new(),
+    };
+    let done = |mut call: Call, effect: Effect| {
+        call.effect = effect;
+        call
+    };
     let local = |what: &str| Effect::Local(what.to_owned());
     // Anything that names a program to run, or a transport that runs one (git takes any
     // unique prefix of a long option: `--upload-p` is `--upload-pack`).
-    if has_prefix(&w, PROGRAM_OPTIONS)
-        || (name == "grep" && has(&w, &[], b"O"))
-        || (name == "clone" && has(&w, &[], b"u"))
-        || (name == "rebase" && has(&w, &[], b"x"))
-        || (name == "archive" && has_prefix(&w, &["--remote"]))
-        || (name == "bisect" && w.first == Some(b"run"))
-        || (name == "bisect" && matches!(w.first, Some(b"view" | b"visualize")) && rest.len() > 1)
-        || (name == "submodule" && w.first == Some(b"foreach"))
-        || (TAKE_ADDRESSES.contains(&name.as_ref())
+    if any_word_prefix(rest, PROGRAM_OPTIONS)
+        || (name == "grep" && short_in_words(rest, b'O'))
+        || (name == "clone" && t.has(&["-u"]))
+        || (name == "rebase" && short_in_words(rest, b'x'))
+        || (name == "archive" && any_word_prefix(rest, &["--remote"]))
+        || (name == "bisect" && first_word(&["run"]))
+        || (name == "bisect" && first_word(&["view", "visualize"]) && rest.len() > 1)
+        || (name == "submodule" && first_word(&["foreach"]))
+        || (name == "send-email"
+            && (any_word_prefix(rest, SEND_EMAIL_PROGRAMS)
+                || rest.iter().any(|a| {
+                    let b = a.as_bytes();
+                    b.starts_with(b"--smtp-server=/") || b.starts_with(b"--smtp-s=/")
+                })
+                || rest.windows(2).any(|w| {
+                    w[0].as_bytes().starts_with(b"--smtp-s") && w[1].as_bytes().starts_with(b"/")
+                })))
+        || (TAKE_ADDRESSES.contains(&name.as_str())
             && rest.iter().any(|a| runs_transport(a.as_bytes())))
     {
-        return Effect::Unknown(format!("`git {name}` with these options runs a program"));
+        return done(
+            call,
+            Effect::Unknown(format!("`git {name}` with these options runs a program")),
+        );
     }
-    if RUN_PROGRAMS.contains(&name.as_ref()) {
-        return match name.as_ref() {
-            "send-email" | "imap-send" => Effect::Send(format!("`git {name}`")),
-            "svn" | "p4" | "cvsexportcommit" => Effect::Push(Push {
-                unplaceable: Some(format!("`git {name}`")),
-                ..Push::default()
-            }),
-            _ => Effect::Unknown(format!("`git {name}` runs programs")),
+    if RUN_PROGRAMS.contains(&name.as_str()) {
+        return match name.as_str() {
+            "send-email" | "imap-send" => {
+                call.network = true;
+                done(call, Effect::Send(format!("`git {name}`")))
+            }
+            "svn" | "p4" | "cvsexportcommit" => done(
+                call,
+                Effect::Push(Push {
+                    unplaceable: Some(format!("`git {name}`")),
+                    ..Push::default()
+                }),
+            ),
+            _ => done(call, Effect::Unknown(format!("`git {name}` runs programs"))),
         };
     }
-    // Reads that write a file where they are told to.
-    if has_prefix(&w, FILE_OPTIONS) || (name == "archive" && has(&w, &[], b"o")) {
-        return local(&format!("{name} --output (writes a file)"));
+    // Files written where an option points.
+    for option in ["--output", "--output-directory"] {
+        match output_option(rest, option) {
+            Ok(Some(path)) => call.targets.push(Target {
+                path,
+                kind: if option == "--output" {
+                    TargetKind::File
+                } else {
+                    TargetKind::Dir
+                },
+                named_by: option.to_owned(),
+            }),
+            Ok(None) => {}
+            Err(why) => {
+                return done(call, Effect::Unknown(format!("{why} writes a file")));
+            }
+        }
     }
-    match name.as_ref() {
-        "push" => return push(rest),
-        "send-pack" => {
-            return Effect::Push(Push {
-                unplaceable: Some("`git send-pack`".into()),
-                ..Push::default()
+    let short_target = |call: &mut Call, letter: &str, kind: TargetKind| {
+        if let Some(v) = t.value(&[letter]) {
+            call.targets.push(Target {
+                path: v.clone(),
+                kind,
+                named_by: letter.to_owned(),
             });
         }
-        "clone" => return Effect::NewRepository,
-        "init" | "init-db" => {
-            // Options that take a value as the next word (`--template <dir>`) make the
-            // directory unknowable here: then the directory git would use is not named.
-            let dir = (w.options.iter().all(|o| {
-                o.contains(&b'=')
-                    || !matches!(
-                        *o,
-                        b"--template"
-                            | b"--separate-git-dir"
-                            | b"--object-format"
-                            | b"--ref-format"
-                            | b"--initial-branch"
-                            | b"-b"
-                            | b"--shared"
-                    )
-            }))
-            .then(|| {
-                w.positionals
-                    .last()
-                    .map(|d| OsStr::from_bytes(d).to_owned())
-            })
-            .flatten();
-            return Effect::Init { dir };
+    };
+    match name.as_str() {
+        "archive" => short_target(&mut call, "-o", TargetKind::File),
+        "format-patch" => short_target(&mut call, "-o", TargetKind::Dir),
+        "bugreport" | "diagnose" => {
+            if let Some(v) = rest
+                .windows(2)
+                .find(|w| w[0].as_bytes() == b"-o")
+                .map(|w| w[1].clone())
+            {
+                call.targets.push(Target {
+                    path: v,
+                    kind: TargetKind::Dir,
+                    named_by: "-o".into(),
+                });
+            }
+        }
+        "read-tree" => {
+            if let Some(v) = t.value(&["--index-output"]) {
+                call.targets.push(Target {
+                    path: v.clone(),
+                    kind: TargetKind::File,
+                    named_by: "--index-output".into(),
+                });
+            }
+        }
+        "checkout-index" => {
+            if let Some(v) = t.value(&["--prefix"]) {
+                let b = v.as_bytes();
+                let dir = if b.ends_with(b"/") {
+                    v.clone()
+                } else {
+                    std::path::Path::new(v)
+                        .parent()
+                        .map(|p| p.as_os_str().to_owned())
+                        .filter(|p| !p.is_empty())
+                        .unwrap_or_else(|| OsString::from("."))
+                };
+                call.targets.push(Target {
+                    path: dir,
+                    kind: TargetKind::Dir,
+                    named_by: "--prefix".into(),
+                });
+            }
+        }
+        "fast-export" | "fast-import" => {
+            for a in rest {
+                if let Some(v) = a.as_bytes().strip_prefix(b"--export-marks=") {
+                    call.targets.push(Target {
+                        path: OsStr::from_bytes(v).to_owned(),
+                        kind: TargetKind::File,
+                        named_by: "--export-marks".into(),
+                    });
+                }
+            }
+        }
+        "bundle" if first_word(&["create"]) => {
+            let t = options::tokenize("bundle create", &rest[1..]);
+            if let Some(file) = t.positionals().next() {
+                call.targets.push(Target {
+                    path: file.clone(),
+                    kind: TargetKind::File,
+                    named_by: "bundle create".into(),
+                });
+            }
+        }
+        "merge-file" if !short_in_words(rest, b'p') && !any_word_prefix(rest, &["--stdout"]) => {
+            // The first file is written in place.
+            if let Some(file) = rest
+                .iter()
+                .find(|a| !a.as_bytes().starts_with(b"-"))
+                .cloned()
+            {
+                call.targets.push(Target {
+                    path: file,
+                    kind: TargetKind::File,
+                    named_by: "merge-file".into(),
+                });
+            }
         }
         _ => {}
     }
-    let read = match name.as_ref() {
-        // `fsck --lost-found` writes into `.git/lost-found`; `merge-tree` writes objects.
-        "fsck" => !has_prefix(&w, &["--lost-found"]),
-        "merge-tree" => has(&w, &["--trivial-merge"], b""),
-        n if READS.contains(&n) => true,
-        "format-patch" => has(&w, &["--stdout"], b""),
-        "clean" => {
-            has(&w, &["--dry-run"], b"n")
-                && only(&w, &["--dry-run", "--quiet", "--exclude"], b"ndqxXe")
+    match name.as_str() {
+        "push" => {
+            call.network = true;
+            return done(call, push(&t));
         }
-        "apply" => {
-            has(&w, &["--check", "--stat", "--numstat", "--summary"], b"")
-                && only(
-                    &w,
-                    &[
-                        "--check",
-                        "--stat",
-                        "--numstat",
-                        "--summary",
-                        "--verbose",
-                        "--quiet",
-                        "--recount",
-                        "--allow-empty",
-                    ],
-                    b"vpC",
-                )
-        }
-        "hash-object" => only(
-            &w,
-            &[
-                "--stdin",
-                "--stdin-paths",
-                "--no-filters",
-                "--literally",
-                "--path",
-            ],
-            b"t",
-        ),
-        "interpret-trailers" => only(
-            &w,
-            &[
-                "--trim-empty",
-                "--only-trailers",
-                "--only-input",
-                "--unfold",
-                "--parse",
-                "--no-divider",
-                "--trailer",
-                "--where",
-                "--if-exists",
-                "--if-missing",
-            ],
-            b"",
-        ),
-        "rerere" => first_is(&w, &["status", "diff", "remaining"]),
-        "bisect" => first_is(&w, &["log", "view", "visualize", "help"]) && rest.len() <= 1,
-        "replace" => {
-            w.first.is_none()
-                || (first_is(&w, &["-l", "--list"]) && only(&w, &["--list", "--format"], b"l"))
-        }
-        "branch" => {
-            let listing = only(
-                &w,
-                &[
-                    "--list",
-                    "--all",
-                    "--remotes",
-                    "--verbose",
-                    "--contains",
-                    "--no-contains",
-                    "--merged",
-                    "--no-merged",
-                    "--points-at",
-                    "--sort",
-                    "--format",
-                    "--color",
-                    "--no-color",
-                    "--column",
-                    "--no-column",
-                    "--ignore-case",
-                    "--abbrev",
-                    "--no-abbrev",
-                    "--omit-empty",
-                    "--quiet",
-                ],
-                b"larvqi",
+        "send-pack" => {
+            call.network = true;
+            return done(
+                call,
+                Effect::Push(Push {
+                    unplaceable: Some("`git send-pack`".into()),
+                    ..Push::default()
+                }),
             );
-            listing && (w.positionals.is_empty() || has(&w, &["--list"], b"l"))
         }
-        "tag" => {
-            let listing = only(
-                &w,
-                &[
-                    "--list",
-                    "--contains",
-                    "--no-contains",
-                    "--merged",
-                    "--no-merged",
-                    "--points-at",
-                    "--sort",
-                    "--format",
-                    "--column",
-                    "--no-column",
-                    "--ignore-case",
-                    "--color",
-                    "--omit-empty",
-                ],
-                b"lni",
-            );
-            listing && (w.positionals.is_empty() || has(&w, &["--list"], b"l"))
+        "clone" => {
+            if t.uncertain {
+                return done(
+                    call,
+                    Effect::Unknown("`git clone` with an option this guard does not know".into()),
+                );
+            }
+            let mut positionals = t.positionals();
+            let url = positionals.next().cloned().unwrap_or_default();
+            let bare = t.has(&["--bare", "--mirror"]);
+            let dir = positionals
+                .next()
+                .cloned()
+                .unwrap_or_else(|| clone_dir(url.as_bytes(), bare));
+            call.network = !is_local_address(url.as_bytes());
+            // clone's own `-c` settings take effect during the clone: held like global ones.
+            for token in &t.tokens {
+                if let Token::Option {
+                    name,
+                    value: Some(v),
+                } = token
+                {
+                    if name == b"-c" || name == b"--config" {
+                        call.place.config.push(setting_of(v));
+                    }
+                }
+            }
+            call.targets.push(Target {
+                path: dir,
+                kind: TargetKind::Repository,
+                named_by: "clone".into(),
+            });
+            return done(call, Effect::NewRepository);
         }
+        "init" | "init-db" => {
+            if t.uncertain {
+                return done(
+                    call,
+                    Effect::Unknown("`git init` with an option this guard does not know".into()),
+                );
+            }
+            let dir = t.positionals().last().cloned();
+            call.targets.push(Target {
+                path: dir.clone().unwrap_or_else(|| OsString::from(".")),
+                kind: TargetKind::Repository,
+                named_by: "init".into(),
+            });
+            return done(call, Effect::Init { dir });
+        }
+        "worktree" if first_word(&["add"]) => {
+            let t = options::tokenize("worktree add", &rest[1..]);
+            if t.uncertain {
+                return done(
+                    call,
+                    Effect::Unknown("`git worktree add` with an option this guard does not know".into()),
+                );
+            }
+            if let Some(path) = t.positionals().next() {
+                call.targets.push(Target {
+                    path: path.clone(),
+                    kind: TargetKind::Repository,
+                    named_by: "worktree add".into(),
+                });
+            }
+            return done(call, local("worktree add"));
+        }
+        "fetch" | "pull" | "ls-remote" | "request-pull" | "fetch-pack" => call.network = true,
         "remote" => {
-            w.first.is_none()
-                || (first_is(&w, &["-v", "--verbose"]) && w.positionals.is_empty())
-                || first_is(&w, &["show", "get-url"])
-        }
-        "config" => config_reads(&w),
-        "stash" => first_is(&w, &["list", "show"]),
-        "worktree" => first_is(&w, &["list"]),
-        "reflog" => w.first.is_none() || first_is(&w, &["show", "exists", "list"]),
-        "notes" => w.first.is_none() || first_is(&w, &["list", "show", "get-ref"]),
-        "sparse-checkout" => first_is(&w, &["list", "check-rules"]),
-        "submodule" => w.first.is_none() || first_is(&w, &["status", "summary"]),
-        "symbolic-ref" => {
-            w.positionals.len() <= 1
-                && only(
-                    &w,
-                    &["--quiet", "--short", "--no-recurse", "--recurse"],
-                    b"q",
-                )
-        }
-        "bundle" => first_is(&w, &["verify", "list-heads"]),
-        n if LOCAL_WRITES.contains(&n) => false,
-        _ => {
-            return Effect::Alias {
-                name: name.into_owned(),
-                rest: rest.to_vec(),
+            let sub = first.unwrap_or_default();
+            call.network = match sub {
+                b"update" | b"prune" => true,
+                b"show" => !t.has(&["-n"]) && !short_in_words(&rest[1..], b'n'),
+                b"set-head" => short_in_words(&rest[1..], b'a') || any_word_prefix(rest, &["--auto"]),
+                b"add" => short_in_words(&rest[1..], b'f') || any_word_prefix(rest, &["--fetch"]),
+                _ => false,
             };
         }
+        "submodule" => call.network = first_word(&["update", "add", "sync"]),
+        "maintenance" => call.network = true,
+        _ => {}
+    }
+    let list_mode = |names: &[&str]| t.has(names);
+    let read = match name.as_str() {
+        // `fsck --lost-found` writes into `.git/lost-found`; `merge-tree` writes objects.
+        "fsck" => !any_word_prefix(rest, &["--lost-found"]),
+        "merge-tree" => t.has(&["--trivial-merge"]),
+        n if READS.contains(&n) => true,
+        "format-patch" => t.has(&["--stdout"]),
+        "commit" => t.has(&["--dry-run"]) && !t.uncertain,
+        "clean" => {
+            t.has(&["--dry-run", "-n"])
+                && t.only(&[
+                    "--dry-run",
+                    "-n",
+                    "--quiet",
+                    "-q",
+                    "--exclude",
+                    "-e",
+                    "-x",
+                    "-X",
+                    "-d",
+                ])
+        }
+        "apply" => {
+            t.has(&["--check", "--stat", "--numstat", "--summary"])
+                && t.only(&[
+                    "--check",
+                    "--stat",
+                    "--numstat",
+                    "--summary",
+                    "--verbose",
+                    "-v",
+                    "--quiet",
+                    "-q",
+                    "--recount",
+                    "--allow-empty",
+                    "-p",
+                    "-C",
+                    "--exclude",
+                    "--include",
+                    "--directory",
+                    "-R",
+                    "--reverse",
+                    "--ignore-whitespace",
+                    "--ignore-space-change",
+                    "--whitespace",
+                    "--inaccurate-eof",
+                    "--unidiff-zero",
+                    "-z",
+                ])
+        }
+        "hash-object" => t.only(&[
+            "--stdin",
+            "--stdin-paths",
+            "--no-filters",
+            "--literally",
+            "--path",
+            "-t",
+        ]),
+        "interpret-trailers" => t.only(&[
+            "--trim-empty",
+            "--only-trailers",
+            "--only-input",
+            "--unfold",
+            "--parse",
+            "--no-divider",
+            "--trailer",
+            "--where",
+            "--if-exists",
+            "--if-missing",
+        ]),
+        "rerere" => first_word(&["status", "diff", "remaining"]),
+        "bisect" => first_word(&["log", "view", "visualize", "help"]) && rest.len() <= 1,
+        "replace" => {
+            rest.is_empty()
+                || (first_word(&["-l", "--list"]) && t.only(&["--list", "-l", "--format"]))
+        }
+        "branch" => {
+            let read_options = [
+                "--list",
+                "-l",
+                "--all",
+                "-a",
+                "--remotes",
+                "-r",
+                "--verbose",
+                "-v",
+                "--contains",
+                "--no-contains",
+                "--merged",
+                "--no-merged",
+                "--points-at",
+                "--sort",
+                "--format",
+                "--color",
+                "--no-color",
+                "--column",
+                "--no-column",
+                "--ignore-case",
+                "-i",
+                "--abbrev",
+                "--no-abbrev",
+                "--omit-empty",
+                "--quiet",
+                "-q",
+                "--show-current",
+            ];
+            t.only(&read_options)
+                && (t.positionals().next().is_none()
+                    || list_mode(&[
+                        "--list",
+                        "-l",
+                        "--all",
+                        "-a",
+                        "--remotes",
+                        "-r",
+                        "--contains",
+                        "--no-contains",
+                        "--merged",
+                        "--no-merged",
+                        "--points-at",
+                    ]))
+        }
+        "tag" => {
+            let read_options = [
+                "--list",
+                "-l",
+                "-n",
+                "--contains",
+                "--no-contains",
+                "--merged",
+                "--no-merged",
+                "--points-at",
+                "--sort",
+                "--format",
+                "--column",
+                "--no-column",
+                "--ignore-case",
+                "-i",
+                "--color",
+                "--omit-empty",
+                "--verify",
+                "-v",
+            ];
+            t.only(&read_options)
+                && (t.positionals().next().is_none()
+                    || list_mode(&[
+                        "--list",
+                        "-l",
+                        "-n",
+                        "--contains",
+                        "--no-contains",
+                        "--merged",
+                        "--no-merged",
+                        "--points-at",
+                        "--verify",
+                        "-v",
+                    ]))
+        }
+        "remote" => {
+            rest.is_empty()
+                || (first_word(&["-v", "--verbose"]) && rest.len() == 1)
+                || first_word(&["show", "get-url"])
+        }
+        "config" => config_reads(&t),
+        "stash" => first_word(&["list", "show"]),
+        "worktree" => first_word(&["list"]),
+        // `git reflog <anything>` is `reflog show <anything>` unless it names a subcommand.
+        "reflog" => !first_word(&["expire", "delete", "drop"]),
+        "notes" => rest.is_empty() || first_word(&["list", "show", "get-ref"]),
+        "sparse-checkout" => first_word(&["list", "check-rules"]),
+        "submodule" => rest.is_empty() || first_word(&["status", "summary"]),
+        "symbolic-ref" => {
+            t.positionals().count() <= 1
+                && t.only(&["--quiet", "-q", "--short", "--no-recurse", "--recurse"])
+        }
+        "bundle" => first_word(&["verify", "list-heads"]),
+        n if LOCAL_WRITES.contains(&n) => false,
+        _ => {
+            return done(
+                call,
+                Effect::Alias {
+                    name,
+                    rest: rest.to_vec(),
+                },
+            );
+        }
     };
-    if read {
+    let effect = if read {
         Effect::Read
-    } else if name == "config" && has(&w, &["--file", "--global", "--system", "--blob"], b"f") {
+    } else if name == "config" && config_elsewhere(&t) {
         // Another file than this repository's configuration: whose, this guard cannot tell.
         Effect::Unknown("`git config` writing another file than the repository's".into())
+    } else if name == "config" && t.has(&["--edit", "-e", "--rename-section"]) {
+        Effect::Unknown("`git config` with an editor or a renamed section can write any setting".into())
     } else {
         local(&name)
-    }
+    };
+    done(call, effect)
+}
+
+/// Whether `git config` names another file or scope than the repository's own.
+fn config_elsewhere(t: &Tokens) -> bool {
+    t.has(&["--file", "-f", "--global", "--system", "--blob"])
 }
 
 /// `git config` reads: `--get*`/`--list` or the `get`/`list` subcommands, or one key alone,
 /// with no option that names another file to write or a scope beyond the repository's.
-fn config_reads(w: &Words<'_>) -> bool {
+fn config_reads(t: &Tokens) -> bool {
     let read_options = [
         "--get",
         "--get-all",
         "--get-regexp",
         "--get-urlmatch",
         "--list",
+        "-l",
         "--get-color",
         "--get-colorbool",
         "--show-origin",
         "--show-scope",
+        "--show-names",
         "--null",
+        "-z",
         "--name-only",
         "--includes",
         "--no-includes",
         "--type",
+        "-t",
         "--bool",
         "--int",
         "--bool-or-int",
+        "--bool-or-str",
         "--path",
         "--expiry-date",
         "--default",
@@ -746,6 +1095,7 @@ fn config_reads(w: &Words<'_>) -> bool {
         "--system",
         "--worktree",
         "--file",
+        "-f",
         "--blob",
         "--fixed-value",
         "--all",
@@ -753,10 +1103,11 @@ fn config_reads(w: &Words<'_>) -> bool {
         "--value",
         "--url",
     ];
-    if !only(w, &read_options, b"lzf") {
+    if !t.only(&read_options) {
         return false;
     }
-    let sub = w.positionals.first().copied();
+    let mut positionals = t.positionals();
+    let sub = positionals.next().map(|p| p.as_bytes());
     if matches!(sub, Some(b"get" | b"list")) {
         return true;
     }
@@ -766,129 +1117,93 @@ fn config_reads(w: &Words<'_>) -> bool {
     ) {
         return false;
     }
-    has(
-        w,
-        &[
-            "--get",
-            "--get-all",
-            "--get-regexp",
-            "--get-urlmatch",
-            "--list",
-            "--get-color",
-            "--get-colorbool",
-        ],
-        b"l",
-    ) || w.positionals.len() <= 1
+    t.has(&[
+        "--get",
+        "--get-all",
+        "--get-regexp",
+        "--get-urlmatch",
+        "--list",
+        "-l",
+        "--get-color",
+        "--get-colorbool",
+    ]) || t.positionals().count() <= 1
+}
+
+/// The settings a `git config` command line writes (key, value), as far as they can be told:
+/// `Err` when it writes something this grammar cannot name (a renamed section, an edit).
+pub fn config_writes(args: &[OsString]) -> Vec<(String, Option<OsString>)> {
+    let t = options::tokenize("config", args);
+    let mut positionals: Vec<&OsString> = t.positionals().collect();
+    if matches!(
+        positionals.first().map(|p| p.as_bytes()),
+        Some(b"set")
+    ) {
+        positionals.remove(0);
+    } else if matches!(
+        positionals.first().map(|p| p.as_bytes()),
+        Some(b"unset" | b"remove-section")
+    ) || t.has(&["--unset", "--unset-all", "--remove-section"])
+    {
+        return Vec::new();
+    }
+    match positionals.as_slice() {
+        [key, value, ..] => vec![(
+            config_key(&key.to_string_lossy()),
+            Some((*value).clone()),
+        )],
+        _ => Vec::new(),
+    }
 }
 
 /// `git push [<options>] [<repository> [<refspec>...]]`.
-fn push(rest: &[OsString]) -> Effect {
+fn push(t: &Tokens) -> Effect {
     let mut p = Push::default();
-    let mut repo_option: Option<OsString> = None;
-    let mut positionals: Vec<OsString> = Vec::new();
-    let mut i = 0;
-    let mut dashdash = false;
-    while let Some(arg) = rest.get(i) {
-        let b = arg.as_bytes();
-        i += 1;
-        if dashdash || !b.starts_with(b"-") || b == b"-" {
-            positionals.push(arg.clone());
+    for token in &t.tokens {
+        let Token::Option { name, value } = token else {
             continue;
-        }
-        if b == b"--" {
-            dashdash = true;
-            continue;
-        }
-        let (name, inline) = split_long(b);
-        let take = |i: &mut usize| -> Option<OsString> {
-            match inline {
-                Some(v) => Some(OsStr::from_bytes(v).to_owned()),
-                None => {
-                    let v = rest.get(*i).cloned();
-                    *i += 1;
-                    v
-                }
-            }
         };
-        match name {
+        match name.as_slice() {
             b"--all" | b"--branches" => p.all = true,
             b"--mirror" => p.mirror = true,
-            b"--delete" => p.delete = true,
+            b"--delete" | b"-d" => p.delete = true,
             b"--tags" => p.tags = true,
             b"--prune" => p.prune = true,
-            b"--dry-run" => p.dry_run = true,
-            b"--repo" => repo_option = take(&mut i),
+            b"--dry-run" | b"-n" => p.dry_run = true,
+            b"--no-verify" => p.no_verify = true,
             b"--receive-pack" | b"--exec" => {
-                take(&mut i);
                 p.unplaceable = Some("--receive-pack runs a program on the remote".into());
             }
             b"--recurse-submodules" => {
-                let v = take(&mut i).unwrap_or_default();
+                let v = value.clone().unwrap_or_default();
                 if !matches!(v.as_bytes(), b"no" | b"check") {
                     p.unplaceable = Some("--recurse-submodules pushes other repositories".into());
                 }
             }
-            b"--push-option" | b"--signed" | b"--force-with-lease" | b"--upload-pack" => {
-                // Their values are attached or optional; a separate word would be a refspec
-                // git also reads as one.
-                if name == b"--push-option" && inline.is_none() {
-                    take(&mut i);
-                }
-            }
-            b"--force"
-            | b"--force-if-includes"
-            | b"--no-force-with-lease"
-            | b"--atomic"
-            | b"--no-atomic"
-            | b"--verbose"
-            | b"--quiet"
-            | b"--progress"
-            | b"--no-progress"
-            | b"--porcelain"
-            | b"--set-upstream"
-            | b"--thin"
-            | b"--no-thin"
-            | b"--no-verify"
-            | b"--verify"
-            | b"--follow-tags"
-            | b"--no-follow-tags"
-            | b"--no-signed"
-            | b"--ipv4"
-            | b"--ipv6"
-            | b"--no-recurse-submodules" => {}
-            _ if !b.starts_with(b"--") => {
-                // A cluster of short options: -f -u -n -d -v -q; -o takes a value.
-                for (k, c) in b[1..].iter().enumerate() {
-                    match c {
-                        b'n' => p.dry_run = true,
-                        b'd' => p.delete = true,
-                        b'f' | b'u' | b'v' | b'q' | b'4' | b'6' => {}
-                        b'o' => {
-                            if k + 2 == b.len() {
-                                take(&mut i);
-                            }
-                            break;
-                        }
-                        _ => {
-                            p.unplaceable = Some(format!(
-                                "an option this guard does not know: -{}",
-                                *c as char
-                            ));
-                        }
-                    }
-                }
-            }
-            _ => {
+            b"--repo" | b"--push-option" | b"-o" | b"--signed" | b"--no-signed"
+            | b"--force-with-lease" | b"--no-force-with-lease" | b"--force" | b"-f"
+            | b"--force-if-includes" | b"--no-force-if-includes" | b"--atomic"
+            | b"--no-atomic" | b"--verbose" | b"-v" | b"--quiet" | b"-q" | b"--progress"
+            | b"--no-progress" | b"--porcelain" | b"--no-porcelain" | b"--set-upstream"
+            | b"-u" | b"--thin" | b"--no-thin" | b"--verify" | b"--follow-tags"
+            | b"--no-follow-tags" | b"--ipv4" | b"-4" | b"--ipv6" | b"-6"
+            | b"--no-recurse-submodules" | b"--no-dry-run" | b"--no-tags" | b"--no-all"
+            | b"--no-branches" | b"--no-mirror" | b"--no-delete" | b"--no-prune"
+            | b"--no-force" | b"--no-set-upstream" | b"--no-verbose" | b"--no-quiet"
+            | b"--no-repo" | b"--no-push-option" | b"--no-receive-pack" | b"--no-exec" => {}
+            other => {
                 p.unplaceable = Some(format!(
                     "an option this guard does not know: {}",
-                    String::from_utf8_lossy(name)
+                    String::from_utf8_lossy(other)
                 ));
             }
         }
     }
+    if t.uncertain && p.unplaceable.is_none() {
+        p.unplaceable = Some("an option this guard does not know".into());
+    }
     // git's rule: a repository given as an argument wins over `--repo`.
-    let mut positionals = positionals.into_iter();
-    p.remote = positionals.next().or(repo_option);
+    let mut positionals = t.positionals().cloned();
+    p.remote = positionals.next().or_else(|| t.value(&["--repo"]).cloned());
     p.refspecs = positionals.collect();
     Effect::Push(p)
 }

@@ -27,6 +27,7 @@
 
 pub mod effect;
 pub mod gh;
+pub mod options;
 
 use std::ffi::{OsStr, OsString};
 use std::fmt;
@@ -388,8 +389,42 @@ fn lossy(s: &OsStr) -> String {
     s.to_string_lossy().into_owned()
 }
 
-fn parse_globals(args: &[OsString]) -> Result<(Globals, &[OsString]), Reason> {
-    let mut g = Globals::default();
+/// Every global option of a command line (those before the subcommand), read once by the one
+/// parser both the classifier and the session guard use.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GlobalOptions {
+    /// The option tokens, verbatim and in order.
+    pub args: Vec<OsString>,
+    /// `-C <dir>`, in order.
+    pub chdir: Vec<OsString>,
+    /// `--git-dir`.
+    pub git_dir: Option<OsString>,
+    /// `--work-tree`.
+    pub work_tree: Option<OsString>,
+    /// `-c name=value` (a name alone: `None`, which git reads as `true`), in order; the name's
+    /// section and key lowered as git compares them.
+    pub config: Vec<(String, Option<OsString>)>,
+    /// `--config-env=<name>=<variable>` given.
+    pub config_env: bool,
+    /// `--bare`.
+    pub bare: bool,
+    /// `--exec-path=<dir>` (where git looks for its commands).
+    pub exec_path: bool,
+    /// An option that asks git about itself (`--version`, `--help`, `--exec-path`...).
+    pub informational: Option<OsString>,
+    /// An option git does not take here, or one missing its value.
+    pub invalid: Option<OsString>,
+    /// An option the classifier does not honour on the structured path.
+    pub unsupported: Option<OsString>,
+    /// Where the subcommand starts.
+    pub end: usize,
+}
+
+/// Reads the global options of a git command line (without `argv[0]`), as git's
+/// `handle_options` does. Reading stops at the subcommand, at an informational option, or at
+/// an option it does not know.
+pub fn global_options(args: &[OsString]) -> GlobalOptions {
+    let mut g = GlobalOptions::default();
     let mut i = 0;
     while let Some(arg) = args.get(i) {
         let bytes = arg.as_bytes();
@@ -397,34 +432,56 @@ fn parse_globals(args: &[OsString]) -> Result<(Globals, &[OsString]), Reason> {
             break;
         }
         let (name, inline) = split_long(bytes);
-        // Options that take their value as the next argument or after `=`.
-        let value = |i: &mut usize| -> Result<OsString, Reason> {
+        let start = i;
+        let value = |i: &mut usize| -> Option<OsString> {
             if let Some(v) = inline {
                 *i += 1;
-                return Ok(OsStr::from_bytes(v).to_owned());
+                return Some(OsStr::from_bytes(v).to_owned());
             }
-            let v = args
-                .get(*i + 1)
-                .ok_or_else(|| Reason::MissingValue(lossy(arg)))?
-                .clone();
+            let v = args.get(*i + 1).cloned();
             *i += 2;
-            Ok(v)
+            v
         };
-        let start = i;
         match name {
-            b"-C" if inline.is_none() => {
-                let dir = value(&mut i)?;
-                g.chdir.push(dir);
-            }
-            b"-c" if inline.is_none() => {
-                if value(&mut i)?.is_empty() {
-                    return Err(Reason::MissingValue(lossy(arg)));
+            b"-C" if inline.is_none() => match value(&mut i) {
+                Some(dir) => g.chdir.push(dir),
+                None => g.invalid = Some(arg.clone()),
+            },
+            b"-c" if inline.is_none() => match value(&mut i) {
+                Some(setting) if !setting.is_empty() => g.config.push(effect::setting_of(&setting)),
+                _ => g.invalid = Some(arg.clone()),
+            },
+            b"--config-env" => {
+                g.config_env = true;
+                if value(&mut i).is_none() {
+                    g.invalid = Some(arg.clone());
                 }
             }
-            b"--git-dir" => g.git_dir = Some(value(&mut i)?),
-            b"--work-tree" => g.work_tree = Some(value(&mut i)?),
+            b"--git-dir" => match value(&mut i) {
+                Some(v) => g.git_dir = Some(v),
+                None => g.invalid = Some(arg.clone()),
+            },
+            b"--work-tree" => match value(&mut i) {
+                Some(v) => g.work_tree = Some(v),
+                None => g.invalid = Some(arg.clone()),
+            },
+            b"--namespace" | b"--super-prefix" => {
+                g.unsupported.get_or_insert_with(|| arg.clone());
+                if value(&mut i).is_none() {
+                    g.invalid = Some(arg.clone());
+                }
+            }
+            b"--attr-source" => {
+                if value(&mut i).is_none() {
+                    g.invalid = Some(arg.clone());
+                }
+            }
             b"--bare" if inline.is_none() => {
                 g.bare = true;
+                i += 1;
+            }
+            b"--no-replace-objects" | b"--no-optional-locks" if inline.is_none() => {
+                g.unsupported.get_or_insert_with(|| arg.clone());
                 i += 1;
             }
             b"-p"
@@ -441,18 +498,89 @@ fn parse_globals(args: &[OsString]) -> Result<(Globals, &[OsString]), Reason> {
             {
                 i += 1;
             }
-            b"--config-env" | b"--attr-source" => {
-                value(&mut i)?;
+            b"--exec-path" if inline.is_some() => {
+                g.exec_path = true;
+                i += 1;
             }
             b"-v" | b"--version" | b"-h" | b"--help" | b"--exec-path" | b"--html-path"
             | b"--man-path" | b"--info-path" | b"--list-cmds" => {
-                return Err(Reason::Informational(lossy(arg)));
+                g.informational = Some(arg.clone());
+                g.end = i;
+                g.args.extend_from_slice(&args[..i.min(args.len())]);
+                return g;
             }
-            _ => return Err(Reason::GlobalOption(lossy(arg))),
+            _ => {
+                g.invalid = Some(arg.clone());
+            }
         }
-        g.args.extend_from_slice(&args[start..i]);
+        if g.invalid.is_some() {
+            g.end = start;
+            g.args = args[..start].to_vec();
+            return g;
+        }
+        let _ = start;
     }
-    Ok((g, &args[i..]))
+    g.end = i.min(args.len());
+    g.args = args[..g.end].to_vec();
+    g
+}
+
+fn parse_globals(args: &[OsString]) -> Result<(Globals, &[OsString]), Reason> {
+    let g = global_options(args);
+    if let Some(info) = &g.informational {
+        return Err(Reason::Informational(lossy(info)));
+    }
+    if let Some(bad) = &g.invalid {
+        let b = bad.as_bytes();
+        let known_needing_value = matches!(
+            split_long(b).0,
+            b"-C" | b"-c" | b"--config-env" | b"--git-dir" | b"--work-tree" | b"--namespace"
+                | b"--super-prefix" | b"--attr-source"
+        );
+        return Err(if known_needing_value && split_long(b).1.is_none() {
+            Reason::MissingValue(lossy(bad))
+        } else {
+            Reason::GlobalOption(lossy(bad))
+        });
+    }
+    if let Some(opt) = &g.unsupported {
+        return Err(Reason::GlobalOption(lossy(opt)));
+    }
+    if g.exec_path {
+        return Err(Reason::GlobalOption("--exec-path".to_owned()));
+    }
+    let globals = Globals {
+        args: g.args,
+        chdir: g.chdir,
+        git_dir: g.git_dir,
+        work_tree: g.work_tree,
+        bare: g.bare,
+    };
+    Ok((globals, &args[g.end..]))
+}
+
+/// How `option` of a watched subcommand (`diff`, `log`, `show`, `blame`) takes its value,
+/// from the classifier's tables (`Some` for an empty option when the command is watched).
+pub(crate) fn watched_takes(command: &str, option: &[u8]) -> Option<options::Takes> {
+    let tables: &[&[Opt]] = match command {
+        "diff" => &[DIFF_ONLY, DIFF_FACTS, DIFF_PRESENTATION, DIFF_MACHINE],
+        "log" => &[LOG_SELECTION, DIFF_FACTS, LOG_PRESENTATION, DIFF_PRESENTATION, DIFF_MACHINE],
+        "show" => &[DIFF_FACTS, LOG_PRESENTATION, DIFF_PRESENTATION, DIFF_MACHINE],
+        "blame" => &[BLAME],
+        _ => return None,
+    };
+    if option.is_empty() {
+        return Some(options::Takes::Flag);
+    }
+    let opt = tables
+        .iter()
+        .flat_map(|t| t.iter())
+        .find(|o| o.name.as_bytes() == option)?;
+    Some(match opt.arity {
+        Flag => options::Takes::Flag,
+        Value => options::Takes::Value,
+        Attached => options::Takes::Attached,
+    })
 }
 
 /// Splits `--name=value` into (`--name`, `value`); anything else is returned whole.

@@ -16,6 +16,7 @@
 
 pub mod detect;
 pub mod exec;
+pub mod hook;
 pub mod reader;
 
 use std::ffi::{OsStr, OsString};
@@ -93,11 +94,13 @@ impl fmt::Display for Structured {
 /// Runs the shim for `tool` and returns the exit status (when it does not exec).
 pub fn run(tool: Program, argv0: OsString, args: Vec<OsString>) -> i32 {
     // The session guard comes first, for every call: the escape hatches below switch off
-    // answers, never the guard (ADR 15).
+    // answers, never the guard (ADR 15). Without a scope this costs one `getenv`.
+    let mut held = None;
     if let Some(scope) = std::env::var_os(crate::guard::scope::SCOPE_VAR).filter(|v| !v.is_empty())
     {
-        if let Some(code) = guard(tool, &args, &scope) {
-            return code;
+        match guard(tool, &args, &scope) {
+            Ok(h) => held = Some(h),
+            Err(code) => return code,
         }
     }
     let debug = truthy_var("GIT_PRISM_DEBUG");
@@ -114,32 +117,92 @@ pub fn run(tool: Program, argv0: OsString, args: Vec<OsString>) -> i32 {
             }
         }
     }
-    passthrough(tool, &argv0, &args)
+    passthrough(tool, &argv0, &args, held.as_ref())
 }
 
-/// Holds a call to the session's scope: `Some(status)` when it is refused (the line printed,
-/// the record kept), `None` to go on.
-fn guard(tool: Program, args: &[OsString], scope: &OsStr) -> Option<i32> {
+/// A call the guard let through, and what the kernel layer puts around it.
+struct Held {
+    decision: crate::guard::Decision,
+    /// Variables added to git's environment (the hook wrapper's).
+    env: Vec<(String, OsString)>,
+    /// Whether the confinement is applied (always, but with the test switch in a debug build).
+    confine: bool,
+}
+
+/// Holds a call to the session's scope: `Err(status)` when it is refused (the line printed,
+/// the record kept), else what the kernel layer must apply before git runs.
+fn guard(tool: Program, args: &[OsString], scope: &OsStr) -> Result<Held, i32> {
+    use crate::guard::{Decision, Outcome, hook};
     let cwd = std::env::current_dir().ok();
-    match crate::unwind::catch(|| crate::guard::check(tool, args, cwd.as_deref(), scope)) {
-        Ok(crate::guard::Verdict::Allow) => None,
-        Ok(crate::guard::Verdict::Record(record)) => {
-            crate::guard::log::append(&record);
-            None
+    let decision = crate::unwind::catch(|| crate::guard::check(tool, args, cwd.as_deref(), scope))
+        // A guard that cannot decide refuses: failing open would be worse than no guard.
+        .unwrap_or_else(|panic| Decision::failed(tool, args, panic));
+    // Switches for tests only, honoured in debug builds alone (`hook::test_switch_off`): the
+    // tests prove each layer holds without the other.
+    let argv_off = hook::test_switch_off("GIT_PRISM_TEST_ARGV_LAYER");
+    let kernel_off = hook::test_switch_off("GIT_PRISM_TEST_KERNEL_LAYER");
+    let refuse = |decision: &Decision| {
+        crate::guard::log::append(&decision.record());
+        say(&decision.to_string());
+        exit_codes::REFUSED
+    };
+    match decision.outcome {
+        Outcome::Refuse if !argv_off || decision.confinement.is_none() && tool == Program::Git => {
+            return Err(refuse(&decision));
         }
-        Ok(crate::guard::Verdict::Refuse(line, record)) => {
-            crate::guard::log::append(&record);
-            say(&line);
-            Some(exit_codes::REFUSED)
+        Outcome::Record => {
+            crate::guard::log::append(&decision.record());
         }
-        Err(panic) => {
-            // A guard that cannot decide refuses: failing open would be worse than no guard.
-            say(&format!(
-                "git-prism guard: refused (the guard failed: {panic}); run it yourself outside the agent's session"
+        Outcome::Refuse | Outcome::Allow => {}
+    }
+    if truthy_var("GIT_PRISM_DEBUG") {
+        if let Some(c) = &decision.confinement {
+            note(format_args!(
+                "guard: {}; kernel: writes in {} and {} files, {}",
+                decision.rule.text(decision.scope_file.as_deref()),
+                c.dirs
+                    .iter()
+                    .map(|d| d.display().to_string())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                c.files.len(),
+                c.network
             ));
-            Some(exit_codes::REFUSED)
         }
     }
+    let mut env = Vec::new();
+    if decision.confinement.is_some() && !kernel_off {
+        for p in &decision.prepare {
+            // Made as git would make them; a failure is git's to report.
+            if p.dir {
+                let _ = std::fs::create_dir_all(&p.path);
+            } else if !p.path.exists() {
+                let _ = std::fs::OpenOptions::new()
+                    .write(true)
+                    .create_new(true)
+                    .open(&p.path);
+            }
+        }
+        if let Some(plan) = &decision.hooks {
+            let has_record = crate::guard::session::load(std::path::Path::new(scope))
+                .ok()
+                .flatten()
+                .is_some();
+            match hook::wrapper_dir(std::path::Path::new(scope), has_record) {
+                Some(dir) => env.extend(plan.environment(&dir)),
+                None => {
+                    return Err(refuse(&decision.unconfined(
+                        "the hooks of a call that needs the network cannot be confined (no hook directory in the state directory)".into(),
+                    )));
+                }
+            }
+        }
+    }
+    Ok(Held {
+        decision,
+        env,
+        confine: !kernel_off,
+    })
 }
 
 /// Decides and, for a watched call by an agent, builds the answer in memory. Any failure —
@@ -238,7 +301,7 @@ fn write_answer(bytes: &[u8]) -> i32 {
 }
 
 /// Execs the real program with the caller's arguments; returns only on failure.
-fn passthrough(tool: Program, argv0: &OsStr, args: &[OsString]) -> i32 {
+fn passthrough(tool: Program, argv0: &OsStr, args: &[OsString], held: Option<&Held>) -> i32 {
     let hop = exec::next_hop(std::env::var_os(exec::INSIDE_SHIM).as_deref());
     let pin = tool.pin_variable();
     let pinned = std::env::var_os(pin);
@@ -278,12 +341,21 @@ fn passthrough(tool: Program, argv0: &OsStr, args: &[OsString]) -> i32 {
         ));
     }
     let hop = exec::hop_value(hop);
-    let err = exec::exec(
-        &program,
-        argv0,
-        args,
-        &[(exec::INSIDE_SHIM, &hop), (pin, program.as_os_str())],
-    );
+    let mut set: Vec<(&str, &OsStr)> = vec![(exec::INSIDE_SHIM, &hop), (pin, program.as_os_str())];
+    if let Some(held) = held {
+        set.extend(held.env.iter().map(|(k, v)| (k.as_str(), v.as_os_str())));
+        // The kernel layer, last thing before git runs: git and everything it starts stay
+        // within what the call's permission allows.
+        if let (Some(confinement), true) = (&held.decision.confinement, held.confine) {
+            if let Err(e) = crate::confine::apply(confinement) {
+                let refused = held.decision.clone().unconfined(e.to_string());
+                crate::guard::log::append(&refused.record());
+                say(&refused.to_string());
+                return exit_codes::REFUSED;
+            }
+        }
+    }
+    let err = exec::exec(&program, argv0, args, &set);
     note(format_args!("cannot run '{}': {err}", program.display()));
     match err.raw_os_error() {
         Some(libc::ENOENT) | Some(libc::ENOTDIR) => exit_codes::NOT_FOUND,

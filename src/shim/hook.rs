@@ -1,0 +1,48 @@
+//! git-prism run as one of git's hooks (`core.hooksPath` pointed at links named after them by
+//! the shim, for a call that needs the network): the edge around [`crate::guard::hook::wrap`],
+//! which confines the process further and checks a push's refs; this prints a refusal or execs
+//! the repository's own hook.
+
+use std::ffi::{OsStr, OsString};
+use std::io::Write;
+
+use crate::exit_codes;
+use crate::guard::hook::{self, Outcome};
+
+/// Runs as the hook `name`, with git's arguments for it; returns only when no hook runs.
+pub fn run(name: &str, args: &[OsString]) -> i32 {
+    let outcome = crate::unwind::catch(|| hook::wrap(name, &mut std::io::stdin().lock()))
+        .unwrap_or_else(|panic| {
+            Outcome::Refuse(format!(
+                "git-prism guard: refused the `{name}` hook (the guard failed: {panic})"
+            ))
+        });
+    match outcome {
+        Outcome::Nothing => exit_codes::SUCCESS,
+        Outcome::Refuse(line) => {
+            let _ = std::io::stderr().lock().write_all(format!("{line}\n").as_bytes());
+            exit_codes::REFUSED
+        }
+        Outcome::Run(path, input) => {
+            if let Some(bytes) = input {
+                if let Err(e) = hook::stdin_from(&bytes) {
+                    let _ = std::io::stderr().lock().write_all(
+                        format!("git-prism guard: refused the `{name}` hook: {e}\n").as_bytes(),
+                    );
+                    return exit_codes::REFUSED;
+                }
+            }
+            let err = crate::shim::exec::exec(&path, path.as_os_str(), args, &[]);
+            let _ = std::io::stderr().lock().write_all(
+                format!("git-prism: cannot run the hook '{}': {err}\n", path.display()).as_bytes(),
+            );
+            exit_codes::NOT_EXECUTABLE
+        }
+    }
+}
+
+/// Whether `argv0`'s file name is a hook's.
+pub fn is_hook(argv0: &OsStr) -> Option<String> {
+    let name = std::path::Path::new(argv0).file_name()?;
+    hook::is_hook(name).then(|| name.to_string_lossy().into_owned())
+}
