@@ -61,6 +61,10 @@ pub struct Decision {
     /// For a call that needs the network: its hooks run through git-prism's wrapper, which
     /// takes the network away and checks a push's refs.
     pub hooks: Option<hook::Plan>,
+    /// A read that takes the index's lock (`commit --dry-run`) in a repository it may not
+    /// write: the index git reads, which the shim copies into the temporary directory and
+    /// names with `GIT_INDEX_FILE`, so the read works and the index stays as it was.
+    pub index_copy: Option<PathBuf>,
 }
 
 /// Run the call or not.
@@ -204,6 +208,7 @@ impl Decision {
             confinement,
             prepare: Vec::new(),
             hooks: None,
+            index_copy: None,
         }
     }
 
@@ -274,7 +279,10 @@ impl fmt::Display for Decision {
         write!(
             f,
             "git-prism guard: refused `{}` in {} ({}): {}; {}",
-            self.command,
+            self.command
+                .chars()
+                .map(|c| if c.is_control() { '\u{fffd}' } else { c })
+                .collect::<String>(),
             one_line(&repo),
             self.permission_name(),
             one_line(&self.rule.text(self.scope_file.as_deref())),
@@ -363,6 +371,7 @@ pub fn check(tool: Program, args: &[OsString], cwd: Option<&Path>, scope_file: &
                 effect,
                 network: true,
                 targets: Vec::new(),
+                locks_index: false,
             };
             decide(d, &ctx, call, cwd, repo)
         }
@@ -377,9 +386,41 @@ pub fn check(tool: Program, args: &[OsString], cwd: Option<&Path>, scope_file: &
             if let Some(why) = programs(&call.place, &ctx) {
                 call.effect = Effect::Unknown(why);
             }
-            decide(d, &ctx, call, cwd, None)
+            let hooks_named = names_hooks(&call.place);
+            let mut d = decide(d, &ctx, call, cwd, None);
+            if hooks_named && d.hooks.is_some() {
+                // The call's own `core.hooksPath` would win over the wrapper's: its hooks would
+                // run with the network. The kernel gives the call none, and nothing of a
+                // repository a push writes into.
+                d.hooks = None;
+                if let Some(c) = d.confinement.as_mut() {
+                    c.network = Network::None;
+                }
+            }
+            d
         }
     }
+}
+
+/// Whether the call names its own hooks directory (`-c core.hooksPath`, or in the
+/// configuration the environment carries), other than switching hooks off.
+fn names_hooks(place: &Place) -> bool {
+    let own = place.config.iter().any(|(k, v)| {
+        k.eq_ignore_ascii_case("core.hookspath")
+            && v.as_deref().is_none_or(|v| v.as_bytes() != b"/dev/null")
+    });
+    let env = std::env::var_os("GIT_CONFIG_PARAMETERS")
+        .into_iter()
+        .chain(std::env::vars_os().filter_map(|(k, v)| {
+            k.as_bytes().starts_with(b"GIT_CONFIG_KEY_").then_some(v)
+        }))
+        .any(|v| {
+            v.as_bytes()
+                .to_ascii_lowercase()
+                .windows(b"core.hookspath".len())
+                .any(|w| w == b"core.hookspath")
+        });
+    own || env
 }
 
 /// The decision once the call is classified.
@@ -397,6 +438,18 @@ fn decide(
     };
     if call.effect == Effect::Read && call.targets.is_empty() {
         network(&mut d, call.network);
+        if call.locks_index {
+            if let Some(found) = cwd.and_then(|cwd| place::of_call(cwd, &call.place)) {
+                let permission = ctx
+                    .scope()
+                    .ok()
+                    .and_then(|s| s.entry_for(&found).map(|e| e.permission))
+                    .unwrap_or(Permission::Read);
+                if permission < Permission::WriteLocal {
+                    d.index_copy = Some(found.git_dir.join("index"));
+                }
+            }
+        }
         return d.allow(Rule::Read);
     }
     let Some(cwd) = cwd else {
@@ -550,6 +603,11 @@ fn push_decision(
         }
     };
     let settings = settings.unwrap_or_default();
+    let source_dirs = d
+        .confinement
+        .as_ref()
+        .map(|c| c.dirs.clone())
+        .unwrap_or_default();
     // Where the push goes, for the kernel: another machine (the network), or a repository on
     // this one, which then needs its own permission.
     let scope = ctx.scope().ok();
@@ -591,7 +649,6 @@ fn push_decision(
             remote_network = true;
         }
     }
-    let source_dirs = d.confinement.as_ref().map(|c| c.dirs.clone()).unwrap_or_default();
     if let Some(c) = d.confinement.as_mut() {
         c.network = if remote_network {
             Network::Any
@@ -601,11 +658,14 @@ fn push_decision(
     }
     let d_hooks = {
         let mut plan = hook::Plan::new(&d, source_dirs);
-        plan.protected = entry.map(|e| e.protected.clone()).unwrap_or_default();
+        // A dry run updates nothing: its pre-push hook runs, and may see `main` listed.
+        if !p.dry_run {
+            plan.protected = entry.map(|e| e.protected.clone()).unwrap_or_default();
+        }
         plan
     };
     d.hooks = Some(d_hooks);
-    let mut d = match needs(d, Permission::WritePush, "a push".into()) {
+    let d = match needs(d, Permission::WritePush, "a push".into()) {
         Ok(d) => d,
         Err(refused) => return refused,
     };
@@ -613,9 +673,6 @@ fn push_decision(
         return d.refuse(Rule::Unplaceable("the repository is not listed".into()));
     };
     if let Some(rule) = local_refusal {
-        if let Rule::Needs { .. } = rule {
-            d.permission = Some(Permission::Read);
-        }
         return d.refuse(rule);
     }
     match push::destinations(p, &settings) {
@@ -770,6 +827,7 @@ fn resolve_aliases(cwd: &Path, mut call: Call) -> Call {
             effect: inner.effect,
             network: inner.network,
             targets: inner.targets,
+            locks_index: inner.locks_index,
         };
     }
     call

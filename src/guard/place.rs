@@ -23,13 +23,10 @@ pub struct Identity {
 }
 
 impl Identity {
-    /// The repository as a person knows it: its work tree when its git directory is in it,
-    /// else its git directory.
+    /// The repository as a person knows it: the work tree git uses, else (bare) its git
+    /// directory.
     pub fn shown(&self) -> PathBuf {
-        match &self.work_tree {
-            Some(w) if self.git_dir.starts_with(w) || self.common_dir.starts_with(w) => w.clone(),
-            _ => self.git_dir.clone(),
-        }
+        self.work_tree.clone().unwrap_or_else(|| self.git_dir.clone())
     }
 
     /// Whether the work tree git uses for the call is a linked worktree of this repository:

@@ -97,6 +97,8 @@ pub struct Call {
     pub network: bool,
     /// What it writes outside the repository it acts on.
     pub targets: Vec<Target>,
+    /// A read that still takes the index's lock (`commit --dry-run`).
+    pub locks_index: bool,
 }
 
 /// `git push [<options>] [<repository> [<refspec>...]]`.
@@ -140,6 +142,7 @@ pub fn git(args: &[OsString]) -> Call {
         effect,
         network: false,
         targets: Vec::new(),
+        locks_index: false,
     };
     if g.informational.is_some() {
         return call(place, Effect::Read);
@@ -603,6 +606,7 @@ fn subcommand(sub: &OsString, rest: &[OsString]) -> Call {
         effect: Effect::Read,
         network: false,
         targets: Vec::new(),
+        locks_index: false,
     };
     let done = |mut call: Call, effect: Effect| {
         call.effect = effect;
@@ -863,7 +867,10 @@ fn subcommand(sub: &OsString, rest: &[OsString]) -> Call {
         "merge-tree" => t.has(&["--trivial-merge"]),
         n if READS.contains(&n) => true,
         "format-patch" => t.has(&["--stdout"]),
-        "commit" => t.has(&["--dry-run"]) && !t.uncertain,
+        "commit" => {
+            call.locks_index = true;
+            t.has(&["--dry-run"]) && !t.uncertain
+        }
         "clean" => {
             t.has(&["--dry-run", "-n"])
                 && t.only(&[
@@ -1218,6 +1225,38 @@ fn split_long(bytes: &[u8]) -> (&[u8], Option<&[u8]>) {
     (bytes, None)
 }
 
+/// The gh commands that write to the forge without moving a branch, by group: anything else
+/// (an extension, an alias, a command this list does not know) is refused.
+fn gh_write(group: &[u8], sub: &[u8]) -> bool {
+    let subs: &[&[u8]] = match group {
+        b"pr" => &[
+            b"create", b"comment", b"edit", b"close", b"reopen", b"ready", b"review", b"lock",
+            b"unlock",
+        ],
+        b"issue" => &[
+            b"create", b"comment", b"edit", b"close", b"reopen", b"delete", b"transfer",
+            b"pin", b"unpin", b"lock", b"unlock", b"develop",
+        ],
+        b"release" => &[b"create", b"edit", b"delete", b"upload", b"delete-asset"],
+        b"run" => &[b"cancel", b"rerun", b"delete"],
+        b"workflow" => &[b"run", b"enable", b"disable"],
+        b"gist" => &[b"create", b"edit", b"delete", b"rename"],
+        b"cache" => &[b"delete"],
+        b"label" => &[b"create", b"edit", b"delete", b"clone"],
+        b"secret" | b"variable" => &[b"set", b"delete"],
+        b"repo" => &[
+            b"create", b"fork", b"edit", b"rename", b"archive", b"unarchive",
+        ],
+        b"project" => &[
+            b"create", b"edit", b"delete", b"close", b"copy", b"item-add", b"item-create",
+            b"item-edit", b"item-delete", b"item-archive", b"field-create", b"field-delete",
+            b"link", b"unlink", b"mark-template",
+        ],
+        _ => &[],
+    };
+    subs.contains(&sub)
+}
+
 /// What a `gh` command line does to the forge: `Read`, `Send` for what writes there, a `Push`
 /// that cannot be placed for what moves a branch (`pr merge`, `repo sync`, the refs and merge
 /// routes of `api`), `Local` for the few that only change this machine's repository, and
@@ -1339,12 +1378,26 @@ pub fn gh(args: &[OsString]) -> (Option<OsString>, Effect) {
                     b"GET".to_vec()
                 }
             });
-            let graphql = route == b"graphql";
+            // The route's path: without a query or a fragment (`graphql?x=/issues` is the GraphQL
+            // endpoint), and without a scheme and host when a full URL is given.
+            let mut path = route
+                .split(|b| *b == b'?' || *b == b'#')
+                .next()
+                .unwrap_or_default();
+            for scheme in [&b"https://"[..], b"http://"] {
+                if let Some(rest) = path.strip_prefix(scheme) {
+                    path = rest
+                        .iter()
+                        .position(|b| *b == b'/')
+                        .map_or(&b""[..], |p| &rest[p..]);
+                }
+            }
             // The route's segments, `//` and a leading `/` aside.
-            let segments: Vec<&[u8]> = route
+            let segments: Vec<&[u8]> = path
                 .split(|b| *b == b'/')
                 .filter(|x| !x.is_empty())
                 .collect();
+            let graphql = segments.last() == Some(&&b"graphql"[..]);
             // What a write may touch without moving a branch: issues, comments, labels, pull
             // requests (not their merge), releases, reactions, milestones, statuses.
             let harmless = !segments.iter().any(|x| {
@@ -1412,18 +1465,31 @@ pub fn gh(args: &[OsString]) -> (Option<OsString>, Effect) {
         | (None, _) => Effect::Read,
         (Some(b"pr"), Some(b"checkout")) => Effect::Local("`gh pr checkout`".into()),
         (Some(b"repo"), Some(b"clone")) => Effect::NewRepository,
-        (
-            Some(
-                b"pr" | b"issue" | b"release" | b"run" | b"workflow" | b"gist" | b"cache"
-                | b"project" | b"label" | b"ruleset" | b"repo" | b"secret" | b"variable"
-                | b"codespace" | b"org",
-            ),
-            Some(sub),
-        ) if !sub.starts_with(b"-") => send(&format!(
-            "{} {}",
-            String::from_utf8_lossy(first_two.0.unwrap_or_default()),
-            String::from_utf8_lossy(sub)
-        )),
+        // Deleting a repository deletes every branch, the protected ones included.
+        (Some(b"repo"), Some(b"delete")) => moves_branch("repo delete"),
+        (Some(b"pr"), Some(b"update-branch")) => moves_branch("pr update-branch"),
+        (Some(b"repo"), Some(b"create")) if args.iter().any(|a| a == "--push") => {
+            moves_branch("repo create --push")
+        }
+        (Some(group), Some(sub)) if gh_write(group, sub) => {
+            // A repository named as the argument is one on the forge, like `-R`.
+            if matches!(
+                (group, sub),
+                (b"repo", b"archive" | b"unarchive" | b"edit" | b"fork")
+            ) {
+                if let Some(named) = args[2..]
+                    .iter()
+                    .find(|a| !a.as_bytes().starts_with(b"-"))
+                {
+                    repo = Some(named.clone());
+                }
+            }
+            send(&format!(
+                "{} {}",
+                String::from_utf8_lossy(group),
+                String::from_utf8_lossy(sub)
+            ))
+        }
         _ => Effect::Unknown(format!(
             "`gh {}` is not a gh command this guard knows (an extension, an alias, a flag first)",
             args.iter()
@@ -1445,7 +1511,7 @@ mod tests {
     }
 
     fn kind(line: &str) -> &'static str {
-        match git(&argv(line)).1 {
+        match git(&argv(line)).effect {
             Effect::Read => "read",
             Effect::Local(_) => "local",
             Effect::NewRepository => "new",
@@ -1542,7 +1608,8 @@ mod tests {
     #[test]
     fn the_place_and_settings_are_read() {
         assert_eq!(kind("--config-env=core.pager=X log"), "unknown");
-        let (place, effect) = git(&argv("-C a --git-dir=x/.git -c Alias.P=push -c core.x p"));
+        let Call { place, effect, .. } =
+            git(&argv("-C a --git-dir=x/.git -c Alias.P=push -c core.x p"));
         assert_eq!(place.chdir, [OsString::from("a")]);
         assert_eq!(place.globals.len(), 7);
         assert_eq!(place.git_dir, Some("x/.git".into()));
@@ -1559,29 +1626,29 @@ mod tests {
 
     #[test]
     fn pushes_say_what_they_send() {
-        let Effect::Push(p) = git(&argv("push -fu --repo=up origin main:release +x:y")).1 else {
+        let Effect::Push(p) = git(&argv("push -fu --repo=up origin main:release +x:y")).effect else {
             panic!()
         };
         assert_eq!(p.remote, Some("origin".into()));
         assert_eq!(p.refspecs, [OsString::from("main:release"), "+x:y".into()]);
-        let Effect::Push(p) = git(&argv("push origin --delete main")).1 else {
+        let Effect::Push(p) = git(&argv("push origin --delete main")).effect else {
             panic!()
         };
         assert!(p.delete);
         assert_eq!(p.refspecs, [OsString::from("main")]);
-        let Effect::Push(p) = git(&argv("push -d --mirror --all --prune -n")).1 else {
+        let Effect::Push(p) = git(&argv("push -d --mirror --all --prune -n")).effect else {
             panic!()
         };
         assert!(p.delete && p.mirror && p.all && p.prune && p.dry_run);
         // A program of the caller's choosing, on the remote or here.
         assert_eq!(kind("push --receive-pack=x o"), "unknown");
         // git takes a positional repository over `--repo`.
-        let Effect::Push(p) = git(&argv("push --repo=origin up main")).1 else {
+        let Effect::Push(p) = git(&argv("push --repo=origin up main")).effect else {
             panic!()
         };
         assert_eq!(p.remote, Some("up".into()));
         assert_eq!(p.refspecs, [OsString::from("main")]);
-        let Effect::Push(p) = git(&argv("push --frob o")).1 else {
+        let Effect::Push(p) = git(&argv("push --frob o")).effect else {
             panic!()
         };
         assert!(p.unplaceable.is_some());

@@ -547,7 +547,11 @@ fn parse_globals(args: &[OsString]) -> Result<(Globals, &[OsString]), Reason> {
         return Err(Reason::GlobalOption(lossy(opt)));
     }
     if g.exec_path {
-        return Err(Reason::GlobalOption("--exec-path".to_owned()));
+        let arg = args[..g.end]
+            .iter()
+            .find(|a| a.as_bytes().starts_with(b"--exec-path="))
+            .map_or_else(|| "--exec-path".to_owned(), |a| lossy(a));
+        return Err(Reason::Informational(arg));
     }
     let globals = Globals {
         args: g.args,

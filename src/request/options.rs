@@ -646,6 +646,13 @@ mod tests {
             return;
         }
         let dir = tempfile::tempdir().unwrap();
+        // Some commands read the repository before their options.
+        let init = std::process::Command::new("git")
+            .args(["init", "-q"])
+            .current_dir(dir.path())
+            .status()
+            .unwrap();
+        assert!(init.success());
         for (command, options) in TABLE {
             let out = std::process::Command::new("git")
                 .args(command.split(' '))

@@ -183,6 +183,11 @@ fn guard(tool: Program, args: &[OsString], scope: &OsStr) -> Result<Held, i32> {
                     .open(&p.path);
             }
         }
+        if let Some(index) = &decision.index_copy {
+            if let Some(copy) = index_copy(index, decision.confinement.as_ref()) {
+                env.push(("GIT_INDEX_FILE".to_owned(), copy.into_os_string()));
+            }
+        }
         if let Some(plan) = &decision.hooks {
             let has_record = crate::guard::session::load(std::path::Path::new(scope))
                 .ok()
@@ -203,6 +208,40 @@ fn guard(tool: Program, args: &[OsString], scope: &OsStr) -> Result<Held, i32> {
         env,
         confine: !kernel_off,
     })
+}
+
+/// Copies `index` into a new private directory in the confinement's temporary directory (its
+/// first) for a read that takes the index's lock; copies left by earlier calls more than an
+/// hour old are removed. `None` when it cannot be made: git then reports the lock it cannot
+/// take.
+fn index_copy(
+    index: &std::path::Path,
+    confinement: Option<&crate::confine::Confinement>,
+) -> Option<std::path::PathBuf> {
+    use std::os::unix::fs::DirBuilderExt;
+    let temp = confinement?.dirs.first()?;
+    const PREFIX: &str = "git-prism-index-";
+    if let Ok(entries) = std::fs::read_dir(temp) {
+        for e in entries.flatten() {
+            let old = e
+                .metadata()
+                .and_then(|m| m.modified())
+                .ok()
+                .and_then(|t| t.elapsed().ok())
+                .is_some_and(|age| age.as_secs() > 3600);
+            if old && e.file_name().to_string_lossy().starts_with(PREFIX) {
+                let _ = std::fs::remove_dir_all(e.path());
+            }
+        }
+    }
+    let dir = temp.join(format!(
+        "{PREFIX}{}",
+        &crate::guard::session::new_id()[..16]
+    ));
+    std::fs::DirBuilder::new().mode(0o700).create(&dir).ok()?;
+    let copy = dir.join("index");
+    std::fs::copy(index, &copy).ok()?;
+    Some(copy)
 }
 
 /// Decides and, for a watched call by an agent, builds the answer in memory. Any failure —

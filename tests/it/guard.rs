@@ -8,19 +8,29 @@ use std::process::Output;
 use crate::common::{Repo, TestEnv, bin};
 
 /// A session: `app` (pushed to `remote.git`, with a `feature` branch), `lib` and `other`
-/// (not listed), and a scope file.
-struct Session {
-    env: TestEnv,
-    app: PathBuf,
-    lib: PathBuf,
-    other: PathBuf,
-    remote: PathBuf,
-    scope: PathBuf,
-    state: PathBuf,
+/// (not listed), started by `git-prism session` so that its record holds the environment and a
+/// temporary directory of its own (`tmp`: the kernel layer lets every call write there).
+pub(crate) struct Session {
+    pub env: TestEnv,
+    pub app: PathBuf,
+    pub lib: PathBuf,
+    pub other: PathBuf,
+    pub remote: PathBuf,
+    /// The scope the session was started with.
+    pub source: PathBuf,
+    /// The session's copy of it, which `GIT_PRISM_SCOPE` names.
+    pub scope: PathBuf,
+    pub state: PathBuf,
+    pub tmp: PathBuf,
 }
 
 impl Session {
-    fn new(app_permission: &str) -> Session {
+    pub fn new(app_permission: &str) -> Session {
+        Session::with_env(app_permission, &[])
+    }
+
+    /// A session started with `vars` in its environment as well.
+    pub fn with_env(app_permission: &str, vars: &[(&str, &str)]) -> Session {
         let env = TestEnv::new();
         let root = env.root();
         let remote = root.join("remote.git");
@@ -48,46 +58,78 @@ impl Session {
         plain(&["remote", "add", "origin", remote.to_str().unwrap()], &app);
         plain(&["push", "-q", "origin", "main"], &app);
         plain(&["branch", "feature"], &app);
-        let scope = root.join("scope.toml");
+        let source = root.join("scope.toml");
         std::fs::write(
-            &scope,
+            &source,
             format!(
-                "[[repo]]\npath = \"{}\"\npermission = \"{app_permission}\"\n\n[[repo]]\npath = \"{}\"\npermission = \"write-local\"\n",
+                "[[repo]]\npath = \"{}\"\npermission = \"{app_permission}\"\n\n[[repo]]\npath = \"{}\"\npermission = \"write-local\"\n\n# The remote a push writes into: a repository on this machine.\n[[repo]]\npath = \"{}\"\npermission = \"write-local\"\n",
                 app.display(),
-                root.join("lib").display()
+                root.join("lib").display(),
+                remote.display(),
             ),
         )
         .unwrap();
+        let tmp = root.join("tmp");
+        std::fs::create_dir_all(&tmp).unwrap();
+        let state = root.join("state");
+        let mut start = env.command(bin(), &env.shim_path());
+        start
+            .args(["session", "--scope"])
+            .arg(&source)
+            .args(["--", "sh", "-c", "printf %s \"$GIT_PRISM_SCOPE\""])
+            .current_dir(&root)
+            .env("GIT_PRISM_STATE_DIR", &state)
+            .env("TMPDIR", &tmp);
+        for (k, v) in vars {
+            start.env(k, v);
+        }
+        let out = start.output().unwrap();
+        assert!(out.status.success(), "{out:?}");
+        let scope = PathBuf::from(String::from_utf8(out.stdout).unwrap());
+        assert!(scope.is_file(), "{scope:?}");
         Session {
             app,
             lib: root.join("lib"),
             other: root.join("other"),
             remote,
+            source,
             scope,
-            state: root.join("state"),
+            state,
+            tmp,
             env,
         }
     }
 
     /// `git <args>` through the shim in `dir`, in the session (not as an agent: the guard holds
     /// every call).
-    fn git(&self, dir: &Path, args: &[&str]) -> Output {
+    pub fn git(&self, dir: &Path, args: &[&str]) -> Output {
         self.git_with(dir, args, &[])
     }
 
-    fn git_with(&self, dir: &Path, args: &[&str], vars: &[(&str, &str)]) -> Output {
+    pub fn git_with(&self, dir: &Path, args: &[&str], vars: &[(&str, &str)]) -> Output {
         let mut cmd = self.env.shim_git(args);
-        cmd.current_dir(dir)
-            .env("GIT_PRISM_SCOPE", &self.scope)
-            .env("GIT_PRISM_STATE_DIR", &self.state);
+        self.hold(&mut cmd);
+        cmd.current_dir(dir);
         for (k, v) in vars {
             cmd.env(k, v);
         }
         cmd.output().unwrap()
     }
 
+    /// Puts a command in the session: its scope, state and temporary directory; and the
+    /// kernel-layer switch when the test process has it (to show that the kernel tests fail
+    /// without that layer).
+    pub fn hold(&self, cmd: &mut std::process::Command) {
+        cmd.env("GIT_PRISM_SCOPE", &self.scope)
+            .env("GIT_PRISM_STATE_DIR", &self.state)
+            .env("TMPDIR", &self.tmp);
+        if let Some(v) = std::env::var_os("GIT_PRISM_TEST_KERNEL_LAYER") {
+            cmd.env("GIT_PRISM_TEST_KERNEL_LAYER", v);
+        }
+    }
+
     /// The remote's `main`.
-    fn remote_main(&self) -> String {
+    pub fn remote_main(&self) -> String {
         self.env
             .command(&self.env.real_git, &self.env.plain_path())
             .args([
@@ -101,7 +143,7 @@ impl Session {
             .unwrap()
     }
 
-    fn commit_on_app(&self) {
+    pub fn commit_on_app(&self) {
         let out = self.git(&self.app, &["commit", "-q", "--allow-empty", "-m", "work"]);
         assert!(
             out.status.success(),
@@ -111,7 +153,7 @@ impl Session {
     }
 }
 
-fn refused(out: &Output) -> String {
+pub(crate) fn refused(out: &Output) -> String {
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
     assert!(!out.status.success(), "not refused: {stderr}");
     assert!(stderr.starts_with("git-prism guard: refused"), "{stderr}");
@@ -119,7 +161,7 @@ fn refused(out: &Output) -> String {
     stderr
 }
 
-fn allowed(out: &Output) {
+pub(crate) fn allowed(out: &Output) {
     assert!(
         out.status.success(),
         "refused: {}",
@@ -303,15 +345,10 @@ fn the_escape_hatches_switch_off_answers_never_the_guard() {
             "release:\n\t@sh -c 'git push origin main'\n",
         )
         .unwrap();
-        let out = s
-            .env
-            .command("make", &s.env.shim_path())
-            .args(["-s", "release"])
-            .current_dir(&s.app)
-            .env("GIT_PRISM_SCOPE", &s.scope)
-            .env("GIT_PRISM_STATE_DIR", &s.state)
-            .output()
-            .unwrap();
+        let mut make = s.env.command("make", &s.env.shim_path());
+        make.args(["-s", "release"]).current_dir(&s.app);
+        s.hold(&mut make);
+        let out = make.output().unwrap();
         assert!(!out.status.success());
         assert!(String::from_utf8_lossy(&out.stderr).contains("git-prism guard: refused"));
     }
@@ -437,7 +474,7 @@ fn session_starts_an_agent_with_the_scope_and_check_says_what_it_allows() {
         .env
         .command(bin(), &s.env.shim_path())
         .args(["session", "--scope"])
-        .arg(&s.scope)
+        .arg(&s.source)
         .args([
             "--",
             "sh",
@@ -446,13 +483,20 @@ fn session_starts_an_agent_with_the_scope_and_check_says_what_it_allows() {
         ])
         .current_dir(&s.app)
         .env("GIT_PRISM_STATE_DIR", &s.state)
+        .env("TMPDIR", &s.tmp)
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
+    // The agent's scope is the session's copy, beside the session's record.
+    let sessions = s.state.join("sessions");
     assert!(
-        stdout.contains(&format!("scope={}", s.scope.display())),
+        stdout.contains(&format!("scope={}", sessions.display())) && stdout.contains("/scope.toml"),
         "{stdout}"
+    );
+    assert!(
+        stderr.contains("git-prism session: kernel: Landlock ABI"),
+        "{stderr}"
     );
     assert!(
         stderr.contains("git-prism guard: refused `git push origin main`"),
@@ -469,6 +513,12 @@ fn session_starts_an_agent_with_the_scope_and_check_says_what_it_allows() {
     let text = String::from_utf8_lossy(&check.stdout);
     assert!(
         text.contains("permission: write-push") && text.contains("pushes to main, master"),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("scope: {}", s.source.display()))
+            && text.contains("session: ")
+            && text.contains("kernel: Landlock ABI"),
         "{text}"
     );
     let log = s
@@ -626,14 +676,10 @@ fn a_call_from_a_deleted_directory_is_held_too() {
         "mkdir gone && cd gone && rmdir ../gone && git -C {} push -q origin main",
         s.app.display()
     );
-    let out = s
-        .env
-        .sh(&script, &s.env.shim_path())
-        .current_dir(s.env.root())
-        .env("GIT_PRISM_SCOPE", &s.scope)
-        .env("GIT_PRISM_STATE_DIR", &s.state)
-        .output()
-        .unwrap();
+    let mut sh = s.env.sh(&script, &s.env.shim_path());
+    sh.current_dir(s.env.root());
+    s.hold(&mut sh);
+    let out = sh.output().unwrap();
     assert!(!out.status.success());
     assert!(
         String::from_utf8_lossy(&out.stderr).contains("git-prism guard: refused"),
@@ -656,7 +702,6 @@ fn the_second_attack_s_writes_are_refused() {
     std::fs::write(&cfg, format!("[diff]\n\texternal = {push_main}\n")).unwrap();
     let cfg = cfg.to_str().unwrap().to_owned();
     let other_dir = s.other.to_str().unwrap().to_owned();
-    let home = s.env.home.to_str().unwrap().to_owned();
     let remote = s.remote.to_str().unwrap().to_owned();
     for (dir, args, vars) in [
         // N1: unique prefixes of options that run programs.
@@ -726,38 +771,28 @@ fn the_second_attack_s_writes_are_refused() {
         (
             s.other.clone(),
             vec!["diff".into()],
-            // As `git-prism session` records them (the tests' global is /dev/null).
+            // The session recorded /dev/null (the tests' global); the variables the first
+            // guard read the record from are set too, and count for nothing now.
             vec![
                 ("GIT_CONFIG_GLOBAL", cfg.clone()),
-                ("GIT_PRISM_SESSION_HOME", home.clone()),
-                (
-                    "GIT_PRISM_SESSION_GIT_CONFIG_GLOBAL",
-                    "/dev/null".to_owned(),
-                ),
+                ("GIT_PRISM_SESSION_GIT_CONFIG_GLOBAL", cfg.clone()),
             ],
         ),
         (
             s.other.clone(),
             vec!["log".into(), "-1".into()],
-            vec![
-                ("GIT_CONFIG_SYSTEM", cfg.clone()),
-                ("GIT_PRISM_SESSION_HOME", home.clone()),
-                ("GIT_PRISM_SESSION_GIT_CONFIG_SYSTEM", String::new()),
-            ],
+            vec![("GIT_CONFIG_SYSTEM", cfg.clone())],
         ),
         // A program named by the environment, changed for one command.
         (
             s.other.clone(),
             vec!["log".into(), "-1".into()],
-            vec![
-                ("PAGER", push_main.clone()),
-                ("GIT_PRISM_SESSION_HOME", home.clone()),
-            ],
+            vec![("PAGER", push_main.clone())],
         ),
         (
             s.other.clone(),
             vec!["log".into(), "-1".into()],
-            vec![("GIT_PRISM_SESSION_HOME", "/elsewhere".to_owned())],
+            vec![("HOME", "/elsewhere".to_owned())],
         ),
         // N9: reads that write.
         (
@@ -787,16 +822,9 @@ fn the_second_attack_s_writes_are_refused() {
         refused(&s.git_with(&dir, &args, &vars));
     }
     // The session's own environment, unchanged, passes (an editor the person uses).
-    allowed(&s.git_with(
-        &s.other,
-        &["log", "-1"],
-        &[
-            ("GIT_EDITOR", "vim"),
-            ("GIT_PRISM_SESSION_GIT_EDITOR", "vim"),
-            ("GIT_PRISM_SESSION_HOME", &home),
-            ("GIT_PRISM_SESSION_GIT_CONFIG_GLOBAL", "/dev/null"),
-        ],
-    ));
+    let with_editor = Session::with_env("write-push", &[("GIT_EDITOR", "vim")]);
+    allowed(&with_editor.git_with(&with_editor.other, &["log", "-1"], &[("GIT_EDITOR", "vim")]));
+    refused(&with_editor.git_with(&with_editor.other, &["log", "-1"], &[("GIT_EDITOR", "emacs")]));
     // N8: a branch that is a symbolic ref to main.
     allowed(&s.git(
         &s.app,
