@@ -17,6 +17,7 @@ mod fidelity;
 mod formatting;
 mod functions;
 mod guard;
+mod guard_attacks;
 mod history;
 mod lang_c;
 mod lang_cpp;
