@@ -7,7 +7,7 @@ Feature: The session guard holds every git and gh call of a session to its scope
   Background:
     Given a repository with a main and a feature branch
     And a bare remote "origin" that has the main branch
-    And the scope file "scope.toml" gives the repository "write-push"
+    And the scope file "scope.toml" gives the repository "write-push" and the remote "origin" "write-local"
     And the environment variable GIT_PRISM_SCOPE is "{tmp}/scope.toml"
     And the environment variable GIT_PRISM_STATE_DIR is "{tmp}/state"
 
@@ -62,3 +62,11 @@ Feature: The session guard holds every git and gh call of a session to its scope
     Then it succeeds
     And stdout contains "permission: write-push"
     And stdout contains "refused: pushes to main, master"
+    And stdout contains "kernel: Landlock ABI"
+
+  Scenario: A push into a repository on this machine needs that repository's permission
+    Given a second repository "notes"
+    When a human runs "git push ../notes main:refs/heads/copy"
+    Then the exit status is 1
+    And stderr contains "the push writes into the repository at"
+    And stderr contains "notes"

@@ -21,6 +21,15 @@ def step_scope(context, file, permission):
     )
 
 
+@given('the scope file "{file}" gives the repository "{permission}" and the remote "{remote}" "{remote_permission}"')
+def step_scope_with_remote(context, file, permission, remote, remote_permission):
+    # A push into a repository on this machine writes it: the scope says it may.
+    (context.tmp / file).write_text(
+        f'[[repo]]\npath = "{context.repo}"\npermission = "{permission}"\n\n'
+        f'[[repo]]\npath = "{context.tmp / (remote + ".git")}"\npermission = "{remote_permission}"\n'
+    )
+
+
 @given('a second repository "{name}"')
 def step_second_repo(context, name):
     other = context.tmp / name

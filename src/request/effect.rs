@@ -587,7 +587,10 @@ fn output_option(rest: &[OsString], option: &str) -> Result<Option<OsString>, St
                     rest.get(i - 1).cloned()
                 }
             };
-        } else if name.starts_with(b"--") && name.len() >= 4 && option.as_bytes().starts_with(name)
+        } else if name.starts_with(b"--")
+            && name.len() >= 4
+            && option.as_bytes().starts_with(name)
+            && !matches!(name, b"--output" | b"--output-directory")
         {
             return Err(format!("`{}` (an abbreviation of {option})", a.to_string_lossy()));
         }
@@ -1679,7 +1682,6 @@ mod tests {
             "release create v1",
             "api repos/o/r/issues -f title=x",
             "repo create x",
-            "repo delete x",
             "workflow run w",
             "api -XPOST repos/o/r/issues",
             "api -X=POST repos/o/r/issues",
@@ -1704,6 +1706,12 @@ mod tests {
             "api -X PUT repos/o/r/git//refs/heads/main",
             "api -X POST x",
             "api -iXDELETE repos/o/r",
+            // Issue 26: a repository deleted, a mutation behind a query string.
+            "repo delete x --yes",
+            "repo delete --yes",
+            "api graphql?x=/issues -f query=mutation{x}",
+            "api https://api.github.com/graphql -f query=mutation{x}",
+            "repo create x --push",
         ] {
             assert!(matches!(effect(line), Effect::Push(_)), "{line}");
         }
@@ -1714,9 +1722,89 @@ mod tests {
             "extension exec x",
             "alias set m 'pr merge'",
             "auth setup-git",
+            "repo frobnicate",
+            "pr frobnicate",
         ] {
             assert!(matches!(effect(line), Effect::Unknown(_)), "{line}");
         }
         assert_eq!(gh(&argv("-R o/r pr create")).0, Some("o/r".into()));
+        // A repository named as the argument is one on the forge.
+        assert_eq!(gh(&argv("repo archive o/r --yes")).0, Some("o/r".into()));
+        assert_eq!(gh(&argv("repo rename newname")).0, None);
+    }
+
+    #[test]
+    fn reads_the_guard_refused_before() {
+        for line in [
+            "branch --show-current",
+            "branch --contains HEAD",
+            "branch --merged HEAD",
+            "branch --points-at HEAD",
+            "branch -vv --contains HEAD x*",
+            "tag --contains HEAD",
+            "tag -n5",
+            "tag -n5 v*",
+            "reflog -5",
+            "reflog main",
+            "reflog show --all",
+            "commit --dry-run",
+        ] {
+            assert_eq!(kind(line), "read", "{line}");
+        }
+        for line in [
+            // Option values that swallow the word after them.
+            "branch --format --list x",
+            "tag --sort --list y",
+            "branch --sort=refname w",
+            "branch -v x",
+            "reflog expire --all",
+            "reflog delete main@{1}",
+        ] {
+            assert_eq!(kind(line), "local", "{line}");
+        }
+        assert_eq!(kind("config --edit"), "unknown");
+        assert_eq!(kind("config --rename-section a core"), "unknown");
+        assert_eq!(kind("clone --template=t u d"), "unknown");
+        assert_eq!(kind("init --separate-git-dir=x d"), "unknown");
+        assert_eq!(kind("apply --unsafe-paths x.patch"), "unknown");
+        assert_eq!(kind("send-email --to-cmd=x p"), "unknown");
+        assert_eq!(kind("send-email --smtp-server=/bin/evil p"), "unknown");
+        assert_eq!(kind("log --outp=x"), "unknown");
+    }
+
+    #[test]
+    fn targets_network_and_new_repositories() {
+        let call = |line: &str| git(&argv(line));
+        let c = call("clone -q -c core.hooksPath=h https://example.com/a/b.git");
+        assert_eq!(c.effect, Effect::NewRepository);
+        assert!(c.network);
+        assert_eq!(c.targets[0].path, "b");
+        assert_eq!(c.place.config[0].0, "core.hookspath");
+        let c = call("clone --bare ../remote.git");
+        assert!(!c.network);
+        assert_eq!(c.targets[0].path, "remote.git");
+        assert_eq!(call("clone u dir").targets[0].path, "dir");
+        assert_eq!(call("init").targets[0].path, ".");
+        let c = call("worktree add -b x ../wt HEAD");
+        assert_eq!(c.targets[0].path, "../wt");
+        assert_eq!(c.targets[0].kind, TargetKind::Repository);
+        let c = call("log --output=../o.txt -1");
+        assert_eq!(c.effect, Effect::Read);
+        assert_eq!(c.targets[0].kind, TargetKind::File);
+        assert_eq!(call("format-patch -o out HEAD~1").targets[0].path, "out");
+        assert_eq!(call("read-tree --index-output=x HEAD").targets[0].path, "x");
+        assert_eq!(call("checkout-index -a --prefix=../o/").targets[0].path, "../o/");
+        for line in ["fetch", "pull", "push", "ls-remote o", "remote update", "remote show o"] {
+            assert!(call(line).network, "{line}");
+        }
+        for line in ["commit -m x", "remote show -n o", "log", "status"] {
+            assert!(!call(line).network, "{line}");
+        }
+        assert!(call("push --no-verify origin x").effect != Effect::Read);
+        assert!(is_local_address(b"../other") && is_local_address(b"/srv/r.git"));
+        assert!(is_local_address(b"file:///srv/r.git") && is_local_address(b"./a:b"));
+        assert!(!is_local_address(b"host:path") && !is_local_address(b"https://h/r"));
+        assert_eq!(clone_dir(b"host:a/repo.git/", false), "repo");
+        assert_eq!(clone_dir(b"/srv/repo/.git", true), "repo.git");
     }
 }

@@ -105,10 +105,6 @@ pub const TABLE: &[(&str, &[(&str, Takes)])] = &[
         ("--no-pathspec-from-file", Flag), ("--pathspec-file-nul", Flag),
         ("--no-pathspec-file-nul", Flag),
     ]),
-    // git reflog
-    ("reflog", &[
-
-    ]),
     // git symbolic-ref
     ("symbolic-ref", &[
         ("-q", Flag), ("--quiet", Flag), ("--no-quiet", Flag), ("-d", Flag), ("--delete", Flag),
@@ -274,7 +270,30 @@ pub const TABLE: &[(&str, &[(&str, Takes)])] = &[
     ]),
     // git format-patch
     ("format-patch", &[
-
+        ("-n", Flag), ("--numbered", Flag), ("--no-numbered", Flag), ("-N", Flag), ("-s", Flag),
+        ("--signoff", Flag), ("--no-signoff", Flag), ("--stdout", Flag), ("--no-stdout", Flag),
+        ("--cover-letter", Flag), ("--no-cover-letter", Flag), ("--numbered-files", Flag),
+        ("--no-numbered-files", Flag), ("--suffix", Value), ("--no-suffix", Flag),
+        ("--start-number", Value), ("--no-start-number", Flag), ("-v", Value),
+        ("--reroll-count", Value), ("--no-reroll-count", Flag), ("--filename-max-length", Value),
+        ("--no-filename-max-length", Flag), ("--rfc", Attached), ("--no-rfc", Flag),
+        ("--cover-from-description", Value), ("--no-cover-from-description", Flag),
+        ("--description-file", Value), ("--no-description-file", Flag),
+        ("--subject-prefix", Value), ("-o", Value), ("--output-directory", Value), ("-k", Flag),
+        ("--keep-subject", Flag), ("--no-binary", Flag), ("--binary", Flag),
+        ("--zero-commit", Flag), ("--no-zero-commit", Flag), ("--ignore-if-in-upstream", Flag),
+        ("--no-ignore-if-in-upstream", Flag), ("-p", Flag), ("--no-stat", Flag),
+        ("--add-header", Value), ("--no-add-header", Flag), ("--to", Value), ("--no-to", Flag),
+        ("--cc", Value), ("--no-cc", Flag), ("--from", Attached), ("--no-from", Flag),
+        ("--in-reply-to", Value), ("--no-in-reply-to", Flag), ("--attach", Attached),
+        ("--no-attach", Flag), ("--inline", Attached), ("--thread", Attached),
+        ("--no-thread", Flag), ("--signature", Value), ("--no-signature", Flag),
+        ("--base", Value), ("--no-base", Flag), ("--signature-file", Value),
+        ("--no-signature-file", Flag), ("-q", Flag), ("--quiet", Flag), ("--no-quiet", Flag),
+        ("--progress", Flag), ("--no-progress", Flag), ("--interdiff", Value),
+        ("--no-interdiff", Flag), ("--range-diff", Value), ("--no-range-diff", Flag),
+        ("--creation-factor", Value), ("--no-creation-factor", Flag),
+        ("--force-in-body-from", Flag), ("--no-force-in-body-from", Flag),
     ]),
     // git archive
     ("archive", &[
@@ -420,10 +439,6 @@ pub const TABLE: &[(&str, &[(&str, Takes)])] = &[
         ("--no-tags", Flag), ("-t", Value), ("--track", Value), ("--no-track", Flag),
         ("-m", Value), ("--master", Value), ("--no-master", Flag), ("--mirror", Attached),
         ("--no-mirror", Flag),
-    ]),
-    // git submodule update
-    ("submodule update", &[
-
     ]),
 ];
 
@@ -654,16 +669,19 @@ mod tests {
             .unwrap();
         assert!(init.success());
         for (command, options) in TABLE {
-            let out = std::process::Command::new("git")
-                .args(command.split(' '))
-                .arg("--x-no-such-option")
-                .current_dir(dir.path())
-                .env("GIT_CONFIG_NOSYSTEM", "1")
-                .env("GIT_CONFIG_GLOBAL", "/dev/null")
-                .output()
-                .unwrap();
-            let text = String::from_utf8_lossy(&out.stderr).into_owned()
-                + &String::from_utf8_lossy(&out.stdout);
+            let mut text = String::new();
+            for probe in ["--x-no-such-option", "-h"] {
+                let out = std::process::Command::new("git")
+                    .args(command.split(' '))
+                    .arg(probe)
+                    .current_dir(dir.path())
+                    .env("GIT_CONFIG_NOSYSTEM", "1")
+                    .env("GIT_CONFIG_GLOBAL", "/dev/null")
+                    .output()
+                    .unwrap();
+                text += &String::from_utf8_lossy(&out.stderr);
+                text += &String::from_utf8_lossy(&out.stdout);
+            }
             for (name, _) in *options {
                 let bare = name.trim_start_matches("--no-");
                 let listed = text.contains(name)

@@ -16,6 +16,7 @@ const LAYERS: &[&[&str]] = &[
     // and small utilities.
     &[
         "request",
+        "confine",
         "budget",
         "paging",
         "locate",
