@@ -11,8 +11,8 @@
 
 pub mod answer;
 pub mod budget;
-pub mod confine;
 pub mod cli;
+pub mod confine;
 pub mod context;
 pub mod deps;
 pub mod exit_codes;

@@ -100,7 +100,9 @@ fn start(named: Option<PathBuf>, command: Vec<OsString>, out: &mut Out<'_>) -> R
         cwd: session::Bytes::of(std::env::current_dir()?.as_os_str()),
         temp_dir: session::Bytes::of(temp_dir.as_os_str()),
         environment: crate::guard::session_vars()
-            .filter_map(|v| std::env::var_os(v).map(|value| (v.to_owned(), session::Bytes::of(&value))))
+            .filter_map(|v| {
+                std::env::var_os(v).map(|value| (v.to_owned(), session::Bytes::of(&value)))
+            })
             .collect(),
         repos: loaded
             .entries

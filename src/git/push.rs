@@ -120,13 +120,16 @@ pub struct Found {
 /// itself (a scope's entry, where a new repository would go).
 pub fn discover(cwd: &Path, globals: &[OsString], plain: bool) -> Result<Option<Found>, GitError> {
     let git = Invocation::locate(cwd.to_owned(), globals.to_vec())?;
-    let out = git.rev_parse_printed(&[
-        "--path-format=absolute",
-        "--absolute-git-dir",
-        "--git-common-dir",
-        "--is-bare-repository",
-        "--show-toplevel",
-    ], plain)?;
+    let out = git.rev_parse_printed(
+        &[
+            "--path-format=absolute",
+            "--absolute-git-dir",
+            "--git-common-dir",
+            "--is-bare-repository",
+            "--show-toplevel",
+        ],
+        plain,
+    )?;
     let mut lines = out
         .split(|b| *b == b'\n')
         .map(|l| PathBuf::from(std::ffi::OsStr::from_bytes(l)));

@@ -411,9 +411,10 @@ fn names_hooks(place: &Place) -> bool {
     });
     let env = std::env::var_os("GIT_CONFIG_PARAMETERS")
         .into_iter()
-        .chain(std::env::vars_os().filter_map(|(k, v)| {
-            k.as_bytes().starts_with(b"GIT_CONFIG_KEY_").then_some(v)
-        }))
+        .chain(
+            std::env::vars_os()
+                .filter_map(|(k, v)| k.as_bytes().starts_with(b"GIT_CONFIG_KEY_").then_some(v)),
+        )
         .any(|v| {
             v.as_bytes()
                 .to_ascii_lowercase()
@@ -509,17 +510,14 @@ fn decide(
         }
     }
     let forge = gh_repo.as_ref().map(|r| r.to_string_lossy().into_owned());
-    let needs = |d: Decision, wanted: Permission, what: String| -> Result<Decision, Decision> {
-        if permission >= wanted {
-            Ok(d)
-        } else {
-            Err(d.refuse(Rule::Needs {
-                what,
-                needed: wanted,
-                listed: entry.is_some(),
-                forge: forge.clone(),
-            }))
-        }
+    // The rule that refuses a call needing more than the permission, if it does.
+    let needs = |wanted: Permission, what: String| -> Option<Rule> {
+        (permission < wanted).then(|| Rule::Needs {
+            what,
+            needed: wanted,
+            listed: entry.is_some(),
+            forge: forge.clone(),
+        })
     };
     // A work tree other than the repository's own: git would write there, and a tree that
     // holds (or lies inside) other repositories cannot be carved out by the kernel.
@@ -551,9 +549,12 @@ fn decide(
                 let writable = d.confinement.as_ref().map(|c| c.dirs.clone());
                 d.hooks = Some(hook::Plan::new(&d, writable.unwrap_or_default()));
             }
-            match needs(d, Permission::WriteLocal, format!("`{what}` changes the repository")) {
-                Ok(d) => d.allow(Rule::Within(what)),
-                Err(refused) => refused,
+            match needs(
+                Permission::WriteLocal,
+                format!("`{what}` changes the repository"),
+            ) {
+                None => d.allow(Rule::Within(what)),
+                Some(rule) => d.refuse(rule),
             }
         }
         Effect::Send(what) => {
@@ -561,12 +562,11 @@ fn decide(
                 c.network = Network::Ports(kernel::SMTP_PORTS.to_vec());
             }
             match needs(
-                d,
                 Permission::WritePush,
                 format!("{what} sends from this machine"),
             ) {
-                Ok(d) => d.record_it(Rule::Sent(what)),
-                Err(refused) => refused,
+                None => d.record_it(Rule::Sent(what)),
+                Some(rule) => d.refuse(rule),
             }
         }
         // A program the guard cannot see into (an external `git-foo`, a shell alias, a command
@@ -591,14 +591,14 @@ fn push_decision(
     place: &Place,
     entry: Option<&scope::Entry>,
     p: &effect::Push,
-    needs: impl Fn(Decision, Permission, String) -> Result<Decision, Decision>,
+    needs: impl Fn(Permission, String) -> Option<Rule>,
 ) -> Decision {
     let settings = match crate::git::push::push_settings(cwd, &place.globals) {
         Ok(s) => Some(s),
         Err(e) => {
-            return match needs(d, Permission::WritePush, "a push".into()) {
-                Ok(d) => d.refuse(Rule::Unplaceable(e.to_string())),
-                Err(refused) => refused,
+            return match needs(Permission::WritePush, "a push".into()) {
+                None => d.refuse(Rule::Unplaceable(e.to_string())),
+                Some(rule) => d.refuse(rule),
             };
         }
     };
@@ -635,10 +635,7 @@ fn push_decision(
                 }
                 _ => {
                     local_refusal.get_or_insert(Rule::Needs {
-                        what: format!(
-                            "the push writes into the repository at {}",
-                            path.display()
-                        ),
+                        what: format!("the push writes into the repository at {}", path.display()),
                         needed: Permission::WriteLocal,
                         listed: dest_entry.is_some(),
                         forge: None,
@@ -665,10 +662,9 @@ fn push_decision(
         plan
     };
     d.hooks = Some(d_hooks);
-    let d = match needs(d, Permission::WritePush, "a push".into()) {
-        Ok(d) => d,
-        Err(refused) => return refused,
-    };
+    if let Some(rule) = needs(Permission::WritePush, "a push".into()) {
+        return d.refuse(rule);
+    }
     let Some(entry) = entry else {
         return d.refuse(Rule::Unplaceable("the repository is not listed".into()));
     };
@@ -773,7 +769,7 @@ fn resolve_aliases(cwd: &Path, mut call: Call) -> Call {
         // git runs a command of its own (a builtin this grammar does not list, a `git-<name>`
         // in its directory or on PATH) before it looks for an alias of that name.
         match crate::git::push::git_commands(cwd, &call.place.globals) {
-            Ok(commands) if commands.iter().any(|c| *c == name) => {
+            Ok(commands) if commands.contains(&name) => {
                 return unknown(
                     call,
                     format!("`git {name}` is a command this guard does not know"),
@@ -781,7 +777,10 @@ fn resolve_aliases(cwd: &Path, mut call: Call) -> Call {
             }
             Ok(_) => {}
             Err(_) => {
-                return unknown(call, format!("`git {name}`: git's commands cannot be listed"));
+                return unknown(
+                    call,
+                    format!("`git {name}`: git's commands cannot be listed"),
+                );
             }
         }
         let key = format!("alias.{}", name.to_ascii_lowercase());
@@ -1105,7 +1104,10 @@ mod tests {
     #[test]
     fn alias_values_split_like_git() {
         assert_eq!(split("push origin main"), ["push", "origin", "main"]);
-        assert_eq!(split("commit -m 'two words'"), ["commit", "-m", "two words"]);
+        assert_eq!(
+            split("commit -m 'two words'"),
+            ["commit", "-m", "two words"]
+        );
         assert_eq!(split("log \"a b\" c\\ d"), ["log", "a b", "c d"]);
         // A no-break space is not a separator to git.
         assert_eq!(split("branch x\u{a0}--list"), ["branch", "x\u{a0}--list"]);

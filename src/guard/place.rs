@@ -26,7 +26,9 @@ impl Identity {
     /// The repository as a person knows it: the work tree git uses, else (bare) its git
     /// directory.
     pub fn shown(&self) -> PathBuf {
-        self.work_tree.clone().unwrap_or_else(|| self.git_dir.clone())
+        self.work_tree
+            .clone()
+            .unwrap_or_else(|| self.git_dir.clone())
     }
 
     /// Whether the work tree git uses for the call is a linked worktree of this repository:
@@ -43,9 +45,8 @@ impl Identity {
             return false;
         };
         let line = text.strip_suffix(b"\n").unwrap_or(&text);
-        let named = PathBuf::from(<std::ffi::OsStr as std::os::unix::ffi::OsStrExt>::from_bytes(
-            line,
-        ));
+        let named =
+            PathBuf::from(<std::ffi::OsStr as std::os::unix::ffi::OsStrExt>::from_bytes(line));
         named
             .parent()
             .and_then(|p| p.canonicalize().ok())

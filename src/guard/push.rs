@@ -154,7 +154,9 @@ fn same_name(src: &str, settings: &PushSettings) -> Result<String, String> {
             None => return Ok(found.0.clone()),
         }
     }
-    Err(format!("`{src}` is a chain of symbolic refs too deep to follow"))
+    Err(format!(
+        "`{src}` is a chain of symbolic refs too deep to follow"
+    ))
 }
 
 /// Where a push goes: the addresses git sends it to (the remote's `pushurl`s, else its

@@ -184,7 +184,10 @@ pub fn load(scope: &Path) -> Result<Option<Record>, SessionError> {
     };
     let record: Record = serde_json::from_slice(&bytes).map_err(|e| invalid(e.to_string()))?;
     if record.version != VERSION {
-        return Err(invalid(format!("version {} is not {VERSION}", record.version)));
+        return Err(invalid(format!(
+            "version {} is not {VERSION}",
+            record.version
+        )));
     }
     if scope.file_name() != Some(OsStr::new(SCOPE_FILE))
         || dir.file_name().and_then(OsStr::to_str) != Some(record.id.as_str())

@@ -335,7 +335,10 @@ pub fn local_path(address: &[u8]) -> &OsStr {
 pub fn clone_dir(url: &[u8], bare: bool) -> OsString {
     let mut u = url;
     while u.len() > 1 && (u.ends_with(b"/") || u.ends_with(b"/.git")) {
-        u = u.strip_suffix(b"/").or_else(|| u.strip_suffix(b"/.git")).unwrap_or(u);
+        u = u
+            .strip_suffix(b"/")
+            .or_else(|| u.strip_suffix(b"/.git"))
+            .unwrap_or(u);
     }
     let start = u
         .iter()
@@ -555,12 +558,10 @@ const SEND_EMAIL_PROGRAMS: &[&str] = &["--cc-cmd", "--to-cmd", "--header-cmd", "
 
 /// Whether any word is a cluster of short options (`-abc`) holding `letter`.
 fn short_in_words(rest: &[OsString], letter: u8) -> bool {
-    rest.iter()
-        .take_while(|a| a.as_bytes() != b"--")
-        .any(|a| {
-            let b = a.as_bytes();
-            b.len() > 1 && b[0] == b'-' && b[1] != b'-' && b[1..].contains(&letter)
-        })
+    rest.iter().take_while(|a| a.as_bytes() != b"--").any(|a| {
+        let b = a.as_bytes();
+        b.len() > 1 && b[0] == b'-' && b[1] != b'-' && b[1..].contains(&letter)
+    })
 }
 
 /// The value of the file-writing option `option` (`--output`, `--output-directory`) however
@@ -592,7 +593,10 @@ fn output_option(rest: &[OsString], option: &str) -> Result<Option<OsString>, St
             && option.as_bytes().starts_with(name)
             && !matches!(name, b"--output" | b"--output-directory")
         {
-            return Err(format!("`{}` (an abbreviation of {option})", a.to_string_lossy()));
+            return Err(format!(
+                "`{}` (an abbreviation of {option})",
+                a.to_string_lossy()
+            ));
         }
     }
     Ok(found)
@@ -836,7 +840,9 @@ fn subcommand(sub: &OsString, rest: &[OsString]) -> Call {
             if t.uncertain {
                 return done(
                     call,
-                    Effect::Unknown("`git worktree add` with an option this guard does not know".into()),
+                    Effect::Unknown(
+                        "`git worktree add` with an option this guard does not know".into(),
+                    ),
                 );
             }
             if let Some(path) = t.positionals().next() {
@@ -854,7 +860,9 @@ fn subcommand(sub: &OsString, rest: &[OsString]) -> Call {
             call.network = match sub {
                 b"update" | b"prune" => true,
                 b"show" => !t.has(&["-n"]) && !short_in_words(&rest[1..], b'n'),
-                b"set-head" => short_in_words(&rest[1..], b'a') || any_word_prefix(rest, &["--auto"]),
+                b"set-head" => {
+                    short_in_words(&rest[1..], b'a') || any_word_prefix(rest, &["--auto"])
+                }
                 b"add" => short_in_words(&rest[1..], b'f') || any_word_prefix(rest, &["--fetch"]),
                 _ => false,
             };
@@ -1059,7 +1067,9 @@ fn subcommand(sub: &OsString, rest: &[OsString]) -> Call {
         // Another file than this repository's configuration: whose, this guard cannot tell.
         Effect::Unknown("`git config` writing another file than the repository's".into())
     } else if name == "config" && t.has(&["--edit", "-e", "--rename-section"]) {
-        Effect::Unknown("`git config` with an editor or a renamed section can write any setting".into())
+        Effect::Unknown(
+            "`git config` with an editor or a renamed section can write any setting".into(),
+        )
     } else {
         local(&name)
     };
@@ -1144,10 +1154,7 @@ fn config_reads(t: &Tokens) -> bool {
 pub fn config_writes(args: &[OsString]) -> Vec<(String, Option<OsString>)> {
     let t = options::tokenize("config", args);
     let mut positionals: Vec<&OsString> = t.positionals().collect();
-    if matches!(
-        positionals.first().map(|p| p.as_bytes()),
-        Some(b"set")
-    ) {
+    if matches!(positionals.first().map(|p| p.as_bytes()), Some(b"set")) {
         positionals.remove(0);
     } else if matches!(
         positionals.first().map(|p| p.as_bytes()),
@@ -1157,10 +1164,7 @@ pub fn config_writes(args: &[OsString]) -> Vec<(String, Option<OsString>)> {
         return Vec::new();
     }
     match positionals.as_slice() {
-        [key, value, ..] => vec![(
-            config_key(&key.to_string_lossy()),
-            Some((*value).clone()),
-        )],
+        [key, value, ..] => vec![(config_key(&key.to_string_lossy()), Some((*value).clone()))],
         _ => Vec::new(),
     }
 }
@@ -1189,17 +1193,54 @@ fn push(t: &Tokens) -> Effect {
                     p.unplaceable = Some("--recurse-submodules pushes other repositories".into());
                 }
             }
-            b"--repo" | b"--push-option" | b"-o" | b"--signed" | b"--no-signed"
-            | b"--force-with-lease" | b"--no-force-with-lease" | b"--force" | b"-f"
-            | b"--force-if-includes" | b"--no-force-if-includes" | b"--atomic"
-            | b"--no-atomic" | b"--verbose" | b"-v" | b"--quiet" | b"-q" | b"--progress"
-            | b"--no-progress" | b"--porcelain" | b"--no-porcelain" | b"--set-upstream"
-            | b"-u" | b"--thin" | b"--no-thin" | b"--verify" | b"--follow-tags"
-            | b"--no-follow-tags" | b"--ipv4" | b"-4" | b"--ipv6" | b"-6"
-            | b"--no-recurse-submodules" | b"--no-dry-run" | b"--no-tags" | b"--no-all"
-            | b"--no-branches" | b"--no-mirror" | b"--no-delete" | b"--no-prune"
-            | b"--no-force" | b"--no-set-upstream" | b"--no-verbose" | b"--no-quiet"
-            | b"--no-repo" | b"--no-push-option" | b"--no-receive-pack" | b"--no-exec" => {}
+            b"--repo"
+            | b"--push-option"
+            | b"-o"
+            | b"--signed"
+            | b"--no-signed"
+            | b"--force-with-lease"
+            | b"--no-force-with-lease"
+            | b"--force"
+            | b"-f"
+            | b"--force-if-includes"
+            | b"--no-force-if-includes"
+            | b"--atomic"
+            | b"--no-atomic"
+            | b"--verbose"
+            | b"-v"
+            | b"--quiet"
+            | b"-q"
+            | b"--progress"
+            | b"--no-progress"
+            | b"--porcelain"
+            | b"--no-porcelain"
+            | b"--set-upstream"
+            | b"-u"
+            | b"--thin"
+            | b"--no-thin"
+            | b"--verify"
+            | b"--follow-tags"
+            | b"--no-follow-tags"
+            | b"--ipv4"
+            | b"-4"
+            | b"--ipv6"
+            | b"-6"
+            | b"--no-recurse-submodules"
+            | b"--no-dry-run"
+            | b"--no-tags"
+            | b"--no-all"
+            | b"--no-branches"
+            | b"--no-mirror"
+            | b"--no-delete"
+            | b"--no-prune"
+            | b"--no-force"
+            | b"--no-set-upstream"
+            | b"--no-verbose"
+            | b"--no-quiet"
+            | b"--no-repo"
+            | b"--no-push-option"
+            | b"--no-receive-pack"
+            | b"--no-exec" => {}
             other => {
                 p.unplaceable = Some(format!(
                     "an option this guard does not know: {}",
@@ -1237,8 +1278,18 @@ fn gh_write(group: &[u8], sub: &[u8]) -> bool {
             b"unlock",
         ],
         b"issue" => &[
-            b"create", b"comment", b"edit", b"close", b"reopen", b"delete", b"transfer",
-            b"pin", b"unpin", b"lock", b"unlock", b"develop",
+            b"create",
+            b"comment",
+            b"edit",
+            b"close",
+            b"reopen",
+            b"delete",
+            b"transfer",
+            b"pin",
+            b"unpin",
+            b"lock",
+            b"unlock",
+            b"develop",
         ],
         b"release" => &[b"create", b"edit", b"delete", b"upload", b"delete-asset"],
         b"run" => &[b"cancel", b"rerun", b"delete"],
@@ -1248,12 +1299,29 @@ fn gh_write(group: &[u8], sub: &[u8]) -> bool {
         b"label" => &[b"create", b"edit", b"delete", b"clone"],
         b"secret" | b"variable" => &[b"set", b"delete"],
         b"repo" => &[
-            b"create", b"fork", b"edit", b"rename", b"archive", b"unarchive",
+            b"create",
+            b"fork",
+            b"edit",
+            b"rename",
+            b"archive",
+            b"unarchive",
         ],
         b"project" => &[
-            b"create", b"edit", b"delete", b"close", b"copy", b"item-add", b"item-create",
-            b"item-edit", b"item-delete", b"item-archive", b"field-create", b"field-delete",
-            b"link", b"unlink", b"mark-template",
+            b"create",
+            b"edit",
+            b"delete",
+            b"close",
+            b"copy",
+            b"item-add",
+            b"item-create",
+            b"item-edit",
+            b"item-delete",
+            b"item-archive",
+            b"field-create",
+            b"field-delete",
+            b"link",
+            b"unlink",
+            b"mark-template",
         ],
         _ => &[],
     };
@@ -1480,10 +1548,7 @@ pub fn gh(args: &[OsString]) -> (Option<OsString>, Effect) {
                 (group, sub),
                 (b"repo", b"archive" | b"unarchive" | b"edit" | b"fork")
             ) {
-                if let Some(named) = args[2..]
-                    .iter()
-                    .find(|a| !a.as_bytes().starts_with(b"-"))
-                {
+                if let Some(named) = args[2..].iter().find(|a| !a.as_bytes().starts_with(b"-")) {
                     repo = Some(named.clone());
                 }
             }
@@ -1629,7 +1694,8 @@ mod tests {
 
     #[test]
     fn pushes_say_what_they_send() {
-        let Effect::Push(p) = git(&argv("push -fu --repo=up origin main:release +x:y")).effect else {
+        let Effect::Push(p) = git(&argv("push -fu --repo=up origin main:release +x:y")).effect
+        else {
             panic!()
         };
         assert_eq!(p.remote, Some("origin".into()));
@@ -1793,8 +1859,18 @@ mod tests {
         assert_eq!(c.targets[0].kind, TargetKind::File);
         assert_eq!(call("format-patch -o out HEAD~1").targets[0].path, "out");
         assert_eq!(call("read-tree --index-output=x HEAD").targets[0].path, "x");
-        assert_eq!(call("checkout-index -a --prefix=../o/").targets[0].path, "../o/");
-        for line in ["fetch", "pull", "push", "ls-remote o", "remote update", "remote show o"] {
+        assert_eq!(
+            call("checkout-index -a --prefix=../o/").targets[0].path,
+            "../o/"
+        );
+        for line in [
+            "fetch",
+            "pull",
+            "push",
+            "ls-remote o",
+            "remote update",
+            "remote show o",
+        ] {
             assert!(call(line).network, "{line}");
         }
         for line in ["commit -m x", "remote show -n o", "log", "status"] {

@@ -534,8 +534,14 @@ fn parse_globals(args: &[OsString]) -> Result<(Globals, &[OsString]), Reason> {
         let b = bad.as_bytes();
         let known_needing_value = matches!(
             split_long(b).0,
-            b"-C" | b"-c" | b"--config-env" | b"--git-dir" | b"--work-tree" | b"--namespace"
-                | b"--super-prefix" | b"--attr-source"
+            b"-C"
+                | b"-c"
+                | b"--config-env"
+                | b"--git-dir"
+                | b"--work-tree"
+                | b"--namespace"
+                | b"--super-prefix"
+                | b"--attr-source"
         );
         return Err(if known_needing_value && split_long(b).1.is_none() {
             Reason::MissingValue(lossy(bad))
@@ -568,8 +574,19 @@ fn parse_globals(args: &[OsString]) -> Result<(Globals, &[OsString]), Reason> {
 pub(crate) fn watched_takes(command: &str, option: &[u8]) -> Option<options::Takes> {
     let tables: &[&[Opt]] = match command {
         "diff" => &[DIFF_ONLY, DIFF_FACTS, DIFF_PRESENTATION, DIFF_MACHINE],
-        "log" => &[LOG_SELECTION, DIFF_FACTS, LOG_PRESENTATION, DIFF_PRESENTATION, DIFF_MACHINE],
-        "show" => &[DIFF_FACTS, LOG_PRESENTATION, DIFF_PRESENTATION, DIFF_MACHINE],
+        "log" => &[
+            LOG_SELECTION,
+            DIFF_FACTS,
+            LOG_PRESENTATION,
+            DIFF_PRESENTATION,
+            DIFF_MACHINE,
+        ],
+        "show" => &[
+            DIFF_FACTS,
+            LOG_PRESENTATION,
+            DIFF_PRESENTATION,
+            DIFF_MACHINE,
+        ],
         "blame" => &[BLAME],
         _ => return None,
     };

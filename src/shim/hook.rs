@@ -20,7 +20,9 @@ pub fn run(name: &str, args: &[OsString]) -> i32 {
     match outcome {
         Outcome::Nothing => exit_codes::SUCCESS,
         Outcome::Refuse(line) => {
-            let _ = std::io::stderr().lock().write_all(format!("{line}\n").as_bytes());
+            let _ = std::io::stderr()
+                .lock()
+                .write_all(format!("{line}\n").as_bytes());
             exit_codes::REFUSED
         }
         Outcome::Run(path, input) => {
@@ -34,7 +36,11 @@ pub fn run(name: &str, args: &[OsString]) -> i32 {
             }
             let err = crate::shim::exec::exec(&path, path.as_os_str(), args, &[]);
             let _ = std::io::stderr().lock().write_all(
-                format!("git-prism: cannot run the hook '{}': {err}\n", path.display()).as_bytes(),
+                format!(
+                    "git-prism: cannot run the hook '{}': {err}\n",
+                    path.display()
+                )
+                .as_bytes(),
             );
             exit_codes::NOT_EXECUTABLE
         }

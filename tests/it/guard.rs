@@ -824,7 +824,11 @@ fn the_second_attack_s_writes_are_refused() {
     // The session's own environment, unchanged, passes (an editor the person uses).
     let with_editor = Session::with_env("write-push", &[("GIT_EDITOR", "vim")]);
     allowed(&with_editor.git_with(&with_editor.other, &["log", "-1"], &[("GIT_EDITOR", "vim")]));
-    refused(&with_editor.git_with(&with_editor.other, &["log", "-1"], &[("GIT_EDITOR", "emacs")]));
+    refused(&with_editor.git_with(
+        &with_editor.other,
+        &["log", "-1"],
+        &[("GIT_EDITOR", "emacs")],
+    ));
     // N8: a branch that is a symbolic ref to main.
     allowed(&s.git(
         &s.app,

@@ -53,7 +53,9 @@ impl Field {
         let root = s.env.root();
         // `other` (read): a second commit to diff, and a file only it tracks.
         let other = s.env.repo_at(&s.other);
-        other.write("only-in-other", "mine\n").write("README", "other, changed\n");
+        other
+            .write("only-in-other", "mine\n")
+            .write("README", "other, changed\n");
         other.git(&["add", "."]);
         other.git(&["commit", "-q", "-m", "two"]);
         let real = s.env.real_git.display().to_string();
@@ -68,7 +70,11 @@ impl Field {
         );
         let evil = evil.display().to_string();
         // Hooks and templates that run it.
-        s.env.script(&root.join("hooks"), "post-checkout", &format!("#!/bin/sh\nexec {evil}\n"));
+        s.env.script(
+            &root.join("hooks"),
+            "post-checkout",
+            &format!("#!/bin/sh\nexec {evil}\n"),
+        );
         s.env.script(
             &root.join("tpl/hooks"),
             "post-checkout",
@@ -89,9 +95,13 @@ impl Field {
         s.env
             .repo_at(&s.app)
             .git(&["symbolic-ref", "refs/tags/rel", "refs/heads/main"]);
-        s.env
-            .repo_at(&s.app)
-            .git(&["format-patch", "-q", "-1", "-o", root.join("patches").to_str().unwrap()]);
+        s.env.repo_at(&s.app).git(&[
+            "format-patch",
+            "-q",
+            "-1",
+            "-o",
+            root.join("patches").to_str().unwrap(),
+        ]);
         Field { s, root, evil }
     }
 
@@ -215,7 +225,11 @@ impl Field {
             a(
                 "file-writing options",
                 &s.lib,
-                &["log", "-1", &format!("--output={other}/.git/refs/heads/x10")],
+                &[
+                    "log",
+                    "-1",
+                    &format!("--output={other}/.git/refs/heads/x10"),
+                ],
                 &[],
             ),
             a(
@@ -243,13 +257,23 @@ impl Field {
             a(
                 "init/clone into another repo's .git",
                 root,
-                &["init", "-q", "--bare", &format!("{other}/.git/refs/heads/n12")],
+                &[
+                    "init",
+                    "-q",
+                    "--bare",
+                    &format!("{other}/.git/refs/heads/n12"),
+                ],
                 &[],
             ),
             a(
                 "init/clone into another repo's .git",
                 root,
-                &["clone", "-q", &remote, &format!("{other}/.git/refs/heads/m12")],
+                &[
+                    "clone",
+                    "-q",
+                    &remote,
+                    &format!("{other}/.git/refs/heads/m12"),
+                ],
                 &[],
             ),
             a(
@@ -289,8 +313,18 @@ impl Field {
                 &["commit", "-q", "--allow-empty", "-m", "x"],
                 &[("GIT_EDITOR", evil), ("EDITOR", evil)],
             ),
-            a("a ! alias", &s.other, &["-c", &format!("alias.x=!{evil}"), "x"], &[]),
-            a("a ! alias", &s.app, &["-c", &format!("alias.x=!{evil}"), "x"], &[]),
+            a(
+                "a ! alias",
+                &s.other,
+                &["-c", &format!("alias.x=!{evil}"), "x"],
+                &[],
+            ),
+            a(
+                "a ! alias",
+                &s.app,
+                &["-c", &format!("alias.x=!{evil}"), "x"],
+                &[],
+            ),
             // Last: it may empty the write-local repository it names, which its permission
             // allows.
             a(
@@ -349,7 +383,11 @@ impl Field {
 fn refused_by_the_command_line(class: &str) {
     let f = Field::new();
     let before = (f.s.remote_main(), f.other_state());
-    let attacks: Vec<Attack> = f.attacks().into_iter().filter(|a| a.class == class).collect();
+    let attacks: Vec<Attack> = f
+        .attacks()
+        .into_iter()
+        .filter(|a| a.class == class)
+        .collect();
     assert!(!attacks.is_empty(), "no attack of class {class}");
     for attack in attacks {
         let out = f.run(&attack, &[]);
@@ -361,8 +399,15 @@ fn refused_by_the_command_line(class: &str) {
         );
         refused(&out);
     }
-    assert_eq!(f.s.remote_main(), before.0, "{class}: the remote's main moved");
-    assert!(f.other_state() == before.1, "{class}: the read repository changed");
+    assert_eq!(
+        f.s.remote_main(),
+        before.0,
+        "{class}: the remote's main moved"
+    );
+    assert!(
+        f.other_state() == before.1,
+        "{class}: the read repository changed"
+    );
 }
 
 /// The kernel form: with the command-line layer switched off, every attack of `class` runs,
@@ -371,7 +416,11 @@ fn held_by_the_kernel_alone(class: &str) {
     let f = Field::new();
     let before_main = f.s.remote_main();
     let before = f.other_state();
-    let attacks: Vec<Attack> = f.attacks().into_iter().filter(|a| a.class == class).collect();
+    let attacks: Vec<Attack> = f
+        .attacks()
+        .into_iter()
+        .filter(|a| a.class == class)
+        .collect();
     assert!(!attacks.is_empty() && attacks.iter().all(|a| a.kernel));
     for attack in attacks {
         f.run(&attack, &[("GIT_PRISM_TEST_ARGV_LAYER", "off")]);
@@ -454,7 +503,12 @@ fn the_argv_layer_holds_gh_and_the_scope_file_alone() {
         &["repo", "archive", "o/r", "--yes"],
         &["repo", "rename", "x", "--yes"],
         &["api", "graphql?x=/issues", "-f", "query=mutation{x}"],
-        &["api", "https://api.github.com/graphql", "-f", "query=mutation{x}"],
+        &[
+            "api",
+            "https://api.github.com/graphql",
+            "-f",
+            "query=mutation{x}",
+        ],
         &["repo", "frobnicate"],
         &["pr", "frobnicate"],
     ] {
@@ -500,7 +554,11 @@ fn the_reads_that_were_refused_pass_in_a_read_repository() {
     other.git(&["tag", "-a", "-m", "annotated", "v2"]);
     other.write("README", "changed\n");
     std::fs::write(s.env.root().join("p.diff"), "").unwrap();
-    other.git(&["diff", "--output", s.env.root().join("p.diff").to_str().unwrap()]);
+    other.git(&[
+        "diff",
+        "--output",
+        s.env.root().join("p.diff").to_str().unwrap(),
+    ]);
     let index = std::fs::read(s.other.join(".git/index")).unwrap();
     let patch = s.env.root().join("p.diff").display().to_string();
     for (args, vars) in [
@@ -545,9 +603,18 @@ fn the_reads_that_were_refused_pass_in_a_read_repository() {
 fn session_and_check_say_what_the_kernel_holds_in_one_line() {
     let s = Session::new("write-local");
     for (abi, want) in [
-        ("7", "kernel: Landlock ABI 7: git and every program it starts"),
-        ("3", "kernel: Landlock ABI 3 holds file-system writes but not the network"),
-        ("0", "kernel: no Landlock on this system: only the command-line layer holds"),
+        (
+            "7",
+            "kernel: Landlock ABI 7: git and every program it starts",
+        ),
+        (
+            "3",
+            "kernel: Landlock ABI 3 holds file-system writes but not the network",
+        ),
+        (
+            "0",
+            "kernel: no Landlock on this system: only the command-line layer holds",
+        ),
     ] {
         let out = s
             .env
