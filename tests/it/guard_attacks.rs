@@ -649,3 +649,122 @@ fn session_and_check_say_what_the_kernel_holds_in_one_line() {
         "{text}"
     );
 }
+
+/// A `git daemon` serving the session's root, with pushes enabled; killed when dropped.
+struct Daemon {
+    child: std::process::Child,
+    port: u16,
+}
+
+impl Drop for Daemon {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn daemon(s: &Session) -> Option<Daemon> {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .ok()?
+        .local_addr()
+        .ok()?
+        .port();
+    let root = s.env.root();
+    let child = s
+        .env
+        .command(&s.env.real_git, &s.env.plain_path())
+        .args([
+            "daemon",
+            "--reuseaddr",
+            "--listen=127.0.0.1",
+            &format!("--port={port}"),
+            &format!("--base-path={}", root.display()),
+            "--export-all",
+            "--enable=receive-pack",
+            &root.display().to_string(),
+        ])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .ok()?;
+    let daemon = Daemon { child, port };
+    for _ in 0..100 {
+        if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
+            return Some(daemon);
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    None
+}
+
+// The network: a push over TCP works, its pre-push hook cannot connect anywhere nor push
+// `main` itself, and a read's external diff cannot connect either (with the command-line layer
+// switched off, so only the kernel stands in the way).
+#[test]
+fn only_the_transport_of_a_network_call_reaches_the_network() {
+    let s = Session::new("write-push");
+    s.commit_on_app();
+    let before = s.remote_main();
+    let Some(d) = daemon(&s) else {
+        eprintln!("no git daemon: the network test is skipped");
+        return;
+    };
+    let canary = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    canary.set_nonblocking(true).unwrap();
+    let canary_port = canary.local_addr().unwrap().port();
+    let url = format!("git://127.0.0.1:{}/remote.git", d.port);
+    let real = s.env.real_git.display().to_string();
+    let marker = s.tmp.join("hook-ran");
+    let connect = format!(
+        "python3 -c 'import socket; socket.create_connection((\"127.0.0.1\", {canary_port}), 2)' 2>/dev/null && echo connected >> {m} || echo refused >> {m}",
+        m = marker.display()
+    );
+    s.env.script(
+        &s.app.join(".git/hooks"),
+        "pre-push",
+        &format!(
+            "#!/bin/sh\ncat >/dev/null\n{connect}\nunset GIT_DIR\n{real} -C {app} push -q -f {url} main:main 2>/dev/null\nexit 0\n",
+            app = s.app.display()
+        ),
+    );
+    allowed(&s.git(
+        &s.app,
+        &["push", "-q", &url, "feature:refs/heads/net-feature"],
+    ));
+    assert!(
+        std::fs::read_to_string(&marker)
+            .unwrap()
+            .contains("refused"),
+        "the hook ran and could not connect"
+    );
+    // The push itself reached the remote; the hook's own push of main did not.
+    let has = s
+        .env
+        .command(&s.env.real_git, &s.env.plain_path())
+        .args([
+            "--git-dir",
+            s.remote.to_str().unwrap(),
+            "rev-parse",
+            "--verify",
+            "-q",
+            "net-feature",
+        ])
+        .output()
+        .unwrap();
+    assert!(has.status.success(), "the push went out");
+    assert_eq!(s.remote_main(), before, "the hook pushed main");
+    // A read's external diff: no network at all.
+    let diff = s
+        .env
+        .script(&s.env.root(), "diff.sh", &format!("#!/bin/sh\n{connect}\n"));
+    s.env.repo_at(&s.other).write("README", "changed\n");
+    s.git_with(
+        &s.other,
+        &["-c", &format!("diff.external={}", diff.display()), "diff"],
+        &[("GIT_PRISM_TEST_ARGV_LAYER", "off")],
+    );
+    let ran = std::fs::read_to_string(&marker).unwrap();
+    assert_eq!(ran.lines().count(), 2, "{ran}");
+    assert!(!ran.contains("connected"), "{ran}");
+    assert!(canary.accept().is_err(), "nothing connected to the canary");
+}
