@@ -19,11 +19,11 @@ use crate::confine::{Confinement, Network};
 use super::place::Identity;
 use super::scope::Entry;
 
-/// Everything every confined call may write: the temporary directory, `/dev/null` and the
-/// terminal.
-pub fn base(temp_dir: &Path) -> Confinement {
+/// Everything every confined call may write: the temporary directory (when there is one that
+/// lies in no repository), `/dev/null` and the terminal.
+pub fn base(temp_dir: Option<&Path>) -> Confinement {
     Confinement {
-        dirs: vec![temp_dir.to_owned()],
+        dirs: temp_dir.into_iter().map(Path::to_owned).collect(),
         files: vec![PathBuf::from("/dev/null"), PathBuf::from("/dev/tty")],
         network: Network::None,
     }

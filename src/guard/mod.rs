@@ -330,15 +330,18 @@ impl Context {
             .map_or_else(|| self.scope_file.clone(), |r| r.scope_file.path())
     }
 
-    /// The temporary directory git may write in: the session's, else this call's.
-    fn temp_dir(&self) -> PathBuf {
-        match &self.record {
+    /// The temporary directory git may write in: the session's, else this call's — unless it
+    /// lies inside a repository (`TMPDIR=../other/.git` would make that repository writable):
+    /// then none.
+    fn temp_dir(&self) -> Option<PathBuf> {
+        let dir = match &self.record {
             Some(r) => r.temp_dir.path(),
             None => std::env::var_os("TMPDIR")
                 .map(PathBuf::from)
                 .filter(|p| p.is_absolute())
                 .unwrap_or_else(|| PathBuf::from("/tmp")),
-        }
+        };
+        (!inside_a_repository(&dir)).then_some(dir)
     }
 
     fn scope(&self) -> Result<Scope, String> {
@@ -352,12 +355,26 @@ impl Context {
     }
 }
 
+/// Whether `dir` or a directory above it looks like a repository's (a `.git` entry, or a git
+/// directory's `HEAD` with `objects` or `commondir`): a cheap, conservative test for the one
+/// directory the kernel layer grants outside repositories, never used to tell which repository.
+fn inside_a_repository(dir: &Path) -> bool {
+    let Ok(dir) = dir.canonicalize() else {
+        return false;
+    };
+    dir.ancestors().any(|d| {
+        std::fs::symlink_metadata(d.join(".git")).is_ok()
+            || (std::fs::symlink_metadata(d.join("HEAD")).is_ok()
+                && (d.join("objects").is_dir() || d.join("commondir").is_file()))
+    })
+}
+
 /// Decides a call of `tool` with `args`, run in `cwd` (`None`: the directory cannot be read),
 /// under the scope file `scope_file`.
 pub fn check(tool: Program, args: &[OsString], cwd: Option<&Path>, scope_file: &OsStr) -> Decision {
     let ctx = Context::load(Path::new(scope_file));
     let command = command_line(tool, args);
-    let base = kernel::base(&ctx.temp_dir());
+    let base = kernel::base(ctx.temp_dir().as_deref());
     let mut d = Decision::new(command, Some(base));
     d.scope_file = Some(ctx.shown_file());
     d.session = ctx.record.as_ref().map(|r| r.id.clone());
@@ -575,7 +592,7 @@ fn decide(
         // permission; the kernel grants it nothing beyond what every call gets.
         Effect::Unknown(why) => {
             if let Some(c) = d.confinement.as_mut() {
-                *c = kernel::base(&ctx.temp_dir());
+                *c = kernel::base(ctx.temp_dir().as_deref());
             }
             d.refuse(Rule::RunsProgram(why))
         }
@@ -937,19 +954,18 @@ const PROGRAM_VARS: &[&str] = &[
     "LD_AUDIT",
 ];
 
-/// Variables that say where git reads the user's configuration and where it writes its
-/// temporary files, or which programs it and its pager fall back to: part of the environment
-/// a session starts with, trusted as such, and recorded by `git-prism session` with every
-/// [`PROGRAM_VARS`] one.
+/// Variables that say where git reads the user's configuration, or which programs it and its
+/// pager fall back to: part of the environment a session starts with, trusted as such, and
+/// recorded by `git-prism session` with every [`PROGRAM_VARS`] one. (`TMPDIR` is recorded as
+/// the session's temporary directory, the one the kernel layer grants; a call that names
+/// another is not refused, its temporary files there are.)
 const USER_VARS: &[&str] = &[
     "HOME",
     "XDG_CONFIG_HOME",
-    "TMPDIR",
     "PAGER",
     "EDITOR",
     "VISUAL",
     "SSH_ASKPASS",
-    "LESS",
     "LESSOPEN",
     "LESSCLOSE",
     "LESSKEY",

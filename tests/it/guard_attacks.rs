@@ -768,3 +768,35 @@ fn only_the_transport_of_a_network_call_reaches_the_network() {
     assert!(!ran.contains("connected"), "{ran}");
     assert!(canary.accept().is_err(), "nothing connected to the canary");
 }
+
+// The one directory every call may write outside repositories must not be one inside a
+// repository: `TMPDIR=<other>/.git` with a scope set by hand (no record) grants nothing there.
+#[test]
+fn a_temporary_directory_inside_a_repository_is_not_granted() {
+    let s = Session::new("write-push");
+    let writer = s.env.script(
+        &s.env.root(),
+        "writer.sh",
+        "#!/bin/sh\necho evil > \"$TMPDIR/planted\" 2>/dev/null\nexit 0\n",
+    );
+    s.env.repo_at(&s.other).write("README", "changed\n");
+    let tmpdir = s.other.join(".git").display().to_string();
+    let out = s
+        .env
+        .shim_git(&["-c", &format!("diff.external={}", writer.display()), "diff"])
+        .current_dir(&s.other)
+        .env("GIT_PRISM_SCOPE", &s.source)
+        .env("GIT_PRISM_STATE_DIR", &s.state)
+        .env("TMPDIR", &tmpdir)
+        .env("GIT_PRISM_TEST_ARGV_LAYER", "off")
+        .envs(
+            std::env::var_os("GIT_PRISM_TEST_KERNEL_LAYER")
+                .map(|v| ("GIT_PRISM_TEST_KERNEL_LAYER", v)),
+        )
+        .output()
+        .unwrap();
+    assert!(
+        !s.other.join(".git/planted").exists(),
+        "a program wrote into the repository through TMPDIR: {out:?}"
+    );
+}
