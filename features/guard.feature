@@ -7,7 +7,7 @@ Feature: The session guard holds every git and gh call of a session to its scope
   Background:
     Given a repository with a main and a feature branch
     And a bare remote "origin" that has the main branch
-    And the scope file "scope.toml" gives the repository "write-push" and the remote "origin" "write-local"
+    And the scope "scope.toml" lists the repository as "write-push" and the remote "origin" as "write-local"
     And the environment variable GIT_PRISM_SCOPE is "{tmp}/scope.toml"
     And the environment variable GIT_PRISM_STATE_DIR is "{tmp}/state"
 

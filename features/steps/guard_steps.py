@@ -21,7 +21,7 @@ def step_scope(context, file, permission):
     )
 
 
-@given('the scope file "{file}" gives the repository "{permission}" and the remote "{remote}" "{remote_permission}"')
+@given('the scope "{file}" lists the repository as "{permission}" and the remote "{remote}" as "{remote_permission}"')
 def step_scope_with_remote(context, file, permission, remote, remote_permission):
     # A push into a repository on this machine writes it: the scope says it may.
     (context.tmp / file).write_text(

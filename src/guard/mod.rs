@@ -947,8 +947,6 @@ const PROGRAM_VARS: &[&str] = &[
     "GIT_ALLOW_PROTOCOL",
     "GIT_CONFIG",
     "GIT_TEMPLATE_DIR",
-    "GIT_CONFIG_GLOBAL",
-    "GIT_CONFIG_SYSTEM",
     "LD_PRELOAD",
     "LD_LIBRARY_PATH",
     "LD_AUDIT",
@@ -962,6 +960,8 @@ const PROGRAM_VARS: &[&str] = &[
 const USER_VARS: &[&str] = &[
     "HOME",
     "XDG_CONFIG_HOME",
+    "GIT_CONFIG_GLOBAL",
+    "GIT_CONFIG_SYSTEM",
     "PAGER",
     "EDITOR",
     "VISUAL",
@@ -1055,11 +1055,7 @@ fn programs(place: &Place, ctx: &Context) -> Option<String> {
         if !PROGRAM_VARS.contains(&var) || harmless_now {
             continue;
         }
-        let fine = match var {
-            "GIT_CONFIG_COUNT" => now == "0",
-            "GIT_CONFIG_GLOBAL" | "GIT_CONFIG_SYSTEM" => now == "/dev/null",
-            _ => false,
-        };
+        let fine = var == "GIT_CONFIG_COUNT" && now == "0";
         if !fine {
             return Some(format!("`{var}` is set, and names what git runs or reads"));
         }

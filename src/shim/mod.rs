@@ -380,21 +380,26 @@ fn passthrough(tool: Program, argv0: &OsStr, args: &[OsString], held: Option<&He
         ));
     }
     let hop = exec::hop_value(hop);
-    let mut set: Vec<(&str, &OsStr)> = vec![(exec::INSIDE_SHIM, &hop), (pin, program.as_os_str())];
-    if let Some(held) = held {
-        set.extend(held.env.iter().map(|(k, v)| (k.as_str(), v.as_os_str())));
-        // The kernel layer, last thing before git runs: git and everything it starts stay
-        // within what the call's permission allows.
-        if let (Some(confinement), true) = (&held.decision.confinement, held.confine) {
-            if let Err(e) = crate::confine::apply(confinement) {
-                let refused = held.decision.clone().unconfined(e.to_string());
-                crate::guard::log::append(&refused.record());
-                say(&refused.to_string());
-                return exit_codes::REFUSED;
+    let fixed: [(&str, &OsStr); 2] = [(exec::INSIDE_SHIM, &hop), (pin, program.as_os_str())];
+    let err = match held {
+        // Without a scope: the two variables, nothing else (the hot path).
+        None => exec::exec(&program, argv0, args, &fixed),
+        Some(held) => {
+            let mut set: Vec<(&str, &OsStr)> = fixed.to_vec();
+            set.extend(held.env.iter().map(|(k, v)| (k.as_str(), v.as_os_str())));
+            // The kernel layer, last thing before git runs: git and everything it starts stay
+            // within what the call's permission allows.
+            if let (Some(confinement), true) = (&held.decision.confinement, held.confine) {
+                if let Err(e) = crate::confine::apply(confinement) {
+                    let refused = held.decision.clone().unconfined(e.to_string());
+                    crate::guard::log::append(&refused.record());
+                    say(&refused.to_string());
+                    return exit_codes::REFUSED;
+                }
             }
+            exec::exec(&program, argv0, args, &set)
         }
-    }
-    let err = exec::exec(&program, argv0, args, &set);
+    };
     note(format_args!("cannot run '{}': {err}", program.display()));
     match err.raw_os_error() {
         Some(libc::ENOENT) | Some(libc::ENOTDIR) => exit_codes::NOT_FOUND,
