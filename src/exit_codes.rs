@@ -12,6 +12,18 @@ pub const FAILURE: i32 = 1;
 pub const REFUSED: i32 = 1;
 /// The command line could not be parsed (clap's convention).
 pub const USAGE: i32 = 2;
+/// `verify`: something is not committed (staged, unstaged or untracked).
+pub const VERIFY_COMMITTED: i32 = 10;
+/// `verify`: no commit since the start, or the commit named is not in HEAD's history.
+pub const VERIFY_COMMIT: i32 = 11;
+/// `verify --pushed`: the branch's commits are not on its remote.
+pub const VERIFY_PUSHED: i32 = 12;
+/// `verify --merged-into`: the commit is not reachable from that branch.
+pub const VERIFY_MERGED: i32 = 13;
+/// `verify`: a commit or push of the session skipped its hooks.
+pub const VERIFY_HOOKS: i32 = 14;
+/// `verify`: a protected path was changed.
+pub const VERIFY_PROTECTED: i32 = 15;
 /// The real binary was found but cannot be executed.
 pub const NOT_EXECUTABLE: i32 = 126;
 /// No real binary was found (also: resolution kept coming back to git-prism).

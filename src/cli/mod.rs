@@ -17,6 +17,7 @@ mod serve;
 mod session;
 mod shim;
 mod snapshot;
+mod verify;
 
 use std::ffi::OsString;
 use std::io::{self, Write};
@@ -63,6 +64,8 @@ enum Command {
     Explain(explain::Args),
     /// Start an agent held to a scope of repositories and permissions; check it; read its record
     Session(session::Args),
+    /// Ask git whether work said to be done is committed, pushed and merged (silent when it is)
+    Verify(verify::Args),
     /// Print shell completions (bash, zsh, fish, elvish, powershell)
     Completions(completions::CompletionArgs),
     /// Print the manual page (roff)
@@ -159,6 +162,7 @@ fn run_caught(argv0: OsString, args: Vec<OsString>) -> i32 {
         Command::Snapshot(args) => snapshot::run(args, &mut out),
         Command::Languages(args) => languages::run(args, &mut out),
         Command::Session(args) => session::run(args, &mut out),
+        Command::Verify(args) => verify::run(args, &mut out),
         Command::Completions(args) => completions::completions(args, &mut out),
         Command::Man(args) => completions::man(args, &mut out),
     };

@@ -17,7 +17,7 @@ use std::ffi::{OsStr, OsString};
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 
-use bstr::{BString, ByteSlice};
+use bstr::{BStr, BString, ByteSlice};
 
 use super::GitError;
 use super::blame::{self, Blame};
@@ -28,6 +28,7 @@ use super::patch::{self, FilePatch};
 use super::real::Running;
 use super::repo::Repo;
 use super::revs::{Head, Target};
+use super::state::{self, PushTarget, Uncommitted};
 use crate::request;
 
 /// The flags every command that can diff file contents gets, after the caller's options.
@@ -417,6 +418,113 @@ impl Repo {
             .git
             .output(["config", "--type=bool", "--default=false", "--get", key])?;
         Ok(out.trim_ascii() == b"true")
+    }
+
+    /// `git status --porcelain -z --no-renames --untracked-files=all`: every change that is
+    /// not committed (staged, unstaged, untracked and not ignored; submodules included), each
+    /// path once (a rename is its deletion and its addition).
+    pub fn uncommitted(&self) -> Result<Vec<Uncommitted>, GitError> {
+        let out = self.git.output([
+            "status",
+            "--porcelain=v1",
+            "-z",
+            "--no-renames",
+            "--untracked-files=all",
+            "--ignore-submodules=none",
+        ])?;
+        state::parse_status(&out).map_err(|detail| GitError::Parse {
+            command: "status".into(),
+            detail,
+        })
+    }
+
+    /// `git rev-list --count <from>..<to>`: how many commits `to` has that `from` has not.
+    pub fn count_commits(&self, from: &Oid, to: &Oid) -> Result<u64, GitError> {
+        let range = format!("{from}..{to}");
+        let out = self.git.output(["rev-list", "--count", range.as_str()])?;
+        out.trim_ascii()
+            .to_str()
+            .ok()
+            .and_then(|n| n.parse().ok())
+            .ok_or_else(|| GitError::Parse {
+                command: "rev-list".into(),
+                detail: format!("not a count: '{}'", out.trim_ascii().to_str_lossy()),
+            })
+    }
+
+    /// `git merge-base --is-ancestor <a> <b>`: whether `a` is `b` or one of its ancestors.
+    pub fn is_ancestor(&self, a: &Oid, b: &Oid) -> Result<bool, GitError> {
+        match self
+            .git
+            .output(["merge-base", "--is-ancestor", a.as_str(), b.as_str()])
+        {
+            Ok(_) => Ok(true),
+            Err(GitError::Command { code: Some(1), .. }) => Ok(false),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// `git symbolic-ref -q HEAD`: the branch HEAD is on (`refs/heads/<name>`), `None` when
+    /// HEAD is detached.
+    pub fn current_branch(&self) -> Result<Option<BString>, GitError> {
+        match self.git.metadata(&["symbolic-ref", "-q", "HEAD"]) {
+            Ok(out) => Ok(Some(BString::from(out.trim_ascii_end()))),
+            Err(GitError::Command { code: Some(1), .. }) => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// `git for-each-ref` of a local branch: where `git push` would send it (push remote and
+    /// remote ref, from `pushRemote`/`pushDefault`/`push.default`), else its upstream.
+    pub fn push_target(&self, branch: &BStr) -> Result<Option<PushTarget>, GitError> {
+        let format = concat!(
+            "--format=%(push:remotename)%00%(push:remoteref)%00%(push)%00",
+            "%(upstream:remotename)%00%(upstream:remoteref)%00%(upstream)"
+        );
+        let branch = branch.to_str().map_err(|_| GitError::Parse {
+            command: "for-each-ref".into(),
+            detail: format!("branch name is not UTF-8: '{}'", branch.to_str_lossy()),
+        })?;
+        let out = self.git.metadata(&["for-each-ref", format, branch])?;
+        state::parse_push_target(&out).map_err(|detail| GitError::Parse {
+            command: "for-each-ref".into(),
+            detail,
+        })
+    }
+
+    /// `git ls-remote <remote> <ref>`: the id the remote reports for exactly `remote_ref`
+    /// (`None`: the remote has no such ref). This contacts the remote, with the transport the
+    /// repository configures (as the user's own `git fetch` would), never the `ext::`
+    /// transport, never asking for a password.
+    pub fn ls_remote(&self, remote: &BStr, remote_ref: &BStr) -> Result<Option<Oid>, GitError> {
+        let out = self.git.output([
+            OsStr::new("-c"),
+            OsStr::new("protocol.ext.allow=never"),
+            OsStr::new("ls-remote"),
+            OsStr::new("--end-of-options"),
+            OsStr::from_bytes(remote),
+            OsStr::from_bytes(remote_ref),
+        ])?;
+        state::parse_ls_remote(&out, remote_ref).map_err(|detail| GitError::Parse {
+            command: "ls-remote".into(),
+            detail,
+        })
+    }
+
+    /// `git diff --name-only --no-renames <from> <to>`: every path the commits between change,
+    /// a move counted at both its old and its new path.
+    pub fn changed_paths(&self, from: &Oid, to: &Oid) -> Result<Vec<BString>, GitError> {
+        let mut args: Vec<OsString> =
+            ["diff", "--name-only", "-z", "--no-renames", "--no-relative"]
+                .iter()
+                .map(OsString::from)
+                .collect();
+        args.extend(NO_PROGRAMS.iter().map(OsString::from));
+        args.push(from.as_str().into());
+        args.push(to.as_str().into());
+        args.push("--".into());
+        let out = self.git.output(args)?;
+        Ok(records(&out).map(BString::from).collect())
     }
 
     /// Starts a command that reads the side `head` names: on a private index copy for the

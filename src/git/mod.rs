@@ -30,6 +30,7 @@ pub mod push;
 mod real;
 pub mod repo;
 pub mod revs;
+pub mod state;
 pub mod tree;
 pub mod worktree;
 

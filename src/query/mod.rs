@@ -9,6 +9,7 @@
 //! | per-commit manifests of a log | [`history()`] | `history` | `get_commit_history` |
 //! | callers, callees and tests of changed functions | [`context()`] | `context` | `get_function_context` |
 //! | the manifest and the context together | [`review()`] | `review` | `review_change` |
+//! | whether work said to be done is done in git | [`verify::verify`] | `verify`, `session verify` | — |
 //!
 //! The shim's answers (`git diff`, `show`, `log`, `blame`, the pickaxe, `gh pr diff`) are one
 //! function too, [`crate::answer::git`] and [`crate::answer::gh`]: their query is the parsed
@@ -22,6 +23,7 @@ mod context;
 mod history;
 mod manifest;
 mod snapshots;
+pub mod verify;
 
 pub use context::{ContextQuery, ReviewQuery, context, review};
 pub use history::{HistoryForm, HistoryQuery, history};

@@ -39,3 +39,4 @@ mod security_exec;
 mod security_fs;
 mod security_serve;
 mod snapshot;
+mod verify;

@@ -1,0 +1,144 @@
+//! `git-prism verify` (and the options `session verify` shares): asks git whether work said to
+//! be done is committed, pushed and merged. Silent on success; one `git-prism verify:` line per
+//! failure, the first failing check's exit code; `--json` for drivers.
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+
+use anyhow::{Result, bail};
+
+use super::Out;
+use crate::git::Location;
+use crate::query::verify::{self, Check, Finding, Pushed, Since, Subject, VerifyQuery};
+
+/// The options every form of `verify` takes.
+#[derive(Debug, clap::Args)]
+pub struct Checks {
+    /// The commit the work is: it must be HEAD or in HEAD's history (and, with --merged-into,
+    /// reachable from that branch)
+    #[arg(long, value_name = "REV")]
+    commit: Option<OsString>,
+    /// Check that the branch's commits are on its remote (asks the remote with `git ls-remote`)
+    #[arg(long)]
+    pushed: bool,
+    /// With --pushed: trust the remote-tracking refs of the last fetch or push instead of asking
+    /// the remote
+    #[arg(long, requires = "pushed")]
+    offline: bool,
+    /// Check that the commit is reachable from this branch (and, with --pushed, from that
+    /// branch on the remote)
+    #[arg(long, value_name = "BRANCH")]
+    merged_into: Option<OsString>,
+    /// A path no change may touch (`dir/` or a file); repeat for more
+    #[arg(long = "protected", value_name = "PATH")]
+    protected: Vec<String>,
+    /// Do not ask this check (committed, commit, pushed, merged, hooks, protected); repeat for
+    /// more
+    #[arg(long, value_name = "CHECK", value_parser = parse_check)]
+    skip: Vec<Check>,
+    /// Print every check, passed or failed, as one JSON object
+    #[arg(long)]
+    json: bool,
+}
+
+fn parse_check(name: &str) -> Result<Check, String> {
+    Check::from_name(name).ok_or_else(|| {
+        let names: Vec<&str> = Check::ALL.iter().map(|c| c.name()).collect();
+        format!("no check '{name}' (checks: {})", names.join(", "))
+    })
+}
+
+/// Arguments of `verify`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The commit the work started from: HEAD must have moved past it (required outside a
+    /// session: use `git-prism session verify` within one)
+    #[arg(long, value_name = "REV")]
+    since: OsString,
+    #[command(flatten)]
+    checks: Checks,
+    /// The repositories to verify [default: the one here]
+    #[arg(value_name = "REPO")]
+    repos: Vec<PathBuf>,
+}
+
+pub fn run(args: Args, out: &mut Out<'_>) -> Result<i32> {
+    let locations = if args.repos.is_empty() {
+        vec![Location::current()?]
+    } else {
+        args.repos
+            .iter()
+            .map(|r| Location::at(r))
+            .collect::<Result<_, _>>()?
+    };
+    let subjects = locations
+        .into_iter()
+        .map(|location| Subject {
+            location,
+            since: Since::Rev(args.since.clone()),
+            protected_paths: args.checks.protected.clone(),
+            skipped_hooks: Vec::new(),
+        })
+        .collect();
+    run_checks(subjects, &args.checks, out)
+}
+
+/// Builds the query for `subjects` with `checks`, runs it and prints what failed.
+pub fn run_checks(subjects: Vec<Subject>, checks: &Checks, out: &mut Out<'_>) -> Result<i32> {
+    if subjects.is_empty() {
+        bail!("nothing to verify: no repository");
+    }
+    let query = VerifyQuery {
+        subjects,
+        commit: checks.commit.clone(),
+        pushed: checks.pushed.then_some(if checks.offline {
+            Pushed::Offline
+        } else {
+            Pushed::Online
+        }),
+        merged_into: checks.merged_into.clone(),
+        skip: checks.skip.clone(),
+    };
+    let findings = verify::verify(&query)?;
+    print(&findings, checks.json, out)?;
+    Ok(verify::exit_code(&findings))
+}
+
+fn print(findings: &[Finding], json: bool, out: &mut Out<'_>) -> Result<()> {
+    if json {
+        #[derive(serde::Serialize)]
+        struct Report<'a> {
+            ok: bool,
+            checks: &'a [Finding],
+        }
+        let report = Report {
+            ok: findings.iter().all(|f| f.ok),
+            checks: findings,
+        };
+        writeln!(out.stdout, "{}", crate::json::to_string(&report)?)?;
+        return Ok(());
+    }
+    let several = {
+        let mut repos: Vec<&PathBuf> = findings.iter().map(|f| &f.repo).collect();
+        repos.dedup();
+        repos.len() > 1
+    };
+    for f in findings.iter().filter(|f| !f.ok) {
+        let detail: String = f
+            .detail
+            .chars()
+            .map(|c| if c.is_control() { ' ' } else { c })
+            .collect();
+        if several {
+            writeln!(
+                out.stdout,
+                "git-prism verify: {}: {}: {detail}",
+                f.check.name(),
+                f.repo.display()
+            )?;
+        } else {
+            writeln!(out.stdout, "git-prism verify: {}: {detail}", f.check.name())?;
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,680 @@
+//! Whether work said to be done is done in git: `git-prism verify` and `git-prism session
+//! verify` (ADR 16).
+//!
+//! Each check asks git itself and nothing else; none trusts what the session says it did (its
+//! record is read only for what git cannot answer: whether a commit or push skipped its hooks).
+//! The checks are independent: each reports on its own, so one that is skipped or wrong never
+//! hides another's failure.
+//!
+//! | check | what git is asked |
+//! |---|---|
+//! | `committed` | `status --porcelain --no-renames --untracked-files=all`: nothing staged, unstaged or untracked (ignored files aside) |
+//! | `commit` | `rev-list --count <since>..HEAD` > 0; with `--commit`, `merge-base --is-ancestor <id> HEAD` |
+//! | `pushed` | `ls-remote` of the branch's push destination (else its upstream) contains HEAD; offline, the remote-tracking ref does |
+//! | `merged` | the commit is an ancestor of the branch named, locally; with `--pushed`, of that branch on the remote too |
+//! | `hooks` | the session's record: commits and pushes run with hooks skipped |
+//! | `protected` | `diff --name-only --no-renames <since> HEAD` and the uncommitted paths touch no protected path |
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+
+use bstr::{BStr, BString, ByteSlice};
+use serde::Serialize;
+
+use super::QueryError;
+use crate::exit_codes;
+use crate::git::state::{PushTarget, Uncommitted};
+use crate::git::{GitError, Location, Oid, Repo};
+
+/// One of the questions `verify` asks git.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Check {
+    /// Nothing is left uncommitted.
+    Committed,
+    /// A commit was made since the start (and the one named is in HEAD's history).
+    Commit,
+    /// The branch's commits are on its remote.
+    Pushed,
+    /// The commit is reachable from the branch it should be merged into.
+    Merged,
+    /// No commit or push skipped its hooks.
+    Hooks,
+    /// No protected path was changed.
+    Protected,
+}
+
+impl Check {
+    /// Every check, in the order they are asked and reported.
+    pub const ALL: [Check; 6] = [
+        Check::Committed,
+        Check::Commit,
+        Check::Pushed,
+        Check::Merged,
+        Check::Hooks,
+        Check::Protected,
+    ];
+
+    /// The check's name, as printed and as `--skip` takes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Check::Committed => "committed",
+            Check::Commit => "commit",
+            Check::Pushed => "pushed",
+            Check::Merged => "merged",
+            Check::Hooks => "hooks",
+            Check::Protected => "protected",
+        }
+    }
+
+    /// The check named `name`.
+    pub fn from_name(name: &str) -> Option<Check> {
+        Check::ALL.into_iter().find(|c| c.name() == name)
+    }
+
+    /// The exit status of a `verify` whose first failure is this check.
+    pub fn exit_code(self) -> i32 {
+        match self {
+            Check::Committed => exit_codes::VERIFY_COMMITTED,
+            Check::Commit => exit_codes::VERIFY_COMMIT,
+            Check::Pushed => exit_codes::VERIFY_PUSHED,
+            Check::Merged => exit_codes::VERIFY_MERGED,
+            Check::Hooks => exit_codes::VERIFY_HOOKS,
+            Check::Protected => exit_codes::VERIFY_PROTECTED,
+        }
+    }
+}
+
+/// Where the work started, for the `commit` and `protected` checks.
+#[derive(Clone, Debug)]
+pub enum Since {
+    /// A revision the caller names (`--since`), resolved when `verify` runs.
+    Rev(OsString),
+    /// The commit HEAD was at when the session started (from the session's record).
+    SessionStart(Oid),
+    /// The session started in a repository without commits: every commit is new.
+    Unborn,
+}
+
+/// A commit or push run with its hooks skipped, as the session's record has it.
+#[derive(Clone, Debug)]
+pub struct SkippedHooks {
+    /// When (RFC 3339).
+    pub time: String,
+    /// The command line.
+    pub command: String,
+    /// How the hooks were skipped (`--no-verify`, `core.hooksPath`, ...).
+    pub how: String,
+}
+
+/// One repository to verify.
+#[derive(Clone, Debug)]
+pub struct Subject {
+    /// Where the repository is.
+    pub location: Location,
+    /// Where the work started.
+    pub since: Since,
+    /// Paths no change may touch (a directory with a trailing `/`, else a file or directory).
+    pub protected_paths: Vec<String>,
+    /// What the session's record says about skipped hooks (empty without a session).
+    pub skipped_hooks: Vec<SkippedHooks>,
+}
+
+/// How to ask whether the work is pushed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pushed {
+    /// Ask the remote (`git ls-remote`).
+    Online,
+    /// Trust the remote-tracking refs of the last fetch or push.
+    Offline,
+}
+
+/// What a verify query asks.
+#[derive(Clone, Debug, Default)]
+pub struct VerifyQuery {
+    /// The repositories.
+    pub subjects: Vec<Subject>,
+    /// `--commit`: the commit the work is, which must be in HEAD's history.
+    pub commit: Option<OsString>,
+    /// `--pushed` (and `--offline`).
+    pub pushed: Option<Pushed>,
+    /// `--merged-into`: the branch the commit must be reachable from.
+    pub merged_into: Option<OsString>,
+    /// Checks not asked.
+    pub skip: Vec<Check>,
+}
+
+/// The answer to one check in one repository.
+#[derive(Clone, Debug, Serialize)]
+pub struct Finding {
+    /// The check.
+    pub check: Check,
+    /// The repository (its work tree, or git dir when bare).
+    pub repo: PathBuf,
+    /// Whether it holds.
+    pub ok: bool,
+    /// What git says, in one line.
+    pub detail: String,
+}
+
+/// Asks every check of `q` in every repository; the findings of passing checks are included
+/// (the edges print only failures unless asked for JSON).
+pub fn verify(q: &VerifyQuery) -> Result<Vec<Finding>, QueryError> {
+    let mut findings = Vec::new();
+    for subject in &q.subjects {
+        let repo = Repo::open(&subject.location)?;
+        Verifier {
+            repo: &repo,
+            q,
+            subject,
+            shown: repo.display_path().to_owned(),
+            findings: &mut findings,
+        }
+        .run()?;
+    }
+    Ok(findings)
+}
+
+/// The exit status for `findings`: success, or the first failing check's code.
+pub fn exit_code(findings: &[Finding]) -> i32 {
+    findings
+        .iter()
+        .filter(|f| !f.ok)
+        .map(|f| f.check)
+        .min()
+        .map_or(exit_codes::SUCCESS, Check::exit_code)
+}
+
+struct Verifier<'a> {
+    repo: &'a Repo,
+    q: &'a VerifyQuery,
+    subject: &'a Subject,
+    shown: PathBuf,
+    findings: &'a mut Vec<Finding>,
+}
+
+/// The first 12 digits of an id, as the lines show them.
+fn short(oid: &Oid) -> &str {
+    &oid.as_str()[..12]
+}
+
+/// Lists at most five paths, and how many more.
+fn some_paths(paths: impl Iterator<Item = String>) -> String {
+    let all: Vec<String> = paths.collect();
+    let mut text = all.iter().take(5).cloned().collect::<Vec<_>>().join(", ");
+    if all.len() > 5 {
+        text.push_str(&format!(" and {} more", all.len() - 5));
+    }
+    text
+}
+
+/// A path as git's status shows it to a person: as it is, or C-quoted when it holds a quote,
+/// a backslash, a control or invisible character, or bytes that are not UTF-8 (so the line
+/// stays one line and no two paths print the same).
+fn shown_path(path: &BStr) -> String {
+    match path.to_str() {
+        Ok(s)
+            if !s.chars().any(|c| {
+                c == '"' || c == '\\' || c.is_control() || crate::json::is_invisible(c)
+            }) =>
+        {
+            s.to_owned()
+        }
+        _ => crate::manifest::render::c_quote(path),
+    }
+}
+
+impl Verifier<'_> {
+    fn asks(&self, check: Check) -> bool {
+        !self.q.skip.contains(&check)
+    }
+
+    fn report(&mut self, check: Check, result: Result<String, String>) {
+        let (ok, detail) = match result {
+            Ok(d) => (true, d),
+            Err(d) => (false, d),
+        };
+        self.findings.push(Finding {
+            check,
+            repo: self.shown.clone(),
+            ok,
+            detail,
+        });
+    }
+
+    fn run(mut self) -> Result<(), QueryError> {
+        let head = self.head()?;
+        let uncommitted = self.repo.uncommitted()?;
+        if self.asks(Check::Committed) {
+            let result = committed(&uncommitted);
+            self.report(Check::Committed, result);
+        }
+        let since = self.since()?;
+        if self.asks(Check::Commit) {
+            let result = self.commit(since.as_ref(), head.as_ref())?;
+            self.report(Check::Commit, result);
+        }
+        if let Some(how) = self.q.pushed.filter(|_| self.asks(Check::Pushed)) {
+            let result = self.pushed(how, head.as_ref())?;
+            self.report(Check::Pushed, result);
+        }
+        if let Some(into) = self
+            .q
+            .merged_into
+            .clone()
+            .filter(|_| self.asks(Check::Merged))
+        {
+            let result = self.merged(&into, head.as_ref())?;
+            self.report(Check::Merged, result);
+        }
+        if self.asks(Check::Hooks) {
+            let result = self.hooks();
+            self.report(Check::Hooks, result);
+        }
+        if !self.subject.protected_paths.is_empty() && self.asks(Check::Protected) {
+            let result = self.protected(since.as_ref(), head.as_ref(), &uncommitted)?;
+            self.report(Check::Protected, result);
+        }
+        Ok(())
+    }
+
+    /// HEAD's commit, `None` before the first commit.
+    fn head(&self) -> Result<Option<Oid>, QueryError> {
+        match self.repo.resolve_commit("HEAD".as_ref()) {
+            Ok(oid) => Ok(Some(oid)),
+            Err(GitError::BadRevision(_)) => Ok(None),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// The commit the work started from (`None`: before the first commit).
+    fn since(&self) -> Result<Option<Oid>, QueryError> {
+        match &self.subject.since {
+            Since::Rev(rev) => Ok(Some(self.repo.resolve_commit(rev)?)),
+            Since::SessionStart(oid) => Ok(Some(oid.clone())),
+            Since::Unborn => Ok(None),
+        }
+    }
+
+    fn since_text(&self, since: &Oid) -> String {
+        match &self.subject.since {
+            Since::Rev(rev) if rev.as_encoded_bytes() != since.as_bytes() => {
+                format!("{} ({})", rev.to_string_lossy(), short(since))
+            }
+            Since::SessionStart(_) => format!("the session's start ({})", short(since)),
+            _ => short(since).to_owned(),
+        }
+    }
+
+    fn commit(
+        &self,
+        since: Option<&Oid>,
+        head: Option<&Oid>,
+    ) -> Result<Result<String, String>, QueryError> {
+        let Some(head) = head else {
+            return Ok(Err("the repository has no commit yet".into()));
+        };
+        if let Some(since) = since {
+            let count = self.repo.count_commits(since, head)?;
+            if count == 0 {
+                return Ok(Err(format!(
+                    "HEAD ({}) has no commit that {} has not: nothing was committed",
+                    short(head),
+                    self.since_text(since)
+                )));
+            }
+        }
+        if let Some(named) = &self.q.commit {
+            let commit = self.repo.resolve_commit(named)?;
+            if !self.repo.is_ancestor(&commit, head)? {
+                return Ok(Err(format!(
+                    "{} is not HEAD ({}) nor in its history",
+                    commit_text(named, &commit),
+                    short(head)
+                )));
+            }
+        }
+        Ok(Ok(format!("HEAD is {}", short(head))))
+    }
+
+    /// Where the current branch goes, or why that cannot be told.
+    fn branch_and_target(&self) -> Result<Result<(BString, PushTarget), String>, QueryError> {
+        let Some(branch) = self.repo.current_branch()? else {
+            return Ok(Err("HEAD is detached: no branch to have pushed".into()));
+        };
+        let name = branch_name(branch.as_ref()).to_owned();
+        match self.repo.push_target(branch.as_ref())? {
+            Some(target) => Ok(Ok((name, target))),
+            None => Ok(Err(format!(
+                "branch {} has no upstream and no push destination",
+                name.to_str_lossy()
+            ))),
+        }
+    }
+
+    fn pushed(
+        &self,
+        how: Pushed,
+        head: Option<&Oid>,
+    ) -> Result<Result<String, String>, QueryError> {
+        let Some(head) = head else {
+            return Ok(Err("the repository has no commit yet".into()));
+        };
+        let (branch, target) = match self.branch_and_target()? {
+            Ok(t) => t,
+            Err(why) => return Ok(Err(why)),
+        };
+        let place = format!(
+            "{} {}",
+            target.remote.to_str_lossy(),
+            target.remote_ref.to_str_lossy()
+        );
+        let (remote_tip, source) = match how {
+            Pushed::Online => (
+                self.repo
+                    .ls_remote(target.remote.as_ref(), target.remote_ref.as_ref())?,
+                String::new(),
+            ),
+            Pushed::Offline => {
+                let Some(tracking) = &target.tracking else {
+                    return Ok(Err(format!(
+                        "offline: branch {} has no remote-tracking ref for {place}",
+                        branch.to_str_lossy()
+                    )));
+                };
+                (
+                    self.tip_of(tracking.as_ref())?,
+                    format!(
+                        " (offline: as of the last fetch, {})",
+                        tracking.to_str_lossy()
+                    ),
+                )
+            }
+        };
+        self.contains(&remote_tip, head, &place, &source, "HEAD")
+    }
+
+    /// Whether `tip` (a ref's id as a remote or a ref reports it) has `commit` in its history.
+    fn contains(
+        &self,
+        tip: &Option<Oid>,
+        commit: &Oid,
+        place: &str,
+        source: &str,
+        what: &str,
+    ) -> Result<Result<String, String>, QueryError> {
+        let Some(tip) = tip else {
+            return Ok(Err(format!("{place} does not exist{source}")));
+        };
+        if tip == commit {
+            return Ok(Ok(format!("{place} is {}{source}", short(tip))));
+        }
+        if !self.repo.has_object(tip) {
+            return Ok(Err(format!(
+                "{place} is {}{source}, a commit this repository does not have (fetch, then verify again)",
+                short(tip)
+            )));
+        }
+        if self.repo.is_ancestor(commit, tip)? {
+            Ok(Ok(format!(
+                "{place} is {}, which contains {what}{source}",
+                short(tip)
+            )))
+        } else {
+            Ok(Err(format!(
+                "{place} is {}{source}, which does not contain {what} ({})",
+                short(tip),
+                short(commit)
+            )))
+        }
+    }
+
+    /// A ref's commit here (`None`: no such ref).
+    fn tip_of(&self, full_ref: &BStr) -> Result<Option<Oid>, QueryError> {
+        let spec = OsString::from(full_ref.to_str_lossy().into_owned());
+        match self.repo.resolve_commit(&spec) {
+            Ok(oid) => Ok(Some(oid)),
+            Err(GitError::BadRevision(_)) => Ok(None),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    fn merged(
+        &self,
+        into: &OsString,
+        head: Option<&Oid>,
+    ) -> Result<Result<String, String>, QueryError> {
+        let (commit, what) = match &self.q.commit {
+            Some(named) => {
+                let c = self.repo.resolve_commit(named)?;
+                let what = commit_text(named, &c);
+                (c, what)
+            }
+            None => match head {
+                Some(h) => (h.clone(), "HEAD".to_owned()),
+                None => return Ok(Err("the repository has no commit yet".into())),
+            },
+        };
+        let into_text = into.to_string_lossy();
+        let local_ref = local_branch_ref(&into_text);
+        let local_tip = self.tip_of(local_ref.as_ref())?;
+        let local = self.contains(&local_tip, &commit, &into_text, "", &what)?;
+        if local.is_err() || self.q.pushed.is_none() {
+            return Ok(local);
+        }
+        // On the remote: where that branch is pushed, else the same name on the current
+        // branch's remote.
+        let target = match self.repo.push_target(local_ref.as_ref())? {
+            Some(t) => t,
+            None => match self.branch_and_target()? {
+                Ok((_, t)) => PushTarget {
+                    remote: t.remote,
+                    remote_ref: local_ref.clone(),
+                    tracking: None,
+                },
+                Err(why) => return Ok(Err(format!("{into_text} on the remote: {why}"))),
+            },
+        };
+        let place = format!(
+            "{} {}",
+            target.remote.to_str_lossy(),
+            target.remote_ref.to_str_lossy()
+        );
+        let (tip, source) = match self.q.pushed {
+            Some(Pushed::Offline) => match &target.tracking {
+                Some(tracking) => (
+                    self.tip_of(tracking.as_ref())?,
+                    format!(
+                        " (offline: as of the last fetch, {})",
+                        tracking.to_str_lossy()
+                    ),
+                ),
+                None => {
+                    return Ok(Err(format!(
+                        "offline: {into_text} has no remote-tracking ref for {place}"
+                    )));
+                }
+            },
+            _ => (
+                self.repo
+                    .ls_remote(target.remote.as_ref(), target.remote_ref.as_ref())?,
+                String::new(),
+            ),
+        };
+        self.contains(&tip, &commit, &place, &source, &what)
+    }
+
+    fn hooks(&self) -> Result<String, String> {
+        match self.subject.skipped_hooks.as_slice() {
+            [] => Ok("no commit or push skipped its hooks".into()),
+            skipped => Err(skipped
+                .iter()
+                .map(|s| format!("`{}` at {} ({})", s.command, s.time, s.how))
+                .collect::<Vec<_>>()
+                .join("; ")
+                + " ran with hooks skipped"),
+        }
+    }
+
+    fn protected(
+        &self,
+        since: Option<&Oid>,
+        head: Option<&Oid>,
+        uncommitted: &[Uncommitted],
+    ) -> Result<Result<String, String>, QueryError> {
+        let mut changed: Vec<BString> = match (since, head) {
+            (Some(since), Some(head)) => self.repo.changed_paths(since, head)?,
+            (None, Some(head)) => self.repo.changed_paths(&Oid::empty_tree(), head)?,
+            _ => Vec::new(),
+        };
+        changed.extend(uncommitted.iter().map(|u| u.path.clone()));
+        changed.sort();
+        changed.dedup();
+        let touched: Vec<(&BString, &str)> = changed
+            .iter()
+            .filter_map(|p| {
+                self.subject
+                    .protected_paths
+                    .iter()
+                    .find(|rule| is_under(p.as_ref(), rule))
+                    .map(|rule| (p, rule.as_str()))
+            })
+            .collect();
+        if touched.is_empty() {
+            return Ok(Ok(format!(
+                "{} changed paths, none protected",
+                changed.len()
+            )));
+        }
+        Ok(Err(format!(
+            "{} protected: {}",
+            if touched.len() == 1 {
+                "1 change is"
+            } else {
+                "changes are"
+            },
+            some_paths(
+                touched
+                    .iter()
+                    .map(|(p, rule)| format!("{} ({rule})", shown_path(p.as_ref())))
+            )
+        )))
+    }
+}
+
+fn committed(uncommitted: &[Uncommitted]) -> Result<String, String> {
+    if uncommitted.is_empty() {
+        return Ok("nothing to commit".into());
+    }
+    let staged = uncommitted.iter().filter(|u| u.is_staged()).count();
+    let untracked = uncommitted.iter().filter(|u| u.is_untracked()).count();
+    let unstaged = uncommitted.len() - staged - untracked;
+    let counts: Vec<String> = [
+        (staged, "staged"),
+        (unstaged, "not staged"),
+        (untracked, "untracked"),
+    ]
+    .iter()
+    .filter(|(n, _)| *n > 0)
+    .map(|(n, what)| format!("{n} {what}"))
+    .collect();
+    Err(format!(
+        "{} not committed: {}",
+        counts.join(", "),
+        some_paths(uncommitted.iter().map(|u| format!(
+            "{} {}",
+            String::from_utf8_lossy(&u.code).trim(),
+            shown_path(u.path.as_ref())
+        )))
+    ))
+}
+
+/// Whether `path` is the protected path `rule` or lies under it (`dir/` protects a directory;
+/// a rule without `/` at its end protects that file or directory).
+pub fn is_under(path: &BStr, rule: &str) -> bool {
+    let rule = rule.trim_start_matches("./").as_bytes();
+    if rule.is_empty() {
+        return false;
+    }
+    match rule.strip_suffix(b"/") {
+        Some(dir) => path.starts_with(rule) || path.as_bytes() == dir,
+        None => {
+            path.as_bytes() == rule
+                || (path.starts_with(rule) && path.get(rule.len()) == Some(&b'/'))
+        }
+    }
+}
+
+/// `refs/heads/<name>` → `<name>`.
+fn branch_name(full: &BStr) -> &BStr {
+    full.strip_prefix(b"refs/heads/").unwrap_or(full).as_bstr()
+}
+
+/// A branch name as a full local ref (a full ref is kept).
+fn local_branch_ref(name: &str) -> BString {
+    if name.starts_with("refs/") {
+        BString::from(name)
+    } else {
+        BString::from(format!("refs/heads/{name}"))
+    }
+}
+
+fn commit_text(named: &OsString, oid: &Oid) -> String {
+    let named = named.to_string_lossy();
+    if named.as_bytes() == oid.as_bytes() {
+        format!("commit {}", short(oid))
+    } else {
+        format!("{named} ({})", short(oid))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn protected_rules_match_directories_and_files() {
+        let p = |s: &str| BString::from(s);
+        assert!(is_under(p("migrations/001.sql").as_ref(), "migrations/"));
+        assert!(is_under(p("migrations").as_ref(), "migrations/"));
+        assert!(!is_under(p("migrations2/x").as_ref(), "migrations/"));
+        assert!(is_under(p(".github/workflows/ci.yml").as_ref(), ".github"));
+        assert!(!is_under(p(".githubx").as_ref(), ".github"));
+        assert!(is_under(p("Cargo.lock").as_ref(), "./Cargo.lock"));
+        assert!(!is_under(p("a").as_ref(), ""));
+    }
+
+    #[test]
+    fn the_first_failing_check_names_the_exit_code() {
+        let f = |check, ok| Finding {
+            check,
+            repo: PathBuf::new(),
+            ok,
+            detail: String::new(),
+        };
+        assert_eq!(exit_code(&[f(Check::Committed, true)]), exit_codes::SUCCESS);
+        assert_eq!(
+            exit_code(&[f(Check::Pushed, false), f(Check::Committed, false)]),
+            exit_codes::VERIFY_COMMITTED
+        );
+        let codes: std::collections::HashSet<i32> =
+            Check::ALL.iter().map(|c| c.exit_code()).collect();
+        assert_eq!(codes.len(), Check::ALL.len(), "one exit code per check");
+        for c in Check::ALL {
+            assert_eq!(Check::from_name(c.name()), Some(c));
+        }
+    }
+
+    #[test]
+    fn uncommitted_changes_are_counted_by_kind() {
+        let u = |code: &[u8; 2], path: &str| Uncommitted {
+            code: *code,
+            path: path.into(),
+        };
+        let line = committed(&[u(b"M ", "a.rs"), u(b" M", "b.rs"), u(b"??", "c.txt")]).unwrap_err();
+        assert_eq!(
+            line,
+            "1 staged, 1 not staged, 1 untracked not committed: M a.rs, M b.rs, ?? c.txt"
+        );
+    }
+}
