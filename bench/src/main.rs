@@ -11,6 +11,7 @@ mod passthrough;
 mod report;
 mod timing;
 mod tokens;
+mod verify;
 
 use std::path::PathBuf;
 
@@ -102,6 +103,9 @@ fn main() -> Result<()> {
     }
     if wants("hostile") {
         hostile::run(&options, &mut report)?;
+    }
+    if wants("verify") {
+        verify::run(&options, &mut report)?;
     }
     if wants("imara") {
         manifest::imara_agreement(&options, &mut report)?;

@@ -77,7 +77,7 @@ pub fn run(args: Args, out: &mut Out<'_>) -> Result<i32> {
             location,
             since: Since::Rev(args.since.clone()),
             protected_paths: args.checks.protected.clone(),
-            skipped_hooks: Vec::new(),
+            skipped_hooks: None,
         })
         .collect();
     run_checks(subjects, &args.checks, out)

@@ -116,8 +116,9 @@ pub struct Subject {
     pub since: Since,
     /// Paths no change may touch (a directory with a trailing `/`, else a file or directory).
     pub protected_paths: Vec<String>,
-    /// What the session's record says about skipped hooks (empty without a session).
-    pub skipped_hooks: Vec<SkippedHooks>,
+    /// What the session's record says about skipped hooks (`None` without a session: git
+    /// keeps no trace of them, so the check is not asked).
+    pub skipped_hooks: Option<Vec<SkippedHooks>>,
 }
 
 /// How to ask whether the work is pushed.
@@ -267,8 +268,13 @@ impl Verifier<'_> {
             let result = self.merged(&into, head.as_ref())?;
             self.report(Check::Merged, result);
         }
-        if self.asks(Check::Hooks) {
-            let result = self.hooks();
+        if let Some(skipped) = self
+            .subject
+            .skipped_hooks
+            .as_ref()
+            .filter(|_| self.asks(Check::Hooks))
+        {
+            let result = hooks(skipped);
             self.report(Check::Hooks, result);
         }
         if !self.subject.protected_paths.is_empty() && self.asks(Check::Protected) {
@@ -317,11 +323,18 @@ impl Verifier<'_> {
         if let Some(since) = since {
             let count = self.repo.count_commits(since, head)?;
             if count == 0 {
-                return Ok(Err(format!(
-                    "HEAD ({}) has no commit that {} has not: nothing was committed",
-                    short(head),
-                    self.since_text(since)
-                )));
+                return Ok(Err(if head == since {
+                    format!(
+                        "HEAD is still at {}: nothing was committed",
+                        self.since_text(since)
+                    )
+                } else {
+                    format!(
+                        "HEAD ({}) has no commit that {} has not: nothing was committed",
+                        short(head),
+                        self.since_text(since)
+                    )
+                }));
             }
         }
         if let Some(named) = &self.q.commit {
@@ -504,18 +517,6 @@ impl Verifier<'_> {
         self.contains(&tip, &commit, &place, &source, &what)
     }
 
-    fn hooks(&self) -> Result<String, String> {
-        match self.subject.skipped_hooks.as_slice() {
-            [] => Ok("no commit or push skipped its hooks".into()),
-            skipped => Err(skipped
-                .iter()
-                .map(|s| format!("`{}` at {} ({})", s.command, s.time, s.how))
-                .collect::<Vec<_>>()
-                .join("; ")
-                + " ran with hooks skipped"),
-        }
-    }
-
     fn protected(
         &self,
         since: Option<&Oid>,
@@ -562,6 +563,18 @@ impl Verifier<'_> {
     }
 }
 
+fn hooks(skipped: &[SkippedHooks]) -> Result<String, String> {
+    if skipped.is_empty() {
+        return Ok("no commit or push skipped its hooks".into());
+    }
+    Err(skipped
+        .iter()
+        .map(|s| format!("`{}` at {} ({})", s.command, s.time, s.how))
+        .collect::<Vec<_>>()
+        .join("; ")
+        + " ran with hooks skipped")
+}
+
 fn committed(uncommitted: &[Uncommitted]) -> Result<String, String> {
     if uncommitted.is_empty() {
         return Ok("nothing to commit".into());
@@ -579,7 +592,12 @@ fn committed(uncommitted: &[Uncommitted]) -> Result<String, String> {
     .map(|(n, what)| format!("{n} {what}"))
     .collect();
     Err(format!(
-        "{} not committed: {}",
+        "{} not committed ({}): {}",
+        if uncommitted.len() == 1 {
+            "1 change".to_owned()
+        } else {
+            format!("{} changes", uncommitted.len())
+        },
         counts.join(", "),
         some_paths(uncommitted.iter().map(|u| format!(
             "{} {}",
@@ -674,7 +692,7 @@ mod tests {
         let line = committed(&[u(b"M ", "a.rs"), u(b" M", "b.rs"), u(b"??", "c.txt")]).unwrap_err();
         assert_eq!(
             line,
-            "1 staged, 1 not staged, 1 untracked not committed: M a.rs, M b.rs, ?? c.txt"
+            "3 changes not committed (1 staged, 1 not staged, 1 untracked): M a.rs, M b.rs, ?? c.txt"
         );
     }
 }

@@ -140,7 +140,7 @@ fn a_clean_pushed_merged_piece_of_work_passes_silently() {
         .iter()
         .map(|c| c["check"].as_str().unwrap())
         .collect();
-    assert_eq!(checks, ["committed", "commit", "pushed", "merged", "hooks"]);
+    assert_eq!(checks, ["committed", "commit", "pushed", "merged"]);
 }
 
 // False "done" 1: the session wrote files and never committed them (a commit was made and
@@ -159,7 +159,7 @@ fn files_written_but_not_committed_are_caught_by_committed() {
         &out,
         "committed",
         10,
-        "1 not staged, 1 untracked not committed: M src/app.py, ?? src/new.py",
+        "2 changes not committed (1 not staged, 1 untracked): M src/app.py, ?? src/new.py",
     );
     passes(&l.verify(&["--pushed", "--skip", "committed"]));
 }
@@ -187,8 +187,8 @@ fn a_failing_pre_commit_hook_with_a_masked_exit_status_is_caught() {
     let text = stdout(&out);
     assert_eq!(out.status.code(), Some(10), "{text}");
     assert!(text.contains("git-prism verify: committed: "), "{text}");
-    assert!(text.contains("not committed: M src/app.py"), "{text}");
-    assert!(text.contains("git-prism verify: commit: HEAD ("), "{text}");
+    assert!(text.contains("1 change not committed (1 not staged): M src/app.py"), "{text}");
+    assert!(text.contains("git-prism verify: commit: HEAD is still at "), "{text}");
     assert!(text.contains("nothing was committed"), "{text}");
     // Each of the two checks catches it alone.
     fails_only(
@@ -218,7 +218,7 @@ fn the_same_ref_as_branch_and_base_is_caught_by_commit() {
         .args(["verify", "--since", "main", "--merged-into", "main"])
         .output()
         .unwrap();
-    fails_only(&out, "commit", 11, "that main (");
+    fails_only(&out, "commit", 11, "HEAD is still at main (");
     passes(
         &l.env
             .command(bin(), &l.env.plain_path())

@@ -1,0 +1,133 @@
+//! Figure: `git-prism verify` on a repository of 100,000 files (issue 28: at most 1 s warm,
+//! `--pushed` aside), beside the `git status` it cannot do without, interleaved. The repository
+//! is built once in the work directory: 1,000 directories of 100 files, one commit on top of the
+//! base; every check but `pushed` asked.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use anyhow::{Context, Result, ensure};
+
+use crate::Options;
+use crate::report::Report;
+use crate::timing::{interleaved, median, ms};
+
+const DIRS: usize = 1_000;
+const PER_DIR: usize = 100;
+
+fn git(options: &Options, dir: &Path) -> Command {
+    let mut c = Command::new(&options.git);
+    c.current_dir(dir)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env("GIT_AUTHOR_NAME", "bench")
+        .env("GIT_AUTHOR_EMAIL", "bench@example.com")
+        .env("GIT_COMMITTER_NAME", "bench")
+        .env("GIT_COMMITTER_EMAIL", "bench@example.com");
+    c
+}
+
+fn run_ok(mut c: Command) -> Result<Vec<u8>> {
+    let out = c.output().with_context(|| format!("{c:?}"))?;
+    ensure!(
+        out.status.success(),
+        "{c:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    Ok(out.stdout)
+}
+
+/// The 100,000-file repository, built on first use.
+fn big_repo(options: &Options) -> Result<PathBuf> {
+    let dir = options.work.join("verify-100k");
+    if dir.join(".git/bench-ready").exists() {
+        return Ok(dir);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir)?;
+    run_ok({
+        let mut c = git(options, &dir);
+        c.args(["init", "-q", "-b", "main"]);
+        c
+    })?;
+    for d in 0..DIRS {
+        let sub = dir.join(format!("d{d:04}"));
+        std::fs::create_dir_all(&sub)?;
+        for f in 0..PER_DIR {
+            std::fs::write(sub.join(format!("f{f:03}.txt")), format!("{d} {f}\n"))?;
+        }
+    }
+    for args in [
+        &["add", "-A"][..],
+        &["commit", "-q", "-m", "base"],
+        &["tag", "base"],
+    ] {
+        let mut c = git(options, &dir);
+        c.args(args);
+        run_ok(c)?;
+    }
+    std::fs::write(dir.join("d0000/f000.txt"), "changed\n")?;
+    for args in [&["commit", "-q", "-am", "work"][..]] {
+        let mut c = git(options, &dir);
+        c.args(args);
+        run_ok(c)?;
+    }
+    std::fs::write(dir.join(".git/bench-ready"), "")?;
+    Ok(dir)
+}
+
+pub fn run(options: &Options, report: &mut Report) -> Result<()> {
+    let dir = big_repo(options)?;
+    let files = run_ok({
+        let mut c = git(options, &dir);
+        c.args(["ls-files", "-z"]);
+        c
+    })?
+    .split(|b| *b == 0)
+    .filter(|p| !p.is_empty())
+    .count();
+    let verify = || {
+        let mut c = Command::new(&options.binary);
+        c.current_dir(&dir)
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("GIT_CONFIG_GLOBAL", "/dev/null")
+            .env("GIT_PRISM_REAL_GIT", &options.git)
+            .args([
+                "verify",
+                "--since",
+                "base",
+                "--merged-into",
+                "main",
+                "--protected",
+                "d0999/",
+            ]);
+        c
+    };
+    let status = || {
+        let mut c = git(options, &dir);
+        c.args(["status", "--porcelain", "-z", "--untracked-files=all"]);
+        c
+    };
+    let out = verify().output()?;
+    ensure!(
+        out.status.success() && out.stdout.is_empty(),
+        "verify failed: {}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let samples = interleaved(9, &[&verify, &status])?;
+    let (v, s) = (median(&samples[0]), median(&samples[1]));
+    report.section(
+        "verify",
+        &format!(
+            "`git-prism verify --since base --merged-into main --protected d0999/` on a repository of {files} files (one commit since base), beside `git status --porcelain --untracked-files=all`, medians of 9 interleaved warm runs. Budget: 1 s warm."
+        ),
+        &["files", "verify (ms)", "git status (ms)", "within budget"],
+        &[vec![
+            files.to_string(),
+            ms(v),
+            ms(s),
+            if v.as_secs_f64() <= 1.0 { "yes" } else { "no" }.into(),
+        ]],
+    );
+    Ok(())
+}
