@@ -175,8 +175,32 @@ fn write_access(abi: ABI) -> BitFlags<AccessFs> {
 /// kernel without Landlock this does nothing and returns `Ok(false)`; `Ok(true)` when the rules
 /// are in force.
 pub fn apply(confinement: &Confinement) -> Result<bool, ConfineError> {
+    prepare(confinement)?.restrict_self()
+}
+
+/// A ruleset built and ready, not yet in force: built where allocating is safe (before a
+/// `fork`), put in force with [`Prepared::restrict_self`] where it is not (in the child, which
+/// then only makes two system calls).
+pub struct Prepared(Option<landlock::RulesetCreated>);
+
+impl Prepared {
+    /// Puts the rules in force on this thread (see [`apply`]); `Ok(false)` without Landlock.
+    pub fn restrict_self(self) -> Result<bool, ConfineError> {
+        let Some(created) = self.0 else {
+            return Ok(false);
+        };
+        let status = created.restrict_self()?;
+        if status.ruleset == RulesetStatus::NotEnforced {
+            return Err(ConfineError::NotEnforced);
+        }
+        Ok(true)
+    }
+}
+
+/// Builds the ruleset for `confinement` without putting it in force.
+pub fn prepare(confinement: &Confinement) -> Result<Prepared, ConfineError> {
     let version = match support() {
-        Support::None => return Ok(false),
+        Support::None => return Ok(Prepared(None)),
         Support::WritesOnly { abi } | Support::Full { abi } => abi,
     };
     let abi = abi_of(version);
@@ -216,11 +240,7 @@ pub fn apply(confinement: &Confinement) -> Result<bool, ConfineError> {
             }
         }
     }
-    let status = created.restrict_self()?;
-    if status.ruleset == RulesetStatus::NotEnforced {
-        return Err(ConfineError::NotEnforced);
-    }
-    Ok(true)
+    Ok(Prepared(Some(created)))
 }
 
 /// Opens a path for a rule (`O_PATH`), following links as git would; `None` when it does not

@@ -34,7 +34,16 @@ enum Action {
         #[arg(long, value_name = "FILE")]
         scope: Option<PathBuf>,
     },
-    /// Print the guard's record: every refusal and every push it let through
+    /// Ask git whether the session's work is committed, pushed and merged (silent when it is)
+    Verify {
+        #[command(flatten)]
+        checks: super::verify::Checks,
+        /// The repositories to verify [default: every one the scope lets the session write]
+        #[arg(value_name = "REPO")]
+        repos: Vec<PathBuf>,
+    },
+    /// Print the guard's record: every refusal, every push it let through, and what each
+    /// commit, merge, rebase, reset and push did
     Log {
         /// Print the records as JSON lines
         #[arg(long)]
@@ -49,6 +58,7 @@ pub fn run(args: Args, out: &mut Out<'_>) -> Result<i32> {
     match args.action {
         Some(Action::Check { scope }) => check(scope, out),
         Some(Action::Log { json, last }) => show_log(json, last, out),
+        Some(Action::Verify { checks, repos }) => verify(&checks, &repos, out),
         None => start(args.scope, args.command, out),
     }
 }
@@ -118,6 +128,10 @@ fn start(named: Option<PathBuf>, command: Vec<OsString>, out: &mut Out<'_>) -> R
                     .work_tree
                     .as_ref()
                     .map(|w| session::Bytes::of(w.as_os_str())),
+                protected_paths: e.protected_paths.clone(),
+                head: crate::git::refs::resolve(&e.identity.ref_store(), "HEAD")
+                    .and_then(|r| r.oid)
+                    .map(|oid| oid.as_str().to_owned()),
             })
             .collect(),
         kernel: support.line(),
@@ -304,6 +318,129 @@ fn check(named: Option<PathBuf>, out: &mut Out<'_>) -> Result<i32> {
     Ok(exit_codes::SUCCESS)
 }
 
+/// `session verify`: the checks of `git-prism verify`, from what the session recorded as it
+/// started (each repository's HEAD, its protected paths) and what its record says of skipped
+/// hooks.
+fn verify(checks: &super::verify::Checks, named: &[PathBuf], out: &mut Out<'_>) -> Result<i32> {
+    let file = scope_file(None)?;
+    let record = session::load(&file)?.with_context(|| {
+        format!(
+            "{} is not the scope of a session `git-prism session` started (no record beside it): use `git-prism verify --since <rev>`",
+            file.display()
+        )
+    })?;
+    let repos: Vec<&session::Repo> = if named.is_empty() {
+        let writable: Vec<&session::Repo> = record
+            .repos
+            .iter()
+            // A bare repository (a push's destination) holds no work of its own: the
+            // `--pushed` check of the repositories that push to it asks about it.
+            .filter(|r| r.permission >= scope::Permission::WriteLocal && r.work_tree.is_some())
+            .collect();
+        if writable.is_empty() {
+            bail!(
+                "the session's scope lets it write no repository with a work tree: name the repositories to verify"
+            );
+        }
+        writable
+    } else {
+        let mut found = Vec::new();
+        for path in named {
+            let id = place::identify(&std::path::absolute(path)?)
+                .with_context(|| format!("{} is not a git repository", path.display()))?;
+            let repo = record
+                .repos
+                .iter()
+                .find(|r| r.identity().common_dir == id.common_dir)
+                .with_context(|| {
+                    format!(
+                        "{} is not one of the session's repositories",
+                        path.display()
+                    )
+                })?;
+            found.push(repo);
+        }
+        found
+    };
+    let log = log::read();
+    let mut subjects = Vec::new();
+    for repo in repos {
+        let identity = repo.identity();
+        let shown = identity.shown().display().to_string();
+        let since = match &repo.head {
+            Some(head) => crate::query::verify::Since::SessionStart(
+                crate::git::Oid::parse(head)
+                    .context("the session record's HEAD is not an object id")?,
+            ),
+            None => crate::query::verify::Since::Unborn,
+        };
+        let skipped_hooks = log
+            .iter()
+            .filter(|r| r.session.as_deref() == Some(record.id.as_str()))
+            .filter(|r| r.repo.as_deref() == Some(shown.as_str()))
+            .filter_map(|r| {
+                let how = r.effect.as_ref()?.hooks_skipped.clone()?;
+                Some(crate::query::verify::SkippedHooks {
+                    time: r.time.clone(),
+                    command: r.command.clone(),
+                    how,
+                })
+            })
+            .collect();
+        let mut protected_paths = repo.protected_paths.clone();
+        protected_paths.extend(super::verify::protected(checks).iter().cloned());
+        subjects.push(crate::query::verify::Subject {
+            location: crate::git::Location::at(&identity.shown())?,
+            since,
+            protected_paths,
+            skipped_hooks: Some(skipped_hooks),
+        });
+    }
+    super::verify::run_checks(subjects, checks, out)
+}
+
+/// What a write did, on one line: the exit, HEAD's move, what a push sent, skipped hooks and
+/// what git did not do.
+fn effect_text(e: &crate::guard::observe::Effect) -> String {
+    let short = |o: &Option<String>| {
+        o.as_deref()
+            .map_or_else(|| "nothing".to_owned(), |o| o.chars().take(12).collect())
+    };
+    let mut parts = vec![match (e.exit, e.signal) {
+        (Some(code), _) => format!("exit {code}"),
+        (None, Some(sig)) => format!("signal {sig}"),
+        (None, None) => "ended".to_owned(),
+    }];
+    if e.head_before != e.head_after {
+        parts.push(format!(
+            "HEAD {} -> {}",
+            short(&e.head_before),
+            short(&e.head_after)
+        ));
+    } else if e.head_before.is_some() {
+        parts.push(format!("HEAD unchanged at {}", short(&e.head_before)));
+    }
+    for p in &e.pushed {
+        if p.before == p.after {
+            parts.push(format!("{}: not updated", p.branch));
+        } else {
+            parts.push(format!(
+                "{}: {} -> {}",
+                p.branch,
+                short(&p.before),
+                short(&p.after)
+            ));
+        }
+    }
+    if let Some(how) = &e.hooks_skipped {
+        parts.push(format!("hooks skipped ({how})"));
+    }
+    if let Some(note) = &e.note {
+        parts.push(note.clone());
+    }
+    parts.join("; ")
+}
+
 /// Prints the guard's record.
 fn show_log(json: bool, last: Option<usize>, out: &mut Out<'_>) -> Result<i32> {
     let records = log::read();
@@ -332,6 +469,9 @@ fn show_log(json: bool, last: Option<usize>, out: &mut Out<'_>) -> Result<i32> {
                 r.command,
                 r.rule
             )?;
+            if let Some(effect) = &r.effect {
+                writeln!(out.stdout, "    {}", effect_text(effect))?;
+            }
         }
     }
     Ok(exit_codes::SUCCESS)

@@ -104,6 +104,11 @@ pub fn run_checks(subjects: Vec<Subject>, checks: &Checks, out: &mut Out<'_>) ->
     Ok(verify::exit_code(&findings))
 }
 
+/// The protected paths given on the command line (added to a session's own).
+pub fn protected(checks: &Checks) -> &[String] {
+    &checks.protected
+}
+
 fn print(findings: &[Finding], json: bool, out: &mut Out<'_>) -> Result<()> {
     if json {
         #[derive(serde::Serialize)]

@@ -28,6 +28,7 @@ pub mod object;
 pub mod patch;
 pub mod push;
 mod real;
+pub mod refs;
 pub mod repo;
 pub mod revs;
 pub mod state;

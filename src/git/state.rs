@@ -6,9 +6,15 @@
 //! Invariants: every parser takes git's machine format (`-z` records, `%00`-separated fields)
 //! and fails on what it does not understand rather than guessing; paths stay bytes.
 
+use std::ffi::OsString;
+use std::path::Path;
+
 use bstr::{BString, ByteSlice};
 
+use super::GitError;
 use super::object::Oid;
+use super::real::Invocation;
+use crate::request::effect::CommitTakes;
 
 /// One entry of `git status --porcelain -z --no-renames`: what is not committed.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -106,6 +112,55 @@ pub fn parse_ls_remote(out: &[u8], wanted: &[u8]) -> Result<Option<Oid>, String>
         }
     }
     Ok(None)
+}
+
+/// Every path a `git commit` run in `cwd` with `globals` could take into its commit, with
+/// rename detection off (a move counts at its old path too): what is staged, and what `takes`
+/// adds from the work tree (`-a`: every tracked change; pathspecs: those paths' changes against
+/// HEAD; a command line whose choice cannot be told: every tracked change). Read with the
+/// repository's programs neutralised (no filter driver, no fsmonitor, no hook).
+pub fn commit_paths(
+    cwd: &Path,
+    globals: &[OsString],
+    takes: &CommitTakes,
+) -> Result<Vec<BString>, GitError> {
+    let git = Invocation::locate(cwd.to_owned(), globals.to_vec())?;
+    let names = |args: Vec<OsString>| -> Result<Vec<BString>, GitError> {
+        let mut full: Vec<OsString> =
+            ["diff", "--name-only", "-z", "--no-renames", "--no-relative"]
+                .iter()
+                .map(OsString::from)
+                .collect();
+        full.extend(
+            ["--no-ext-diff", "--no-textconv", "--no-color"]
+                .iter()
+                .map(OsString::from),
+        );
+        full.extend(args);
+        let out = git.output(&full)?;
+        Ok(out
+            .split(|b| *b == 0)
+            .filter(|p| !p.is_empty())
+            .map(BString::from)
+            .collect())
+    };
+    let mut paths = names(vec!["--cached".into()])?;
+    if takes.all || takes.unknown {
+        paths.extend(names(Vec::new())?);
+    }
+    if !takes.paths.is_empty() && !takes.unknown {
+        let mut args: Vec<OsString> = vec!["HEAD".into(), "--".into()];
+        args.extend(takes.paths.iter().cloned());
+        match names(args) {
+            Ok(more) => paths.extend(more),
+            // No HEAD yet: every path named is new.
+            Err(GitError::Command { .. }) => paths.extend(names(Vec::new())?),
+            Err(e) => return Err(e),
+        }
+    }
+    paths.sort();
+    paths.dedup();
+    Ok(paths)
 }
 
 #[cfg(test)]

@@ -29,6 +29,9 @@ pub struct Record {
     /// The session's id, when the call belongs to a session `git-prism session` started.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub session: Option<String>,
+    /// What git did, for a write the record of effects watched (`decision` is then `ran`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub effect: Option<super::observe::Effect>,
 }
 
 /// The log's directory (see the module docs).

@@ -16,6 +16,7 @@
 pub mod hook;
 pub mod kernel;
 pub mod log;
+pub mod observe;
 pub mod place;
 pub mod push;
 pub mod scope;
@@ -65,6 +66,9 @@ pub struct Decision {
     /// write: the index git reads, which the shim copies into the temporary directory and
     /// names with `GIT_INDEX_FILE`, so the read works and the index stays as it was.
     pub index_copy: Option<PathBuf>,
+    /// For a write that makes or moves commits, or a push: the refs the shim reads before and
+    /// after git runs, for the record of what it did (issue 28).
+    pub watch: Option<observe::Watch>,
 }
 
 /// Run the call or not.
@@ -116,6 +120,8 @@ pub enum Rule {
         /// The entry's protected patterns.
         protected: Vec<String>,
     },
+    /// A commit that takes a change to a protected path, or whose paths cannot be told.
+    ProtectedPath(String),
     /// A push whose destinations cannot be told.
     Unplaceable(String),
     /// A call that runs a program the guard cannot see into.
@@ -168,6 +174,7 @@ impl Rule {
                 "`{branch}` is a protected branch (protected: {})",
                 protected.join(", ")
             ),
+            Rule::ProtectedPath(why) => why.clone(),
             Rule::Unplaceable(why) => format!("where the push goes cannot be told: {why}"),
             Rule::RunsProgram(why) => format!("{why}, whose git calls this guard would not see"),
             Rule::NoRepository(why) | Rule::Elsewhere(why) | Rule::Unconfined(why) => why.clone(),
@@ -186,6 +193,9 @@ impl Rule {
             }
             Rule::Unplaceable(_) => {
                 "name the branch (`git push origin <branch>`), or run it yourself"
+            }
+            Rule::ProtectedPath(_) => {
+                "unstage it (`git restore --staged <path>`), commit it yourself outside the agent's session, or leave it out of the repository's protected_paths in the scope"
             }
             Rule::InvalidScope(_) => {
                 "fix the file (`git-prism session check` says what is wrong) or run it yourself"
@@ -209,6 +219,7 @@ impl Decision {
             prepare: Vec::new(),
             hooks: None,
             index_copy: None,
+            watch: None,
         }
     }
 
@@ -253,6 +264,7 @@ impl Decision {
             command: self.command.clone(),
             rule: one_line(&self.rule.text(self.scope_file.as_deref())),
             session: self.session.clone(),
+            effect: None,
         }
     }
 
@@ -389,6 +401,7 @@ pub fn check(tool: Program, args: &[OsString], cwd: Option<&Path>, scope_file: &
                 network: true,
                 targets: Vec::new(),
                 locks_index: false,
+                moves: None,
             };
             decide(d, &ctx, call, cwd, repo)
         }
@@ -417,6 +430,69 @@ pub fn check(tool: Program, args: &[OsString], cwd: Option<&Path>, scope_file: &
             d
         }
     }
+}
+
+/// The refusal of a commit that takes a change to one of the entry's protected paths (rename
+/// detection off: a move out of a protected path changes it), or whose paths cannot be told.
+fn protected_paths(
+    cwd: &Path,
+    place: &Place,
+    moves: &effect::Moves,
+    entry: &scope::Entry,
+) -> Option<Rule> {
+    let takes = moves.commit.as_ref()?;
+    if entry.protected_paths.is_empty() {
+        return None;
+    }
+    let here = cwd.join(place.chdir.iter().collect::<PathBuf>());
+    let paths = match crate::git::state::commit_paths(&here, &place.globals, takes) {
+        Ok(p) => p,
+        Err(e) => {
+            return Some(Rule::ProtectedPath(format!(
+                "the paths this commit takes cannot be told ({e}), and the repository has protected paths"
+            )));
+        }
+    };
+    let hit = paths
+        .iter()
+        .find_map(|p| entry.protected_path(p).map(|rule| (p, rule)))?;
+    Some(Rule::ProtectedPath(format!(
+        "the commit changes {}, under the protected path `{}`",
+        crate::query::verify::shown_path(hit.0.as_ref()),
+        hit.1
+    )))
+}
+
+/// How the call's configuration points git's hooks elsewhere (which skips the repository's
+/// own), if it does: `-c core.hooksPath=...` on the command line or through an alias, or
+/// `core.hooksPath` in the configuration the environment carries (`GIT_CONFIG_PARAMETERS`,
+/// `GIT_CONFIG_KEY_<n>`; the entry the shim adds for its own hook wrapper aside).
+pub fn hooks_path_set(place: &Place) -> Option<String> {
+    if let Some((_, v)) = place
+        .config
+        .iter()
+        .rev()
+        .find(|(k, _)| k.eq_ignore_ascii_case("core.hookspath"))
+    {
+        return Some(format!(
+            "-c core.hooksPath={}",
+            v.as_deref()
+                .map_or_else(String::new, |v| v.to_string_lossy().into_owned())
+        ));
+    }
+    let ours = std::env::var(hook::INDEX_VAR).ok();
+    let in_env = std::env::var_os("GIT_CONFIG_PARAMETERS").is_some_and(|v| {
+        v.as_bytes()
+            .to_ascii_lowercase()
+            .windows(b"core.hookspath".len())
+            .any(|w| w == b"core.hookspath")
+    }) || std::env::vars_os().any(|(k, v)| {
+        let Some(n) = k.to_str().and_then(|k| k.strip_prefix("GIT_CONFIG_KEY_")) else {
+            return false;
+        };
+        ours.as_deref() != Some(n) && v.to_string_lossy().eq_ignore_ascii_case("core.hookspath")
+    });
+    in_env.then(|| "core.hooksPath set in the environment".to_owned())
 }
 
 /// Whether the call names its own hooks directory (`-c core.hooksPath`, or in the
@@ -561,6 +637,23 @@ fn decide(
             "`{alias}` is neither a git command nor an alias this guard can read"
         ))),
         Effect::Local(what) => {
+            if let (Some(moves), Some(entry)) = (&call.moves, entry) {
+                if permission >= Permission::WriteLocal {
+                    if let Some(rule) = protected_paths(cwd, &call.place, moves, entry) {
+                        return d.refuse(rule);
+                    }
+                    d.watch = Some(observe::Watch {
+                        store: identity.ref_store(),
+                        command: moves.command.clone(),
+                        makes_commit: moves.makes_commit,
+                        hooks_skipped: moves
+                            .skips_hooks
+                            .clone()
+                            .or_else(|| hooks_path_set(&call.place)),
+                        push: None,
+                    });
+                }
+            }
             network(&mut d, call.network);
             if call.network {
                 let writable = d.confinement.as_ref().map(|c| c.dirs.clone());
@@ -596,7 +689,7 @@ fn decide(
             }
             d.refuse(Rule::RunsProgram(why))
         }
-        Effect::Push(p) => push_decision(d, ctx, cwd, &call.place, entry, &p, needs),
+        Effect::Push(p) => push_decision(d, ctx, cwd, &call.place, (entry, &identity), &p, needs),
     }
 }
 
@@ -606,7 +699,7 @@ fn push_decision(
     ctx: &Context,
     cwd: &Path,
     place: &Place,
-    entry: Option<&scope::Entry>,
+    (entry, identity): (Option<&scope::Entry>, &place::Identity),
     p: &effect::Push,
     needs: impl Fn(Permission, String) -> Option<Rule>,
 ) -> Decision {
@@ -697,7 +790,19 @@ fn push_decision(
                 branch: b.clone(),
                 protected: entry.protected.clone(),
             }),
-            None => d.record_it(Rule::Pushed(branches)),
+            None => {
+                d.watch = Some(observe::Watch {
+                    store: identity.ref_store(),
+                    command: "push".into(),
+                    makes_commit: false,
+                    hooks_skipped: p
+                        .no_verify
+                        .then(|| "--no-verify".to_owned())
+                        .or_else(|| hooks_path_set(place)),
+                    push: Some(push::watch(p, &settings, &branches)),
+                });
+                d.record_it(Rule::Pushed(branches))
+            }
         },
     }
 }
@@ -844,6 +949,7 @@ fn resolve_aliases(cwd: &Path, mut call: Call) -> Call {
             network: inner.network,
             targets: inner.targets,
             locks_index: inner.locks_index,
+            moves: inner.moves,
         };
     }
     call

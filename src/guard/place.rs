@@ -23,6 +23,14 @@ pub struct Identity {
 }
 
 impl Identity {
+    /// Where its refs are.
+    pub fn ref_store(&self) -> crate::git::refs::RefStore {
+        crate::git::refs::RefStore {
+            git_dir: self.git_dir.clone(),
+            common_dir: self.common_dir.clone(),
+        }
+    }
+
     /// The repository as a person knows it: the work tree git uses, else (bare) its git
     /// directory.
     pub fn shown(&self) -> PathBuf {

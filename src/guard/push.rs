@@ -97,6 +97,46 @@ fn default_remote(settings: &PushSettings) -> String {
         .to_owned()
 }
 
+/// The refs a push is watched by for the record of its effects: the remote-tracking ref of
+/// each branch it sends (when the remote is a configured one, whose tracking refs git updates),
+/// and the current branch with the tracking ref of where it is pushed, when it has an upstream.
+pub fn watch(
+    push: &Push,
+    settings: &PushSettings,
+    branches: &[String],
+) -> crate::guard::observe::PushWatch {
+    let configured = |remote: &str| settings.get(&format!("remote.{remote}.url")).is_some();
+    let remote = match &push.remote {
+        Some(r) => r.to_string_lossy().into_owned(),
+        None => default_remote(settings),
+    };
+    let sent = if configured(&remote) {
+        branches
+            .iter()
+            .map(|b| (b.clone(), format!("refs/remotes/{remote}/{b}")))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let current = settings.head.as_ref().and_then(|head| {
+        let merge = settings.get(&format!("branch.{head}.merge"))?;
+        let upstream_remote = settings.get(&format!("branch.{head}.remote"))?;
+        let push_remote = default_remote(settings);
+        let name = if push_remote == upstream_remote {
+            branch_of(merge)?
+        } else {
+            head.clone()
+        };
+        configured(&push_remote).then(|| {
+            (
+                format!("refs/heads/{head}"),
+                format!("refs/remotes/{push_remote}/{name}"),
+            )
+        })
+    });
+    crate::guard::observe::PushWatch { sent, current }
+}
+
 /// Where a push without refspecs goes, by `push.default` (`simple` when unset).
 fn implicit(settings: &PushSettings) -> Result<Vec<String>, String> {
     let mode = settings.get("push.default").unwrap_or("simple");

@@ -2,10 +2,13 @@
 //! and which branches are never pushed to (`GIT_PRISM_SCOPE`, a TOML file).
 //!
 //! ```toml
+//! protected_paths = ["migrations/"] # optional: paths no commit of the session may change
+//!
 //! [[repo]]
 //! path = "/home/me/src/app"      # a repository's top (or a bare repository)
 //! permission = "write-push"      # read | write-local | write-push
 //! protected = ["main", "master"] # optional; this is the default
+//! protected_paths = [".github/"] # optional; replaces the file's list for this repository
 //! ```
 //!
 //! A file that cannot be read or parsed, an unknown key or permission, or a path that is not an
@@ -60,6 +63,8 @@ pub struct Entry {
     pub permission: Permission,
     /// Branches never pushed to (names, `*` matching any run of characters).
     pub protected: Vec<String>,
+    /// Paths no commit may change (`dir/`, or a file or directory), rename detection off.
+    pub protected_paths: Vec<String>,
 }
 
 /// A loaded scope.
@@ -114,6 +119,8 @@ pub enum ScopeError {
 #[serde(deny_unknown_fields)]
 struct File {
     #[serde(default)]
+    protected_paths: Vec<String>,
+    #[serde(default)]
     repo: Vec<RawEntry>,
 }
 
@@ -123,6 +130,7 @@ struct RawEntry {
     path: PathBuf,
     permission: Permission,
     protected: Option<Vec<String>>,
+    protected_paths: Option<Vec<String>>,
 }
 
 /// Loads the scope file at `file`.
@@ -167,6 +175,9 @@ pub fn load(file: &Path) -> Result<Scope, ScopeError> {
             protected: raw
                 .protected
                 .unwrap_or_else(|| DEFAULT_PROTECTED.iter().map(|s| (*s).to_owned()).collect()),
+            protected_paths: raw
+                .protected_paths
+                .unwrap_or_else(|| parsed.protected_paths.clone()),
             path: raw.path,
         });
     }
@@ -189,6 +200,7 @@ impl Scope {
                     identity: r.identity(),
                     permission: r.permission,
                     protected: r.protected.clone(),
+                    protected_paths: r.protected_paths.clone(),
                 })
                 .collect(),
         }
@@ -208,6 +220,14 @@ impl Entry {
     /// Whether pushing to `branch` is refused.
     pub fn protects(&self, branch: &str) -> bool {
         self.protected.iter().any(|p| glob(p, branch))
+    }
+
+    /// The protected path rule `path` (relative to the top of the work tree) falls under.
+    pub fn protected_path(&self, path: &[u8]) -> Option<&str> {
+        self.protected_paths
+            .iter()
+            .find(|rule| crate::query::verify::is_under(path, rule))
+            .map(String::as_str)
     }
 }
 

@@ -79,6 +79,11 @@ pub struct Repo {
     pub common_dir: Bytes,
     /// The top of its work tree (absent when bare).
     pub work_tree: Option<Bytes>,
+    /// Paths no commit of the session may change (the scope's `protected_paths`).
+    pub protected_paths: Vec<String>,
+    /// The commit HEAD was at as the session started (`None`: no commit yet); what
+    /// `session verify` measures the session's work from.
+    pub head: Option<String>,
 }
 
 /// Bytes that are written as a string when they are UTF-8, else as their byte values (a path

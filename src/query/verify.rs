@@ -212,7 +212,7 @@ fn some_paths(paths: impl Iterator<Item = String>) -> String {
 /// A path as git's status shows it to a person: as it is, or C-quoted when it holds a quote,
 /// a backslash, a control or invisible character, or bytes that are not UTF-8 (so the line
 /// stays one line and no two paths print the same).
-fn shown_path(path: &BStr) -> String {
+pub fn shown_path(path: &BStr) -> String {
     match path.to_str() {
         Ok(s)
             if !s.chars().any(|c| {
@@ -245,8 +245,14 @@ impl Verifier<'_> {
 
     fn run(mut self) -> Result<(), QueryError> {
         let head = self.head()?;
-        let uncommitted = self.repo.uncommitted()?;
-        if self.asks(Check::Committed) {
+        // A bare repository has no work tree: nothing can be left uncommitted in it.
+        let bare = self.repo.workdir().is_none();
+        let uncommitted = if bare {
+            Vec::new()
+        } else {
+            self.repo.uncommitted()?
+        };
+        if self.asks(Check::Committed) && !bare {
             let result = committed(&uncommitted);
             self.report(Check::Committed, result);
         }
@@ -442,6 +448,24 @@ impl Verifier<'_> {
         }
     }
 
+    /// `<remote>/<branch>` (or `refs/remotes/<remote>/<branch>`) when it names an existing
+    /// remote-tracking ref: that branch on that remote.
+    fn remote_tracking(&self, name: &str) -> Result<Option<PushTarget>, QueryError> {
+        let short = name.strip_prefix("refs/remotes/").unwrap_or(name);
+        let Some((remote, branch)) = short.split_once('/') else {
+            return Ok(None);
+        };
+        let tracking = BString::from(format!("refs/remotes/{short}"));
+        if self.tip_of(tracking.as_ref())?.is_none() {
+            return Ok(None);
+        }
+        Ok(Some(PushTarget {
+            remote: remote.into(),
+            remote_ref: format!("refs/heads/{branch}").into(),
+            tracking: Some(tracking),
+        }))
+    }
+
     /// A ref's commit here (`None`: no such ref).
     fn tip_of(&self, full_ref: &BStr) -> Result<Option<Oid>, QueryError> {
         let spec = OsString::from(full_ref.to_str_lossy().into_owned());
@@ -469,23 +493,31 @@ impl Verifier<'_> {
             },
         };
         let into_text = into.to_string_lossy();
-        let local_ref = local_branch_ref(&into_text);
-        let local_tip = self.tip_of(local_ref.as_ref())?;
+        // The branch as git reads the name (`main`, `origin/main`, a full ref).
+        let local_tip = match self.repo.resolve_commit(into) {
+            Ok(oid) => Some(oid),
+            Err(GitError::BadRevision(_)) => None,
+            Err(e) => return Err(e.into()),
+        };
         let local = self.contains(&local_tip, &commit, &into_text, "", &what)?;
         if local.is_err() || self.q.pushed.is_none() {
             return Ok(local);
         }
-        // On the remote: where that branch is pushed, else the same name on the current
-        // branch's remote.
+        // On the remote: a local branch's push destination; a remote-tracking name's own
+        // remote branch; else the same name on the current branch's remote.
+        let local_ref = local_branch_ref(&into_text);
         let target = match self.repo.push_target(local_ref.as_ref())? {
-            Some(t) => t,
-            None => match self.branch_and_target()? {
-                Ok((_, t)) => PushTarget {
-                    remote: t.remote,
-                    remote_ref: local_ref.clone(),
-                    tracking: None,
+            Some(t) if self.tip_of(local_ref.as_ref())?.is_some() => t,
+            _ => match self.remote_tracking(&into_text)? {
+                Some(t) => t,
+                None => match self.branch_and_target()? {
+                    Ok((_, t)) => PushTarget {
+                        remote: t.remote,
+                        remote_ref: local_ref.clone(),
+                        tracking: None,
+                    },
+                    Err(why) => return Ok(Err(format!("{into_text} on the remote: {why}"))),
                 },
-                Err(why) => return Ok(Err(format!("{into_text} on the remote: {why}"))),
             },
         };
         let place = format!(
@@ -537,7 +569,7 @@ impl Verifier<'_> {
                 self.subject
                     .protected_paths
                     .iter()
-                    .find(|rule| is_under(p.as_ref(), rule))
+                    .find(|rule| is_under(p, rule))
                     .map(|rule| (p, rule.as_str()))
             })
             .collect();
@@ -607,19 +639,17 @@ fn committed(uncommitted: &[Uncommitted]) -> Result<String, String> {
     ))
 }
 
-/// Whether `path` is the protected path `rule` or lies under it (`dir/` protects a directory;
-/// a rule without `/` at its end protects that file or directory).
-pub fn is_under(path: &BStr, rule: &str) -> bool {
+/// Whether `path` is the protected path `rule` or lies under it: `dir/` covers the directory,
+/// a rule without `/` at its end a file or a directory of that name (`./` at the start is
+/// ignored; an empty rule covers nothing).
+pub fn is_under(path: &[u8], rule: &str) -> bool {
     let rule = rule.trim_start_matches("./").as_bytes();
-    if rule.is_empty() {
+    if rule.is_empty() || rule == b"/" {
         return false;
     }
     match rule.strip_suffix(b"/") {
-        Some(dir) => path.starts_with(rule) || path.as_bytes() == dir,
-        None => {
-            path.as_bytes() == rule
-                || (path.starts_with(rule) && path.get(rule.len()) == Some(&b'/'))
-        }
+        Some(dir) => path.starts_with(rule) || path == dir,
+        None => path == rule || (path.starts_with(rule) && path.get(rule.len()) == Some(&b'/')),
     }
 }
 
@@ -652,14 +682,14 @@ mod tests {
 
     #[test]
     fn protected_rules_match_directories_and_files() {
-        let p = |s: &str| BString::from(s);
-        assert!(is_under(p("migrations/001.sql").as_ref(), "migrations/"));
-        assert!(is_under(p("migrations").as_ref(), "migrations/"));
-        assert!(!is_under(p("migrations2/x").as_ref(), "migrations/"));
-        assert!(is_under(p(".github/workflows/ci.yml").as_ref(), ".github"));
-        assert!(!is_under(p(".githubx").as_ref(), ".github"));
-        assert!(is_under(p("Cargo.lock").as_ref(), "./Cargo.lock"));
-        assert!(!is_under(p("a").as_ref(), ""));
+        assert!(is_under(b"migrations/001.sql", "migrations/"));
+        assert!(is_under(b"migrations", "migrations/"));
+        assert!(!is_under(b"migrations2/x", "migrations/"));
+        assert!(is_under(b".github/workflows/ci.yml", ".github"));
+        assert!(!is_under(b".githubx", ".github"));
+        assert!(is_under(b"Cargo.lock", "./Cargo.lock"));
+        assert!(!is_under(b"a", ""));
+        assert!(!is_under(b"a", "/"));
     }
 
     #[test]

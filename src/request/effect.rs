@@ -99,6 +99,37 @@ pub struct Call {
     pub targets: Vec<Target>,
     /// A read that still takes the index's lock (`commit --dry-run`).
     pub locks_index: bool,
+    /// For a write that makes or moves commits: what the session's record of its effects
+    /// watches (issue 28).
+    pub moves: Option<Moves>,
+}
+
+/// A write that makes commits or moves HEAD (`commit`, `merge`, `rebase`, `reset`,
+/// `cherry-pick`, `revert`, `am`, `pull`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Moves {
+    /// The subcommand.
+    pub command: String,
+    /// Whether it exists to make a new commit (`commit`, `cherry-pick`, `revert`, `am`): one
+    /// that exits 0 with HEAD where it was did not do what it names.
+    pub makes_commit: bool,
+    /// How the command line skips the hooks git would run for it (`--no-verify`, `-n`).
+    pub skips_hooks: Option<String>,
+    /// For `commit`: which changes it takes.
+    pub commit: Option<CommitTakes>,
+}
+
+/// The changes a `git commit` command line takes into the commit.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CommitTakes {
+    /// `-a`/`--all`: every change to a tracked file, besides what is staged.
+    pub all: bool,
+    /// The pathspecs given: the work tree's content of those paths (besides what is staged,
+    /// with `--include`).
+    pub paths: Vec<OsString>,
+    /// Which changes it takes cannot be told from the command line (`--patch`,
+    /// `--interactive`, `--pathspec-from-file`): any staged or unstaged change may be taken.
+    pub unknown: bool,
 }
 
 /// `git push [<options>] [<repository> [<refspec>...]]`.
@@ -143,6 +174,7 @@ pub fn git(args: &[OsString]) -> Call {
         network: false,
         targets: Vec::new(),
         locks_index: false,
+        moves: None,
     };
     if g.informational.is_some() {
         return call(place, Effect::Read);
@@ -614,6 +646,7 @@ fn subcommand(sub: &OsString, rest: &[OsString]) -> Call {
         network: false,
         targets: Vec::new(),
         locks_index: false,
+        moves: None,
     };
     let done = |mut call: Call, effect: Effect| {
         call.effect = effect;
@@ -1071,9 +1104,45 @@ fn subcommand(sub: &OsString, rest: &[OsString]) -> Call {
             "`git config` with an editor or a renamed section can write any setting".into(),
         )
     } else {
+        call.moves = moves(&name, &t);
         local(&name)
     };
     done(call, effect)
+}
+
+/// What the record of effects watches for a write that makes or moves commits.
+fn moves(name: &str, t: &Tokens) -> Option<Moves> {
+    let skipped = |names: &[&str]| {
+        t.options()
+            .find(|o| names.iter().any(|n| n.as_bytes() == *o))
+            .map(|o| String::from_utf8_lossy(o).into_owned())
+    };
+    let (makes_commit, skips_hooks) = match name {
+        "commit" => (true, skipped(&["--no-verify", "-n"])),
+        "am" => (true, skipped(&["--no-verify", "-n"])),
+        "cherry-pick" | "revert" => (true, None),
+        "merge" | "pull" | "rebase" => (false, skipped(&["--no-verify"])),
+        "reset" => (false, None),
+        _ => return None,
+    };
+    let commit = (name == "commit").then(|| CommitTakes {
+        all: t.has(&["-a", "--all"]),
+        paths: t.positionals().cloned().collect(),
+        unknown: t.uncertain
+            || t.has(&[
+                "-p",
+                "--patch",
+                "--interactive",
+                "--pathspec-from-file",
+                "--pathspec-file-nul",
+            ]),
+    });
+    Some(Moves {
+        command: name.to_owned(),
+        makes_commit,
+        skips_hooks,
+        commit,
+    })
 }
 
 /// Whether `git config` names another file or scope than the repository's own.

@@ -150,9 +150,11 @@ fn guard(tool: Program, args: &[OsString], scope: &OsStr) -> Result<Held, i32> {
         Outcome::Refuse if !argv_off || decision.confinement.is_none() && tool == Program::Git => {
             return Err(refuse(&decision));
         }
-        Outcome::Record => {
+        // A watched write is recorded once git has ended, with what it did.
+        Outcome::Record if decision.watch.is_none() => {
             crate::guard::log::append(&decision.record());
         }
+        Outcome::Record => {}
         Outcome::Refuse | Outcome::Allow => {}
     }
     if truthy_var("GIT_PRISM_DEBUG") {
@@ -387,6 +389,9 @@ fn passthrough(tool: Program, argv0: &OsStr, args: &[OsString], held: Option<&He
         Some(held) => {
             let mut set: Vec<(&str, &OsStr)> = fixed.to_vec();
             set.extend(held.env.iter().map(|(k, v)| (k.as_str(), v.as_os_str())));
+            if let Some(watch) = &held.decision.watch {
+                return watched(&program, argv0, args, &set, held, watch);
+            }
             // The kernel layer, last thing before git runs: git and everything it starts stay
             // within what the call's permission allows.
             if let (Some(confinement), true) = (&held.decision.confinement, held.confine) {
@@ -405,6 +410,56 @@ fn passthrough(tool: Program, argv0: &OsStr, args: &[OsString], held: Option<&He
         Some(libc::ENOENT) | Some(libc::ENOTDIR) => exit_codes::NOT_FOUND,
         _ => exit_codes::NOT_EXECUTABLE,
     }
+}
+
+/// Runs git as a child for a write the session guard watches (issue 28): the refs before,
+/// git (confined as [`passthrough`] would confine it), the refs after; then the record of what
+/// it did, one line on stderr when it exited 0 without doing what it names, and this process
+/// ends as git ended.
+fn watched(
+    program: &std::path::Path,
+    argv0: &OsStr,
+    args: &[OsString],
+    set: &[(&str, &OsStr)],
+    held: &Held,
+    watch: &crate::guard::observe::Watch,
+) -> i32 {
+    let image = match exec::Image::new(program, argv0, args, set) {
+        Ok(image) => image,
+        Err(err) => {
+            note(format_args!("cannot run '{}': {err}", program.display()));
+            return exit_codes::NOT_EXECUTABLE;
+        }
+    };
+    let confinement = match (&held.decision.confinement, held.confine) {
+        (Some(c), true) => match crate::confine::prepare(c) {
+            Ok(p) => Some(p),
+            Err(e) => {
+                let refused = held.decision.clone().unconfined(e.to_string());
+                crate::guard::log::append(&refused.record());
+                say(&refused.to_string());
+                return exit_codes::REFUSED;
+            }
+        },
+        _ => None,
+    };
+    let before = watch.before();
+    let ended = match exec::run(&image, confinement) {
+        Ok(ended) => ended,
+        Err(err) => {
+            note(format_args!("cannot run '{}': {err}", program.display()));
+            return exit_codes::NOT_EXECUTABLE;
+        }
+    };
+    let (effect, line) = watch.finish(&before, ended);
+    let mut record = held.decision.record();
+    record.decision = "ran".to_owned();
+    record.effect = Some(effect);
+    crate::guard::log::append(&record);
+    if let Some(line) = line {
+        say(&format!("git-prism session: {line}"));
+    }
+    exec::end_as(ended)
 }
 
 fn truthy_var(name: &str) -> bool {

@@ -38,5 +38,6 @@ mod security_answers;
 mod security_exec;
 mod security_fs;
 mod security_serve;
+mod session_verify;
 mod snapshot;
 mod verify;

@@ -187,8 +187,14 @@ fn a_failing_pre_commit_hook_with_a_masked_exit_status_is_caught() {
     let text = stdout(&out);
     assert_eq!(out.status.code(), Some(10), "{text}");
     assert!(text.contains("git-prism verify: committed: "), "{text}");
-    assert!(text.contains("1 change not committed (1 not staged): M src/app.py"), "{text}");
-    assert!(text.contains("git-prism verify: commit: HEAD is still at "), "{text}");
+    assert!(
+        text.contains("1 change not committed (1 not staged): M src/app.py"),
+        "{text}"
+    );
+    assert!(
+        text.contains("git-prism verify: commit: HEAD is still at "),
+        "{text}"
+    );
     assert!(text.contains("nothing was committed"), "{text}");
     // Each of the two checks catches it alone.
     fails_only(
