@@ -239,3 +239,8 @@ def step_file_exactly(context, path):
         content = f.read()
     want = (expand(context, context.text) + "\n").encode()
     assert content == want, f"got {content!r}, want {want!r}"
+
+
+@then("stdout is empty")
+def step_stdout_empty(context):
+    assert not context.result.stdout, _stdout(context)

@@ -1,4 +1,6 @@
-//! The guard's record: every refusal and every push it let through, one JSON object per line,
+//! The guard's record: every refusal, every push it let through, and what each commit, merge,
+//! rebase, reset, cherry-pick, revert, am, pull and push did (`effect`, [`super::observe`]), one
+//! JSON object per line,
 //! in `$GIT_PRISM_STATE_DIR`, else `$XDG_STATE_HOME/git-prism`, else
 //! `~/.local/state/git-prism` (`guard.log`). The directory git-prism creates is 0700 and is used
 //! only if it is a directory (not a link) owned by this user; the file is opened for appending
@@ -29,7 +31,7 @@ pub struct Record {
     /// The session's id, when the call belongs to a session `git-prism session` started.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub session: Option<String>,
-    /// What git did, for a write the record of effects watched (`decision` is then `ran`).
+    /// What git did, for a write the record of effects watched (written once git has ended).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub effect: Option<super::observe::Effect>,
 }

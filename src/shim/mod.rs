@@ -453,7 +453,6 @@ fn watched(
     };
     let (effect, line) = watch.finish(&before, ended);
     let mut record = held.decision.record();
-    record.decision = "ran".to_owned();
     record.effect = Some(effect);
     crate::guard::log::append(&record);
     if let Some(line) = line {

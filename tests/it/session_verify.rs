@@ -291,7 +291,7 @@ fn a_commit_that_exits_0_without_a_commit_is_said_and_recorded() {
         )
     );
     let log = w.log();
-    assert!(log.contains("ran"), "{log}");
+    assert!(log.contains("allowed"), "{log}");
     assert!(
         log.contains(&format!("HEAD unchanged at {}", &head[..12])),
         "{log}"
