@@ -67,11 +67,11 @@ fn big_repo(options: &Options) -> Result<PathBuf> {
         run_ok(c)?;
     }
     std::fs::write(dir.join("d0000/f000.txt"), "changed\n")?;
-    for args in [&["commit", "-q", "-am", "work"][..]] {
+    run_ok({
         let mut c = git(options, &dir);
-        c.args(args);
-        run_ok(c)?;
-    }
+        c.args(["commit", "-q", "-am", "work"]);
+        c
+    })?;
     std::fs::write(dir.join(".git/bench-ready"), "")?;
     Ok(dir)
 }

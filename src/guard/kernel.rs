@@ -78,6 +78,7 @@ mod tests {
             identity: id("/r/wl", Some("/r/wl")),
             permission: Permission::WriteLocal,
             protected: Vec::new(),
+            protected_paths: Vec::new(),
         };
         // `--git-dir=wl/.git --work-tree=/r`: git would use /r as the work tree.
         let found = id("/r/wl", Some("/r"));
