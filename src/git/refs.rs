@@ -5,8 +5,8 @@
 //! reftable backend, a link, an oversized file) is asked through the real git instead.
 //!
 //! Invariants: only regular files are read, never through a symbolic link, each at most
-//! [`MAX_LOOSE`] bytes (`packed-refs`: [`MAX_PACKED`]); a symbolic ref is followed at most
-//! [`MAX_DEPTH`] times; nothing is written.
+//! `MAX_LOOSE` bytes (`packed-refs`: `MAX_PACKED`); a symbolic ref is followed at most
+//! `MAX_DEPTH` times; nothing is written.
 
 use std::io::Read;
 use std::os::unix::fs::OpenOptionsExt;

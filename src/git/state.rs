@@ -1,6 +1,6 @@
 //! The state of a repository as git reports it, for `git-prism verify` (ADR 16): what is not
 //! committed, where HEAD and the current branch are, where that branch is pushed, what a remote
-//! says a ref is. The commands that ask are in [`super::commands`]; this module holds their
+//! says a ref is. The commands that ask are in `git::commands`; this module holds their
 //! types and the pure parsers of their output.
 //!
 //! Invariants: every parser takes git's machine format (`-z` records, `%00`-separated fields)
