@@ -71,22 +71,20 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     watch_parent();
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
-        // Tool calls run on the blocking pool and parse files: the parser's worst case needs
-        // a large stack (see `unwind::LARGE_STACK`).
-        .thread_stack_size(crate::unwind::LARGE_STACK)
         .build()
         .context("cannot start the async runtime")?;
     let stopped = runtime.block_on(serve::serve(options, Arc::new(log)));
-    match stopped {
+    let code = match stopped {
         serve::Stopped::Closed => {
             log("client closed the connection; stopping");
-            // Blocking reads of stdin may still hold the runtime's pool: leave now.
-            #[allow(clippy::exit, reason = "dropping the runtime would wait on stdin")]
-            std::process::exit(exit_codes::SUCCESS);
+            exit_codes::SUCCESS
         }
         serve::Stopped::Failed(reason) => {
             log(&format!("stopping: {reason}"));
-            Ok(exit_codes::FAILURE)
+            exit_codes::FAILURE
         }
-    }
+    };
+    // Blocking reads of stdin may still hold the runtime's pool: leave now.
+    #[allow(clippy::exit, reason = "dropping the runtime would wait on stdin")]
+    std::process::exit(code);
 }

@@ -384,11 +384,25 @@ pub enum Stopped {
 /// Serves MCP on stdin/stdout until the client closes the connection.
 pub async fn serve(options: Options, log: Log) -> Stopped {
     let server = Server::new(options, log.clone());
-    let running = match server.serve(stdio::transport()).await {
+    let stdio::Transport {
+        reads,
+        writes,
+        mut tasks,
+    } = stdio::transport();
+    let running = match server.serve((reads, writes)).await {
         Ok(r) => r,
-        Err(e) => return Stopped::Failed(format!("initialization failed: {e}")),
+        Err(e) => {
+            return Stopped::Failed(match tasks.failure().await {
+                Some(why) => why,
+                None => format!("initialization failed: {e}"),
+            });
+        }
     };
-    match running.waiting().await {
+    let stopped = running.waiting().await;
+    if let Some(why) = tasks.failure().await {
+        return Stopped::Failed(why);
+    }
+    match stopped {
         Ok(_) => Stopped::Closed,
         Err(e) => Stopped::Failed(e.to_string()),
     }
