@@ -220,7 +220,7 @@ pub fn shows_hunks(f: &FileChange) -> bool {
     let text_kind = |mode: crate::git::Mode| {
         matches!(Kind::of_mode(mode), Some(Kind::File | Kind::Symlink) | None)
     };
-    (f.generated.is_none() || f.generated_by_change)
+    !f.generated_hidden()
         && !f.binary
         && text_kind(f.mode_before)
         && text_kind(f.mode_after)
@@ -295,6 +295,7 @@ mod tests {
             language: None,
             generated: None,
             generated_by_change: false,
+            generated_shown: None,
             untracked: false,
             functions: super::super::model::Functions::Off,
             outline: Outline {
