@@ -30,9 +30,7 @@ fn log(line: &str) {
 /// Exits when the process that started the server is gone (an orphaned server would wait on
 /// a stdin nobody closes).
 fn watch_parent() {
-    #[allow(unsafe_code, reason = "getppid has no preconditions")]
-    // SAFETY: getppid cannot fail and touches no memory.
-    let parent = unsafe { libc::getppid() };
+    let parent = rustix::process::Pid::as_raw(rustix::process::getppid());
     if parent <= 1 {
         return;
     }
@@ -41,9 +39,7 @@ fn watch_parent() {
         .spawn(move || {
             loop {
                 std::thread::sleep(std::time::Duration::from_millis(250));
-                #[allow(unsafe_code, reason = "getppid has no preconditions")]
-                // SAFETY: as above.
-                let now = unsafe { libc::getppid() };
+                let now = rustix::process::Pid::as_raw(rustix::process::getppid());
                 if now != parent {
                     log(&format!("parent process {parent} exited; stopping"));
                     #[allow(clippy::exit, reason = "the runtime may be blocked on stdin")]

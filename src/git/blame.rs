@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 
 use bstr::ByteSlice;
 
-use super::object::Oid;
+use crate::oid::Oid;
 
 /// One blamed line.
 #[derive(Clone, Debug, PartialEq, Eq)]

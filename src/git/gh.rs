@@ -12,8 +12,8 @@ use std::path::PathBuf;
 use std::process::Stdio;
 
 use super::deadline::{self, Ended};
-use super::object::Oid;
 use crate::locate;
+use crate::oid::Oid;
 
 /// Why the real `gh` could not tell which commits a pull request compares.
 #[derive(Debug, thiserror::Error)]

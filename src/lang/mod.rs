@@ -632,7 +632,7 @@ pub fn analyze_versions(
             // Stored under the id only when the content is what the id names; a timeout too,
             // so a hostile file costs its parse time once (see `cache`).
             if !a.of_the_call()
-                && crate::git::Oid::parse(oid).is_ok_and(|id| id.names_blob(content))
+                && crate::oid::Oid::parse(oid).is_ok_and(|id| id.names_blob(content))
             {
                 cache::put(oid, language.label(), a);
             }

@@ -4,8 +4,10 @@
 //! inline paths), and every `super::` chain that climbs out to the crate root, is an edge from
 //! the file's top-level module to another. Comments and string literals are skipped, so doc
 //! links and test inputs that mention `crate::x` are not edges. The test fails when an edge
-//! points to a higher layer, when the top-level modules form a cycle, when a module is missing
-//! from [`LAYERS`], or when a gix path appears outside `src/git/` (the one boundary to gix).
+//! points to a higher layer, when the top-level modules form a cycle, when the files of one
+//! module import each other round (`manifest/hunks.rs` and `manifest/snapshot.rs` did), when a
+//! module is missing from [`LAYERS`], or when a gix path appears outside `src/git/` (the one
+//! boundary to gix).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -13,8 +15,9 @@ use std::path::{Path, PathBuf};
 /// The layers, bottom first. A module may import its own layer and the layers below.
 const LAYERS: &[&[&str]] = &[
     // The request vocabulary (git's and gh's command-line grammar), finding the real binaries,
-    // and small utilities.
+    // object ids, and small utilities.
     &[
+        "oid",
         "request",
         "budget",
         "paging",
@@ -28,10 +31,11 @@ const LAYERS: &[&[&str]] = &[
         "version",
         "fuzz",
     ],
+    // Pure analyses over bytes: they know object ids, not repositories (issue 29: `lang`
+    // imported `git` for `Oid`).
+    &["lang", "deps"],
     // The only place gix and the git subprocess are touched.
     &["git"],
-    // Pure analyses over bytes.
-    &["lang", "deps"],
     &["manifest"],
     &["context"],
     &["answer"],
@@ -398,6 +402,151 @@ fn edges_in(src: &Path) -> Vec<Edge> {
         })
         .flat_map(|f| edges_of(&src, f))
         .collect()
+}
+
+/// An import between two parts of one top-level module: `src/manifest/hunks.rs` naming
+/// `super::snapshot` (or `crate::manifest::snapshot`) is `manifest`: `hunks` → `snapshot`. A
+/// part is a file or directory right under the module's directory; `mod.rs` ties the parts
+/// together and is not one.
+fn part_edges(src: &Path) -> Vec<(String, String, String, String)> {
+    let mut files = Vec::new();
+    rust_files(src, &mut files);
+    files.sort();
+    let mut out = Vec::new();
+    for file in &files {
+        let path = module_path(src, file);
+        if path.len() < 2 {
+            continue;
+        }
+        let (module, part) = (&path[0], &path[1]);
+        let parts_dir = src.join(module);
+        let is_part = |name: &str| {
+            name != part.as_str()
+                && (parts_dir.join(format!("{name}.rs")).is_file() || parts_dir.join(name).is_dir())
+        };
+        let toks = tokens(&std::fs::read_to_string(file).unwrap());
+        let ident = |k: usize| match toks.get(k) {
+            Some((Token::Ident(s), _)) => Some(s.as_str()),
+            _ => None,
+        };
+        let sep = |k: usize| matches!(toks.get(k), Some((Token::PathSep, _)));
+        let mut braces: Vec<bool> = Vec::new();
+        let mut k = 0;
+        while k < toks.len() {
+            let line = toks[k].1;
+            let mut target: Option<Vec<String>> = None;
+            match &toks[k].0 {
+                Token::Open => {
+                    braces.push(k >= 2 && ident(k - 2) == Some("mod") && ident(k - 1).is_some());
+                }
+                Token::Close => {
+                    braces.pop();
+                }
+                Token::Ident(w) if w == "crate" && sep(k + 1) && !(k > 0 && sep(k - 1)) => {
+                    if let (Some(m), true, Some(p)) = (ident(k + 2), sep(k + 3), ident(k + 4)) {
+                        target = Some(vec![m.to_owned(), p.to_owned()]);
+                    }
+                }
+                Token::Ident(w) if w == "super" && !(k > 0 && sep(k - 1)) => {
+                    let mut supers = 0;
+                    let mut j = k;
+                    while ident(j) == Some("super") && sep(j + 1) {
+                        supers += 1;
+                        j += 2;
+                    }
+                    // The file's module path, deepened by the inline modules it is in.
+                    let depth = path.len() + braces.iter().filter(|m| **m).count();
+                    if supers < depth {
+                        let mut at = path.clone();
+                        at.extend(std::iter::repeat_n(String::new(), depth - path.len()));
+                        at.truncate(depth - supers);
+                        if let Some(name) = ident(j) {
+                            at.push(name.to_owned());
+                        }
+                        target = Some(at);
+                    }
+                    k = j.max(k + 1);
+                }
+                _ => {}
+            }
+            if let Some(t) = target {
+                if t.len() >= 2 && t[0] == *module && is_part(&t[1]) {
+                    out.push((
+                        module.clone(),
+                        part.clone(),
+                        t[1].clone(),
+                        format!(
+                            "{}:{line}",
+                            file.strip_prefix(src).unwrap_or(file).display()
+                        ),
+                    ));
+                }
+            }
+            if !matches!(&toks[k].0, Token::Ident(w) if w == "super") {
+                k += 1;
+            }
+        }
+    }
+    out
+}
+
+/// The cycles among the parts of each top-level module, each as `module: a → b → a (where)`.
+fn part_cycles(src: &Path) -> Vec<String> {
+    let mut graph: BTreeMap<(String, String), BTreeMap<String, String>> = BTreeMap::new();
+    for (module, from, to, at) in part_edges(src) {
+        graph
+            .entry((module, from))
+            .or_default()
+            .entry(to)
+            .or_insert(at);
+    }
+    let mut cycles = Vec::new();
+    for ((module, a), targets) in &graph {
+        for (b, at) in targets {
+            // Two parts importing each other, or a longer round through others.
+            let mut seen = BTreeSet::new();
+            let mut todo = vec![(b.clone(), vec![a.clone(), b.clone()], vec![at.clone()])];
+            while let Some((node, trail, wheres)) = todo.pop() {
+                if node == *a {
+                    if trail.iter().min() == Some(a) {
+                        cycles.push(format!(
+                            "{module}: {} ({})",
+                            trail.join(" → "),
+                            wheres.join(", ")
+                        ));
+                    }
+                    continue;
+                }
+                if !seen.insert(node.clone()) {
+                    continue;
+                }
+                for (next, at) in graph
+                    .get(&(module.clone(), node.clone()))
+                    .into_iter()
+                    .flatten()
+                {
+                    let mut t = trail.clone();
+                    t.push(next.clone());
+                    let mut w = wheres.clone();
+                    w.push(at.clone());
+                    todo.push((next.clone(), t, w));
+                }
+            }
+        }
+    }
+    cycles.sort();
+    cycles.dedup();
+    cycles
+}
+
+#[test]
+fn the_parts_of_a_module_import_each_other_one_way() {
+    let cycles = part_cycles(&src_dir());
+    assert!(
+        cycles.is_empty(),
+        "files of one module that import each other round:\n{}",
+        cycles.join("\n")
+    );
 }
 
 #[test]
@@ -797,6 +946,31 @@ fn each_kind_of_violation_is_found_when_planted() {
     assert!(
         upward.iter().any(|e| e.contains("`git` imports `cli`")),
         "{upward:?}"
+    );
+    // The analyses importing the git layer (issue 29).
+    let analyses = planted("lang/planted.rs", "use crate::git::Repo;\n");
+    let upward = upward_edges(&analyses.path().join("src"));
+    assert!(
+        upward.iter().any(|e| e.contains("`lang` imports `git`")),
+        "{upward:?}"
+    );
+    // Two files of one module importing each other (issue 29: `manifest/hunks.rs` and
+    // `manifest/snapshot.rs`), one through a `super::` path and one through `crate::`.
+    let round = planted(
+        "manifest/planted_a.rs",
+        "use super::planted_b::B;\npub struct A;\n",
+    );
+    std::fs::write(
+        round.path().join("src/manifest/planted_b.rs"),
+        "pub struct B;\nfn f() -> crate::manifest::planted_a::A { crate::manifest::planted_a::A }\n",
+    )
+    .unwrap();
+    let cycles = part_cycles(&round.path().join("src"));
+    assert!(
+        cycles
+            .iter()
+            .any(|c| c.contains("manifest: planted_a → planted_b → planted_a")),
+        "{cycles:?}"
     );
     // An upward import of an item the crate root defines.
     let root_item = planted("lang/planted.rs", "use crate::run;\n");
