@@ -108,7 +108,7 @@ fn start(named: Option<PathBuf>, command: Vec<OsString>, out: &mut Out<'_>) -> R
         command.env(recorded, std::env::var_os(var).unwrap_or_default());
     }
     let err = command.exec();
-    bail!("cannot run {}: {err}", program.to_string_lossy())
+    Err(anyhow::Error::new(err).context(format!("cannot run {}", program.to_string_lossy())))
 }
 
 /// PATH with git-prism's `git` first: as it is when the shim already comes first, else with
@@ -142,7 +142,7 @@ fn check(named: Option<PathBuf>, out: &mut Out<'_>) -> Result<i32> {
         Ok(s) => s,
         Err(e) => {
             writeln!(out.stdout, "scope: {}", file.display())?;
-            writeln!(out.stdout, "invalid: {e}")?;
+            writeln!(out.stdout, "invalid: {}", crate::text::chain(&e))?;
             writeln!(
                 out.stdout,
                 "every repository: read (every write is refused until the file is fixed)"

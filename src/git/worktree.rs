@@ -47,7 +47,7 @@ pub enum WorktreeError {
         path: BString,
     },
     /// The file system refused an operation.
-    #[error("cannot read '{}': {source}", crate::text::clip(&path.to_string_lossy(), 200))]
+    #[error("cannot read '{}'", crate::text::clip(&path.to_string_lossy(), 200))]
     Io {
         /// The full path.
         path: PathBuf,

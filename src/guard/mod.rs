@@ -142,7 +142,10 @@ pub fn check(tool: Program, args: &[OsString], cwd: Option<&Path>, scope_file: &
             return refuse(
                 Some(&shown),
                 "no valid scope",
-                format!("{e}; every write is refused until the scope is fixed"),
+                format!(
+                    "{}; every write is refused until the scope is fixed",
+                    crate::text::chain(&e)
+                ),
                 "fix the file (`git-prism session check` says what is wrong) or run it yourself",
             );
         }
@@ -222,7 +225,10 @@ pub fn check(tool: Program, args: &[OsString], cwd: Option<&Path>, scope_file: &
                     return refuse(
                         Some(&shown),
                         name,
-                        format!("where the push goes cannot be told: {e}"),
+                        format!(
+                            "where the push goes cannot be told: {}",
+                            crate::text::chain(&e)
+                        ),
                         change_scope,
                     );
                 }

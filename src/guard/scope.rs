@@ -78,7 +78,7 @@ pub enum ScopeError {
     #[error("{SCOPE_VAR} is not an absolute path: {}", .0.display())]
     Relative(PathBuf),
     /// The file cannot be read.
-    #[error("cannot read the scope file {}: {source}", path.display())]
+    #[error("cannot read the scope file {}", path.display())]
     Read {
         /// The file.
         path: PathBuf,
@@ -90,7 +90,7 @@ pub enum ScopeError {
     #[error("the scope file {} is larger than {MAX_BYTES} bytes", .0.display())]
     TooLarge(PathBuf),
     /// The file is not valid TOML of the scope's form.
-    #[error("the scope file {} is not valid: {source}", path.display())]
+    #[error("the scope file {} is not valid", path.display())]
     Parse {
         /// The file.
         path: PathBuf,

@@ -175,7 +175,7 @@ pub fn snapshots(
         // as such on both sides, whatever the range.
         if let Err(e) = worktree::check_path(path) {
             let side = || Side {
-                reason: Some(e.to_string()),
+                reason: Some(crate::text::chain(&e)),
                 ..Side::missing()
             };
             out.push(FileSnapshot {
@@ -364,8 +364,8 @@ fn read_side(
                     side.size = Some(size);
                     Err(too_large(size))
                 }
-                Ok(_) => objects.blob(&oid).map_err(|e| e.to_string()),
-                Err(e) => Err(e.to_string()),
+                Ok(_) => objects.blob(&oid).map_err(|e| crate::text::chain(&e)),
+                Err(e) => Err(crate::text::chain(&e)),
             }
         }
         Source::Worktree(path) => {
@@ -378,10 +378,10 @@ fn read_side(
                     side.exists = false;
                     return side;
                 }
-                Err(e @ worktree::WorktreeError::Io { .. }) => Err(e.to_string()),
+                Err(e @ worktree::WorktreeError::Io { .. }) => Err(crate::text::chain(&e)),
                 Err(e) => {
                     side.exists = false;
-                    side.reason = Some(e.to_string());
+                    side.reason = Some(crate::text::chain(&e));
                     return side;
                 }
                 Ok(Some(worktree::Content::File(bytes))) => Ok(bytes),

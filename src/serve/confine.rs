@@ -125,7 +125,7 @@ impl Allowed {
         }
         let alternates = repo.alternates().map_err(|e| ConfineError::Unresolvable {
             path: clip(&top.display().to_string(), QUOTED).into_owned(),
-            reason: e.to_string(),
+            reason: crate::text::chain(&e),
         })?;
         for dir in &alternates {
             self.check_part(&top, "alternate objects", dir)?;

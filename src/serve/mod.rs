@@ -248,7 +248,10 @@ impl Server {
                 .filter_map(|r| confine::root_path(&r.uri))
                 .collect(),
             Err(e) => {
-                self.log(&format!("cannot list the client's roots: {e}"));
+                self.log(&format!(
+                    "cannot list the client's roots: {}",
+                    crate::text::chain(&e)
+                ));
                 Vec::new()
             }
         };
@@ -323,7 +326,7 @@ impl Server {
                 Ok(CallToolResult::success(vec![ContentBlock::text(json)]))
             }
             Ok(Err(e)) => {
-                let e = e.to_string();
+                let e = crate::text::chain(&e);
                 let e = crate::text::clip(&e, MAX_ERROR_CHARS);
                 self.log(&format!("{tool}: error in {elapsed:.0} ms: {e}"));
                 Ok(CallToolResult::error(vec![ContentBlock::text(format!(
@@ -394,7 +397,7 @@ pub async fn serve(options: Options, log: Log) -> Stopped {
         Err(e) => {
             return Stopped::Failed(match tasks.failure().await {
                 Some(why) => why,
-                None => format!("initialization failed: {e}"),
+                None => format!("initialization failed: {}", crate::text::chain(&e)),
             });
         }
     };
@@ -404,6 +407,6 @@ pub async fn serve(options: Options, log: Log) -> Stopped {
     }
     match stopped {
         Ok(_) => Stopped::Closed,
-        Err(e) => Stopped::Failed(e.to_string()),
+        Err(e) => Stopped::Failed(crate::text::chain(&e)),
     }
 }

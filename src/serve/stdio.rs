@@ -65,7 +65,7 @@ async fn failed(
 ) -> Option<String> {
     match tokio::time::timeout(wait, task).await.ok()? {
         Ok(Ok(())) => None,
-        Ok(Err(e)) => Some(e.to_string()),
+        Ok(Err(e)) => Some(crate::text::chain(&e)),
         Err(e) if e.is_panic() => Some(crate::unwind::message(e.into_panic().as_ref())),
         Err(e) => Some(e.to_string()),
     }

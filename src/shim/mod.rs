@@ -55,8 +55,10 @@ impl fmt::Display for Passthrough {
             Passthrough::OptOut(var) => write!(f, "{var} is set"),
             Passthrough::NotAnAgent => f.write_str("not an agent"),
             Passthrough::Classified(r) => r.fmt(f),
-            Passthrough::Fidelity(r) => r.fmt(f),
-            Passthrough::AnswerFailed(e) => write!(f, "no structured answer: {e}"),
+            Passthrough::Fidelity(r) => f.write_str(&crate::text::chain(r)),
+            Passthrough::AnswerFailed(e) => {
+                write!(f, "no structured answer: {}", crate::text::chain(e))
+            }
             Passthrough::Panicked(panic) => {
                 write!(f, "no structured answer: internal error: {panic}")
             }

@@ -33,7 +33,7 @@ pub enum Refusal {
     #[error("no agent harness found among the ancestor processes")]
     NoHarness,
     /// A `/proc` file could not be read (another user's process, a race with its exit).
-    #[error("cannot inspect process {pid}: {source}")]
+    #[error("cannot inspect process {pid}")]
     Proc {
         /// The process whose `/proc` entry failed.
         pid: u32,

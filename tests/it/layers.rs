@@ -881,6 +881,190 @@ fn git_arguments_are_spelled_only_in_the_git_layer() {
     );
 }
 
+/// The error variants (and error structs) of one file whose message prints their own source,
+/// as `file:line: Name`: the error convention is that `Display` says what failed, the source
+/// says why, and the chain is printed once by whoever reports it (`text::chain`, or `{:#}` at
+/// the CLI's edge), so a message that prints its source prints it twice.
+///
+/// A source is a field named `source` or marked `#[source]` or `#[from]` (as thiserror reads
+/// them); a message prints it when its format string names it (`{source}`, `{0}`, `{0:?}`) or
+/// an argument reads it (`.source`, `.0`). `#[error(transparent)]` forwards both and is fine.
+fn errors_printing_their_source(rel: &str, text: &str) -> Vec<String> {
+    let toks = tokens(text);
+    let is = |k: usize, t: &Token| toks.get(k).is_some_and(|(x, _)| x == t);
+    let ident = |k: usize| match toks.get(k) {
+        Some((Token::Ident(s), _)) => Some(s.as_str()),
+        _ => None,
+    };
+    // The end of the bracketed group opening at `k` (`(`, `[` or `{`).
+    let close = |k: usize| -> usize {
+        let mut depth = 0i32;
+        let mut j = k;
+        while j < toks.len() {
+            match toks[j].0 {
+                Token::Open | Token::Other(b'(') | Token::Other(b'[') => depth += 1,
+                Token::Close | Token::Other(b')') | Token::Other(b']') => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return j;
+                    }
+                }
+                _ => {}
+            }
+            j += 1;
+        }
+        toks.len()
+    };
+    let mut found = Vec::new();
+    let mut k = 0;
+    while k < toks.len() {
+        // `# [ error ( ... ) ]`
+        if !(is(k, &Token::Other(b'#'))
+            && is(k + 1, &Token::Other(b'['))
+            && ident(k + 2) == Some("error")
+            && is(k + 3, &Token::Other(b'(')))
+        {
+            k += 1;
+            continue;
+        }
+        let line = toks[k].1;
+        let args_end = close(k + 3);
+        let format: String = toks[k + 4..args_end]
+            .iter()
+            .find_map(|(t, _)| match t {
+                Token::Str(s) => Some(s.clone()),
+                _ => None,
+            })
+            .unwrap_or_default();
+        // Fields read by the extra arguments: `.name` / `.0`.
+        let mut read: BTreeSet<String> = BTreeSet::new();
+        for j in k + 4..args_end {
+            if is(j, &Token::Other(b'.')) {
+                match toks.get(j + 1) {
+                    Some((Token::Ident(name), _)) => {
+                        read.insert(name.clone());
+                    }
+                    Some((Token::Other(d), _)) if d.is_ascii_digit() => {
+                        read.insert(char::from(*d).to_string());
+                    }
+                    _ => {}
+                }
+            }
+        }
+        // Past the attribute and any others, to the variant or struct and its fields.
+        let mut j = close(k + 1) + 1;
+        while is(j, &Token::Other(b'#')) {
+            j = close(j + 1) + 1;
+        }
+        while matches!(ident(j), Some("pub" | "struct" | "enum")) {
+            j += 1;
+            if is(j, &Token::Other(b'(')) {
+                j = close(j) + 1;
+            }
+        }
+        let name = ident(j).unwrap_or("?").to_owned();
+        j += 1;
+        let mut sources: Vec<String> = Vec::new();
+        if is(j, &Token::Open) || is(j, &Token::Other(b'(')) {
+            let tuple = is(j, &Token::Other(b'('));
+            let end = close(j);
+            let mut index = 0;
+            let mut attrs = String::new();
+            let mut m = j + 1;
+            let mut field_start = true;
+            while m < end {
+                if is(m, &Token::Other(b'#')) {
+                    let attr_end = close(m + 1);
+                    for (t, _) in &toks[m..attr_end] {
+                        if let Token::Ident(s) = t {
+                            attrs.push_str(s);
+                            attrs.push(' ');
+                        }
+                    }
+                    m = attr_end + 1;
+                    continue;
+                }
+                if field_start && !matches!(ident(m), Some("pub")) {
+                    let field = if tuple {
+                        index.to_string()
+                    } else {
+                        ident(m).unwrap_or_default().to_owned()
+                    };
+                    let marked = attrs.split(' ').any(|a| a == "source" || a == "from");
+                    if marked || (!tuple && field == "source") {
+                        sources.push(field);
+                    }
+                    field_start = false;
+                }
+                match toks[m].0 {
+                    Token::Comma => {
+                        field_start = true;
+                        attrs.clear();
+                        index += 1;
+                    }
+                    Token::Open | Token::Other(b'(') | Token::Other(b'[') | Token::Other(b'<') => {
+                        if !matches!(toks[m].0, Token::Other(b'<')) {
+                            m = close(m);
+                        } else {
+                            // Generic arguments: skip to the matching `>`.
+                            let mut depth = 0;
+                            while m < end {
+                                match toks[m].0 {
+                                    Token::Other(b'<') => depth += 1,
+                                    Token::Other(b'>') => {
+                                        depth -= 1;
+                                        if depth == 0 {
+                                            break;
+                                        }
+                                    }
+                                    _ => {}
+                                }
+                                m += 1;
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+                m += 1;
+            }
+        }
+        let prints = |field: &str| {
+            read.contains(field)
+                || format.contains(&format!("{{{field}}}"))
+                || format.contains(&format!("{{{field}:"))
+        };
+        if sources.iter().any(|s| prints(s)) {
+            found.push(format!("{rel}:{line}: {name}"));
+        }
+        k = args_end;
+    }
+    found
+}
+
+/// [`errors_printing_their_source`] over every file of the tree under `src`.
+fn source_printed_twice(src: &Path) -> Vec<String> {
+    let mut files = Vec::new();
+    rust_files(src, &mut files);
+    files.sort();
+    files
+        .iter()
+        .flat_map(|f| {
+            let rel = f.strip_prefix(src).unwrap_or(f).display().to_string();
+            errors_printing_their_source(&rel, &std::fs::read_to_string(f).unwrap())
+        })
+        .collect()
+}
+
+#[test]
+fn errors_print_what_failed_and_leave_why_to_their_source() {
+    let twice = source_printed_twice(&src_dir());
+    assert!(
+        twice.is_empty(),
+        "errors whose message prints their source (say what failed; the chain says why):\n{}",
+        twice.join("\n")
+    );
+}
+
 /// A copy of the crate's `src/` with one file planted in it.
 fn planted(path: &str, text: &str) -> tempfile::TempDir {
     fn copy(from: &Path, to: &Path) {
@@ -971,6 +1155,46 @@ fn each_kind_of_violation_is_found_when_planted() {
             .iter()
             .any(|c| c.contains("manifest: planted_a → planted_b → planted_a")),
         "{cycles:?}"
+    );
+    // Errors whose message prints their source: a named `source`, a `#[source]` field read by
+    // an argument, a tuple's `#[from]` as `{0}`; a message that names other fields, a
+    // transparent one and a `{0}` that is not the source are fine.
+    let twice = planted(
+        "git/planted.rs",
+        r#"
+#[derive(Debug, thiserror::Error)]
+pub enum PlantedError {
+    #[error("cannot read '{}': {source}", path.display())]
+    Read { path: std::path::PathBuf, source: std::io::Error },
+    #[error("cannot parse {}", .cause)]
+    Parse {
+        #[source]
+        cause: std::num::ParseIntError,
+    },
+    #[error("cannot decode: {0}")]
+    Decode(#[from] std::str::Utf8Error),
+    #[error("bad value {0}")]
+    Value(String),
+    #[error("cannot open '{}'", path.display())]
+    Open { path: std::path::PathBuf, #[source] error: std::io::Error },
+    #[error(transparent)]
+    Other(#[from] std::fmt::Error),
+}
+#[derive(Debug, thiserror::Error)]
+#[error("cannot write: {0:?}")]
+pub struct PlantedStruct(#[source] pub std::io::Error);
+"#,
+    );
+    let found = source_printed_twice(&twice.path().join("src"));
+    let names: Vec<&str> = found
+        .iter()
+        .filter(|f| f.starts_with("git/planted.rs"))
+        .filter_map(|f| f.rsplit(' ').next())
+        .collect();
+    assert_eq!(
+        names,
+        ["Read", "Parse", "Decode", "PlantedStruct"],
+        "{found:?}"
     );
     // An upward import of an item the crate root defines.
     let root_item = planted("lang/planted.rs", "use crate::run;\n");
