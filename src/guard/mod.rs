@@ -13,6 +13,7 @@
 //! Pure but for reading the scope and the session's record, asking the real git where the
 //! repository is ([`place`]), and for a push the repository's configuration.
 
+pub mod file;
 pub mod hook;
 pub mod kernel;
 pub mod log;
@@ -318,7 +319,7 @@ impl Context {
             Err(e) => Context {
                 scope_file: scope_file.to_owned(),
                 record: None,
-                record_error: Some(e.to_string()),
+                record_error: Some(crate::text::chain(&e)),
             },
         }
     }
@@ -349,8 +350,8 @@ impl Context {
             return Err(e.clone());
         }
         match &self.record {
-            Some(r) => Ok(Scope::from_record(&r.scope_file.path(), r)),
-            None => scope::load(&self.scope_file).map_err(|e| e.to_string()),
+            Some(r) => Ok(r.scope(&r.scope_file.path())),
+            None => scope::load(&self.scope_file).map_err(|e| crate::text::chain(&e)),
         }
     }
 }
@@ -614,7 +615,7 @@ fn push_decision(
         Ok(s) => Some(s),
         Err(e) => {
             return match needs(Permission::WritePush, "a push".into()) {
-                None => d.refuse(Rule::Unplaceable(e.to_string())),
+                None => d.refuse(Rule::Unplaceable(crate::text::chain(&e))),
                 Some(rule) => d.refuse(rule),
             };
         }
