@@ -22,17 +22,19 @@ endif
 RELEASE_BIN := $(TARGET_DIR)/$(TARGET)/release/git-prism
 DEBUG_BIN := $(TARGET_DIR)/debug/git-prism
 VENV := $(TARGET_DIR)/venv
-# The formatters tests/it/formatting.rs runs (black, prettier, prettier-plugin-java), pinned in
-# FORMATTERS; rustfmt comes with the toolchain, gofmt and clang-format from the system.
+# The formatters tests/it/formatting.rs runs (black, clang-format, prettier,
+# prettier-plugin-java), pinned in FORMATTERS; rustfmt comes with the toolchain, gofmt with Go
+# (the `gofmt` target installs it where it can).
 FORMATTERS := tests/fixtures/formatting/tools
 NPM_DIR := $(TARGET_DIR)/npm
 FORMATTER_ENV := GIT_PRISM_REQUIRE_FORMATTERS=1 \
 	GIT_PRISM_BLACK=$(VENV)/bin/black \
+	GIT_PRISM_CLANG_FORMAT=$(VENV)/bin/clang-format \
 	GIT_PRISM_PRETTIER=$(NPM_DIR)/node_modules/.bin/prettier \
 	GIT_PRISM_PRETTIER_JAVA=$(NPM_DIR)/node_modules/prettier-plugin-java/dist/index.mjs
 PREFIX ?= $(HOME)/.local
 
-.PHONY: build dist test fmt-check clippy doc unit bdd venv formatters bench bench-formatting corpus demo install clean
+.PHONY: build dist test fmt-check clippy doc unit bdd venv formatters gofmt bench bench-formatting corpus demo install clean
 
 build:
 	RUSTFLAGS="$${RUSTFLAGS:-} $(LINK_FLAGS)" $(CARGO) build $(RELEASE_FLAGS)
@@ -69,8 +71,23 @@ $(VENV)/.installed: features/requirements.txt
 	touch $@
 
 # Installed once and kept (stamp files); a formatter that cannot be installed makes its tests
-# fail under `make test` (GIT_PRISM_REQUIRE_FORMATTERS), so CI never passes without them.
-formatters: $(VENV)/.formatters $(NPM_DIR)/.installed
+# fail under `make test` (GIT_PRISM_REQUIRE_FORMATTERS), so CI never passes without them, and
+# says in one line what to install.
+formatters: $(VENV)/.formatters $(NPM_DIR)/.installed gofmt
+
+# gofmt comes with Go, which none of the registries this build uses ships: the distribution's
+# package when root on Debian or Ubuntu (about 20 s, once), else one line saying what to install.
+gofmt:
+	@if [ -n "$${GIT_PRISM_GOFMT:-}" ] || command -v gofmt >/dev/null; then \
+		:; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		echo "formatters: installing gofmt (apt-get install golang-go)" >&2; \
+		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+			--no-install-recommends golang-go >/dev/null; } || \
+		echo "formatters: apt-get could not install golang-go: install Go for gofmt (or set GIT_PRISM_GOFMT); the gofmt tests fail until then" >&2; \
+	else \
+		echo "formatters: gofmt not found: install Go (Debian/Ubuntu: sudo apt-get install golang-go; Fedora: sudo dnf install golang; macOS: brew install go) or set GIT_PRISM_GOFMT; the gofmt tests fail until then" >&2; \
+	fi
 
 $(VENV)/.formatters: $(VENV)/.installed $(FORMATTERS)/requirements.txt
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check -r $(FORMATTERS)/requirements.txt

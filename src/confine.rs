@@ -107,7 +107,7 @@ impl Support {
 #[derive(Debug, thiserror::Error)]
 pub enum ConfineError {
     /// The kernel refused the ruleset.
-    #[error("cannot confine git with Landlock: {0}")]
+    #[error("cannot confine git with Landlock")]
     Landlock(#[from] landlock::RulesetError),
     /// The kernel supports Landlock but did not enforce the ruleset.
     #[error("cannot confine git with Landlock: the kernel did not enforce the rules")]

@@ -25,6 +25,7 @@ pub mod json;
 pub mod lang;
 pub mod locate;
 pub mod manifest;
+pub mod oid;
 pub mod paging;
 pub mod query;
 pub mod request;

@@ -35,7 +35,7 @@ pub enum PageError {
     #[error(transparent)]
     Cursor(#[from] CursorError),
     /// The document could not be written as JSON.
-    #[error("cannot write the answer as JSON: {0}")]
+    #[error("cannot write the answer as JSON")]
     Json(#[from] serde_json::Error),
 }
 

@@ -1,6 +1,26 @@
-//! Small text helpers for messages that quote what a caller gave.
+//! Small text helpers for messages: quoting what a caller gave, and printing an error.
+//!
+//! The error convention (issue 29): an error's `Display` says what failed, its source says why,
+//! and whoever prints it prints the chain once ([`chain`]; the CLI's `anyhow` edge with `{:#}`,
+//! which is the same). `tests/it/layers.rs` fails on an error whose `Display` prints its source.
 
 use std::borrow::Cow;
+
+/// An error and every error behind it, `what failed: why: why that`, on one line.
+pub fn chain(err: &(dyn std::error::Error + 'static)) -> String {
+    let mut out = err.to_string();
+    let mut next = err.source();
+    while let Some(cause) = next {
+        let text = cause.to_string();
+        // A wrapper that says the same as what it wraps adds nothing.
+        if !out.ends_with(&text) {
+            out.push_str(": ");
+            out.push_str(&text);
+        }
+        next = cause.source();
+    }
+    out
+}
 
 /// Returns `text` cut to at most `max` characters, with `…` and the number of characters left
 /// out when it was longer: error messages quote what a caller sent, and a caller can send
@@ -25,5 +45,19 @@ mod tests {
         assert_eq!(clip("exactly10!", 10), "exactly10!");
         assert_eq!(clip("0123456789abc", 10), "0123456789… (3 more characters)");
         assert_eq!(clip("ééééé", 2), "éé… (3 more characters)");
+    }
+
+    #[test]
+    fn an_error_prints_what_failed_then_why() {
+        #[derive(Debug, thiserror::Error)]
+        #[error("cannot read 'x'")]
+        struct Read {
+            source: std::io::Error,
+        }
+        let err = Read {
+            source: std::io::Error::other("permission denied"),
+        };
+        assert_eq!(chain(&err), "cannot read 'x': permission denied");
+        assert_eq!(chain(&std::io::Error::other("alone")), "alone");
     }
 }

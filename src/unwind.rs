@@ -3,9 +3,12 @@
 //! No panic may end a process: the shim must still be able to run the real git (nothing has
 //! been written yet when an answer is being built), the server must keep serving its other
 //! clients, and the CLI must say what failed in one line. [`catch`] runs a closure and returns
-//! the panic's message as an error ([`catch_on_large_stack`] on a thread whose stack a
-//! parser's worst case fits in: a stack overflow is not a panic, it ends the process); [`quiet_hook`] replaces the default hook, which would print
-//! several lines to stderr — bytes the real git's stderr must not gain on a passthrough.
+//! the panic's message as an error ([`catch_within`] on a thread of its own, waiting at most a
+//! given time); [`quiet_hook`] replaces the default hook, which would print several lines to
+//! stderr — bytes the real git's stderr must not gain on a passthrough.
+//!
+//! A stack overflow is not a panic: it ends the process. Threads keep Rust's default stack; the
+//! one deep recursion, tree-sitter's, runs on a stack segment sized for it (`lang::parse`).
 //!
 //! Invariant: the release profile unwinds (`panic = "unwind"`), or none of this works.
 
@@ -21,32 +24,6 @@ pub fn catch<T>(f: impl FnOnce() -> T) -> Result<T, String> {
     catch_unwind(AssertUnwindSafe(f)).map_err(|payload| message(payload.as_ref()))
 }
 
-/// The stack of every thread that may parse a file: tree-sitter frees an abandoned parse's
-/// stack recursively (one frame per unreduced token), so a parse stopped at its time budget
-/// over a hostile file (hundreds of thousands of nested tokens) needs tens of MiB of stack,
-/// where the main thread has 8 and a default thread 2. The size is reserved address space;
-/// only the pages used are memory.
-pub const LARGE_STACK: usize = 512 * 1024 * 1024;
-
-/// Like [`catch`], on a thread with [`LARGE_STACK`], after giving rayon's global pool (which
-/// the analyses run on) threads of the same size. A thread that cannot be started is an
-/// `Err` too.
-pub fn catch_on_large_stack<T: Send>(f: impl FnOnce() -> T + Send) -> Result<T, String> {
-    // Fails only when the pool exists already, which then has this size (this is its only
-    // configuration) or is a test's.
-    let _ = rayon::ThreadPoolBuilder::new()
-        .stack_size(LARGE_STACK)
-        .build_global();
-    std::thread::scope(|scope| {
-        let worker = std::thread::Builder::new()
-            .name("git-prism".into())
-            .stack_size(LARGE_STACK)
-            .spawn_scoped(scope, move || catch(f))
-            .map_err(|e| format!("cannot start a thread: {e}"))?;
-        worker.join().map_err(|payload| message(payload.as_ref()))?
-    })
-}
-
 /// How a bounded run ended without a value.
 #[derive(Debug)]
 pub enum Stopped {
@@ -56,19 +33,16 @@ pub enum Stopped {
     TimedOut,
 }
 
-/// Like [`catch_on_large_stack`], waiting at most `limit`. On [`Stopped::TimedOut`] the thread
-/// is left running: the caller is about to replace or end the process (the shim `exec`s git).
+/// Like [`catch`], on a thread of its own, waiting at most `limit`. On [`Stopped::TimedOut`]
+/// the thread is left running: the caller is about to replace or end the process (the shim
+/// `exec`s git). A thread that cannot be started is [`Stopped::Panicked`] with the reason.
 pub fn catch_within<T: Send + 'static>(
     limit: std::time::Duration,
     f: impl FnOnce() -> T + Send + 'static,
 ) -> Result<T, Stopped> {
-    let _ = rayon::ThreadPoolBuilder::new()
-        .stack_size(LARGE_STACK)
-        .build_global();
     let (tx, rx) = std::sync::mpsc::sync_channel(1);
     std::thread::Builder::new()
         .name("git-prism".into())
-        .stack_size(LARGE_STACK)
         .spawn(move || {
             let _ = tx.send(catch(f));
         })

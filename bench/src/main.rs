@@ -4,6 +4,7 @@
 //! many runs, so machine noise hits both sides alike. Results are printed and appended to
 //! `bench/RESULTS.md` with the machine, date and commit. Nothing here runs in CI.
 
+mod blame;
 mod context;
 mod hostile;
 mod manifest;
@@ -106,6 +107,9 @@ fn main() -> Result<()> {
     }
     if wants("verify") {
         verify::run(&options, &mut report)?;
+    }
+    if wants("blame") {
+        blame::run(&options, &mut report)?;
     }
     if wants("imara") {
         manifest::imara_agreement(&options, &mut report)?;

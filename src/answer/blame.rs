@@ -68,26 +68,25 @@ pub fn answer(b: &Blame, argv: &[OsString], ctx: &Call) -> Result<String, Answer
             format!("{} {}: {}", d.author, day(&date), d.summary),
         );
     }
+    // Every step is linear in the lines and the runs: a blame of 200,000 lines is git's time.
+    let mut functions = Functions::new(functions);
+    let none = blame::CommitDetails::default();
     let runs: Vec<Run> = blame::hunks(&parsed.lines)
         .into_iter()
         .map(|h| {
-            let details = parsed.commits.get(&h.sha).cloned().unwrap_or_default();
-            let commit = key(&h.sha, &details);
+            let details = parsed.commits.get(&h.sha).unwrap_or(&none);
+            let commit = key(&h.sha, details);
             let mut text = if h.start == h.end {
                 format!("{commit} {}", h.start)
             } else {
                 format!("{commit} {}-{}", h.start, h.end)
             };
-            let names = innermost(&functions, h.start, h.end);
+            let names = functions.innermost(h.start, h.end);
             if !names.is_empty() {
                 text.push(' ');
                 text.push_str(&names.join(", "));
             }
-            for line in parsed
-                .lines
-                .iter()
-                .filter(|l| h.start <= l.number && l.number <= h.end)
-            {
+            for line in &parsed.lines[h.lines.clone()] {
                 text.push('\n');
                 text.push_str(&line.text);
             }
@@ -243,22 +242,74 @@ fn worktree_relative(workdir: &Path, dir: &Path, path: &Path) -> Option<bstr::BS
     )
 }
 
-/// The innermost functions overlapping lines `start..=end`: those that overlap the range and
-/// contain no other overlapping function.
-fn innermost(functions: &[(u32, u32, String)], start: u32, end: u32) -> Vec<String> {
-    let overlapping: Vec<&(u32, u32, String)> = functions
-        .iter()
-        .filter(|(s, e, _)| *s <= end && start <= *e)
-        .collect();
-    overlapping
-        .iter()
-        .filter(|(s, e, name)| {
-            !overlapping
+/// The functions of the blamed file, asked in order of the runs (which never overlap and
+/// come first line first): each function joins the functions in reach once and leaves once.
+struct Functions {
+    /// By first line.
+    by_start: Vec<(u32, u32, String)>,
+    /// The next one not yet in reach.
+    next: usize,
+    /// Those starting at or before the last run asked about and ending at or after its start.
+    reach: Vec<usize>,
+}
+
+impl Functions {
+    fn new(mut functions: Vec<(u32, u32, String)>) -> Functions {
+        functions.sort_by_key(|&(start, end, _)| (start, std::cmp::Reverse(end)));
+        Functions {
+            by_start: functions,
+            next: 0,
+            reach: Vec::new(),
+        }
+    }
+
+    /// The innermost functions overlapping lines `start..=end` (at or after the last range
+    /// asked about): those that overlap the range and contain no other overlapping function,
+    /// in order of their first line.
+    fn innermost(&mut self, start: u32, end: u32) -> Vec<String> {
+        while self.next < self.by_start.len() && self.by_start[self.next].0 <= end {
+            self.reach.push(self.next);
+            self.next += 1;
+        }
+        let by_start = &self.by_start;
+        self.reach.retain(|&i| by_start[i].1 >= start);
+        let overlapping: Vec<&(u32, u32, String)> =
+            self.reach.iter().map(|&i| &by_start[i]).collect();
+        innermost(&overlapping)
+    }
+}
+
+/// Of `overlapping` (sorted by first line, the longer first), those that contain no other:
+/// no other starts at or after it, ends at or before it and spans other lines. A function
+/// that contains one has it among those right after it (its children come first), and one
+/// that contains none is told by the least last line of those after it, so the whole check is
+/// about linear (not one comparison per pair: a run can cover thousands of functions).
+fn innermost(overlapping: &[&(u32, u32, String)]) -> Vec<String> {
+    let n = overlapping.len();
+    // `least_end[i]`: the least last line among `overlapping[i..]`.
+    let mut least_end = vec![u32::MAX; n + 1];
+    for i in (0..n).rev() {
+        least_end[i] = least_end[i + 1].min(overlapping[i].1);
+    }
+    let mut out = Vec::new();
+    for (i, &&(s, e, ref name)) in overlapping.iter().enumerate() {
+        // Those on exactly its lines come right after it and do not count.
+        let mut j = i + 1;
+        while j < n && (overlapping[j].0, overlapping[j].1) == (s, e) {
+            j += 1;
+        }
+        // Every later one starts at or after it; one starting within it and ending at or
+        // before its end lies inside it.
+        let contains = least_end[j] <= e
+            && overlapping[j..]
                 .iter()
-                .any(|(s2, e2, n2)| n2 != name && s <= s2 && e2 <= e && (s, e) != (s2, e2))
-        })
-        .map(|(_, _, name)| name.clone())
-        .collect()
+                .take_while(|f| f.0 <= e)
+                .any(|f| f.1 <= e);
+        if !contains {
+            out.push(name.clone());
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -272,10 +323,27 @@ mod tests {
             (5, 8, "outer.inner".to_owned()),
             (22, 30, "next".to_owned()),
         ];
-        assert_eq!(innermost(&f, 6, 6), ["outer.inner"]);
-        assert_eq!(innermost(&f, 2, 3), ["outer"]);
-        assert_eq!(innermost(&f, 7, 25), ["outer.inner", "next"]);
-        assert!(innermost(&f, 40, 41).is_empty());
+        let ask = |start, end| Functions::new(f.clone()).innermost(start, end);
+        assert_eq!(ask(6, 6), ["outer.inner"]);
+        assert_eq!(ask(2, 3), ["outer"]);
+        assert_eq!(ask(7, 25), ["outer.inner", "next"]);
+        assert!(ask(40, 41).is_empty());
+        // Asked in order, as the runs come.
+        let mut functions = Functions::new(f.clone());
+        assert_eq!(functions.innermost(2, 3), ["outer"]);
+        assert_eq!(functions.innermost(6, 6), ["outer.inner"]);
+        assert_eq!(functions.innermost(7, 25), ["outer.inner", "next"]);
+        assert!(functions.innermost(40, 41).is_empty());
+        // Two functions sharing a line (`} fn b() {`) are both innermost; so are two on the
+        // same lines.
+        let g = vec![
+            (1, 5, "a".to_owned()),
+            (5, 9, "b".to_owned()),
+            (7, 7, "c".to_owned()),
+            (7, 7, "d".to_owned()),
+        ];
+        assert_eq!(Functions::new(g.clone()).innermost(5, 5), ["a", "b"]);
+        assert_eq!(Functions::new(g).innermost(1, 9), ["a", "c", "d"]);
     }
 
     /// Two runs over the budget used to make the search try showing both, with a next page

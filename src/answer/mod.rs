@@ -58,7 +58,7 @@ pub enum AnswerError {
     #[error(transparent)]
     Gh(#[from] crate::git::gh::GhError),
     /// The answer could not be written as JSON.
-    #[error("cannot write the answer as JSON: {0}")]
+    #[error("cannot write the answer as JSON")]
     Json(#[from] serde_json::Error),
 }
 

@@ -534,6 +534,11 @@ fn file_line(f: &FileChange, name: &str) -> String {
                 },
             );
         }
+        if let Some(shown) = f.generated_shown {
+            // Shown as well (ADR 14): an edit, not a regeneration.
+            line.push_str(", ");
+            line.push_str(shown.label());
+        }
     }
     line
 }
@@ -756,6 +761,7 @@ mod tests {
             language: None,
             generated: None,
             generated_by_change: false,
+            generated_shown: None,
             untracked: false,
             functions: Functions::Off,
             outline: Outline::default(),

@@ -143,6 +143,7 @@ mod tests {
             language,
             generated: None,
             generated_by_change: false,
+            generated_shown: None,
             untracked,
             functions: crate::manifest::model::Functions::Off,
             outline: Default::default(),

@@ -85,7 +85,7 @@ pub struct Out<'a> {
 /// tool call it happened in.
 pub fn run(argv0: OsString, args: Vec<OsString>) -> i32 {
     crate::unwind::quiet_hook();
-    match crate::unwind::catch_on_large_stack(|| run_caught(argv0, args)) {
+    match crate::unwind::catch(|| run_caught(argv0, args)) {
         Ok(code) => code,
         Err(panic) => {
             #[allow(clippy::print_stderr, reason = "the CLI's error edge")]

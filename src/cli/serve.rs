@@ -30,9 +30,7 @@ fn log(line: &str) {
 /// Exits when the process that started the server is gone (an orphaned server would wait on
 /// a stdin nobody closes).
 fn watch_parent() {
-    #[allow(unsafe_code, reason = "getppid has no preconditions")]
-    // SAFETY: getppid cannot fail and touches no memory.
-    let parent = unsafe { libc::getppid() };
+    let parent = rustix::process::Pid::as_raw(rustix::process::getppid());
     if parent <= 1 {
         return;
     }
@@ -41,9 +39,7 @@ fn watch_parent() {
         .spawn(move || {
             loop {
                 std::thread::sleep(std::time::Duration::from_millis(250));
-                #[allow(unsafe_code, reason = "getppid has no preconditions")]
-                // SAFETY: as above.
-                let now = unsafe { libc::getppid() };
+                let now = rustix::process::Pid::as_raw(rustix::process::getppid());
                 if now != parent {
                     log(&format!("parent process {parent} exited; stopping"));
                     #[allow(clippy::exit, reason = "the runtime may be blocked on stdin")]
@@ -71,22 +67,20 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     watch_parent();
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
-        // Tool calls run on the blocking pool and parse files: the parser's worst case needs
-        // a large stack (see `unwind::LARGE_STACK`).
-        .thread_stack_size(crate::unwind::LARGE_STACK)
         .build()
         .context("cannot start the async runtime")?;
     let stopped = runtime.block_on(serve::serve(options, Arc::new(log)));
-    match stopped {
+    let code = match stopped {
         serve::Stopped::Closed => {
             log("client closed the connection; stopping");
-            // Blocking reads of stdin may still hold the runtime's pool: leave now.
-            #[allow(clippy::exit, reason = "dropping the runtime would wait on stdin")]
-            std::process::exit(exit_codes::SUCCESS);
+            exit_codes::SUCCESS
         }
         serve::Stopped::Failed(reason) => {
             log(&format!("stopping: {reason}"));
-            Ok(exit_codes::FAILURE)
+            exit_codes::FAILURE
         }
-    }
+    };
+    // Blocking reads of stdin may still hold the runtime's pool: leave now.
+    #[allow(clippy::exit, reason = "dropping the runtime would wait on stdin")]
+    std::process::exit(code);
 }

@@ -90,7 +90,7 @@ fn start(named: Option<PathBuf>, command: Vec<OsString>, out: &mut Out<'_>) -> R
     };
     let file = scope_file(Some(named))?;
     let loaded = scope::load(&file)?;
-    let text = session::read_regular(&file, 1 << 20)
+    let text = crate::guard::file::read_regular(&file, 1 << 20)
         .with_context(|| format!("cannot read the scope file {}", file.display()))?;
     let path = shim_first_path()?;
     let state = log::dir().context(
@@ -167,7 +167,7 @@ fn start(named: Option<PathBuf>, command: Vec<OsString>, out: &mut Out<'_>) -> R
         .env(scope::SCOPE_VAR, &scope_copy)
         .env("PATH", path);
     let err = command.exec();
-    bail!("cannot run {}: {err}", program.to_string_lossy())
+    Err(anyhow::Error::new(err).context(format!("cannot run {}", program.to_string_lossy())))
 }
 
 /// One line per repository of the scope the kernel layer cannot hold because the temporary
@@ -228,7 +228,7 @@ fn check(named: Option<PathBuf>, out: &mut Out<'_>) -> Result<i32> {
         Ok(s) => s,
         Err(e) => {
             writeln!(out.stdout, "scope: {}", file.display())?;
-            writeln!(out.stdout, "invalid: {e}")?;
+            writeln!(out.stdout, "invalid: {}", crate::text::chain(&e))?;
             writeln!(
                 out.stdout,
                 "every repository: read (every write is refused until the file is fixed)"

@@ -170,11 +170,7 @@ pub fn analyse(
         }
     }
     let analysis = lang::analyze(language, &content)?;
-    let of_the_call = analysis
-        .skipped
-        .as_deref()
-        .is_some_and(|r| r.contains(lang::OUT_OF_TIME));
-    if let Some(key) = key.filter(|_| !of_the_call) {
+    if let Some(key) = key.filter(|_| !analysis.of_the_call()) {
         lang::cache::put(&key, label, &analysis);
     }
     Some(analysis)

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 
 use bstr::ByteSlice;
 
-use super::object::Oid;
+use crate::oid::Oid;
 
 /// One blamed line.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -78,7 +78,9 @@ pub fn parse(out: &[u8]) -> Result<Blame, ParseError> {
                     .and_then(|n| n.to_str().ok())
                     .and_then(|n| n.parse().ok())
                     .ok_or_else(|| ParseError(format!("bad header {:?}", line.as_bstr())))?;
-                blame.commits.entry(sha.clone()).or_default();
+                if !blame.commits.contains_key(&sha) {
+                    blame.commits.insert(sha.clone(), CommitDetails::default());
+                }
                 blame.lines.push(Line {
                     number,
                     sha: sha.clone(),
@@ -91,7 +93,9 @@ pub fn parse(out: &[u8]) -> Result<Blame, ParseError> {
                     Some(i) => (&line[..i], line[i + 1..].to_str_lossy().into_owned()),
                     None => (line, String::new()),
                 };
-                let details = blame.commits.entry(sha.clone()).or_default();
+                let Some(details) = blame.commits.get_mut(sha) else {
+                    continue;
+                };
                 match key {
                     b"author" => details.author = value,
                     b"author-mail" => {
@@ -121,18 +125,24 @@ pub struct Hunk {
     pub end: u32,
     /// The commit.
     pub sha: Oid,
+    /// Where its lines are in the slice given to [`hunks`].
+    pub lines: std::ops::Range<usize>,
 }
 
-/// Groups consecutive lines from the same commit.
+/// Groups consecutive lines from the same commit, in one pass.
 pub fn hunks(lines: &[Line]) -> Vec<Hunk> {
     let mut out: Vec<Hunk> = Vec::new();
-    for line in lines {
+    for (i, line) in lines.iter().enumerate() {
         match out.last_mut() {
-            Some(h) if h.sha == line.sha && h.end + 1 == line.number => h.end = line.number,
+            Some(h) if h.sha == line.sha && h.end + 1 == line.number => {
+                h.end = line.number;
+                h.lines.end = i + 1;
+            }
             _ => out.push(Hunk {
                 start: line.number,
                 end: line.number,
                 sha: line.sha.clone(),
+                lines: i..i + 1,
             }),
         }
     }

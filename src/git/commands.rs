@@ -23,12 +23,13 @@ use super::GitError;
 use super::blame::{self, Blame};
 use super::facts::{self, Entry};
 use super::log::{self, CommitInfo};
-use super::object::{Mode, Oid};
+use super::object::Mode;
 use super::patch::{self, FilePatch};
 use super::real::Running;
 use super::repo::Repo;
 use super::revs::{Head, Target};
 use super::state::{self, PushTarget, Uncommitted};
+use crate::oid::Oid;
 use crate::request;
 
 /// The flags every command that can diff file contents gets, after the caller's options.

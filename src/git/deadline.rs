@@ -71,17 +71,26 @@ const LINGER: Duration = Duration::from_secs(5);
 /// watchdog is disarmed and the reader that may stop it has reported.
 pub fn run(mut child: std::process::Child, max: usize, limit: Duration) -> Result<Output, Ended> {
     use std::io::Read;
-    let mut deadline = Deadline::start(&child, limit);
+    let mut deadline = match Deadline::start(&child, limit) {
+        Ok(deadline) => deadline,
+        Err(e) => return Err(stop(&mut child, e)),
+    };
     let (err_tx, err_rx) = mpsc::channel();
     match child.stderr.take() {
         Some(mut stderr) => {
-            std::thread::spawn(move || {
-                let mut kept = Vec::new();
-                let _ = (&mut stderr).take(MAX_STDERR).read_to_end(&mut kept);
-                let _ = err_tx.send(kept);
-                // The rest is drained so that the process never blocks on a full pipe.
-                let _ = std::io::copy(&mut stderr, &mut std::io::sink());
-            });
+            let reader = std::thread::Builder::new()
+                .name("git-stderr".into())
+                .spawn(move || {
+                    let mut kept = Vec::new();
+                    let _ = (&mut stderr).take(MAX_STDERR).read_to_end(&mut kept);
+                    let _ = err_tx.send(kept);
+                    // The rest is drained so that the process never blocks on a full pipe.
+                    let _ = std::io::copy(&mut stderr, &mut std::io::sink());
+                });
+            if let Err(e) = reader {
+                deadline.disarm();
+                return Err(stop(&mut child, e));
+            }
         }
         None => drop(err_tx.send(Vec::new())),
     }
@@ -90,14 +99,20 @@ pub fn run(mut child: std::process::Child, max: usize, limit: Duration) -> Resul
         Some(stdout) => {
             let killer = deadline.killer();
             let cap = u64::try_from(max).unwrap_or(u64::MAX).saturating_add(1);
-            std::thread::spawn(move || {
-                let mut out = Vec::new();
-                let read = stdout.take(cap).read_to_end(&mut out);
-                if out.len() > max {
-                    killer.kill();
-                }
-                let _ = out_tx.send(read.map(|_| out));
-            });
+            let reader = std::thread::Builder::new()
+                .name("git-stdout".into())
+                .spawn(move || {
+                    let mut out = Vec::new();
+                    let read = stdout.take(cap).read_to_end(&mut out);
+                    if out.len() > max {
+                        killer.kill();
+                    }
+                    let _ = out_tx.send(read.map(|_| out));
+                });
+            if let Err(e) = reader {
+                deadline.disarm();
+                return Err(stop(&mut child, e));
+            }
         }
         None => drop(out_tx.send(Ok(Vec::new()))),
     }
@@ -124,16 +139,28 @@ pub fn run(mut child: std::process::Child, max: usize, limit: Duration) -> Resul
     })
 }
 
-/// A way to kill one child process: its pidfd, closed when the last holder lets go.
+/// Kills and reaps `child`, which cannot be watched or read because a thread for it could not
+/// be started (an address-space or thread limit), and says so.
+fn stop(child: &mut std::process::Child, e: std::io::Error) -> Ended {
+    let _ = child.kill();
+    let _ = child.wait();
+    Ended::Io(std::io::Error::new(
+        e.kind(),
+        format!("cannot start a thread to watch it: {e}"),
+    ))
+}
+
+/// A way to kill one child process: its pidfd (closed when the last holder lets go), or its
+/// pid where there is none.
 #[derive(Debug)]
 pub struct Killer {
-    pidfd: i32,
-    pid: libc::pid_t,
+    pidfd: Option<rustix::fd::OwnedFd>,
+    pid: rustix::process::Pid,
 }
 
 impl Killer {
     fn open(child: &std::process::Child) -> Killer {
-        let pid = libc::pid_t::try_from(child.id()).unwrap_or(0);
+        let pid = rustix::process::Pid::from_child(child);
         Killer {
             pidfd: pidfd_open(pid),
             pid,
@@ -142,17 +169,12 @@ impl Killer {
 
     /// Sends SIGKILL to the process (nothing happens once it is gone).
     pub fn kill(&self) {
-        kill(self.pidfd, self.pid);
-    }
-}
-
-#[allow(unsafe_code, reason = "closing the pidfd this value owns")]
-impl Drop for Killer {
-    fn drop(&mut self) {
-        if self.pidfd >= 0 {
-            // SAFETY: the descriptor was opened by `Killer::open` and is closed once, here.
-            unsafe { libc::close(self.pidfd) };
-        }
+        use rustix::process::Signal;
+        let _ = match &self.pidfd {
+            #[cfg(target_os = "linux")]
+            Some(pidfd) => rustix::process::pidfd_send_signal(pidfd, Signal::KILL),
+            _ => rustix::process::kill_process(self.pid, Signal::KILL),
+        };
     }
 }
 
@@ -169,7 +191,8 @@ pub struct Deadline {
 
 impl Deadline {
     /// Starts watching `child`: it is killed when `limit` passes before [`Deadline::disarm`].
-    pub fn start(child: &std::process::Child, limit: Duration) -> Deadline {
+    /// `Err` when the watchdog's thread cannot be started: a process nobody watches is not run.
+    pub fn start(child: &std::process::Child, limit: Duration) -> std::io::Result<Deadline> {
         let killer = Arc::new(Killer::open(child));
         let (disarm, disarmed) = mpsc::channel::<()>();
         let fired = Arc::new(AtomicBool::new(false));
@@ -182,15 +205,14 @@ impl Deadline {
                     flag.store(true, Ordering::SeqCst);
                     watchdog.kill();
                 }
-            })
-            .ok();
-        Deadline {
+            })?;
+        Ok(Deadline {
             disarm: Some(disarm),
-            thread,
+            thread: Some(thread),
             fired,
             killer,
             limit,
-        }
+        })
     }
 
     /// A handle that kills the process now (for a reader that has seen enough).
@@ -215,75 +237,32 @@ impl Drop for Deadline {
     }
 }
 
-/// A pidfd for `pid` (`-1` where there is none).
+/// A pidfd for `pid` (`None` where there is none: another system, an old kernel).
 #[cfg(target_os = "linux")]
-#[allow(
-    unsafe_code,
-    reason = "the pidfd_open system call has no wrapper in std"
-)]
-fn pidfd_open(pid: libc::pid_t) -> i32 {
-    // SAFETY: pidfd_open takes a pid and flags (passed as the `long`s the kernel reads) and
-    // returns a new descriptor or -1.
-    let fd = unsafe {
-        libc::syscall(
-            libc::SYS_pidfd_open,
-            libc::c_long::from(pid),
-            0 as libc::c_long,
-        )
-    };
-    i32::try_from(fd).unwrap_or(-1)
+fn pidfd_open(pid: rustix::process::Pid) -> Option<rustix::fd::OwnedFd> {
+    rustix::process::pidfd_open(pid, rustix::process::PidfdFlags::empty()).ok()
 }
 
 #[cfg(not(target_os = "linux"))]
-fn pidfd_open(_pid: libc::pid_t) -> i32 {
-    -1
-}
-
-/// Kills the process behind `pidfd`, or `pid` when there is no pidfd.
-#[allow(
-    unsafe_code,
-    reason = "pidfd_send_signal and kill have no wrapper in std"
-)]
-fn kill(pidfd: i32, pid: libc::pid_t) {
-    #[cfg(target_os = "linux")]
-    if pidfd >= 0 {
-        // SAFETY: pidfd_send_signal with a valid descriptor, a signal and no siginfo.
-        unsafe {
-            libc::syscall(
-                libc::SYS_pidfd_send_signal,
-                libc::c_long::from(pidfd),
-                libc::c_long::from(libc::SIGKILL),
-                std::ptr::null::<libc::siginfo_t>(),
-                0 as libc::c_long,
-            )
-        };
-        return;
-    }
-    let _ = pidfd;
-    if pid > 0 {
-        // SAFETY: kill with a positive pid and a signal.
-        unsafe { libc::kill(pid, libc::SIGKILL) };
-    }
+fn pidfd_open(_pid: rustix::process::Pid) -> Option<rustix::fd::OwnedFd> {
+    None
 }
 
 /// Waits until `child` has exited without reaping it (its pid stays taken until
 /// `Child::wait`), so that a watchdog still armed can never signal another process.
-#[allow(unsafe_code, reason = "waitid with WNOWAIT has no wrapper in std")]
 pub fn wait_exited(child: &mut std::process::Child) -> std::io::Result<()> {
     #[cfg(target_os = "linux")]
     {
-        let pid = libc::id_t::from(child.id());
+        use rustix::process::{Pid, WaitId, WaitIdOptions, waitid};
+        let pid = Pid::from_child(child);
         loop {
-            // SAFETY: waitid writes into the zeroed siginfo it is given.
-            let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
-            let rc =
-                unsafe { libc::waitid(libc::P_PID, pid, &mut info, libc::WEXITED | libc::WNOWAIT) };
-            if rc == 0 {
-                return Ok(());
-            }
-            let err = std::io::Error::last_os_error();
-            if err.kind() != std::io::ErrorKind::Interrupted {
-                return Err(err);
+            match waitid(
+                WaitId::Pid(pid),
+                WaitIdOptions::EXITED | WaitIdOptions::NOWAIT,
+            ) {
+                Ok(_) => return Ok(()),
+                Err(rustix::io::Errno::INTR) => continue,
+                Err(e) => return Err(e.into()),
             }
         }
     }
@@ -308,7 +287,7 @@ mod tests {
             .spawn()
             .unwrap();
         let started = std::time::Instant::now();
-        let mut deadline = Deadline::start(&child, Duration::from_millis(200));
+        let mut deadline = Deadline::start(&child, Duration::from_millis(200)).unwrap();
         let status = child.wait().unwrap();
         assert!(deadline.disarm());
         assert!(!status.success());
@@ -328,7 +307,7 @@ mod tests {
     #[test]
     fn a_process_within_its_limit_is_left_alone() {
         let mut child = std::process::Command::new("true").spawn().unwrap();
-        let mut deadline = Deadline::start(&child, Duration::from_secs(30));
+        let mut deadline = Deadline::start(&child, Duration::from_secs(30)).unwrap();
         assert!(child.wait().unwrap().success());
         assert!(!deadline.disarm());
     }

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 #[derive(Debug, thiserror::Error)]
 pub enum GitError {
     /// No repository at or above the directory.
-    #[error("not a git repository: '{}' ({source})", path.display())]
+    #[error("not a git repository: '{}'", path.display())]
     NotARepository {
         /// Where the search started.
         path: PathBuf,
@@ -15,7 +15,7 @@ pub enum GitError {
         source: BoxedError,
     },
     /// The working directory no longer exists.
-    #[error("cannot read the current directory: {0}")]
+    #[error("cannot read the current directory")]
     NoCurrentDir(#[source] std::io::Error),
     /// A revision does not resolve.
     #[error("bad revision '{0}'")]
@@ -44,7 +44,7 @@ pub enum GitError {
     #[error("this operation needs a working tree, and '{}' is bare", .0.display())]
     Bare(PathBuf),
     /// An object could not be read.
-    #[error("cannot read object {id}: {source}")]
+    #[error("cannot read object {id}")]
     Object {
         /// The object id.
         id: String,
@@ -53,7 +53,7 @@ pub enum GitError {
         source: BoxedError,
     },
     /// Reading a file of the working tree failed.
-    #[error("cannot read '{}': {source}", path.display())]
+    #[error("cannot read '{}'", path.display())]
     Worktree {
         /// The file.
         path: PathBuf,
@@ -73,10 +73,10 @@ pub enum GitError {
         git: String,
     },
     /// The real git could not be found.
-    #[error("cannot run git: {0}")]
+    #[error("cannot run git")]
     Locate(#[from] crate::locate::ResolveError),
     /// The real git could not be started, fed or waited for.
-    #[error("cannot run git: {}: {source}", program.display())]
+    #[error("cannot run git ({})", program.display())]
     Spawn {
         /// The real git.
         program: PathBuf,
@@ -135,7 +135,7 @@ pub enum GitError {
         detail: String,
     },
     /// Any other failure reported by gix.
-    #[error("{context}: {source}")]
+    #[error("{context}")]
     Gix {
         /// What was being done.
         context: &'static str,

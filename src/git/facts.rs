@@ -7,7 +7,8 @@
 
 use bstr::{BString, ByteSlice};
 
-use super::object::{Mode, Oid};
+use super::object::Mode;
+use crate::oid::Oid;
 
 /// The change status git reports for a file pair (the letter of `--name-status`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -12,8 +12,8 @@ use std::path::PathBuf;
 use std::process::Stdio;
 
 use super::deadline::{self, Ended};
-use super::object::Oid;
 use crate::locate;
+use crate::oid::Oid;
 
 /// Why the real `gh` could not tell which commits a pull request compares.
 #[derive(Debug, thiserror::Error)]
@@ -22,7 +22,7 @@ pub enum GhError {
     #[error(transparent)]
     Locate(#[from] locate::ResolveError),
     /// The real `gh` could not be started.
-    #[error("cannot run {}: {source}", path.display())]
+    #[error("cannot run {}", path.display())]
     Spawn {
         /// The binary that was run.
         path: PathBuf,
@@ -45,7 +45,7 @@ pub enum GhError {
     #[error("`gh pr view` printed more than {0} bytes")]
     TooLarge(usize),
     /// `gh pr view` printed something that is not the JSON asked for.
-    #[error("unexpected `gh pr view` output: {0}")]
+    #[error("unexpected `gh pr view` output")]
     Output(#[source] serde_json::Error),
     /// `gh pr view` named an object id that is not a full hexadecimal id (its first 80
     /// characters).

@@ -3,7 +3,7 @@
 
 use bstr::ByteSlice;
 
-use super::object::Oid;
+use crate::oid::Oid;
 
 /// One commit as `git log` describes it.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -35,8 +35,9 @@ pub mod state;
 pub mod tree;
 pub mod worktree;
 
+pub use crate::oid::Oid;
 pub use commands::{PatchPaths, PatchShape, Pending};
 pub use error::{BoxedError, GitError};
-pub use object::{Mode, Oid};
+pub use object::Mode;
 pub use real::REPOSITORY_VARIABLES;
 pub use repo::{Location, Repo};

@@ -451,12 +451,25 @@ impl Invocation {
         let Some(mut stdin) = child.stdin.take() else {
             return Err(self.spawn_error(std::io::Error::other("no pipe to git's stdin")));
         };
-        let writer = std::thread::spawn(move || {
-            // git may exit (or be stopped) before reading everything: the write then fails
-            // with EPIPE instead of raising SIGPIPE, which would end this process.
-            block_sigpipe();
-            stdin.write_all(&input)
-        });
+        let writer = std::thread::Builder::new()
+            .name("git-stdin".into())
+            .spawn(move || {
+                // git may exit (or be stopped) before reading everything: the write then fails
+                // with EPIPE instead of raising SIGPIPE, which would end this process.
+                block_sigpipe();
+                stdin.write_all(&input)
+            });
+        let writer = match writer {
+            Ok(writer) => writer,
+            Err(e) => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(self.spawn_error(std::io::Error::new(
+                    e.kind(),
+                    format!("cannot start a thread to write its input: {e}"),
+                )));
+            }
+        };
         let running = Running::new(
             child,
             args.first()

@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 
 use bstr::ByteSlice;
 
-use super::object::Oid;
+use crate::oid::Oid;
 
 /// The largest loose ref read.
 const MAX_LOOSE: u64 = 4096;

@@ -11,9 +11,9 @@ use std::path::{Path, PathBuf};
 
 use std::os::unix::ffi::OsStrExt;
 
-use super::object::Oid;
 use super::real::Invocation;
 use super::{BoxedError, GitError};
+use crate::oid::Oid;
 
 /// Where a command looks for its repository.
 #[derive(Clone, Debug, Default)]
@@ -359,9 +359,9 @@ pub struct Objects {
 
 impl Objects {
     fn id(oid: &Oid) -> Result<gix::ObjectId, GitError> {
-        oid.to_gix().ok_or_else(|| GitError::Object {
+        super::object::to_gix(oid).ok_or_else(|| GitError::Object {
             id: oid.to_string(),
-            source: Box::new(super::object::InvalidOid(oid.to_string())),
+            source: Box::new(crate::oid::InvalidOid(oid.to_string())),
         })
     }
 

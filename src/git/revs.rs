@@ -14,11 +14,11 @@ use std::os::unix::ffi::OsStrExt;
 
 use bstr::ByteSlice;
 
-use super::object::Oid;
 use super::{GitError, Repo};
+use crate::oid::Oid;
 use crate::request::Diff;
 
-pub use super::object::EMPTY_TREE;
+pub use crate::oid::EMPTY_TREE;
 
 /// What the right-hand side of a diff is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -85,11 +85,11 @@ impl Repo {
             .map_err(|_| bad())?;
         match object.kind {
             gix::object::Kind::Commit => Ok(Resolved {
-                sha: Oid::from_gix(object.id),
+                sha: super::object::from_gix(object.id),
                 is_commit: true,
             }),
             gix::object::Kind::Tree => Ok(Resolved {
-                sha: Oid::from_gix(object.id),
+                sha: super::object::from_gix(object.id),
                 is_commit: false,
             }),
             kind => Err(GitError::NotACommit {
@@ -130,18 +130,17 @@ impl Repo {
     pub fn merge_base(&self, a: &Oid, b: &Oid) -> Result<Oid, GitError> {
         let repo = self.local();
         let id = |oid: &Oid| {
-            oid.to_gix()
-                .ok_or_else(|| GitError::BadRevision(oid.to_string()))
+            super::object::to_gix(oid).ok_or_else(|| GitError::BadRevision(oid.to_string()))
         };
         repo.merge_base(id(a)?, id(b)?)
             .map_err(GitError::gix("computing a merge base"))?
-            .map(|id| Oid::from_gix(id.detach()))
+            .map(|id| super::object::from_gix(id.detach()))
             .ok_or_else(|| GitError::NoMergeBase(a.to_string(), b.to_string()))
     }
 
     /// Returns whether the repository has the object `oid`.
     pub fn has_object(&self, oid: &Oid) -> bool {
-        oid.to_gix().is_some_and(|id| self.local().has_object(id))
+        super::object::to_gix(oid).is_some_and(|id| self.local().has_object(id))
     }
 
     /// Returns the first parent of a commit, or `None` for a root commit.
@@ -152,15 +151,14 @@ impl Repo {
     /// Returns the parents of a commit.
     pub fn parents(&self, commit: &Oid) -> Result<Vec<Oid>, GitError> {
         let repo = self.local();
-        let id = commit
-            .to_gix()
+        let id = super::object::to_gix(commit)
             .ok_or_else(|| GitError::BadRevision(commit.to_string()))?;
         let commit = repo
             .find_commit(id)
             .map_err(GitError::gix("reading a commit"))?;
         Ok(commit
             .parent_ids()
-            .map(|p| Oid::from_gix(p.detach()))
+            .map(|p| super::object::from_gix(p.detach()))
             .collect())
     }
 

@@ -12,8 +12,8 @@ use std::path::Path;
 use bstr::{BString, ByteSlice};
 
 use super::GitError;
-use super::object::Oid;
 use super::real::Invocation;
+use crate::oid::Oid;
 use crate::request::effect::CommitTakes;
 
 /// One entry of `git status --porcelain -z --no-renames`: what is not committed.

@@ -6,8 +6,9 @@
 use bstr::{BStr, BString, ByteSlice};
 
 use super::GitError;
-use super::object::{Mode, Oid};
+use super::object::Mode;
 use super::repo::Objects;
+use crate::oid::Oid;
 
 /// A path's entry in a tree or the index: its blob (or commit, for a submodule) and its mode.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -25,7 +26,7 @@ impl Index {
     /// Returns the stage-0 entry at `path` (from the top of the working tree).
     pub fn entry(&self, path: &BStr) -> Option<Entry> {
         self.0.entry_by_path(path).map(|e| Entry {
-            oid: Oid::from_gix(e.id),
+            oid: super::object::from_gix(e.id),
             mode: Mode::from_bits(e.mode.bits()),
         })
     }
@@ -46,10 +47,9 @@ pub struct BlobChange {
 impl Objects {
     /// Returns the id of the tree a commit or tree `oid` names.
     pub fn tree_of(&self, oid: &Oid) -> Result<Oid, GitError> {
-        let id = oid
-            .to_gix()
-            .ok_or_else(|| GitError::BadRevision(oid.to_string()))?;
-        Ok(Oid::from_gix(self.find_tree(id)?.id))
+        let id =
+            super::object::to_gix(oid).ok_or_else(|| GitError::BadRevision(oid.to_string()))?;
+        Ok(super::object::from_gix(self.find_tree(id)?.id))
     }
 
     fn find_tree(&self, id: gix::ObjectId) -> Result<gix::Tree<'_>, GitError> {
@@ -61,15 +61,14 @@ impl Objects {
 
     /// Returns the entry at `path` in the tree `tree` (a tree id from [`Objects::tree_of`]).
     pub fn tree_entry(&self, tree: &Oid, path: &BStr) -> Result<Option<Entry>, GitError> {
-        let id = tree
-            .to_gix()
-            .ok_or_else(|| GitError::BadRevision(tree.to_string()))?;
+        let id =
+            super::object::to_gix(tree).ok_or_else(|| GitError::BadRevision(tree.to_string()))?;
         let tree = self.find_tree(id)?;
         let entry = tree
             .lookup_entry_by_path(path.to_path_lossy())
             .map_err(GitError::gix("looking a path up in a tree"))?;
         Ok(entry.map(|e| Entry {
-            oid: Oid::from_gix(e.object_id()),
+            oid: super::object::from_gix(e.object_id()),
             mode: Mode::from_bits(e.mode().value().into()),
         }))
     }
@@ -87,7 +86,7 @@ impl Objects {
     pub fn changed_blobs(&self, base: &Oid, head: &Oid) -> Option<Vec<BlobChange>> {
         let tree = |oid: &Oid| -> Option<gix::Tree<'_>> {
             self.repo
-                .find_object(oid.to_gix()?)
+                .find_object(super::object::to_gix(oid)?)
                 .ok()?
                 .peel_to_tree()
                 .ok()
@@ -104,7 +103,7 @@ impl Objects {
         .ok()?;
         use gix::diff::tree::recorder::Change;
         let blob = |mode: &gix::objs::tree::EntryMode, oid: &gix::ObjectId| {
-            mode.is_blob().then(|| Oid::from_gix(*oid))
+            mode.is_blob().then(|| super::object::from_gix(*oid))
         };
         let changes = recorder
             .records

@@ -47,7 +47,7 @@ pub enum WorktreeError {
         path: BString,
     },
     /// The file system refused an operation.
-    #[error("cannot read '{}': {source}", crate::text::clip(&path.to_string_lossy(), 200))]
+    #[error("cannot read '{}'", crate::text::clip(&path.to_string_lossy(), 200))]
     Io {
         /// The full path.
         path: PathBuf,
@@ -306,7 +306,6 @@ mod tests {
     use std::os::unix::fs::symlink;
 
     /// A work tree with a secret outside it and every kind of hostile entry inside.
-    #[allow(unsafe_code, reason = "mkfifo has no wrapper in std")]
     fn hostile() -> (tempfile::TempDir, PathBuf) {
         let tmp = tempfile::tempdir().unwrap();
         let root = tmp.path().join("repo");
@@ -319,9 +318,12 @@ mod tests {
         symlink("../secret", root.join("link")).unwrap();
         symlink(tmp.path().join("outside"), root.join("linkdir")).unwrap();
         symlink("sub", root.join("dir/inner")).unwrap();
-        let fifo = std::ffi::CString::new(root.join("fifo").as_os_str().as_bytes()).unwrap();
-        // SAFETY: a valid NUL-terminated path.
-        assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o600) }, 0);
+        rustix::fs::mkfifoat(
+            rustix::fs::CWD,
+            root.join("fifo"),
+            rustix::fs::Mode::from_raw_mode(0o600),
+        )
+        .unwrap();
         (tmp, root)
     }
 

@@ -208,7 +208,8 @@ pub fn wrap(name: &str, stdin: &mut dyn Read) -> Outcome {
     if !test_switch_off("GIT_PRISM_TEST_KERNEL_LAYER") {
         if let Err(e) = crate::confine::apply(&confinement) {
             return Outcome::Refuse(format!(
-                "git-prism guard: refused the `{name}` hook: {e}; run it yourself outside the agent's session"
+                "git-prism guard: refused the `{name}` hook: {}; run it yourself outside the agent's session",
+                crate::text::chain(&e)
             ));
         }
     }

@@ -70,9 +70,7 @@ pub fn append(record: &Record) -> bool {
     let Ok(meta) = std::fs::symlink_metadata(&dir) else {
         return false;
     };
-    // SAFETY: getuid has no preconditions.
-    #[allow(unsafe_code, reason = "getuid has no preconditions")]
-    let uid = unsafe { libc::getuid() };
+    let uid = rustix::process::getuid().as_raw();
     if !meta.is_dir() || meta.uid() != uid {
         return false;
     }

@@ -13,6 +13,7 @@
 //! Pure but for reading the scope and the session's record, asking the real git where the
 //! repository is ([`place`]), and for a push the repository's configuration.
 
+pub mod file;
 pub mod hook;
 pub mod kernel;
 pub mod log;
@@ -330,7 +331,7 @@ impl Context {
             Err(e) => Context {
                 scope_file: scope_file.to_owned(),
                 record: None,
-                record_error: Some(e.to_string()),
+                record_error: Some(crate::text::chain(&e)),
             },
         }
     }
@@ -361,8 +362,8 @@ impl Context {
             return Err(e.clone());
         }
         match &self.record {
-            Some(r) => Ok(Scope::from_record(&r.scope_file.path(), r)),
-            None => scope::load(&self.scope_file).map_err(|e| e.to_string()),
+            Some(r) => Ok(r.scope(&r.scope_file.path())),
+            None => scope::load(&self.scope_file).map_err(|e| crate::text::chain(&e)),
         }
     }
 }
@@ -468,31 +469,28 @@ fn protected_paths(
 /// `core.hooksPath` in the configuration the environment carries (`GIT_CONFIG_PARAMETERS`,
 /// `GIT_CONFIG_KEY_<n>`; the entry the shim adds for its own hook wrapper aside).
 pub fn hooks_path_set(place: &Place) -> Option<String> {
-    if let Some((_, v)) = place
-        .config
-        .iter()
-        .rev()
-        .find(|(k, _)| k.eq_ignore_ascii_case("core.hookspath"))
-    {
-        return Some(format!(
-            "-c core.hooksPath={}",
-            v.as_deref()
-                .map_or_else(String::new, |v| v.to_string_lossy().into_owned())
-        ));
-    }
-    let ours = std::env::var(hook::INDEX_VAR).ok();
-    let in_env = std::env::var_os("GIT_CONFIG_PARAMETERS").is_some_and(|v| {
+    place.hooks_path_setting().or_else(|| {
+        hooks_path_in_env(std::env::var(hook::INDEX_VAR).ok().as_deref())
+            .then(|| "core.hooksPath set in the environment".to_owned())
+    })
+}
+
+/// Whether the configuration the environment carries (`GIT_CONFIG_PARAMETERS`,
+/// `GIT_CONFIG_KEY_<n>`) sets `core.hooksPath`, leaving out the entry numbered `ours` (the one
+/// the shim adds for its own hook wrapper).
+fn hooks_path_in_env(ours: Option<&str>) -> bool {
+    let named = |v: &OsStr| {
         v.as_bytes()
             .to_ascii_lowercase()
             .windows(b"core.hookspath".len())
             .any(|w| w == b"core.hookspath")
-    }) || std::env::vars_os().any(|(k, v)| {
-        let Some(n) = k.to_str().and_then(|k| k.strip_prefix("GIT_CONFIG_KEY_")) else {
-            return false;
-        };
-        ours.as_deref() != Some(n) && v.to_string_lossy().eq_ignore_ascii_case("core.hookspath")
-    });
-    in_env.then(|| "core.hooksPath set in the environment".to_owned())
+    };
+    std::env::var_os("GIT_CONFIG_PARAMETERS").is_some_and(|v| named(&v))
+        || std::env::vars_os().any(|(k, v)| {
+            k.to_str()
+                .and_then(|k| k.strip_prefix("GIT_CONFIG_KEY_"))
+                .is_some_and(|n| Some(n) != ours && named(&v))
+        })
 }
 
 /// Whether the call names its own hooks directory (`-c core.hooksPath`, or in the
@@ -502,19 +500,7 @@ fn names_hooks(place: &Place) -> bool {
         k.eq_ignore_ascii_case("core.hookspath")
             && v.as_deref().is_none_or(|v| v.as_bytes() != b"/dev/null")
     });
-    let env = std::env::var_os("GIT_CONFIG_PARAMETERS")
-        .into_iter()
-        .chain(
-            std::env::vars_os()
-                .filter_map(|(k, v)| k.as_bytes().starts_with(b"GIT_CONFIG_KEY_").then_some(v)),
-        )
-        .any(|v| {
-            v.as_bytes()
-                .to_ascii_lowercase()
-                .windows(b"core.hookspath".len())
-                .any(|w| w == b"core.hookspath")
-        });
-    own || env
+    own || hooks_path_in_env(None)
 }
 
 /// The decision once the call is classified.
@@ -707,7 +693,7 @@ fn push_decision(
         Ok(s) => Some(s),
         Err(e) => {
             return match needs(Permission::WritePush, "a push".into()) {
-                None => d.refuse(Rule::Unplaceable(e.to_string())),
+                None => d.refuse(Rule::Unplaceable(crate::text::chain(&e))),
                 Some(rule) => d.refuse(rule),
             };
         }
@@ -795,10 +781,7 @@ fn push_decision(
                     store: identity.ref_store(),
                     command: "push".into(),
                     makes_commit: false,
-                    hooks_skipped: p
-                        .no_verify
-                        .then(|| "--no-verify".to_owned())
-                        .or_else(|| hooks_path_set(place)),
+                    hooks_skipped: p.skips_hooks().or_else(|| hooks_path_set(place)),
                     push: Some(push::watch(p, &settings, &branches)),
                 });
                 d.record_it(Rule::Pushed(branches))

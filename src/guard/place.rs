@@ -49,7 +49,7 @@ impl Identity {
         if self.git_dir.parent() != Some(&self.common_dir.join("worktrees")) {
             return false;
         }
-        let Ok(text) = super::session::read_regular(&self.git_dir.join("gitdir"), 4096) else {
+        let Ok(text) = super::file::read_regular(&self.git_dir.join("gitdir"), 4096) else {
             return false;
         };
         let line = text.strip_suffix(b"\n").unwrap_or(&text);

@@ -83,7 +83,7 @@ pub enum ScopeError {
     #[error("{SCOPE_VAR} is not an absolute path: {}", .0.display())]
     Relative(PathBuf),
     /// The file cannot be read.
-    #[error("cannot read the scope file {}: {source}", path.display())]
+    #[error("cannot read the scope file {}", path.display())]
     Read {
         /// The file.
         path: PathBuf,
@@ -95,7 +95,7 @@ pub enum ScopeError {
     #[error("the scope file {} is larger than {MAX_BYTES} bytes", .0.display())]
     TooLarge(PathBuf),
     /// The file is not valid TOML of the scope's form.
-    #[error("the scope file {} is not valid: {source}", path.display())]
+    #[error("the scope file {} is not valid", path.display())]
     Parse {
         /// The file.
         path: PathBuf,
@@ -144,7 +144,7 @@ pub fn load(file: &Path) -> Result<Scope, ScopeError> {
     };
     // A regular file of bounded size, opened without blocking: a FIFO or `/dev/zero` named as
     // the scope must not hang every call or fill the memory.
-    let bytes = super::session::read_regular(file, MAX_BYTES).map_err(|e| {
+    let bytes = super::file::read_regular(file, MAX_BYTES).map_err(|e| {
         if e.to_string().starts_with("larger than") {
             ScopeError::TooLarge(file.to_owned())
         } else {
@@ -188,24 +188,6 @@ pub fn load(file: &Path) -> Result<Scope, ScopeError> {
 }
 
 impl Scope {
-    /// The scope a session fixed as it started (its repositories resolved then).
-    pub fn from_record(file: &Path, record: &super::session::Record) -> Scope {
-        Scope {
-            file: file.to_owned(),
-            entries: record
-                .repos
-                .iter()
-                .map(|r| Entry {
-                    path: r.path.path(),
-                    identity: r.identity(),
-                    permission: r.permission,
-                    protected: r.protected.clone(),
-                    protected_paths: r.protected_paths.clone(),
-                })
-                .collect(),
-        }
-    }
-
     /// The entry a repository falls under: the same repository, known by its common git
     /// directory (a submodule or a repository nested in a listed work tree is another
     /// repository: list it to give it a permission). `None`: not listed, so `read`.

@@ -21,8 +21,9 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use super::file::read_regular;
 use super::place::Identity;
-use super::scope::Permission;
+use super::scope::{Entry, Permission, Scope};
 
 /// The record's file name, beside the session's copy of the scope.
 pub const RECORD_FILE: &str = "session.json";
@@ -125,6 +126,27 @@ impl Bytes {
     }
 }
 
+impl Record {
+    /// The scope the session fixed as it started (its repositories resolved then), for the
+    /// scope file `file`.
+    pub fn scope(&self, file: &Path) -> Scope {
+        Scope {
+            file: file.to_owned(),
+            entries: self
+                .repos
+                .iter()
+                .map(|r| Entry {
+                    path: r.path.path(),
+                    identity: r.identity(),
+                    permission: r.permission,
+                    protected: r.protected.clone(),
+                    protected_paths: r.protected_paths.clone(),
+                })
+                .collect(),
+        }
+    }
+}
+
 impl Repo {
     /// The repository's identity as recorded.
     pub fn identity(&self) -> Identity {
@@ -140,7 +162,7 @@ impl Repo {
 #[derive(Debug, thiserror::Error)]
 pub enum SessionError {
     /// The record cannot be read.
-    #[error("cannot read the session record {}: {source}", path.display())]
+    #[error("cannot read the session record {}", path.display())]
     Read {
         /// The record.
         path: PathBuf,
@@ -157,7 +179,7 @@ pub enum SessionError {
         reason: String,
     },
     /// The session's directory cannot be made.
-    #[error("cannot write the session's record under {}: {source}", dir.display())]
+    #[error("cannot write the session's record under {}", dir.display())]
     Write {
         /// The directory.
         dir: PathBuf,
@@ -255,28 +277,6 @@ pub fn new_id() -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// Reads a regular file of at most `max` bytes, without blocking on a FIFO or following a
-/// device: anything but a regular file is an error, and so is a larger one.
-pub fn read_regular(path: &Path, max: u64) -> std::io::Result<Vec<u8>> {
-    let file = std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NONBLOCK | libc::O_CLOEXEC)
-        .open(path)?;
-    let meta = file.metadata()?;
-    if !meta.is_file() {
-        return Err(std::io::Error::other("not a regular file"));
-    }
-    if meta.len() > max {
-        return Err(std::io::Error::other(format!("larger than {max} bytes")));
-    }
-    let mut out = Vec::new();
-    file.take(max + 1).read_to_end(&mut out)?;
-    if out.len() as u64 > max {
-        return Err(std::io::Error::other(format!("larger than {max} bytes")));
-    }
-    Ok(out)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -289,24 +289,6 @@ mod tests {
             let back: Bytes = serde_json::from_str(&json).unwrap();
             assert_eq!(back.os().as_bytes(), value);
         }
-    }
-
-    #[test]
-    fn fifos_and_devices_are_not_read() {
-        let dir = tempfile::tempdir().unwrap();
-        let fifo = dir.path().join("fifo");
-        let c = std::ffi::CString::new(fifo.as_os_str().as_bytes()).unwrap();
-        #[allow(unsafe_code)]
-        // SAFETY: a valid NUL-terminated path.
-        let made = unsafe { libc::mkfifo(c.as_ptr(), 0o600) };
-        assert_eq!(made, 0);
-        assert!(read_regular(&fifo, 10).is_err());
-        assert!(read_regular(Path::new("/dev/zero"), 10).is_err());
-        let big = dir.path().join("big");
-        std::fs::write(&big, [b'x'; 11]).unwrap();
-        assert!(read_regular(&big, 10).is_err());
-        std::fs::write(&big, [b'x'; 10]).unwrap();
-        assert_eq!(read_regular(&big, 10).unwrap().len(), 10);
     }
 
     #[test]

@@ -57,7 +57,7 @@ pub enum InstallError {
         line: usize,
     },
     /// A filesystem operation failed.
-    #[error("cannot {action} '{}': {source}", path.display())]
+    #[error("cannot {action} '{}'", path.display())]
     Io {
         /// What was being done.
         action: &'static str,
@@ -372,7 +372,7 @@ impl Status {
             }
         }
         if let Err(e) = &self.real_git {
-            problems.push(e.to_string());
+            problems.push(crate::text::chain(e));
         }
         match self.path_position {
             PathPosition::First => {}

@@ -67,7 +67,7 @@ pub enum CacheError {
         reason: String,
     },
     /// A file operation failed.
-    #[error("cannot use the cache directory '{}': {source}", path.display())]
+    #[error("cannot use the cache directory '{}'", path.display())]
     Io {
         /// The directory.
         path: PathBuf,

@@ -15,8 +15,9 @@
 //!
 //! Invariants:
 //! - Bounded: files over [`MAX_FILE_BYTES`] or with minified-length lines are skipped with a
-//!   stated reason, a parse that exceeds [`PARSE_BUDGET`] is abandoned, and every tree walk is
-//!   iterative, so deep nesting cannot overflow the stack.
+//!   stated reason, a parse that exceeds [`PARSE_BUDGET`] is abandoned, every tree walk is
+//!   iterative, and a parse runs on a stack reserved for tree-sitter's recursion
+//!   ([`parse_stack`]), so deep nesting cannot overflow the stack.
 //! - Parsers are created once per thread and language and reused.
 //! - A tree with syntax errors still yields what could be extracted, flagged `parse_errors`.
 
@@ -67,6 +68,9 @@ pub const OVER_BUDGET: &str = "exceeded its time budget";
 /// The reason a file was not analysed because the answer's analysis time ran out (a fact of
 /// the call, never cached).
 pub const OUT_OF_TIME: &str = "not analysed: the answer's analysis time ran out";
+/// The reason a file was not analysed because its parser's stack could not be reserved (an
+/// address-space limit; a fact of the call, never cached).
+pub const NO_STACK: &str = "not analysed: no room for the parser's stack";
 /// Files at least this large are parsed one at a time: a hostile file's tree can take
 /// hundreds of MiB, and several at once would add up.
 pub const BIG_PARSE_BYTES: usize = 128 * 1024;
@@ -376,6 +380,14 @@ impl Analysis {
             ..Analysis::default()
         }
     }
+
+    /// Whether this says something about the call rather than the file ([`OUT_OF_TIME`],
+    /// [`NO_STACK`]): such an analysis is never cached.
+    pub fn of_the_call(&self) -> bool {
+        self.skipped
+            .as_deref()
+            .is_some_and(|r| r.contains(OUT_OF_TIME) || r.contains(NO_STACK))
+    }
 }
 
 thread_local! {
@@ -431,9 +443,41 @@ fn nesting(source: &[u8]) -> usize {
     deepest
 }
 
+/// The stack a parse of `len` bytes may use. tree-sitter recurses once per level of nested
+/// ambiguity when it merges stack versions (`stack_node_add_link`) and when it frees them
+/// (`stack_node_release`, which a cancelled parse's reset runs over everything unreduced): one
+/// 96-byte frame per level in a release build, a level at least three bytes (`{a:` in
+/// TypeScript: 9.4 MiB for 100,000 levels, 300 KB). [`MAX_NESTING`] keeps bracket nesting far
+/// below that (at most 150 KiB measured); this covers twice the worst case without it, so
+/// nesting the guard does not count cannot overflow a stack either. At most 64 MiB, for one
+/// file at a time ([`BIG_PARSE_BYTES`]).
+pub fn parse_stack(len: usize) -> usize {
+    const MIB: usize = 1024 * 1024;
+    len.saturating_mul(64).clamp(MIB, 64 * MIB)
+}
+
 /// Parses `source` (reusing `old`, an edited tree of a previous version, when given) within
-/// the time budget; `None` when the budget ran out.
+/// the time budget; `None` when the budget ran out. Runs on the current stack when
+/// [`parse_stack`] of it is left, else on a segment of that size reserved for the parse and
+/// released after it (the threads that parse keep small stacks: under an address-space limit,
+/// only parses running at the moment reserve room). `Err` when the segment cannot be reserved.
 fn parse(
+    language: Language,
+    analyzer: &dyn Analyzer,
+    source: &[u8],
+    old: Option<&Tree>,
+) -> Result<Option<Option<Tree>>, String> {
+    let room = parse_stack(source.len());
+    // `stacker` panics when it cannot map the segment (an address-space limit): that file is
+    // not analysed, the answer goes on.
+    crate::unwind::catch(|| {
+        stacker::maybe_grow(room, room, || parse_here(language, analyzer, source, old))
+    })
+    .map_err(|e| format!("{NO_STACK} ({e})"))
+}
+
+/// [`parse`] on the current stack.
+fn parse_here(
     language: Language,
     analyzer: &dyn Analyzer,
     source: &[u8],
@@ -499,9 +543,12 @@ pub fn analyze(language: Language, source: &[u8]) -> Option<Analysis> {
     if out_of_time() {
         return Some(Analysis::skipped(OUT_OF_TIME.to_owned()));
     }
-    match parse(language, analyzer, source, None)? {
-        Some(tree) => Some(extract(analyzer, &tree, source)),
-        None => Some(over_budget()),
+    match parse(language, analyzer, source, None) {
+        Ok(parsed) => Some(match parsed? {
+            Some(tree) => extract(analyzer, &tree, source),
+            None => over_budget(),
+        }),
+        Err(reason) => Some(Analysis::skipped(reason)),
     }
 }
 
@@ -526,7 +573,11 @@ pub fn analyze_pair(
         let skipped = || Analysis::skipped(OUT_OF_TIME.to_owned());
         return Some((skipped(), skipped()));
     }
-    let Some(old) = parse(language, analyzer, before, None)? else {
+    let old = match parse(language, analyzer, before, None) {
+        Ok(parsed) => parsed?,
+        Err(reason) => return Some((Analysis::skipped(reason.clone()), Analysis::skipped(reason))),
+    };
+    let Some(old) = old else {
         return Some((over_budget(), over_budget()));
     };
     let old_analysis = extract(analyzer, &old, before);
@@ -534,9 +585,12 @@ pub fn analyze_pair(
     for edit in edits(before, after) {
         edited.edit(&edit);
     }
-    let new_analysis = match parse(language, analyzer, after, Some(&edited))? {
-        Some(tree) => extract(analyzer, &tree, after),
-        None => over_budget(),
+    let new_analysis = match parse(language, analyzer, after, Some(&edited)) {
+        Ok(parsed) => match parsed? {
+            Some(tree) => extract(analyzer, &tree, after),
+            None => over_budget(),
+        },
+        Err(reason) => Analysis::skipped(reason),
     };
     Some((old_analysis, new_analysis))
 }
@@ -577,11 +631,9 @@ pub fn analyze_versions(
         if let (Some((Some(oid), content)), Some(a)) = (side, analysis) {
             // Stored under the id only when the content is what the id names; a timeout too,
             // so a hostile file costs its parse time once (see `cache`).
-            let of_the_call = a
-                .skipped
-                .as_deref()
-                .is_some_and(|r| r.contains(OUT_OF_TIME));
-            if !of_the_call && crate::git::Oid::parse(oid).is_ok_and(|id| id.names_blob(content)) {
+            if !a.of_the_call()
+                && crate::oid::Oid::parse(oid).is_ok_and(|id| id.names_blob(content))
+            {
                 cache::put(oid, language.label(), a);
             }
         }
@@ -699,6 +751,25 @@ pub(crate) mod testing {
 
 #[cfg(test)]
 mod tests {
+
+    /// tree-sitter merges and frees nested ambiguities recursively: 100,000 levels past the
+    /// nesting guard need about 10 MiB of stack, which a thread of 256 KiB has only through
+    /// [`parse_stack`]'s segment (without it, this overflows and the test process dies).
+    #[test]
+    fn a_deeply_nested_parse_runs_on_its_own_stack() {
+        let source = "{a:".repeat(100_000);
+        let analyzer = for_language(Language::TypeScript).unwrap();
+        let parsed = std::thread::Builder::new()
+            .stack_size(256 * 1024)
+            .spawn(move || {
+                parse(Language::TypeScript, analyzer, source.as_bytes(), None)
+                    .map(|tree| tree.is_some())
+            })
+            .unwrap()
+            .join()
+            .unwrap();
+        assert_eq!(parsed, Ok(true));
+    }
 
     #[test]
     fn files_nested_past_the_limit_are_refused() {

@@ -120,6 +120,7 @@ pub fn build(repo: &Repo, diff: &Diff, options: &Options) -> Result<Manifest, Ma
     };
     judge_against_base(&repo.objects(), &mut files, base_side);
     unexplained_lockfiles(&mut files, &dependencies);
+    edits_shown(&mut files);
     if options.functions {
         analyze_functions(repo, &mut files, base.as_deref(), &prefetched);
         clock.lap("functions");
@@ -282,6 +283,7 @@ pub fn commit_files(
     let prefetched = Prefetched::default();
     let mut files = enrich_entries(repo, entries, attrs, Head::Object, None, &prefetched);
     judge_against_base(&objects, &mut files, parent.map(Where::Tree));
+    edits_shown(&mut files);
     if functions {
         analyze_functions(repo, &mut files, None, &prefetched);
     }
@@ -319,7 +321,7 @@ pub(crate) fn analyze_functions(
             |objects, &(i, label)| {
                 crate::lang::within(deadline, || {
                     let f = &files[i];
-                    if let Some(reason) = f.generated.filter(|_| !f.generated_by_change) {
+                    if let Some(reason) = f.generated.filter(|_| f.generated_hidden()) {
                         // Generated code is regenerated, not reviewed: its functions are noise.
                         let skipped = crate::lang::Analysis::skipped(format!(
                             "generated ({})",
@@ -533,6 +535,54 @@ fn unexplained_lockfiles(files: &mut [FileChange], dependencies: &deps::Report) 
     }
 }
 
+/// Keeps the hunks of each file its base already called generated (not a lockfile: the
+/// dependency report tells those) whose change is an edit rather than a regeneration: at most
+/// [`generated::SMALL_EDIT`] lines, or without a change to what generates it among the other
+/// files of the change (ADR 14, issue 29). A large regeneration with its source stays facts
+/// only. A change limited by pathspecs lists only what they match: its generated files are
+/// judged on what is listed, so a source left out shows them.
+fn edits_shown(files: &mut [FileChange]) {
+    let judged: Vec<usize> = files
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| {
+            f.status == Status::Modified
+                && f.generated_hidden()
+                && f.generated != Some(generated::Reason::Lockfile)
+        })
+        .map(|(i, _)| i)
+        .collect();
+    // How many files of the change can regenerate each kind (counted once per kind: a change
+    // can regenerate thousands of files).
+    let mut sources: std::collections::HashMap<generated::Reason, usize> = Default::default();
+    for &i in &judged {
+        let Some(reason) = files[i].generated else {
+            continue;
+        };
+        sources.entry(reason).or_insert_with(|| {
+            files
+                .iter()
+                .filter(|other| generated::regenerated_by(reason, &other.path, other.generated))
+                .count()
+        });
+    }
+    for i in judged {
+        let f = &files[i];
+        let (Some(reason), Some((added, removed))) = (f.generated, f.lines) else {
+            continue;
+        };
+        let shown = if added + removed <= generated::SMALL_EDIT {
+            Some(generated::Shown::SmallEdit)
+        } else {
+            // Not counting the file itself (a vendored `package.json`).
+            let own = usize::from(generated::regenerated_by(reason, &f.path, f.generated));
+            let regenerated = sources.get(&reason).copied().unwrap_or(0) > own;
+            (!regenerated).then_some(generated::Shown::WithoutSource)
+        };
+        files[i].generated_shown = shown;
+    }
+}
+
 /// Judges the files the head side calls generated against the change's `base` (`None`: the
 /// change starts from nothing): a file counts as generated only if its base said so too (its
 /// attributes, its content's first lines, its name there). A file the change itself made
@@ -675,6 +725,7 @@ fn enrich(
         language,
         generated,
         generated_by_change: false,
+        generated_shown: None,
         untracked: false,
         functions: Functions::Off,
         outline: super::model::Outline::default(),
@@ -759,6 +810,7 @@ fn untracked_file(base: &Path, path: BString, attr: Attrs) -> Option<FileChange>
         language,
         generated,
         generated_by_change: false,
+        generated_shown: None,
         untracked: true,
         functions: Functions::Off,
         outline: super::model::Outline::default(),

@@ -4,11 +4,15 @@
 //! (set means generated, `-attr` or `=false` means not), then path rules (lockfiles, vendored
 //! directories, minified and protobuf outputs, `*_generated.*`), then markers such as
 //! `@generated` or `DO NOT EDIT` in the first lines of the content.
+//!
+//! Generated is not hidden: a file keeps its hunks when the change made it generated, and when
+//! its change is an edit rather than a regeneration ([`Shown`]: small, or without a change to
+//! what generates it, [`regenerated_by`]); see ADR 14.
 
 use bstr::ByteSlice;
 
 /// Why a file counts as generated.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Reason {
     /// A `.gitattributes` `linguist-generated` or `linguist-vendored` attribute.
     Attribute,
@@ -38,6 +42,63 @@ impl Reason {
             Reason::Name => "name",
             Reason::Marker => "marker",
         }
+    }
+}
+
+/// Why a file its base already called generated keeps its hunks and functions (ADR 14): a
+/// reviewer must see an edit by hand, which a path rule or a marker would otherwise hide.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shown {
+    /// At most [`SMALL_EDIT`] lines changed: an edit, not a regeneration.
+    SmallEdit,
+    /// Nothing else the change touches regenerates it ([`regenerated_by`]).
+    WithoutSource,
+}
+
+impl Shown {
+    /// Returns the label used in answers and the manifest.
+    pub fn label(self) -> &'static str {
+        match self {
+            Shown::SmallEdit => "small edit",
+            Shown::WithoutSource => "changed without its source",
+        }
+    }
+}
+
+/// A change to a generated file of at most this many lines (added and removed) is shown.
+pub const SMALL_EDIT: u64 = 40;
+
+/// Whether a change to `other` (whose own generated reason is `other_reason`) can be what
+/// regenerated a file generated for `reason`: a `.proto` file for protobuf output, a
+/// dependency manifest or lockfile for vendored code, a source file of the web's languages for
+/// a minified bundle, and any file not itself generated when the generator is not known (a
+/// name, a marker, an attribute). Lockfiles are judged by the dependency report instead.
+pub fn regenerated_by(reason: Reason, other: &[u8], other_reason: Option<Reason>) -> bool {
+    let name = other.rsplit(|b| *b == b'/').next().unwrap_or(other);
+    match reason {
+        Reason::Protobuf => name.to_ascii_lowercase().ends_with(b".proto"),
+        Reason::Vendored => crate::deps::Format::of(other).is_some(),
+        Reason::Minified => {
+            use crate::lang::Language;
+            other_reason.is_none()
+                && matches!(
+                    super::language::from_path(other),
+                    Some(
+                        Language::JavaScript
+                            | Language::Jsx
+                            | Language::TypeScript
+                            | Language::Tsx
+                            | Language::Css
+                            | Language::Scss
+                            | Language::Sass
+                            | Language::Less
+                            | Language::Vue
+                            | Language::Svelte
+                    )
+                )
+        }
+        Reason::Lockfile => false,
+        Reason::Attribute | Reason::Name | Reason::Marker => other_reason.is_none(),
     }
 }
 
@@ -218,6 +279,26 @@ mod tests {
         assert!(!has_marker(b"fn main() {}\n"));
         let late = b"a\nb\nc\nd\ne\nf\n// DO NOT EDIT\n";
         assert!(!has_marker(late));
+    }
+
+    #[test]
+    fn what_regenerates_a_generated_file() {
+        use Reason::*;
+        assert!(regenerated_by(Protobuf, b"proto/api.proto", None));
+        assert!(!regenerated_by(Protobuf, b"cmd/main.go", None));
+        assert!(regenerated_by(Vendored, b"go.mod", None));
+        assert!(regenerated_by(Vendored, b"web/package.json", None));
+        assert!(!regenerated_by(Vendored, b"main.go", None));
+        assert!(regenerated_by(Minified, b"src/app.ts", None));
+        assert!(!regenerated_by(
+            Minified,
+            b"static/other.min.js",
+            Some(Minified)
+        ));
+        assert!(!regenerated_by(Minified, b"README.md", None));
+        assert!(regenerated_by(Marker, b"schema.graphql", None));
+        assert!(!regenerated_by(Marker, b"other_generated.go", Some(Name)));
+        assert!(!regenerated_by(Lockfile, b"Cargo.toml", None));
     }
 
     #[test]

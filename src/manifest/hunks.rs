@@ -21,10 +21,13 @@ use bstr::ByteSlice;
 
 use super::model::{FileChange, Manifest, Outline};
 use crate::git::patch::{self, Hunk};
-use crate::git::{GitError, PatchPaths, PatchShape, Repo};
+use crate::git::{GitError, PatchPaths, PatchShape, Repo, worktree};
 
 /// The most bytes of patch read from git for one answer.
 pub const MAX_PATCH: usize = 64 * 1024 * 1024;
+
+/// The largest untracked file whose lines an answer shows (read whole from the work tree).
+pub const MAX_UNTRACKED: u64 = 16 * 1024 * 1024;
 
 /// Lines of context around changes when the caller's hunk options give none: none, the
 /// changed lines alone, each hunk headed by the functions it changes (ADR 13 has the
@@ -113,7 +116,7 @@ pub fn hunks(
     for &i in wanted {
         let f = &manifest.files[i];
         let unplaced = if f.untracked {
-            super::snapshot::untracked_hunk(repo, f, super::snapshot::MAX_FILE_SIZE_LIMIT)
+            untracked_hunk(repo, f, MAX_UNTRACKED)
         } else {
             found[i].take().unwrap_or_default()
         };
@@ -211,6 +214,38 @@ pub fn changed_lines(hunk: &Hunk) -> Vec<(bool, u32)> {
     out
 }
 
+/// The hunk git would show for an untracked file if it were added: every line added (none for
+/// a binary, unreadable or oversized file). Read with the work-tree reader, so it never leaves
+/// the tree.
+pub fn untracked_hunk(repo: &Repo, file: &FileChange, cap: u64) -> Vec<Hunk> {
+    let content = repo
+        .workdir()
+        .and_then(|w| worktree::read(w, &file.path, cap).ok().flatten());
+    // As git shows a new file: a link's target is its one line, without a final newline.
+    let (content, link) = match content {
+        Some(worktree::Content::File(bytes)) => (bytes, false),
+        Some(worktree::Content::Symlink(target)) => (target, true),
+        _ => return Vec::new(),
+    };
+    if content.contains(&0) {
+        return Vec::new();
+    }
+    let text = String::from_utf8_lossy(&content);
+    let mut lines: Vec<String> = text.lines().map(|l| format!("+{l}")).collect();
+    if link || (!content.is_empty() && !content.ends_with(b"\n")) {
+        lines.push("\\ No newline at end of file".into());
+    }
+    let added = text.lines().count();
+    vec![Hunk {
+        old_start: 0,
+        old_lines: 0,
+        new_start: u32::from(added > 0),
+        new_lines: u32::try_from(added).unwrap_or(u32::MAX),
+        section: String::new(),
+        lines,
+    }]
+}
+
 /// Returns whether a path's hunks are worth showing: text a person wrote or a link's target
 /// (not generated, not binary, not a submodule).
 pub fn shows_hunks(f: &FileChange) -> bool {
@@ -220,7 +255,7 @@ pub fn shows_hunks(f: &FileChange) -> bool {
     let text_kind = |mode: crate::git::Mode| {
         matches!(Kind::of_mode(mode), Some(Kind::File | Kind::Symlink) | None)
     };
-    (f.generated.is_none() || f.generated_by_change)
+    !f.generated_hidden()
         && !f.binary
         && text_kind(f.mode_before)
         && text_kind(f.mode_after)
@@ -295,6 +330,7 @@ mod tests {
             language: None,
             generated: None,
             generated_by_change: false,
+            generated_shown: None,
             untracked: false,
             functions: super::super::model::Functions::Off,
             outline: Outline {

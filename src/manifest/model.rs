@@ -85,6 +85,9 @@ pub struct FileChange {
     /// an attribute or a name the change chose): such a file keeps its hunks and functions, so
     /// a change cannot hide its own code from its reviewer.
     pub generated_by_change: bool,
+    /// Why a file its base already called generated keeps its hunks and functions anyway (a
+    /// small edit, or one without a change to what generates it), if it does.
+    pub generated_shown: Option<generated::Shown>,
     /// Whether the file is untracked (working-tree targets only).
     pub untracked: bool,
     /// Function-level changes.
@@ -138,6 +141,12 @@ impl Outline {
 }
 
 impl FileChange {
+    /// Whether the file counts as generated and shows facts only (no hunks, no functions): its
+    /// base called it generated too and the change regenerated it (ADR 14).
+    pub fn generated_hidden(&self) -> bool {
+        self.generated.is_some() && !self.generated_by_change && self.generated_shown.is_none()
+    }
+
     /// Returns the kind of the entry (after the change, or before it for deletions).
     pub fn kind(&self) -> Kind {
         Kind::of_mode(self.mode_after)

@@ -140,16 +140,14 @@ impl<'scope> ReadAhead<'scope> {
             next: AtomicUsize::new(0),
         });
         let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
-        // The workers parse: their stack must fit the parser's worst case. One that cannot
-        // start leaves its share to the others (and to enrichment, which reads what is missing).
-        // They analyse within the caller's deadline.
+        // One worker that cannot start leaves its share to the others (and to enrichment,
+        // which reads what is missing). They analyse within the caller's deadline.
         let deadline = lang::deadline();
         let workers = (0..cores.saturating_sub(1).max(1))
             .filter_map(|_| {
                 let queue = std::sync::Arc::clone(&queue);
                 std::thread::Builder::new()
                     .name("read-ahead".into())
-                    .stack_size(crate::unwind::LARGE_STACK)
                     .spawn_scoped(scope, move || queue.work(repo, deadline))
                     .ok()
             })

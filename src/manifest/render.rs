@@ -30,7 +30,7 @@ pub const FUNCTIONS_FIRST: &str = "functions_first";
 fn functions_first(files: &[FileChange]) -> Vec<usize> {
     let rank = |f: &FileChange| match &f.functions {
         Functions::Analysed(a) if !a.changed.is_empty() => 0,
-        _ if (f.generated.is_some() && !f.generated_by_change) || f.binary => 2,
+        _ if f.generated_hidden() || f.binary => 2,
         _ => 1,
     };
     let mut order: Vec<usize> = (0..files.len()).collect();
@@ -468,6 +468,7 @@ pub fn file_doc(f: &FileChange) -> schema::File {
         is_generated: f.generated.is_some(),
         generated_reason: f.generated.map(|g| g.label()),
         generated_by_change: f.generated_by_change,
+        generated_shown: f.generated_shown.map(|s| s.label()),
         language: f.language.map(Language::label),
         size_before: f.size_before,
         size_after: f.size_after,
@@ -584,6 +585,7 @@ mod tests {
             language: None,
             generated: None,
             generated_by_change: false,
+            generated_shown: None,
             untracked: false,
             functions,
             outline: Default::default(),
@@ -652,6 +654,7 @@ mod tests {
                     language: None,
                     generated: None,
                     generated_by_change: false,
+                    generated_shown: None,
                     untracked: false,
                     functions: Functions::Analysed(FileFunctions {
                         changed,

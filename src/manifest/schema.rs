@@ -191,6 +191,11 @@ pub struct File {
     /// functions are kept, since a change's author must not hide code from its reviewer.
     #[serde(skip_serializing_if = "is_false")]
     pub generated_by_change: bool,
+    /// Why a file its base already called generated keeps its hunks anyway: `small edit` (at
+    /// most 40 lines changed) or `changed without its source` (nothing else the change touches
+    /// regenerates it). Large regenerations show facts only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub generated_shown: Option<&'static str>,
     /// Language label (`rust`, `python`, `typescript`...).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub language: Option<&'static str>,

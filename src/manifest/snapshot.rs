@@ -175,7 +175,7 @@ pub fn snapshots(
         // as such on both sides, whatever the range.
         if let Err(e) = worktree::check_path(path) {
             let side = || Side {
-                reason: Some(e.to_string()),
+                reason: Some(crate::text::chain(&e)),
                 ..Side::missing()
             };
             out.push(FileSnapshot {
@@ -298,7 +298,7 @@ fn hunks_of(
     room: usize,
 ) -> Result<Vec<crate::git::patch::Hunk>, GitError> {
     if file.untracked {
-        return Ok(untracked_hunk(
+        return Ok(super::hunks::untracked_hunk(
             repo,
             file,
             max_file_size.min(MAX_FILE_SIZE_LIMIT),
@@ -325,42 +325,6 @@ fn hunks_of(
         super::hunks::MAX_PATCH.min(room.saturating_mul(2).saturating_add(4096)),
     )?;
     Ok(patch.into_iter().flat_map(|f| f.hunks).collect())
-}
-
-/// The hunk git would show for an untracked file if it were added: every line added (none for
-/// a binary, unreadable or oversized file). Read with the work-tree reader, so it never leaves
-/// the tree.
-pub fn untracked_hunk(
-    repo: &Repo,
-    file: &super::model::FileChange,
-    cap: u64,
-) -> Vec<crate::git::patch::Hunk> {
-    let content = repo
-        .workdir()
-        .and_then(|w| worktree::read(w, &file.path, cap).ok().flatten());
-    // As git shows a new file: a link's target is its one line, without a final newline.
-    let (content, link) = match content {
-        Some(worktree::Content::File(bytes)) => (bytes, false),
-        Some(worktree::Content::Symlink(target)) => (target, true),
-        _ => return Vec::new(),
-    };
-    if content.contains(&0) {
-        return Vec::new();
-    }
-    let text = String::from_utf8_lossy(&content);
-    let mut lines: Vec<String> = text.lines().map(|l| format!("+{l}")).collect();
-    if link || (!content.is_empty() && !content.ends_with(b"\n")) {
-        lines.push("\\ No newline at end of file".into());
-    }
-    let added = text.lines().count();
-    vec![crate::git::patch::Hunk {
-        old_start: 0,
-        old_lines: 0,
-        new_start: u32::from(added > 0),
-        new_lines: u32::try_from(added).unwrap_or(u32::MAX),
-        section: String::new(),
-        lines,
-    }]
 }
 
 impl From<Option<tree::Entry>> for Source {
@@ -400,8 +364,8 @@ fn read_side(
                     side.size = Some(size);
                     Err(too_large(size))
                 }
-                Ok(_) => objects.blob(&oid).map_err(|e| e.to_string()),
-                Err(e) => Err(e.to_string()),
+                Ok(_) => objects.blob(&oid).map_err(|e| crate::text::chain(&e)),
+                Err(e) => Err(crate::text::chain(&e)),
             }
         }
         Source::Worktree(path) => {
@@ -414,10 +378,10 @@ fn read_side(
                     side.exists = false;
                     return side;
                 }
-                Err(e @ worktree::WorktreeError::Io { .. }) => Err(e.to_string()),
+                Err(e @ worktree::WorktreeError::Io { .. }) => Err(crate::text::chain(&e)),
                 Err(e) => {
                     side.exists = false;
-                    side.reason = Some(e.to_string());
+                    side.reason = Some(crate::text::chain(&e));
                     return side;
                 }
                 Ok(Some(worktree::Content::File(bytes))) => Ok(bytes),

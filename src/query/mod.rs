@@ -63,7 +63,7 @@ pub enum QueryError {
     #[error(transparent)]
     Answer(#[from] crate::answer::AnswerError),
     /// The answer could not be written as JSON.
-    #[error("cannot write the answer as JSON: {0}")]
+    #[error("cannot write the answer as JSON")]
     Json(#[from] serde_json::Error),
 }
 

@@ -32,6 +32,24 @@ pub struct Place {
     pub config: Vec<(String, Option<OsString>)>,
 }
 
+impl Place {
+    /// The `-c core.hooksPath=<dir>` the call (or an alias it goes through) sets, as written:
+    /// git then runs the hooks there, not the repository's own.
+    pub fn hooks_path_setting(&self) -> Option<String> {
+        let (_, value) = self
+            .config
+            .iter()
+            .rev()
+            .find(|(k, _)| k.eq_ignore_ascii_case("core.hookspath"))?;
+        Some(format!(
+            "-c core.hooksPath={}",
+            value
+                .as_deref()
+                .map_or_else(String::new, |v| v.to_string_lossy().into_owned())
+        ))
+    }
+}
+
 /// What a command line does.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Effect {
@@ -156,6 +174,13 @@ pub struct Push {
     /// An option that makes the push's destinations unknowable here (`--receive-pack`,
     /// `--recurse-submodules=on-demand`...).
     pub unplaceable: Option<String>,
+}
+
+impl Push {
+    /// How the command line skips the `pre-push` hook, if it does.
+    pub fn skips_hooks(&self) -> Option<String> {
+        self.no_verify.then(|| "--no-verify".to_owned())
+    }
 }
 
 /// Classifies a `git` command line (without `argv[0]`).

@@ -9,7 +9,8 @@
 //! symlinks, so neither a symlink, git's upward discovery, a gitfile nor an alternates file
 //! can lead outside; and every symlink inside those directories (a pack directory, a loose
 //! object's fan-out directory, a ref, `packed-refs`) must resolve inside too, since git opens
-//! them by name. Each directory may lie under any allowed directory: a worktree in one
+//! them by name, and so must every symlink inside a directory such a link leads to, however
+//! many hops away. Each directory may lie under any allowed directory: a worktree in one
 //! root whose git directory is in another root is allowed. With no roots and no `--allow`,
 //! the server's working directory is the one allowed directory.
 //!
@@ -124,7 +125,7 @@ impl Allowed {
         }
         let alternates = repo.alternates().map_err(|e| ConfineError::Unresolvable {
             path: clip(&top.display().to_string(), QUOTED).into_owned(),
-            reason: e.to_string(),
+            reason: crate::text::chain(&e),
         })?;
         for dir in &alternates {
             self.check_part(&top, "alternate objects", dir)?;
@@ -136,7 +137,10 @@ impl Allowed {
         // symlink among them (`objects/pack`, a fan-out directory, a ref file) would read
         // another repository. Every symlink in these directories must resolve inside.
         let mut walked = Vec::new();
-        let mut budget = MAX_WALKED;
+        let mut walk = Walk {
+            budget: MAX_WALKED,
+            visited: std::collections::HashSet::new(),
+        };
         for (what, dir) in parts
             .iter()
             .map(|(w, d)| (*w, d.clone()))
@@ -154,22 +158,26 @@ impl Allowed {
             if walked.iter().any(|w: &PathBuf| resolved.starts_with(w)) {
                 continue;
             }
-            self.check_links(&top, what, &resolved, 0, &mut budget)?;
+            self.check_links(&top, what, &resolved, 0, &mut walk)?;
             walked.push(resolved);
         }
         Ok(())
     }
 
-    /// Checks that every symlink under `dir` resolves inside an allowed directory, walking at
-    /// most [`MAX_WALKED`] entries in all (`budget`) and [`MAX_DEPTH`] levels deep; the file
-    /// type comes from the directory listing, so a large object store costs its listing only.
+    /// Checks that every symlink under `dir` resolves inside an allowed directory, and walks
+    /// on into each directory a symlink leads to: git opens what is in it by name too, so a
+    /// fan-out or pack directory linked to a directory inside the roots whose files link
+    /// outside is refused (issue 29: the check stopped at the first link). At most
+    /// [`MAX_WALKED`] entries in all and [`MAX_DEPTH`] levels deep, each directory once; the
+    /// file type comes from the directory listing, so a large object store costs its listing
+    /// only.
     fn check_links(
         &self,
         top: &Path,
         what: &'static str,
         dir: &Path,
         depth: usize,
-        budget: &mut usize,
+        walk: &mut Walk,
     ) -> Result<(), ConfineError> {
         let unresolvable = |reason: String| ConfineError::Unresolvable {
             path: clip(&top.display().to_string(), QUOTED).into_owned(),
@@ -181,12 +189,15 @@ impl Allowed {
                 clip(&dir.display().to_string(), QUOTED)
             )));
         }
+        if !walk.visited.insert(dir.to_owned()) {
+            return Ok(());
+        }
         let Ok(entries) = std::fs::read_dir(dir) else {
             // Unreadable: git cannot read it either.
             return Ok(());
         };
         for entry in entries.flatten() {
-            *budget = budget.checked_sub(1).ok_or_else(|| {
+            walk.budget = walk.budget.checked_sub(1).ok_or_else(|| {
                 unresolvable(format!(
                     "its git directories hold more than {MAX_WALKED} entries to check"
                 ))
@@ -197,11 +208,15 @@ impl Allowed {
             let path = entry.path();
             if kind.is_symlink() {
                 // A dangling link leads nowhere: git cannot read through it either.
-                if path.canonicalize().is_ok() {
-                    self.check_part(top, what, &path)?;
+                let Ok(target) = path.canonicalize() else {
+                    continue;
+                };
+                self.check_part(top, what, &target)?;
+                if target.is_dir() {
+                    self.check_links(top, what, &target, depth + 1, walk)?;
                 }
             } else if kind.is_dir() {
-                self.check_links(top, what, &path, depth + 1, budget)?;
+                self.check_links(top, what, &path, depth + 1, walk)?;
             }
         }
         Ok(())
@@ -242,6 +257,13 @@ impl Allowed {
             .collect::<Vec<_>>()
             .join(", ")
     }
+}
+
+/// What the symlink walk of one repository has left: entries it may still list, and the
+/// directories it has walked (resolved), each walked once whatever links lead to it.
+struct Walk {
+    budget: usize,
+    visited: std::collections::HashSet<PathBuf>,
 }
 
 /// The local path of a `file://` root URI (percent-decoded); `None` for other schemes.

@@ -248,7 +248,10 @@ impl Server {
                 .filter_map(|r| confine::root_path(&r.uri))
                 .collect(),
             Err(e) => {
-                self.log(&format!("cannot list the client's roots: {e}"));
+                self.log(&format!(
+                    "cannot list the client's roots: {}",
+                    crate::text::chain(&e)
+                ));
                 Vec::new()
             }
         };
@@ -323,7 +326,7 @@ impl Server {
                 Ok(CallToolResult::success(vec![ContentBlock::text(json)]))
             }
             Ok(Err(e)) => {
-                let e = e.to_string();
+                let e = crate::text::chain(&e);
                 let e = crate::text::clip(&e, MAX_ERROR_CHARS);
                 self.log(&format!("{tool}: error in {elapsed:.0} ms: {e}"));
                 Ok(CallToolResult::error(vec![ContentBlock::text(format!(
@@ -384,12 +387,26 @@ pub enum Stopped {
 /// Serves MCP on stdin/stdout until the client closes the connection.
 pub async fn serve(options: Options, log: Log) -> Stopped {
     let server = Server::new(options, log.clone());
-    let running = match server.serve(stdio::transport()).await {
+    let stdio::Transport {
+        reads,
+        writes,
+        mut tasks,
+    } = stdio::transport();
+    let running = match server.serve((reads, writes)).await {
         Ok(r) => r,
-        Err(e) => return Stopped::Failed(format!("initialization failed: {e}")),
+        Err(e) => {
+            return Stopped::Failed(match tasks.failure().await {
+                Some(why) => why,
+                None => format!("initialization failed: {}", crate::text::chain(&e)),
+            });
+        }
     };
-    match running.waiting().await {
+    let stopped = running.waiting().await;
+    if let Some(why) = tasks.failure().await {
+        return Stopped::Failed(why);
+    }
+    match stopped {
         Ok(_) => Stopped::Closed,
-        Err(e) => Stopped::Failed(e.to_string()),
+        Err(e) => Stopped::Failed(crate::text::chain(&e)),
     }
 }

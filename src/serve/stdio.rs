@@ -12,7 +12,10 @@
 //! - a writer task is the only writer of stdout: it takes rmcp's output line by line and the
 //!   parse-error answers from one queue, so two messages are never interleaved.
 //!
-//! When stdin ends, rmcp's input ends too and the server stops as before.
+//! When stdin ends, rmcp's input ends too and the server stops as before. When reading it
+//! fails (a thread for the blocking read cannot be started under an address-space or thread
+//! limit), rmcp's input ends the same way and [`Tasks::failure`] says why; so it does when
+//! writing stdout fails.
 
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, DuplexStream};
 use tokio::sync::mpsc;
@@ -23,14 +26,58 @@ pub const MAX_LINE: usize = 16 * 1024 * 1024;
 /// Bytes buffered between the tasks and rmcp in each direction.
 const PIPE: usize = 64 * 1024;
 
-/// Starts the tasks on the current runtime and returns rmcp's ends: what it reads, what it
-/// writes.
-pub fn transport() -> (DuplexStream, DuplexStream) {
+/// rmcp's ends of the transport, and the tasks that read the input and write the output.
+pub struct Transport {
+    /// What rmcp reads.
+    pub reads: DuplexStream,
+    /// What rmcp writes.
+    pub writes: DuplexStream,
+    /// The tasks that move the bytes.
+    pub tasks: Tasks,
+}
+
+/// The reader and the writer task: `Err` (or a panic) when reading the input or writing the
+/// output failed rather than ended.
+pub struct Tasks {
+    reader: tokio::task::JoinHandle<std::io::Result<()>>,
+    writer: tokio::task::JoinHandle<std::io::Result<()>>,
+}
+
+impl Tasks {
+    /// Why the transport failed, if it did rather than reaching the end of its input (the
+    /// protocol sees only a closed connection). Waits briefly for the tasks that are ending.
+    pub async fn failure(&mut self) -> Option<String> {
+        let wait = std::time::Duration::from_secs(1);
+        if let Some(why) = failed(&mut self.writer, wait).await {
+            return Some(format!("cannot write the answers to stdout: {why}"));
+        }
+        let why = failed(&mut self.reader, wait).await?;
+        Some(format!(
+            "cannot read the client's messages from stdin: {why}"
+        ))
+    }
+}
+
+/// Why `task` failed, if it ends within `wait` with an error or a panic.
+async fn failed(
+    task: &mut tokio::task::JoinHandle<std::io::Result<()>>,
+    wait: std::time::Duration,
+) -> Option<String> {
+    match tokio::time::timeout(wait, task).await.ok()? {
+        Ok(Ok(())) => None,
+        Ok(Err(e)) => Some(crate::text::chain(&e)),
+        Err(e) if e.is_panic() => Some(crate::unwind::message(e.into_panic().as_ref())),
+        Err(e) => Some(e.to_string()),
+    }
+}
+
+/// Starts the tasks on the current runtime over stdin and stdout.
+pub fn transport() -> Transport {
     transport_over(tokio::io::stdin(), tokio::io::stdout())
 }
 
 /// [`transport`] over any pair of streams (tests use in-memory pipes).
-pub fn transport_over<R, W>(input: R, output: W) -> (DuplexStream, DuplexStream)
+pub fn transport_over<R, W>(input: R, output: W) -> Transport
 where
     R: tokio::io::AsyncRead + Unpin + Send + 'static,
     W: tokio::io::AsyncWrite + Unpin + Send + 'static,
@@ -38,10 +85,14 @@ where
     let (rmcp_reads, feed) = tokio::io::duplex(PIPE);
     let (rmcp_writes, drain) = tokio::io::duplex(PIPE);
     let (queue, lines) = mpsc::channel::<Vec<u8>>(64);
-    tokio::spawn(write_lines(lines, output));
+    let writer = tokio::spawn(write_lines(lines, output));
     tokio::spawn(forward_output(drain, queue.clone()));
-    tokio::spawn(read_input(input, feed, queue));
-    (rmcp_reads, rmcp_writes)
+    let reader = tokio::spawn(read_input(input, feed, queue));
+    Transport {
+        reads: rmcp_reads,
+        writes: rmcp_writes,
+        tasks: Tasks { reader, writer },
+    }
 }
 
 /// The answer to a line that is not JSON.
@@ -111,13 +162,22 @@ async fn next_line<R: tokio::io::AsyncBufRead + Unpin>(
     }
 }
 
-async fn read_input<R>(input: R, mut feed: DuplexStream, queue: mpsc::Sender<Vec<u8>>)
+async fn read_input<R>(
+    input: R,
+    mut feed: DuplexStream,
+    queue: mpsc::Sender<Vec<u8>>,
+) -> std::io::Result<()>
 where
     R: tokio::io::AsyncRead + Unpin,
 {
     let mut reader = BufReader::new(input);
     let mut buf = Vec::new();
-    while let Ok(Some(line)) = next_line(&mut reader, &mut buf).await {
+    let ended = loop {
+        let line = match next_line(&mut reader, &mut buf).await {
+            Ok(Some(line)) => line,
+            Ok(None) => break Ok(()),
+            Err(e) => break Err(e),
+        };
         let answer = match line {
             Line::TooLong => Some(parse_error(&format!(
                 "message longer than {MAX_LINE} bytes"
@@ -132,11 +192,12 @@ where
             }
         };
         if !passed {
-            break;
+            break Ok(());
         }
-    }
+    };
     // Dropping `feed` ends rmcp's input: the server stops as when stdin closes.
     let _ = feed.shutdown().await;
+    ended
 }
 
 async fn forward_output(drain: DuplexStream, queue: mpsc::Sender<Vec<u8>>) {
@@ -154,15 +215,19 @@ async fn forward_output(drain: DuplexStream, queue: mpsc::Sender<Vec<u8>>) {
     }
 }
 
-async fn write_lines<W>(mut lines: mpsc::Receiver<Vec<u8>>, mut output: W)
+async fn write_lines<W>(mut lines: mpsc::Receiver<Vec<u8>>, mut output: W) -> std::io::Result<()>
 where
     W: tokio::io::AsyncWrite + Unpin,
 {
     while let Some(line) = lines.recv().await {
-        if output.write_all(&line).await.is_err() || output.flush().await.is_err() {
-            break;
+        match output.write_all(&line).await {
+            Ok(()) => output.flush().await?,
+            // The client went away: an end, not a failure.
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => break,
+            Err(e) => return Err(e),
         }
     }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -183,6 +248,53 @@ mod tests {
         assert!(answer["id"].is_null());
     }
 
+    /// Input whose every read fails (stdin's blocking read could not start its thread).
+    struct Broken;
+
+    impl tokio::io::AsyncRead for Broken {
+        fn poll_read(
+            self: std::pin::Pin<&mut Self>,
+            _: &mut std::task::Context<'_>,
+            _: &mut tokio::io::ReadBuf<'_>,
+        ) -> std::task::Poll<std::io::Result<()>> {
+            std::task::Poll::Ready(Err(std::io::Error::other("no thread for the read")))
+        }
+    }
+
+    // Issue 29: under an address-space limit the server stopped with only "initialization
+    // failed: connection closed: initialize request".
+    #[test]
+    fn a_failed_read_says_why_the_input_ended() {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        runtime.block_on(async {
+            let (server_out, _client_out) = tokio::io::duplex(1024);
+            let Transport {
+                mut reads,
+                mut tasks,
+                ..
+            } = transport_over(Broken, server_out);
+            let mut passed = Vec::new();
+            tokio::io::AsyncReadExt::read_to_end(&mut reads, &mut passed)
+                .await
+                .unwrap();
+            assert!(passed.is_empty());
+            assert_eq!(
+                tasks.failure().await.as_deref(),
+                Some("cannot read the client's messages from stdin: no thread for the read")
+            );
+        });
+        runtime.block_on(async {
+            let (client_in, server_in) = tokio::io::duplex(1024);
+            let (server_out, _client_out) = tokio::io::duplex(1024);
+            let Transport { mut tasks, .. } = transport_over(server_in, server_out);
+            drop(client_in);
+            assert_eq!(tasks.failure().await, None);
+        });
+    }
+
     #[test]
     fn an_oversized_line_is_discarded_and_answered() {
         let runtime = tokio::runtime::Builder::new_current_thread()
@@ -192,7 +304,10 @@ mod tests {
         runtime.block_on(async {
             let (mut client_in, server_in) = tokio::io::duplex(64 * 1024);
             let (server_out, client_out) = tokio::io::duplex(1024);
-            let (mut rmcp_reads, _rmcp_writes) = transport_over(server_in, server_out);
+            let Transport {
+                reads: mut rmcp_reads,
+                ..
+            } = transport_over(server_in, server_out);
             tokio::spawn(async move {
                 let chunk = vec![b'x'; 1024 * 1024];
                 for _ in 0..=MAX_LINE / chunk.len() {
@@ -222,7 +337,11 @@ mod tests {
         runtime.block_on(async {
             let (mut client_in, server_in) = tokio::io::duplex(1024);
             let (server_out, client_out) = tokio::io::duplex(1024);
-            let (mut rmcp_reads, mut rmcp_writes) = transport_over(server_in, server_out);
+            let Transport {
+                reads: mut rmcp_reads,
+                writes: mut rmcp_writes,
+                ..
+            } = transport_over(server_in, server_out);
             client_in
                 .write_all(b"garbage\n{\"jsonrpc\":\"2.0\",\"method\":\"ping\",\"id\":1}\n")
                 .await

@@ -56,8 +56,10 @@ impl fmt::Display for Passthrough {
             Passthrough::OptOut(var) => write!(f, "{var} is set"),
             Passthrough::NotAnAgent => f.write_str("not an agent"),
             Passthrough::Classified(r) => r.fmt(f),
-            Passthrough::Fidelity(r) => r.fmt(f),
-            Passthrough::AnswerFailed(e) => write!(f, "no structured answer: {e}"),
+            Passthrough::Fidelity(r) => f.write_str(&crate::text::chain(r)),
+            Passthrough::AnswerFailed(e) => {
+                write!(f, "no structured answer: {}", crate::text::chain(e))
+            }
             Passthrough::Panicked(panic) => {
                 write!(f, "no structured answer: internal error: {panic}")
             }
@@ -396,7 +398,7 @@ fn passthrough(tool: Program, argv0: &OsStr, args: &[OsString], held: Option<&He
             // within what the call's permission allows.
             if let (Some(confinement), true) = (&held.decision.confinement, held.confine) {
                 if let Err(e) = crate::confine::apply(confinement) {
-                    let refused = held.decision.clone().unconfined(e.to_string());
+                    let refused = held.decision.clone().unconfined(crate::text::chain(&e));
                     crate::guard::log::append(&refused.record());
                     say(&refused.to_string());
                     return exit_codes::REFUSED;

@@ -33,7 +33,7 @@ pub enum Refusal {
     #[error("no agent harness found among the ancestor processes")]
     NoHarness,
     /// A `/proc` file could not be read (another user's process, a race with its exit).
-    #[error("cannot inspect process {pid}: {source}")]
+    #[error("cannot inspect process {pid}")]
     Proc {
         /// The process whose `/proc` entry failed.
         pid: u32,
@@ -269,7 +269,13 @@ mod imp {
 
     /// The process that created the other end of our stdout socket (for a socket pair: the
     /// process that called `socketpair`).
-    #[allow(unsafe_code, reason = "getsockopt(SO_PEERCRED) has no wrapper in std")]
+    ///
+    /// Hand-written: rustix's `socket_peercred` reads the kernel's answer into a non-zero pid,
+    /// and the kernel answers 0 for a peer in another pid namespace or no peer at all.
+    #[allow(
+        unsafe_code,
+        reason = "getsockopt(SO_PEERCRED) can give pid 0 (see above)"
+    )]
     fn socket_peer_pid() -> Option<u32> {
         let mut cred = libc::ucred {
             pid: 0,
@@ -290,19 +296,10 @@ mod imp {
         (rc == 0 && cred.pid > 0).then_some(cred.pid.unsigned_abs())
     }
 
-    #[allow(
-        unsafe_code,
-        reason = "fstat of descriptor 1, which the process does not own"
-    )]
     fn stdout_stream() -> Result<Stream, Refusal> {
-        let mut st = std::mem::MaybeUninit::<libc::stat>::uninit();
-        // SAFETY: `fstat` writes a `stat` into the buffer when it returns 0.
-        let rc = unsafe { libc::fstat(1, st.as_mut_ptr()) };
-        if rc != 0 {
+        let Ok(st) = rustix::fs::fstat(std::io::stdout()) else {
             return Err(Refusal::StdoutClosed);
-        }
-        // SAFETY: initialised by the successful `fstat` above.
-        let st = unsafe { st.assume_init() };
+        };
         #[allow(
             clippy::unnecessary_cast,
             reason = "the field types differ between targets"

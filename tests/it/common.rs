@@ -270,6 +270,23 @@ pub fn output_within(cmd: &mut Command, secs: u64) -> Output {
     }
 }
 
+/// Limits the process `cmd` starts (and every process it starts) to `bytes` of address space,
+/// as `ulimit -v` does.
+pub fn limit_address_space(cmd: &mut Command, bytes: u64) {
+    use rustix::process::{Resource, Rlimit, setrlimit};
+    use std::os::unix::process::CommandExt;
+    let limit = Rlimit {
+        current: Some(bytes),
+        maximum: Some(bytes),
+    };
+    #[allow(unsafe_code, reason = "setrlimit between fork and exec")]
+    // SAFETY: the closure makes one system call, which is async-signal-safe, and allocates
+    // nothing.
+    unsafe {
+        cmd.pre_exec(move || setrlimit(Resource::As, limit).map_err(Into::into));
+    }
+}
+
 /// A `git-prism serve` process driven over raw JSON-RPC lines, initialized (without roots,
 /// so the `--allow` directories are what is allowed). Every read has a deadline.
 pub struct Mcp {
@@ -282,13 +299,22 @@ pub struct Mcp {
 impl Mcp {
     /// Starts `git-prism serve <args>` in `cwd` with the hermetic environment.
     pub fn start(env: &TestEnv, cwd: &Path, args: &[&OsStr]) -> Mcp {
+        Mcp::start_with(env, cwd, args, |_| {})
+    }
+
+    /// [`Mcp::start`], with `adjust` applied to the command first.
+    pub fn start_with(
+        env: &TestEnv,
+        cwd: &Path,
+        args: &[&OsStr],
+        adjust: impl FnOnce(&mut Command),
+    ) -> Mcp {
         use std::io::BufRead;
         use std::process::Stdio;
-        let mut child = env
-            .command(bin(), &env.plain_path())
-            .arg("serve")
-            .args(args)
-            .current_dir(cwd)
+        let mut cmd = env.command(bin(), &env.plain_path());
+        cmd.arg("serve").args(args).current_dir(cwd);
+        adjust(&mut cmd);
+        let mut child = cmd
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())

@@ -4,8 +4,10 @@
 //! inline paths), and every `super::` chain that climbs out to the crate root, is an edge from
 //! the file's top-level module to another. Comments and string literals are skipped, so doc
 //! links and test inputs that mention `crate::x` are not edges. The test fails when an edge
-//! points to a higher layer, when the top-level modules form a cycle, when a module is missing
-//! from [`LAYERS`], or when a gix path appears outside `src/git/` (the one boundary to gix).
+//! points to a higher layer, when the top-level modules form a cycle, when the files of one
+//! module import each other round (`manifest/hunks.rs` and `manifest/snapshot.rs` did), when a
+//! module is missing from [`LAYERS`], or when a gix path appears outside `src/git/` (the one
+//! boundary to gix).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -13,8 +15,9 @@ use std::path::{Path, PathBuf};
 /// The layers, bottom first. A module may import its own layer and the layers below.
 const LAYERS: &[&[&str]] = &[
     // The request vocabulary (git's and gh's command-line grammar), finding the real binaries,
-    // and small utilities.
+    // object ids, and small utilities.
     &[
+        "oid",
         "request",
         "confine",
         "budget",
@@ -29,10 +32,11 @@ const LAYERS: &[&[&str]] = &[
         "version",
         "fuzz",
     ],
+    // Pure analyses over bytes: they know object ids, not repositories (issue 29: `lang`
+    // imported `git` for `Oid`).
+    &["lang", "deps"],
     // The only place gix and the git subprocess are touched.
     &["git"],
-    // Pure analyses over bytes.
-    &["lang", "deps"],
     &["manifest"],
     &["context"],
     &["answer"],
@@ -401,6 +405,151 @@ fn edges_in(src: &Path) -> Vec<Edge> {
         .collect()
 }
 
+/// An import between two parts of one top-level module: `src/manifest/hunks.rs` naming
+/// `super::snapshot` (or `crate::manifest::snapshot`) is `manifest`: `hunks` → `snapshot`. A
+/// part is a file or directory right under the module's directory; `mod.rs` ties the parts
+/// together and is not one.
+fn part_edges(src: &Path) -> Vec<(String, String, String, String)> {
+    let mut files = Vec::new();
+    rust_files(src, &mut files);
+    files.sort();
+    let mut out = Vec::new();
+    for file in &files {
+        let path = module_path(src, file);
+        if path.len() < 2 {
+            continue;
+        }
+        let (module, part) = (&path[0], &path[1]);
+        let parts_dir = src.join(module);
+        let is_part = |name: &str| {
+            name != part.as_str()
+                && (parts_dir.join(format!("{name}.rs")).is_file() || parts_dir.join(name).is_dir())
+        };
+        let toks = tokens(&std::fs::read_to_string(file).unwrap());
+        let ident = |k: usize| match toks.get(k) {
+            Some((Token::Ident(s), _)) => Some(s.as_str()),
+            _ => None,
+        };
+        let sep = |k: usize| matches!(toks.get(k), Some((Token::PathSep, _)));
+        let mut braces: Vec<bool> = Vec::new();
+        let mut k = 0;
+        while k < toks.len() {
+            let line = toks[k].1;
+            let mut target: Option<Vec<String>> = None;
+            match &toks[k].0 {
+                Token::Open => {
+                    braces.push(k >= 2 && ident(k - 2) == Some("mod") && ident(k - 1).is_some());
+                }
+                Token::Close => {
+                    braces.pop();
+                }
+                Token::Ident(w) if w == "crate" && sep(k + 1) && !(k > 0 && sep(k - 1)) => {
+                    if let (Some(m), true, Some(p)) = (ident(k + 2), sep(k + 3), ident(k + 4)) {
+                        target = Some(vec![m.to_owned(), p.to_owned()]);
+                    }
+                }
+                Token::Ident(w) if w == "super" && !(k > 0 && sep(k - 1)) => {
+                    let mut supers = 0;
+                    let mut j = k;
+                    while ident(j) == Some("super") && sep(j + 1) {
+                        supers += 1;
+                        j += 2;
+                    }
+                    // The file's module path, deepened by the inline modules it is in.
+                    let depth = path.len() + braces.iter().filter(|m| **m).count();
+                    if supers < depth {
+                        let mut at = path.clone();
+                        at.extend(std::iter::repeat_n(String::new(), depth - path.len()));
+                        at.truncate(depth - supers);
+                        if let Some(name) = ident(j) {
+                            at.push(name.to_owned());
+                        }
+                        target = Some(at);
+                    }
+                    k = j.max(k + 1);
+                }
+                _ => {}
+            }
+            if let Some(t) = target {
+                if t.len() >= 2 && t[0] == *module && is_part(&t[1]) {
+                    out.push((
+                        module.clone(),
+                        part.clone(),
+                        t[1].clone(),
+                        format!(
+                            "{}:{line}",
+                            file.strip_prefix(src).unwrap_or(file).display()
+                        ),
+                    ));
+                }
+            }
+            if !matches!(&toks[k].0, Token::Ident(w) if w == "super") {
+                k += 1;
+            }
+        }
+    }
+    out
+}
+
+/// The cycles among the parts of each top-level module, each as `module: a → b → a (where)`.
+fn part_cycles(src: &Path) -> Vec<String> {
+    let mut graph: BTreeMap<(String, String), BTreeMap<String, String>> = BTreeMap::new();
+    for (module, from, to, at) in part_edges(src) {
+        graph
+            .entry((module, from))
+            .or_default()
+            .entry(to)
+            .or_insert(at);
+    }
+    let mut cycles = Vec::new();
+    for ((module, a), targets) in &graph {
+        for (b, at) in targets {
+            // Two parts importing each other, or a longer round through others.
+            let mut seen = BTreeSet::new();
+            let mut todo = vec![(b.clone(), vec![a.clone(), b.clone()], vec![at.clone()])];
+            while let Some((node, trail, wheres)) = todo.pop() {
+                if node == *a {
+                    if trail.iter().min() == Some(a) {
+                        cycles.push(format!(
+                            "{module}: {} ({})",
+                            trail.join(" → "),
+                            wheres.join(", ")
+                        ));
+                    }
+                    continue;
+                }
+                if !seen.insert(node.clone()) {
+                    continue;
+                }
+                for (next, at) in graph
+                    .get(&(module.clone(), node.clone()))
+                    .into_iter()
+                    .flatten()
+                {
+                    let mut t = trail.clone();
+                    t.push(next.clone());
+                    let mut w = wheres.clone();
+                    w.push(at.clone());
+                    todo.push((next.clone(), t, w));
+                }
+            }
+        }
+    }
+    cycles.sort();
+    cycles.dedup();
+    cycles
+}
+
+#[test]
+fn the_parts_of_a_module_import_each_other_one_way() {
+    let cycles = part_cycles(&src_dir());
+    assert!(
+        cycles.is_empty(),
+        "files of one module that import each other round:\n{}",
+        cycles.join("\n")
+    );
+}
+
 #[test]
 fn every_module_has_a_layer() {
     let modules = declared_modules(&src_dir());
@@ -733,6 +882,190 @@ fn git_arguments_are_spelled_only_in_the_git_layer() {
     );
 }
 
+/// The error variants (and error structs) of one file whose message prints their own source,
+/// as `file:line: Name`: the error convention is that `Display` says what failed, the source
+/// says why, and the chain is printed once by whoever reports it (`text::chain`, or `{:#}` at
+/// the CLI's edge), so a message that prints its source prints it twice.
+///
+/// A source is a field named `source` or marked `#[source]` or `#[from]` (as thiserror reads
+/// them); a message prints it when its format string names it (`{source}`, `{0}`, `{0:?}`) or
+/// an argument reads it (`.source`, `.0`). `#[error(transparent)]` forwards both and is fine.
+fn errors_printing_their_source(rel: &str, text: &str) -> Vec<String> {
+    let toks = tokens(text);
+    let is = |k: usize, t: &Token| toks.get(k).is_some_and(|(x, _)| x == t);
+    let ident = |k: usize| match toks.get(k) {
+        Some((Token::Ident(s), _)) => Some(s.as_str()),
+        _ => None,
+    };
+    // The end of the bracketed group opening at `k` (`(`, `[` or `{`).
+    let close = |k: usize| -> usize {
+        let mut depth = 0i32;
+        let mut j = k;
+        while j < toks.len() {
+            match toks[j].0 {
+                Token::Open | Token::Other(b'(') | Token::Other(b'[') => depth += 1,
+                Token::Close | Token::Other(b')') | Token::Other(b']') => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return j;
+                    }
+                }
+                _ => {}
+            }
+            j += 1;
+        }
+        toks.len()
+    };
+    let mut found = Vec::new();
+    let mut k = 0;
+    while k < toks.len() {
+        // `# [ error ( ... ) ]`
+        if !(is(k, &Token::Other(b'#'))
+            && is(k + 1, &Token::Other(b'['))
+            && ident(k + 2) == Some("error")
+            && is(k + 3, &Token::Other(b'(')))
+        {
+            k += 1;
+            continue;
+        }
+        let line = toks[k].1;
+        let args_end = close(k + 3);
+        let format: String = toks[k + 4..args_end]
+            .iter()
+            .find_map(|(t, _)| match t {
+                Token::Str(s) => Some(s.clone()),
+                _ => None,
+            })
+            .unwrap_or_default();
+        // Fields read by the extra arguments: `.name` / `.0`.
+        let mut read: BTreeSet<String> = BTreeSet::new();
+        for j in k + 4..args_end {
+            if is(j, &Token::Other(b'.')) {
+                match toks.get(j + 1) {
+                    Some((Token::Ident(name), _)) => {
+                        read.insert(name.clone());
+                    }
+                    Some((Token::Other(d), _)) if d.is_ascii_digit() => {
+                        read.insert(char::from(*d).to_string());
+                    }
+                    _ => {}
+                }
+            }
+        }
+        // Past the attribute and any others, to the variant or struct and its fields.
+        let mut j = close(k + 1) + 1;
+        while is(j, &Token::Other(b'#')) {
+            j = close(j + 1) + 1;
+        }
+        while matches!(ident(j), Some("pub" | "struct" | "enum")) {
+            j += 1;
+            if is(j, &Token::Other(b'(')) {
+                j = close(j) + 1;
+            }
+        }
+        let name = ident(j).unwrap_or("?").to_owned();
+        j += 1;
+        let mut sources: Vec<String> = Vec::new();
+        if is(j, &Token::Open) || is(j, &Token::Other(b'(')) {
+            let tuple = is(j, &Token::Other(b'('));
+            let end = close(j);
+            let mut index = 0;
+            let mut attrs = String::new();
+            let mut m = j + 1;
+            let mut field_start = true;
+            while m < end {
+                if is(m, &Token::Other(b'#')) {
+                    let attr_end = close(m + 1);
+                    for (t, _) in &toks[m..attr_end] {
+                        if let Token::Ident(s) = t {
+                            attrs.push_str(s);
+                            attrs.push(' ');
+                        }
+                    }
+                    m = attr_end + 1;
+                    continue;
+                }
+                if field_start && !matches!(ident(m), Some("pub")) {
+                    let field = if tuple {
+                        index.to_string()
+                    } else {
+                        ident(m).unwrap_or_default().to_owned()
+                    };
+                    let marked = attrs.split(' ').any(|a| a == "source" || a == "from");
+                    if marked || (!tuple && field == "source") {
+                        sources.push(field);
+                    }
+                    field_start = false;
+                }
+                match toks[m].0 {
+                    Token::Comma => {
+                        field_start = true;
+                        attrs.clear();
+                        index += 1;
+                    }
+                    Token::Open | Token::Other(b'(') | Token::Other(b'[') | Token::Other(b'<') => {
+                        if !matches!(toks[m].0, Token::Other(b'<')) {
+                            m = close(m);
+                        } else {
+                            // Generic arguments: skip to the matching `>`.
+                            let mut depth = 0;
+                            while m < end {
+                                match toks[m].0 {
+                                    Token::Other(b'<') => depth += 1,
+                                    Token::Other(b'>') => {
+                                        depth -= 1;
+                                        if depth == 0 {
+                                            break;
+                                        }
+                                    }
+                                    _ => {}
+                                }
+                                m += 1;
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+                m += 1;
+            }
+        }
+        let prints = |field: &str| {
+            read.contains(field)
+                || format.contains(&format!("{{{field}}}"))
+                || format.contains(&format!("{{{field}:"))
+        };
+        if sources.iter().any(|s| prints(s)) {
+            found.push(format!("{rel}:{line}: {name}"));
+        }
+        k = args_end;
+    }
+    found
+}
+
+/// [`errors_printing_their_source`] over every file of the tree under `src`.
+fn source_printed_twice(src: &Path) -> Vec<String> {
+    let mut files = Vec::new();
+    rust_files(src, &mut files);
+    files.sort();
+    files
+        .iter()
+        .flat_map(|f| {
+            let rel = f.strip_prefix(src).unwrap_or(f).display().to_string();
+            errors_printing_their_source(&rel, &std::fs::read_to_string(f).unwrap())
+        })
+        .collect()
+}
+
+#[test]
+fn errors_print_what_failed_and_leave_why_to_their_source() {
+    let twice = source_printed_twice(&src_dir());
+    assert!(
+        twice.is_empty(),
+        "errors whose message prints their source (say what failed; the chain says why):\n{}",
+        twice.join("\n")
+    );
+}
+
 /// A copy of the crate's `src/` with one file planted in it.
 fn planted(path: &str, text: &str) -> tempfile::TempDir {
     fn copy(from: &Path, to: &Path) {
@@ -798,6 +1131,71 @@ fn each_kind_of_violation_is_found_when_planted() {
     assert!(
         upward.iter().any(|e| e.contains("`git` imports `cli`")),
         "{upward:?}"
+    );
+    // The analyses importing the git layer (issue 29).
+    let analyses = planted("lang/planted.rs", "use crate::git::Repo;\n");
+    let upward = upward_edges(&analyses.path().join("src"));
+    assert!(
+        upward.iter().any(|e| e.contains("`lang` imports `git`")),
+        "{upward:?}"
+    );
+    // Two files of one module importing each other (issue 29: `manifest/hunks.rs` and
+    // `manifest/snapshot.rs`), one through a `super::` path and one through `crate::`.
+    let round = planted(
+        "manifest/planted_a.rs",
+        "use super::planted_b::B;\npub struct A;\n",
+    );
+    std::fs::write(
+        round.path().join("src/manifest/planted_b.rs"),
+        "pub struct B;\nfn f() -> crate::manifest::planted_a::A { crate::manifest::planted_a::A }\n",
+    )
+    .unwrap();
+    let cycles = part_cycles(&round.path().join("src"));
+    assert!(
+        cycles
+            .iter()
+            .any(|c| c.contains("manifest: planted_a → planted_b → planted_a")),
+        "{cycles:?}"
+    );
+    // Errors whose message prints their source: a named `source`, a `#[source]` field read by
+    // an argument, a tuple's `#[from]` as `{0}`; a message that names other fields, a
+    // transparent one and a `{0}` that is not the source are fine.
+    let twice = planted(
+        "git/planted.rs",
+        r#"
+#[derive(Debug, thiserror::Error)]
+pub enum PlantedError {
+    #[error("cannot read '{}': {source}", path.display())]
+    Read { path: std::path::PathBuf, source: std::io::Error },
+    #[error("cannot parse {}", .cause)]
+    Parse {
+        #[source]
+        cause: std::num::ParseIntError,
+    },
+    #[error("cannot decode: {0}")]
+    Decode(#[from] std::str::Utf8Error),
+    #[error("bad value {0}")]
+    Value(String),
+    #[error("cannot open '{}'", path.display())]
+    Open { path: std::path::PathBuf, #[source] error: std::io::Error },
+    #[error(transparent)]
+    Other(#[from] std::fmt::Error),
+}
+#[derive(Debug, thiserror::Error)]
+#[error("cannot write: {0:?}")]
+pub struct PlantedStruct(#[source] pub std::io::Error);
+"#,
+    );
+    let found = source_printed_twice(&twice.path().join("src"));
+    let names: Vec<&str> = found
+        .iter()
+        .filter(|f| f.starts_with("git/planted.rs"))
+        .filter_map(|f| f.rsplit(' ').next())
+        .collect();
+    assert_eq!(
+        names,
+        ["Read", "Parse", "Decode", "PlantedStruct"],
+        "{found:?}"
     );
     // An upward import of an item the crate root defines.
     let root_item = planted("lang/planted.rs", "use crate::run;\n");

@@ -26,6 +26,7 @@ mod lang_java;
 mod lang_javascript;
 mod lang_typescript;
 mod layers;
+mod limits;
 mod manifest;
 mod mcp_fuzz;
 mod oracle;

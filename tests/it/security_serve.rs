@@ -449,3 +449,100 @@ fn mcp_refuses_symlinks_inside_the_git_directory_that_lead_outside() {
         "outside the directories this server may read",
     );
 }
+
+/// Copies `from`'s `.git` to a new repository `allowed/<name>` and returns it.
+fn copy_of(env: &TestEnv, from: &Path, allowed: &Path, name: &str) -> PathBuf {
+    let repo = allowed.join(name);
+    std::fs::create_dir_all(&repo).unwrap();
+    let copy = env
+        .command("cp", &env.plain_path())
+        .arg("-a")
+        .arg(from.join(".git"))
+        .arg(repo.join(".git"))
+        .output()
+        .unwrap();
+    assert!(copy.status.success());
+    repo
+}
+
+/// Replaces `dir` by a symlink to a new directory `stash` (inside the allowed directory) whose
+/// entries are symlinks to the same entries of `outside`: the first hop stays inside, the
+/// second leaves.
+fn link_two_hops(dir: &Path, stash: &Path, outside: &Path) {
+    std::fs::create_dir_all(stash).unwrap();
+    for entry in std::fs::read_dir(outside).unwrap().flatten() {
+        std::os::unix::fs::symlink(entry.path(), stash.join(entry.file_name())).unwrap();
+    }
+    std::fs::remove_dir_all(dir).unwrap();
+    std::os::unix::fs::symlink(stash, dir).unwrap();
+}
+
+// Issue 29: a fan-out directory (or the pack directory) linked to a directory inside the
+// allowed directory whose files link to another repository's objects outside: the check
+// followed the first link and not the ones within, and get_change_manifest and
+// get_file_snapshots returned the outside file's content (get_commit_history listed the
+// outside commit through the pack directory).
+#[test]
+fn mcp_refuses_symlinks_two_hops_away_from_the_git_directory() {
+    let env = TestEnv::new();
+    let (allowed, outside) = roots(&env);
+    let mut mcp = serve(&env, &allowed);
+    // Loose objects: every fan-out directory of a copy linked through a stash inside.
+    let loose = env.repo("outside/loose");
+    loose
+        .write("secret.txt", format!("{MARKER}\n"))
+        .commit(&format!("one {MARKER}"));
+    loose
+        .write("secret.txt", format!("{MARKER} 2\n"))
+        .commit(&format!("two {MARKER}"));
+    let repo = copy_of(&env, &loose.dir, &allowed, "fanout");
+    let objects = repo.join(".git/objects");
+    for entry in std::fs::read_dir(&objects).unwrap().flatten() {
+        let name = entry.file_name();
+        if name.len() != 2 {
+            continue;
+        }
+        link_two_hops(
+            &objects.join(&name),
+            &allowed.join("stash/objects").join(&name),
+            &loose.dir.join(".git/objects").join(&name),
+        );
+    }
+    assert_refused(
+        &mut mcp,
+        &repo,
+        "outside the directories this server may read",
+    );
+    // Packs: the pack directory linked through a stash inside.
+    let out = env
+        .command(&env.real_git, &env.plain_path())
+        .args(["gc", "-q"])
+        .current_dir(&outside)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let repo = copy_of(&env, &outside, &allowed, "packed");
+    link_two_hops(
+        &repo.join(".git/objects/pack"),
+        &allowed.join("stash/pack"),
+        &outside.join(".git/objects/pack"),
+    );
+    assert_refused(
+        &mut mcp,
+        &repo,
+        "outside the directories this server may read",
+    );
+    // The same layouts with the stash's files copied, not linked, are served: the refusal is
+    // about where the files are.
+    let stash = allowed.join("stash/pack");
+    for entry in std::fs::read_dir(&stash).unwrap().flatten() {
+        let target = std::fs::read_link(entry.path()).unwrap();
+        std::fs::remove_file(entry.path()).unwrap();
+        std::fs::copy(target, entry.path()).unwrap();
+    }
+    let (error, text) = mcp.call(
+        "get_commit_history",
+        json!({"repo_path": repo.display().to_string(), "base_ref": "HEAD~1", "head_ref": "HEAD"}),
+    );
+    assert!(!error, "{text}");
+}
