@@ -7,8 +7,8 @@
 //! says what each commit changed, which git's log does not. Functions are named for the newest
 //! [`MAX_ANALYSED`] commits of a page; older ones name their files.
 //!
-//! The same answer serves MCP's `get_commit_history` ([`render`] with the caller's own way of
-//! naming the next page).
+//! The same answer is `get_commit_history`'s compact format ([`render`] with the caller's own
+//! way of naming the next page, through `query::history`).
 
 use std::ffi::OsString;
 

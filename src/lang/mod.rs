@@ -14,10 +14,13 @@
 //! ([`Analyzer::import_scheme`]), so nothing else needs to learn the language.
 //!
 //! Invariants:
-//! - Bounded: files over [`MAX_FILE_BYTES`] or with minified-length lines are skipped with a
-//!   stated reason, a parse that exceeds [`PARSE_BUDGET`] is abandoned, every tree walk is
-//!   iterative, and a parse runs on a stack reserved for tree-sitter's recursion
-//!   ([`parse_stack`]), so deep nesting cannot overflow the stack.
+//! - Bounded: files over [`MAX_FILE_BYTES`], with lines over [`MAX_LINE_BYTES`] or brackets
+//!   nested deeper than [`MAX_NESTING`] are skipped with a stated reason; a parse that exceeds
+//!   [`PARSE_BUDGET`] (or the answer's analysis deadline, [`within`]) is abandoned; every tree
+//!   walk is iterative; files of [`BIG_PARSE_BYTES`] or more are parsed one at a time; and a
+//!   parse runs on a stack grown on demand to what tree-sitter's recursion needs
+//!   ([`parse_stack`]), so deep nesting cannot overflow the stack, and a stack that cannot be
+//!   reserved (an address-space limit) skips the file rather than failing the answer.
 //! - Parsers are created once per thread and language and reused.
 //! - A tree with syntax errors still yields what could be extracted, flagged `parse_errors`.
 

@@ -16,8 +16,9 @@
 //! command line itself.
 //!
 //! Invariants: nothing here prints; every answer is bounded by its query's budget (when one is
-//! given) through [`crate::budget`]; arguments are checked here, so both faces refuse the same
-//! things with the same words.
+//! given) through [`crate::budget`], and its function analyses by the answer's analysis time
+//! (a part of `GIT_PRISM_ANSWER_TIMEOUT`, as for the shim); arguments are checked here, so both
+//! faces refuse the same things with the same words.
 
 mod context;
 mod history;

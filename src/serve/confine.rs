@@ -14,6 +14,9 @@
 //! root whose git directory is in another root is allowed. With no roots and no `--allow`,
 //! the server's working directory is the one allowed directory.
 //!
+//! The repository variables the server inherited (`GIT_DIR`, `GIT_WORK_TREE`, ...) are
+//! removed as it starts ([`clear_inherited_repository`]): each call's `repo_path` decides.
+//!
 //! Values quoted in errors are clipped: a caller can send a 100 KB `repo_path`.
 
 use std::path::{Path, PathBuf};
