@@ -4,22 +4,20 @@
 //! - **Whole**: the change fits one answer. Every hunk is there, each headed by the functions
 //!   it changes with their kind of change (`@@ -10 +10 @@ added Map::get`; a modified function
 //!   by its name alone), so the hunks themselves are the map: `files` lists only the files whose
-//!   hunks do not say everything (added, deleted, a rename's source, binary, generated, a mode,
-//!   a link, a submodule, untracked, no hunks), with any changed function no hunk shows. No
-//!   summary, no `raw`: nothing is missing that git's own output would add.
+//!   hunks do not say everything (a rename's source, binary, generated, a mode, a link, a
+//!   submodule, untracked, no hunks), with any changed function no hunk shows. No summary, no
+//!   `raw`: nothing is missing that git's own output would add.
 //! - **Paged**: it does not fit. The first page leads with the complete map — `summary`, every
 //!   file by directory, every changed function with the signature (and so the visibility) of
 //!   each added or signature-changed one, the dependency changes — and then as many hunks as the
 //!   budget leaves room for, production code first. `files` holds the map: by directory, each
-//!   file's line (`M lib.rs +3 -1`) with the list of its changed functions. A map too large for
-//!   one page continues on the next pages before any hunk. `raw` names git's own output, `cut`
-//!   what is on later pages, `next` the command that prints the next one.
+//!   file's line (`M lib.rs +3 -1`) with the list of its changed functions. A map too large for one page continues on
+//!   the next pages before any hunk. `raw` names git's own output, `cut` what is on later pages,
+//!   `next` the command that prints the next one.
 //!
-//! Hunks are git's own (`git diff -p`, without context unless the caller asked for `-U<n>` or
-//! `-W`: [`hunks::DEFAULT_CONTEXT`]) without its per-file headers. Binaries, submodules and
-//! generated files that were regenerated contribute facts, never hunks; a hand edit to a
-//! generated file keeps its hunks (ADR 14, [`hunks::shows_hunks`]), and a link's hunk shows
-//! where it points.
+//! Hunks are git's own (`git diff -p`, one line of context unless the caller asked for `-U<n>`
+//! or `-W`) without its per-file headers. Generated files, binaries, submodules and links
+//! contribute facts, never hunks.
 //!
 //! Invariants: the answer never exceeds its budget (a hunk too large for a page is split at
 //! line boundaries, a line too long for a page into segments, and continued); no changed line

@@ -1,13 +1,15 @@
 //! The shim's structured answers: what an agent reads instead of git's porcelain.
 //!
-//! Each watched command has its answer, one function over the parsed command line ([`git`],
-//! [`gh`]; ADRs 10, 13): `git diff` the change in the [`compact`] vocabulary (git's hunks headed
-//! by the functions they change, or, when they do not fit, the map of every file and changed
-//! function first, [`overview`]); `git show` a commit and its change alike; `git log` one
-//! string per commit, what it changed and its message ([`log`]); `git blame` git's blame in runs
-//! of lines, each commit said once; `git log -S/-G` the pickaxe's commits with the matching
-//! changed lines, each in its function; `gh pr diff` the pull request's change. A `git diff`
-//! with nothing changed has no answer: git's empty output says it in no bytes.
+//! Each watched command has its answer, one function over the parsed command line
+//! ([`git()`], [`gh()`]; ADRs 10, 13): `git diff` the change in the [`compact`] vocabulary
+//! (git's hunks headed by the functions they change, or, when they do not fit, the map of
+//! every file and changed function first, [`overview`]); `git show` a commit and its change
+//! alike; `git log` one string per commit, what it changed and its message ([`log`]);
+//! `git blame` git's blame in runs of lines, each commit said once; `git log -S/-G` the
+//! pickaxe's commits with the matching changed lines, each in its function; `gh pr diff` the
+//! pull request's change. A `git diff` with nothing changed has no answer: git's empty output
+//! says it in no bytes. The shim calls [`git()`] and [`gh()`]; [`crate::query`] renders the
+//! compact forms of `get_change_manifest` and `get_commit_history` with [`compact`] and [`log`].
 //!
 //! Invariants: an answer is built fully in memory and returned as bytes (compact JSON, one
 //! object, a trailing newline); nothing here writes anywhere. It stays within the output budget
