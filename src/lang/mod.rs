@@ -8,10 +8,13 @@
 //! redundant parentheses...), and into import strings; [`compare`] turns two such extractions
 //! into function changes.
 //!
-//! Adding a language is one file and one line in [`REGISTRY`] (see
-//! `docs/adding-a-language.md`): the analyzer says which [`Language`]s it reads, which files can
-//! call into them ([`Analyzer::family`]) and how their imports name things
-//! ([`Analyzer::import_scheme`]), so nothing else needs to learn the language.
+//! Adding a language is its grammar crate, one file and one line in [`REGISTRY`] (see
+//! `docs/adding-a-language.md`; a language git-prism does not recognise yet also needs its
+//! [`Language`] and its detection in `manifest::language`): the analyzer says which
+//! [`Language`]s it reads, which files can call into them ([`Analyzer::family`]) and how their
+//! imports name things ([`Analyzer::import_scheme`]), so nothing else needs to learn the
+//! language. It knows no repository: it analyses the bytes it is given, keyed by their blob
+//! id in the per-user analysis cache ([`cache`]).
 //!
 //! Invariants:
 //! - Bounded: files over [`MAX_FILE_BYTES`], with lines over [`MAX_LINE_BYTES`] or brackets
