@@ -15,9 +15,10 @@
 //!    cannot hide its own code); a hand edit to one, and a lockfile change the dependency report
 //!    does not explain, keep their hunks (ADR 14).
 //! 7. With [`Options::functions`], both sides of every file in an analysed language are
-//!    analysed in parallel ([`crate::lang`]): the function changes, the imports, and the
-//!    outlines that place hunks in functions; then functions that moved between files are
-//!    paired.
+//!    analysed in parallel ([`crate::lang`], within the caller's analysis deadline): the
+//!    function changes, the imports, and the outlines that place hunks in functions; then
+//!    functions that moved between files are paired. A generated file whose hunks are hidden
+//!    is not analysed (its functions are regenerated, not reviewed).
 //!
 //! Working-tree content is read only through [`crate::git::worktree`]: never outside the
 //! working tree, never through a symlink, only regular files, never more than a cap.
