@@ -12,10 +12,10 @@
 //! 4. the fidelity contract ([`reader`]): is stdout the harness's own stream?
 //! 5. the answer ([`crate::answer`]), built fully in memory on a thread of its own within
 //!    `GIT_PRISM_ANSWER_TIMEOUT`; on any error, panic or timeout, the real program runs instead;
-//! 6. the real program: found on PATH ([`locate`]), the hop count checked ([`MAX_HOPS`]); under
-//!    a scope, the guard's preparations made (directories, a private index, the hook wrapper's
-//!    variables) and a `git` call confined by the kernel layer ([`crate::confine`], ADR 16);
-//!    then `execve` ([`exec`]). A write the guard watches runs git as a child instead: the refs
+//! 6. the real program: the hop count checked ([`MAX_HOPS`]), then found on PATH
+//!    ([`locate`]); under a scope, the guard's preparations made (directories, a private index,
+//!    the hook wrapper's variables) and a `git` call confined by the kernel layer
+//!    ([`crate::confine`], ADR 16); then `execve` ([`exec`]). A write the guard watches runs git as a child instead: the refs
 //!    are read before and after, the record says what git did, and the shim ends as git ended
 //!    (ADR 17).
 //!
