@@ -10,7 +10,7 @@
 //! and every symlink inside those directories (a pack directory, a loose object's fan-out
 //! directory, a ref, `packed-refs`) must resolve inside too, since git opens them by name, and so
 //! must every symlink inside a directory such a link leads to, however many hops away (the walk is
-//! bounded, [`MAX_DEPTH`] levels and [`MAX_WALKED`] entries: past either, the repository is
+//! bounded, `MAX_DEPTH` levels and `MAX_WALKED` entries: past either, the repository is
 //! refused). Each directory may lie under any allowed directory: a worktree in one root whose git
 //! directory is in another root is allowed. With no roots and no `--allow`, the server's working
 //! directory is the one allowed directory.
