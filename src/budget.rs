@@ -3,8 +3,10 @@
 //! A document that must fit a [`Budget`] declares, as data, how it may shrink: an ordered list
 //! of [`Stage`]s. A [`Stage::Detail`] has levels from 0 (nothing cut) to its deepest; a
 //! [`Stage::Window`] shows the first `n` of a list of entries, the rest going to the next page.
-//! [`fit`] renders the document at the settings it chooses — the first stage pushed only as far
-//! as needed, then the next — and measures each rendering.
+//! The stages are listed in the order they give way. [`fit`] renders the document whole if it
+//! fits; else it cuts every stage as deep as it goes and then eases each one, the last (most
+//! important) first, as far as the room left allows, measuring each rendering: a document's
+//! most important part is settled first and the rest fills what room is left.
 //!
 //! Invariants:
 //! - The budget counts bytes of the rendered answer; its unit is in the type, never a bare

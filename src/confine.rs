@@ -1,13 +1,18 @@
 //! The kernel layer of the session guard (ADR 16): a [`Confinement`] the shim puts on itself
-//! with Landlock just before it execs the real git, so git and everything git starts (aliases,
-//! hooks, external diffs, pagers, credential helpers, programs its configuration names) can
-//! write only where the call's permission allows and connect to no TCP port unless the guard
-//! judged the call needs the network.
+//! with Landlock just before it execs the real git (or, for a write whose effects are recorded,
+//! on the child it forks, just before that execs git: [`prepare`] builds the rules where
+//! allocating is safe, [`Prepared::restrict_self`] puts them in force), so git and everything
+//! git starts (aliases, hooks, external diffs, pagers, credential helpers, programs its
+//! configuration names) can write only where the call's permission allows and connect to no
+//! TCP port unless the guard judged the call needs the network ([`Network`]: none, only given
+//! ports, or any).
 //!
 //! Landlock only narrows: a confined process can add a narrower layer (the hook wrapper does,
 //! `src/guard/hook.rs`) but never widen its own. Reads and execution are not restricted; of the
 //! file-system rights only those that change something are handled (writing, truncating,
 //! creating, removing, renaming, linking), so an ioctl on an inherited terminal still works.
+//! From ABI 6, a confined process also cannot signal processes outside its domain nor, without
+//! the network, reach an abstract UNIX socket outside it.
 //!
 //! [`support`] says what the running kernel can hold: nothing (no Landlock, or not Linux),
 //! file-system writes only (Landlock ABI 1 to 3), or writes and TCP connections (ABI 4 and

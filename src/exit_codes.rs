@@ -2,7 +2,10 @@
 //!
 //! The shim's own failures use the shell's conventions, so a caller cannot tell a missing
 //! git-prism dependency from a missing git: 127 when no real binary exists, 126 when it exists
-//! but cannot be executed. Everything else is the exit status of the real program.
+//! but cannot be executed. A call the session guard refuses exits 1 (its `git-prism guard:`
+//! line says why). Everything else the shim runs exits with the real program's status. The CLI
+//! uses 1 for a failure, 2 for a command line it cannot parse, and `verify` 10 to 15, one per
+//! check, for the first check that failed.
 
 /// Success.
 pub const SUCCESS: i32 = 0;

@@ -4,10 +4,13 @@
 //! serde_json escapes what JSON requires (`"`, `\` and the C0 controls). Repository text
 //! (messages, names, file contents) can also hold DEL, the C1 controls (U+0080–U+009F, among
 //! them U+009B, a terminal's CSI), bidirectional overrides and isolates (U+202A–U+202E,
-//! U+2066–U+2069, the marks U+200E, U+200F, U+061C), and the line and paragraph separators
-//! (U+2028, U+2029), which make text read differently from what it is. They can only occur
-//! inside JSON strings, so each is written as its `\uXXXX` escape there: the value is the same
-//! for any JSON parser, and what an agent or a person reads is what the repository holds.
+//! U+2066–U+2069, the marks U+200E, U+200F, U+061C), the other characters Unicode makes
+//! invisible by default (zero-width spaces and joiners, the byte-order mark, tag characters,
+//! variation selectors, Hangul fillers, the soft hyphen: [`is_invisible`]), and the line and
+//! paragraph separators (U+2028, U+2029), which make text read differently from what it is.
+//! They can only occur inside JSON strings, so each is written as its `\uXXXX` escape there:
+//! the value is the same for any JSON parser, and what an agent or a person reads is what the
+//! repository holds.
 
 use serde::Serialize;
 

@@ -1,13 +1,18 @@
 //! git-prism: structured git change data for AI coding agents.
 //!
-//! One binary, three personalities chosen by the stem of `argv[0]`:
-//! - `git`: the PATH shim ([`shim`]), which answers an agent's `git diff`/`log`/`show`/`blame`
-//!   with structured JSON or `exec`s the real git untouched;
+//! One binary, personalities chosen by the stem of `argv[0]`:
+//! - `git`: the PATH shim ([`shim`]), which holds the call to the session's scope when one is
+//!   set ([`guard`]), then answers an agent's `git diff`/`log`/`show`/`blame` with structured
+//!   JSON or `exec`s the real git untouched;
 //! - `gh`: the same for `gh pr diff`;
-//! - anything else: the `git-prism` command-line interface ([`cli`]).
+//! - the name of one of git's hooks (`pre-push`, ...): the session guard's hook wrapper
+//!   ([`shim::hook`]), which git runs through the links the shim points `core.hooksPath` at;
+//! - anything else: the `git-prism` command-line interface ([`cli`]), whose `serve` is the MCP
+//!   server ([`serve`]).
 //!
-//! Library modules never print; the shim and the CLI are the only edges that touch the
-//! process's standard streams.
+//! Library modules never print; the shim, the CLI and the server's stdio transport are the only
+//! edges that touch the process's standard streams. `tests/it/layers.rs` holds the modules to
+//! their layers (`docs/ARCHITECTURE.md`).
 
 pub mod answer;
 pub mod budget;

@@ -9,10 +9,12 @@
 //!   hardlinks and symlinked aliases of a PATH directory) is skipped.
 //! - A path pinned in `GIT_PRISM_REAL_GIT` / `GIT_PRISM_REAL_GH` (set by the shim for its
 //!   children, or by the user) is used directly when it is absolute, executable and not this
-//!   binary. When it *is* this binary, another copy of git-prism chose us as "the real git";
-//!   the walk then continues after our own entry, so two copies on PATH move forward through
-//!   PATH instead of exec'ing each other.
-//! - Nothing here executes anything; the result is an absolute path.
+//!   binary (a pin that is missing or not executable is ignored: PATH is walked). When it *is*
+//!   this binary, another copy of git-prism chose us as "the real git"; the walk then takes
+//!   the first candidate after our last entry on PATH (the first on PATH when none follows),
+//!   so two copies on PATH move forward instead of exec'ing each other.
+//! - Nothing here executes anything; the result is an absolute path. An unset PATH is
+//!   `/bin:/usr/bin`, as `execvp` takes it.
 
 use std::ffi::{OsStr, OsString};
 use std::os::unix::ffi::OsStrExt;

@@ -1,7 +1,8 @@
 //! Entry point of the `git-prism` binary.
 //!
 //! The binary is multi-call: the stem of `argv[0]` picks the personality (`git` and `gh` are
-//! the PATH shims, anything else is the `git-prism` CLI). See [`git_prism::run`].
+//! the PATH shims, the name of one of git's hooks is the session guard's hook wrapper,
+//! anything else is the `git-prism` CLI). See [`git_prism::run`].
 //!
 //! It defines the C `main` itself (`no_main`) instead of using Rust's runtime entry, because
 //! that runtime changes the process before `main` runs: it ignores `SIGPIPE` and reopens

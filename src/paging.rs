@@ -1,5 +1,6 @@
 //! Pages of a list: where a page starts (the cursor), where it ends (the page size), and what
-//! the cursor is bound to (a fingerprint). The budget a page must fit is [`crate::budget`]'s.
+//! the cursor is bound to (a fingerprint); and the page's JSON ([`to_json`], [`json_len`],
+//! written through [`crate::json`]). The budget a page must fit is [`crate::budget`]'s.
 //!
 //! A paged answer (a manifest, a history, a function context, the shim's answers) lists
 //! entries (files, commits, functions, hunks). A page is the window `offset..end` of that list:

@@ -1,8 +1,10 @@
-//! Time, in one place: RFC 3339 in UTC for when an answer was generated, ISO 8601 in the
-//! author's zone for blame dates, and the stopwatch behind `GIT_PRISM_TRACE`.
+//! Time, in one place: RFC 3339 in UTC for when something happened (an answer generated, a
+//! session started, a guard record written), ISO 8601 in the author's zone for blame dates,
+//! and the stopwatch behind `GIT_PRISM_TRACE`.
 //!
-//! Pure arithmetic on seconds since the Unix epoch (no time zone database, no locale): the
-//! same input always gives the same text.
+//! The formatting is pure arithmetic on seconds since the Unix epoch (no time zone database,
+//! no locale): the same input always gives the same text. Only [`now_rfc3339`] reads the wall
+//! clock, and the [`Stopwatch`] the monotonic one.
 
 /// Returns the current time as RFC 3339 UTC with seconds (`2026-11-30T01:15:40Z`).
 pub fn now_rfc3339() -> String {

@@ -8,7 +8,9 @@
 //! stderr — bytes the real git's stderr must not gain on a passthrough.
 //!
 //! A stack overflow is not a panic: it ends the process. Threads keep Rust's default stack; the
-//! one deep recursion, tree-sitter's, runs on a stack segment sized for it (`lang::parse`).
+//! one deep recursion, tree-sitter's, runs on a segment reserved for the parse whenever the
+//! current stack lacks the room the file may need (`lang::parse_stack`); a segment that cannot
+//! be reserved skips the file.
 //!
 //! Invariant: the release profile unwinds (`panic = "unwind"`), or none of this works.
 

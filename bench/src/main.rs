@@ -1,8 +1,12 @@
 //! `make bench`: git-prism measured side by side with git on a real history.
 //!
-//! Every figure is a ratio of two things measured in the same run, interleaved, as medians of
-//! many runs, so machine noise hits both sides alike. Results are printed and appended to
-//! `bench/RESULTS.md` with the machine, date and commit. Nothing here runs in CI.
+//! Most figures compare two things measured in the same run, interleaved, as medians of many
+//! runs, so machine noise hits both sides alike; the others hold absolute budgets (hostile
+//! repositories' time and memory, function context's second) or count agreement with git
+//! (fidelity, imara). `BENCH_FIGURES` picks them by name, comma-separated (`passthrough`,
+//! `guard`, `manifest`, `tokens`, `context`, `fidelity`, `hostile`, `verify`, `blame`,
+//! `imara`; `all` by default). Results are printed and appended to `bench/RESULTS.md` with the
+//! machine, date and commit. Nothing here runs in CI.
 
 mod blame;
 mod context;

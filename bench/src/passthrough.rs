@@ -3,6 +3,9 @@
 //! Three ways to run the same git command, side by side: git directly; through the git-prism
 //! shim (first on PATH); through the floor, a static C program that only `execv`s the real
 //! git. The shim's added latency is compared with the floor's: the budget is 1.5x.
+//!
+//! Beside it, the `guard` figure ([`guard_cost`]): what the session guard adds to a call it
+//! lets through.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -5,6 +5,11 @@
 //!
 //! git's own output repeats the commit, author and date on every line; this says each once,
 //! so it is smaller for every range of more than a line or two, and names the function.
+//!
+//! The runs that fit the budget are shown (at least one); the rest are on the next page:
+//! `next` is the same blame limited (`-L`) to the lines not shown, which the shim answers
+//! again, and the commits table keeps only the commits shown. Every step is linear in the
+//! lines and the runs.
 
 use std::collections::BTreeMap;
 use std::ffi::OsString;

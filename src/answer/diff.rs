@@ -1,4 +1,5 @@
-//! `git diff <range>`: the change in the compact vocabulary ([`super::compact`]).
+//! `git diff <range>`: the change in the compact vocabulary ([`super::compact`]); a range with
+//! no change passes through to git, whose empty output says so in no bytes.
 
 use std::ffi::OsString;
 

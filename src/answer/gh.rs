@@ -1,8 +1,9 @@
-//! `gh pr diff [<number> | <url> | <branch>]`: the pull request's manifest.
+//! `gh pr diff [<number> | <url> | <branch>]`: the pull request's change.
 //!
 //! The real `gh` names the base and head commits (`gh pr view --json ...`); the answer is the
-//! manifest of merge-base(base, head)..head, as GitHub shows a pull request's changes, plus the
-//! pull request's number and title.
+//! change merge-base(base, head)..head, as GitHub shows a pull request's changes, in the
+//! compact vocabulary of `git diff` ([`super::compact`]), headed by the pull request (number,
+//! title, URL, base and head branches and commits, merge base).
 //!
 //! Invariants: nothing is fetched — when the repository lacks either commit the call passes
 //! through to the real `gh` (which downloads the diff itself and writes nothing to the

@@ -4,11 +4,12 @@
 //!
 //! It is cheaper than git's own output for the same commits (a short id instead of a full one,
 //! the day instead of git's date line, no `Author:`/`Date:` labels or message indentation) and
-//! says what each commit changed, which git's log does not. Functions are named for the newest
-//! [`MAX_ANALYSED`] commits of a page; older ones name their files.
+//! says what each commit changed, which git's log does not. Functions are named for the first
+//! [`MAX_ANALYSED`] commits of a page (the newest, in git's default order); the others name
+//! their files.
 //!
-//! The same answer serves MCP's `get_commit_history` ([`render`] with the caller's own way of
-//! naming the next page).
+//! The same answer is `get_commit_history`'s compact format ([`render`] with the caller's own
+//! way of naming the next page, through `query::history`).
 
 use std::ffi::OsString;
 

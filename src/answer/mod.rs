@@ -1,15 +1,24 @@
 //! The shim's structured answers: what an agent reads instead of git's porcelain.
 //!
-//! Each watched command has its answer: `git diff` the change manifest with function analysis,
-//! `git log` per-commit manifests, `git show` a commit and its manifest, `git blame` grouped
-//! blame, `git log -S/-G` the pickaxe's commits and the functions whose occurrences changed,
-//! `gh pr diff` the pull request's manifest.
+//! Each watched command has its answer, one function over the parsed command line
+//! ([`git()`], [`gh()`]; ADRs 10, 13): `git diff` the change in the [`compact`] vocabulary
+//! (git's hunks headed by the functions they change, or, when they do not fit, the map of
+//! every file and changed function first, [`overview`]); `git show` a commit and its change
+//! alike; `git log` one string per commit, what it changed and its message ([`log`]);
+//! `git blame` git's blame in runs of lines, each commit said once; `git log -S/-G` the
+//! pickaxe's commits with the matching changed lines, each in its function; `gh pr diff` the
+//! pull request's change. A `git diff` with nothing changed has no answer: git's empty output
+//! says it in no bytes. The shim calls [`git()`] and [`gh()`]; [`crate::query`] renders the
+//! compact forms of `get_change_manifest` and `get_commit_history` with [`compact`] and [`log`].
 //!
 //! Invariants: an answer is built fully in memory and returned as bytes (compact JSON, one
-//! object, a trailing newline); nothing here writes anywhere. Every answer carries `raw`, the
-//! command that prints git's own output, and stays within the output budget
-//! (`GIT_PRISM_MAX_OUTPUT` bytes, default [`DEFAULT_BUDGET`]), saying what it cut and which
-//! command pages the rest. Any error means the caller runs the real program instead.
+//! object, a trailing newline); nothing here writes anywhere. It stays within the output budget
+//! (`GIT_PRISM_MAX_OUTPUT` bytes, default [`DEFAULT_BUDGET`]; an answer over it is an error),
+//! and one that does not hold everything says what it cut (`cut`), the command that prints the
+//! next page (`next`, with `GIT_PRISM_CURSOR`) and the one that prints git's own output (`raw`).
+//! Its function analyses stop at a part of the answer's time limit ([`analysis_time`] of
+//! `GIT_PRISM_ANSWER_TIMEOUT`), listing the files not analysed by then without their
+//! functions. Any error means the caller runs the real program instead.
 
 mod blame;
 pub mod compact;

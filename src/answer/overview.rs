@@ -1,8 +1,8 @@
 //! The map of a change, in the fewest tokens that still say everything an agent acts on: every
 //! file (status, path, line counts, and only the flags that matter: binary, generated,
-//! submodule, mode, untracked) and every changed function (kind of change, qualified name, and
-//! the signature of an added or signature-changed one, visibility included), grouped so a
-//! directory or a path is written once.
+//! submodule, link, mode, untracked) and every changed function (kind of change, qualified
+//! name, and the signature of an added or signature-changed one, visibility included), grouped
+//! so a directory or a path is written once.
 //!
 //! Lines read like git's own `--name-status` and `--stat` (`M lib.rs +3 -1`), which agents
 //! already know. The same vocabulary labels hunk headers (`added Map::get`, `renamed a -> b`,

@@ -1,6 +1,6 @@
-//! What kind of code a changed file is, for ordering hunks when not all fit: production code
-//! first, then tests, then everything else (benches, examples, docs, configuration), then
-//! untracked files.
+//! What kind of code a changed file is, for ordering a paged answer's map and hunks when not
+//! all fit: production code first, then tests, then everything else (benches, examples, docs,
+//! configuration), then untracked files.
 
 use bstr::ByteSlice;
 

@@ -1,6 +1,7 @@
-//! `git show <commit>`: the commit (id, parents, author, date, full message) and its change
-//! against its first parent (root commits: against the empty tree, everything added), as
-//! [`super::compact`] renders a change: the whole change at a glance, then its hunks.
+//! `git show <commit>`: the commit (id, a merge's parents, author, date, full message) and its
+//! change against its first parent (root commits: against the empty tree, everything added), as
+//! [`super::compact`] renders a change (git's hunks headed by their functions, or the map first
+//! when they do not fit).
 //!
 //! `--format=` / `--pretty=` (empty) leave out the commit's header (its id stays, so the answer
 //! is citable); `-s` / `--no-patch` leave out the hunks; `-U<n>` and `-W` shape them; paths

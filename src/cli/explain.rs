@@ -1,4 +1,5 @@
-//! `git-prism explain`: what the shim would decide for a command line, and why.
+//! `git-prism explain`: whether the shim would answer a command line or pass it through, and
+//! why (what the session guard would decide is `session check`'s).
 
 use std::ffi::OsString;
 use std::time::{Duration, Instant};

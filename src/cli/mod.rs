@@ -1,8 +1,11 @@
 //! The `git-prism` command-line interface: clap definitions and dispatch, one file per
-//! command, no logic of its own.
+//! command. A command turns its arguments into a query or a library call and writes what comes
+//! back; what it answers is decided below (`query`, `install`, `guard`), never here.
 //!
-//! This module is an edge: it owns stdout and stderr and maps results to exit codes. Every
-//! command writes to the `Out` it is given, so tests and the other edges share the code path.
+//! This module is an edge: it owns stdout and stderr and maps results to exit codes
+//! ([`crate::exit_codes`]; a broken pipe is a clean exit, a panic one line and a failure).
+//! Every command but `serve` writes to the [`Out`] it is given; `serve` leaves stdout to the
+//! protocol and logs to stderr.
 
 mod agent_detect;
 mod completions;

@@ -1,5 +1,6 @@
-//! `git-prism session`: start an agent held to a scope, say what the scope allows here, and
-//! show the guard's record (ADR 15).
+//! `git-prism session`: start an agent held to a scope (ADR 15, its record written first:
+//! ADR 16), say what the scope allows here (`check`), ask git whether the session's work is
+//! done (`verify`, ADR 17), and show the guard's record (`log`).
 
 use std::ffi::OsString;
 use std::os::unix::process::CommandExt;

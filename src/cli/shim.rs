@@ -1,4 +1,7 @@
-//! `git-prism shim install | status | uninstall`.
+//! `git-prism shim install | status | uninstall`: the edge over [`crate::install`]. It asks on
+//! the terminal before editing shell start-up files or agents' instruction files (`--yes` and
+//! `--no` answer for it; without a terminal the answer is no), and reports what was changed,
+//! found or removed.
 
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};

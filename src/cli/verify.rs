@@ -1,6 +1,7 @@
 //! `git-prism verify` (and the options `session verify` shares): asks git whether work said to
-//! be done is committed, pushed and merged. Silent on success; one `git-prism verify:` line per
-//! failure, the first failing check's exit code; `--json` for drivers.
+//! be done is done ([`crate::query::verify`]'s six checks: committed, commit, pushed, merged,
+//! hooks, protected). Silent on success; one `git-prism verify:` line per failure, the first
+//! failing check's exit code; `--json` for drivers.
 
 use std::ffi::OsString;
 use std::path::PathBuf;

@@ -4,7 +4,8 @@
 //! `[build-dependencies]` (and their legacy `_` spellings), the same tables under
 //! `[target.'<cfg>']`, and `[workspace.dependencies]`. `[dependencies.x]` tables are the same
 //! TOML as inline tables. A version is the string form, the `version` key, or a description of
-//! the source (`path:...`, `git:...#tag`, `workspace`).
+//! the source (`workspace`, `path:<path>`, `git:<url>` with `#tag=`, `#rev=` or `#branch=`).
+//! `Cargo.lock` gives every locked package (kind `locked`).
 
 use toml::{Table, Value};
 

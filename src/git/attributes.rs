@@ -1,6 +1,7 @@
-//! `.gitattributes`, read as git reads them: from the working tree first, then the index
-//! (from the index alone in a bare repository); or from a commit's tree, for what a change's
-//! base said.
+//! `.gitattributes`, read with gix as git reads them: from the working tree first, then the
+//! index (from the index alone in a bare repository); from the index alone, or from a commit's
+//! tree, for what a change's base said ([`Where`]). Attributes that cannot be read (an
+//! unreadable index) are reported as unset, never as an error.
 
 use bstr::BStr;
 

@@ -1,4 +1,5 @@
-//! Parsing `git blame --porcelain`.
+//! Parsing `git blame --porcelain`, and grouping its lines into runs of consecutive lines
+//! from one commit ([`hunks`]).
 //!
 //! Each line of the file comes as a header (`<sha> <orig line> <final line> [<group size>]`),
 //! the commit's details the first time that commit appears (`author`, `author-mail`,

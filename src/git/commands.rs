@@ -1,17 +1,28 @@
-//! Every git command line git-prism runs: one function per command, each building its
-//! arguments, adding the flags that keep repository configuration from running a program or
-//! changing the output it parses, and parsing that output into types.
+//! The git command lines of the answers, the manifests and `verify`: one function per command
+//! (methods of [`Repo`]), each building its arguments, adding the flags that keep repository
+//! configuration from running a program or changing the output it parses, and parsing that
+//! output into types ([`Entry`], [`CommitInfo`], [`FilePatch`], [`Blame`], [`Uncommitted`]...).
 //!
 //! Invariants:
-//! - Nothing outside this module (and [`super::real`], which adds the overrides every call
-//!   gets, and [`super::repo`]/[`super::revs`], which ask `rev-parse`) spells a git argument:
-//!   the other layers ask for facts. `tests/it/layers.rs` fails when a git option is spelled
-//!   outside `src/git/` (or the request grammar, which parses them).
+//! - No git argument is spelled outside `src/git/` (the request grammar, which parses them,
+//!   aside): the other layers ask for facts, and `tests/it/layers.rs` fails when one spells a
+//!   git option or subcommand. Inside `src/git/`, the commands that find a repository or read
+//!   metadata stay beside their parsers: `rev-parse` in [`super::repo`], [`super::revs`] and
+//!   [`super::refs`]; `config`, `for-each-ref` and `rev-parse` in [`super::push`] (for the
+//!   session guard); the filter-driver listing in `real`; the paths a commit would take in
+//!   [`super::state::commit_paths`]; `gh pr view` in [`super::gh`].
 //! - Every command that can diff file contents gets [`NO_PROGRAMS`] after the caller's
-//!   options, so they win: no external diff driver, no textconv, no colour.
+//!   options, so they win: no external diff driver, no textconv, no colour (`blame`, which
+//!   only runs textconv, gets `--no-textconv`).
+//! - `-M` and `--no-relative` are added unless the caller chose how renames are found or asked
+//!   for `--relative`, so the facts do not depend on the user's `diff.renames` or
+//!   `diff.relative`.
 //! - The caller's own options (`-M50%`, `-R`, `--relative`, a pickaxe, `-L`) come from the
 //!   request grammar as data and are passed through unchanged, before the flags that must win.
-//! - A diff of the working tree reads a private copy of the index ([`super::real`]).
+//! - A diff of the working tree reads a private copy of the index (`real`), so the caller's
+//!   index is never rewritten.
+//! - Only [`Repo::ls_remote`] (`verify --pushed`) contacts another machine: with the transports
+//!   the repository configures, never `ext::`, never prompting.
 
 use std::ffi::{OsStr, OsString};
 use std::os::unix::ffi::OsStrExt;

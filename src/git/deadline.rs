@@ -1,5 +1,6 @@
 //! A time limit, and an output cap, on each process of the structured path (the real git,
-//! `gh pr view`): [`run`].
+//! `gh pr view`): [`run`]. The limit is `GIT_PRISM_GIT_TIMEOUT` seconds ([`DEFAULT_TIMEOUT`]
+//! when unset).
 //!
 //! A hostile repository can make git block for ever where the caller's own command would not
 //! (a FIFO named `.gitignore` blocks the listing of untracked files). Every process started

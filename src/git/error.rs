@@ -1,4 +1,7 @@
-//! The error type of the git boundary.
+//! The error type of the git boundary, [`GitError`]: what failed, with its cause kept as the
+//! source (gix's error, an I/O error) or quoted (the real git's stderr). gix's errors are
+//! boxed ([`BoxedError`]) inside `src/git/` and nowhere else, so a change in gix's error types
+//! touches this layer alone.
 
 use std::path::PathBuf;
 

@@ -1,4 +1,5 @@
-//! Parsing git's `--raw --numstat -z --no-abbrev` output.
+//! Parsing git's `--raw --numstat -z --no-abbrev` output: of `git diff` ([`parse`]), and of
+//! `git diff-tree --stdin`, commit by commit ([`parse_per_commit`]).
 //!
 //! With `-z`, git prints every raw record first (`:<mode> <mode> <oid> <oid> <status>` then
 //! one path, or two for renames and copies), then every numstat record (`<added>\t<removed>\t`

@@ -1,20 +1,28 @@
-//! Repository access: the one boundary between git-prism and git.
+//! Repository access: the one boundary between git-prism and git (and the real `gh`).
 //!
 //! Two sources of truth, each used for what it is exact at:
-//! - **gix** opens the repository in-process (no `git` spawned, nothing in the repository
-//!   executed) to resolve revisions, compute merge bases, read objects and attributes;
+//! - **gix** opens the repository in-process (nothing in the repository executed) to discover
+//!   it, resolve revisions (asking the real git's `rev-parse` for a form gix does not know),
+//!   compute merge bases, and read objects, trees, the index and attributes;
 //! - **the real git** (resolved like the shim resolves it, never git-prism itself) computes what
-//!   git defines: which files changed, renames and copies, and line counts, so per-file facts
-//!   equal `git diff --numstat -M` by construction (see `docs/adr/0004-per-file-facts-from-git.md`).
-//!   It runs with fsmonitor, hooks, external diff, textconv and (on the working tree) filter
-//!   drivers switched off, and with optional locks off so it never writes the index; each of
-//!   its processes is bounded in time and output ([`deadline`]).
-//! - The two must agree on the repository (git dir, common dir, work tree, each submodule's
-//!   git dir) before anything else runs ([`repo`]).
+//!   git defines: which files changed, renames and copies, line counts, patches, logs, blame and
+//!   status, so per-file facts equal `git diff --numstat -M` by construction (see
+//!   `docs/adr/0004-per-file-facts-from-git.md`). Every call runs with fsmonitor, hooks, the
+//!   pager and lazy fetch off and every filter driver neutralised (`real`), external diff and
+//!   textconv off wherever it can diff, optional locks off and a working-tree diff on a private
+//!   copy of the index, so it never writes the repository; each of its processes is bounded in
+//!   time and output ([`deadline`]).
+//! - The two must agree on the repository (git dir, common dir, work tree, each populated
+//!   submodule's git dir) before anything else runs ([`repo`]).
 //!
-//! Every git command line is built in one place, `commands` (one function per command, the
-//! safety flags added there, the output parsed into types such as [`Oid`] and [`Mode`]);
-//! gix's errors are wrapped here, in [`GitError`], and nowhere else.
+//! The command lines of the answers, the manifests and `verify` are built in one place,
+//! `commands` (one function per command, the safety flags added there, the output parsed into
+//! types such as [`Oid`] and [`Mode`]); the few that find a repository or read metadata for the
+//! session guard stay beside their parsers ([`push`], [`refs`], [`state::commit_paths`]).
+//! [`worktree`] is the one reader of working-tree files, [`refs`] reads refs straight from a
+//! repository's files (the record of a write's effects), [`gh`] asks the real `gh` which commits
+//! a pull request compares. gix is named nowhere outside `src/git/` (`tests/it/layers.rs`), and
+//! its errors are wrapped here, in [`GitError`], and nowhere else.
 
 pub mod attributes;
 pub mod blame;

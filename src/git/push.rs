@@ -1,7 +1,10 @@
-//! What git decides a push by, read with the real git as the call would see it (its `-C`,
-//! `-c`, `--git-dir`): the configuration (`push.default`, `remote.*`, `branch.*`), the branch
-//! `HEAD` names, and the local branches. Only metadata is read: no file content, no program
-//! the repository configures.
+//! What the session guard asks the real git about a call, as the call would see it (its `-C`,
+//! `-c`, `--git-dir`, its environment): which repository it acts on ([`discover`]); what a push
+//! is decided by ([`push_settings`]: the configuration, `push.default`, `remote.*`, `branch.*`,
+//! the branch `HEAD` names, and the local refs); which command names git would run itself, so
+//! an alias is told from a command ([`git_commands`]); and single configuration values (an
+//! alias's, and the hook wrapper's view of `core.hooksPath`). Only metadata is read: no file
+//! content, no program the repository configures.
 
 use std::ffi::OsString;
 use std::os::unix::ffi::OsStrExt;

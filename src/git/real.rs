@@ -8,8 +8,14 @@
 //!   content from executing: fsmonitor off, hooks pointed at nothing, no pager, no lazy fetch of
 //!   a partial clone's missing objects (`GIT_NO_LAZY_FETCH`), and every clean/smudge/process
 //!   filter driver git itself would see neutralised (see [`Invocation::command`]); the callers
-//!   add `--no-ext-diff` and `--no-textconv` to every diff, log and blame. Optional locks are off
-//!   so a diff never rewrites the index.
+//!   add `--no-ext-diff` and `--no-textconv` to every diff and log (`--no-textconv` to blame).
+//!   Settings that would change the text git-prism parses (`core.quotePath`, `diff.noprefix`,
+//!   `i18n.logOutputEncoding`, `diff.orderFile`, colour...) are fixed too. `rev-parse` and the
+//!   metadata commands ([`Invocation::metadata`]), which read no file content, run before the
+//!   filter drivers are listed.
+//! - Nothing writes the repository: optional locks are off, and a diff that reads the work tree
+//!   (which would refresh the index and write it back) runs on a private copy of the index
+//!   ([`Invocation::spawn_on_index_copy`]).
 //! - Filter drivers are not guessed from names: the real git lists every configuration key it
 //!   would read (every scope, includes, the caller's `-c`), and the repository's populated
 //!   submodules are listed the same way, because git checks whether a submodule is dirty by

@@ -2,9 +2,13 @@
 //!
 //! Discovery follows git: start from the working directory after every `-C`, honour
 //! `--git-dir` / `GIT_DIR`, `--work-tree` / `GIT_WORK_TREE`, `--bare`,
-//! `GIT_CEILING_DIRECTORIES`, linked worktrees and bare repositories. Opening never runs `git`
-//! (gix's default permissions do not read the git installation's configuration through the
-//! binary) and never executes anything from the repository.
+//! `GIT_CEILING_DIRECTORIES`, linked worktrees and bare repositories. gix discovers and opens
+//! the repository (its default permissions do not read the git installation's configuration
+//! through the binary); then the real git is asked (`rev-parse`) which git dir, common dir and
+//! work tree it reads there, and any disagreement is an error, since every check made on gix's
+//! repository must hold for the one git reads. Each populated submodule's git dir is found the
+//! same way (at most `MAX_SUBMODULES`, nested at most `MAX_SUBMODULE_DEPTH` deep), so its
+//! filter drivers can be neutralised too. Nothing from the repository is executed.
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -70,7 +74,8 @@ struct NoSuchDirectory;
 /// An open repository and the means to ask the real git about it.
 pub struct Repo {
     inner: gix::ThreadSafeRepository,
-    /// How to run the real git against this repository (only through [`super::commands`]).
+    /// How to run the real git against this repository (through [`super::commands`] and the
+    /// modules of `src/git/` that ask git for metadata).
     pub(super) git: Invocation,
     /// The directory the caller's relative paths are relative to.
     pub dir: PathBuf,
@@ -148,7 +153,7 @@ impl Repo {
         })
     }
 
-    /// Returns a gix handle for the calling thread (gix stays inside this module).
+    /// Returns a gix handle for the calling thread (gix stays inside `src/git/`).
     pub(in crate::git) fn local(&self) -> gix::Repository {
         self.inner.to_thread_local()
     }

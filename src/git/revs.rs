@@ -7,7 +7,9 @@
 //! Range forms (`A..B`, `A...B`, `A^!`, `^A B`, one revision, none, `--cached`,
 //! `--merge-base`) become a [`Target`]: the two sides to compare, resolved to object ids, and
 //! the revision arguments to give the real git, so the facts git computes are for exactly the
-//! objects named in the metadata.
+//! objects named in the metadata. Revisions are resolved with gix; a form gix does not know
+//! (an upstream of a local branch, for one) is asked of the real git (`rev-parse --verify`)
+//! before it is called bad.
 
 use std::ffi::{OsStr, OsString};
 use std::os::unix::ffi::OsStrExt;

@@ -1,7 +1,9 @@
-//! The state of a repository as git reports it, for `git-prism verify` (ADR 16): what is not
-//! committed, where HEAD and the current branch are, where that branch is pushed, what a remote
-//! says a ref is. The commands that ask are in `git::commands`; this module holds their
-//! types and the pure parsers of their output.
+//! The state of a repository as git reports it, for `git-prism verify` (ADR 17) and the
+//! session guard: what is not committed, where HEAD and the current branch are, where that
+//! branch is pushed, what a remote says a ref is. The commands `verify` runs are in
+//! `git::commands`; this module holds their types and the pure parsers of their output, and
+//! runs one command of its own for the guard: [`commit_paths`], the paths a `git commit`
+//! would take (checked against a scope's protected paths before the commit runs).
 //!
 //! Invariants: every parser takes git's machine format (`-z` records, `%00`-separated fields)
 //! and fails on what it does not understand rather than guessing; paths stay bytes.

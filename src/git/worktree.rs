@@ -1,6 +1,7 @@
 //! Reading files of the working tree without ever leaving it.
 //!
-//! Every working-tree read of git-prism goes through here. The paths come from requests
+//! Every working-tree file git-prism reads itself goes through here (the `.gitattributes`
+//! files gix reads for [`super::attributes`] aside). The paths come from requests
 //! (an MCP client's `paths`, a command line) or from git's listings, and the working tree
 //! itself is untrusted content: it may hold symlinks to anywhere, FIFOs, or files that never
 //! end. So, for a path relative to a directory (the top of the working tree):

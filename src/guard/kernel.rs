@@ -1,16 +1,19 @@
 //! The kernel layer's rules for one call (ADR 16): from what the guard established about it —
 //! the repository, the permission the scope gives it, where a push goes, what it writes
-//! outside — the [`Confinement`] the shim applies before it execs git. Computed for every call,
-//! refused or not, and granting only what the facts positively allow: a call whose repository
-//! or effect cannot be told gets no repository at all and no network, so with the command-line
-//! layer switched off (a switch for tests only) the kernel still holds.
+//! outside — the [`Confinement`] the shim applies before it execs git. Computed for every
+//! `git` call, refused or not, and granting only what the facts positively allow: a call whose
+//! repository or effect cannot be told gets no repository at all and no network, so with the
+//! command-line layer switched off (a switch for tests only) the kernel still holds.
 //!
-//! What every call gets: the temporary directory (the session's, recorded as it started),
-//! `/dev/null` and the terminal. What a write gets: the git directory, the common directory and
-//! the work tree of the scope's entry, as the session resolved them (never a work tree the
-//! call names: `--work-tree=.` over a directory of repositories grants nothing more), and the
-//! call's own linked worktree of that repository. What a network call gets: outbound TCP, and
-//! for its hooks a narrower domain without it ([`super::hook`]).
+//! What every call gets ([`base`]): the temporary directory (the session's, recorded as it
+//! started; none when it lies inside a repository), `/dev/null` and the terminal. What a write
+//! gets ([`repository`]): the git directory, the common directory and the work tree of the
+//! scope's entry, as the session resolved them (never a work tree the call names:
+//! `--work-tree=.` over a directory of repositories grants nothing more), and the call's own
+//! linked worktree of that repository; a push into a repository on this machine, that
+//! repository's when its own permission allows. What a network call gets: outbound TCP (a
+//! `send-email`: only the SMTP ports), and for its hooks a narrower domain without it
+//! ([`super::hook`]).
 
 use std::path::{Path, PathBuf};
 

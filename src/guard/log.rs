@@ -1,8 +1,8 @@
-//! The guard's record: every refusal, every push it let through, and what each commit, merge,
-//! rebase, reset, cherry-pick, revert, am, pull and push did (`effect`, [`super::observe`]), one
-//! JSON object per line,
-//! in `$GIT_PRISM_STATE_DIR`, else `$XDG_STATE_HOME/git-prism`, else
-//! `~/.local/state/git-prism` (`guard.log`). The directory git-prism creates is 0700 and is used
+//! The guard's record: every refusal, every push and `send-email` it let through, and what
+//! each commit, merge, rebase, reset, cherry-pick, revert, am, pull and push did (`effect`,
+//! [`super::observe`]), one JSON object per line, in `$GIT_PRISM_STATE_DIR`, else
+//! `$XDG_STATE_HOME/git-prism`, else `~/.local/state/git-prism` (`guard.log`; an absolute path
+//! only, or nothing is written). The directory git-prism creates is 0700 and is used
 //! only if it is a directory (not a link) owned by this user; the file is opened for appending
 //! with `O_NOFOLLOW` and created 0600. Writing it is best effort: a record that cannot be
 //! written never turns a refusal into a pass, nor a pass into a failure.

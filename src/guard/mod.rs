@@ -2,16 +2,30 @@
 //! of the session — the agent's own, a hook's, a `make` recipe's — is held to the declared
 //! scope, in two layers.
 //!
-//! 1. The command line, read before git runs ([`check`]): a write is placed (which repository,
-//!    which remote branches, which files outside) and checked against the permission the scope
-//!    gives; what cannot be placed is refused. A refusal changes nothing: the shim prints the
-//!    [`Decision`] as one `git-prism guard:` line and exits non-zero.
-//! 2. The kernel ([`kernel`], applied by the shim with [`crate::confine`]): every call that
-//!    runs, refused or not had the first layer been switched off, gets a [`Decision::confinement`]
-//!    computed from the facts alone, which git and everything it starts cannot leave.
+//! 1. The command line, read before git runs ([`check`]): what it does
+//!    ([`crate::request::effect`], aliases resolved through the configuration); a write is
+//!    placed (which repository, [`place`]; which remote branches, [`push`]; which files
+//!    outside) and checked against the permission the scope gives, a push against the
+//!    protected branches, a commit against the protected paths. What cannot be placed is
+//!    refused, and so is a call that makes git run a program the guard cannot see into (a
+//!    `-c` setting it does not know to be harmless, or a variable naming a pager, an editor or
+//!    an ssh command; a shell alias; a command this grammar does not know) or read
+//!    configuration the session did not start with. A refusal changes nothing: the shim
+//!    prints the [`Decision`] as one `git-prism guard:` line and exits non-zero.
+//! 2. The kernel ([`kernel`], applied by the shim with [`crate::confine`]): every `git` call
+//!    that runs gets a [`Decision::confinement`] computed from the facts alone (the same had the
+//!    first layer been switched off), which git and everything it starts cannot leave; the
+//!    hooks of a call that needs the network run through [`hook`]'s narrower wrapper. `gh`
+//!    calls are not confined: their effects are requests to the forge.
 //!
-//! Pure but for reading the scope and the session's record, asking the real git where the
-//! repository is ([`place`]), and for a push the repository's configuration.
+//! A commit, merge, rebase, reset, cherry-pick, revert, am, pull or push that is let through
+//! carries an [`observe::Watch`]: the shim reads the refs before and after git runs, and the
+//! record ([`log`]) says what git did (ADR 17).
+//!
+//! Pure but for reading the scope and the session's record ([`scope`], [`session`], through
+//! [`file`](mod@file)) and asking the real git where the repository is ([`place`]), which
+//! commands and aliases it knows, which paths a commit would take, and, for a push, the
+//! repository's configuration.
 
 pub mod file;
 pub mod hook;

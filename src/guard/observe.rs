@@ -3,7 +3,8 @@
 //! git runs and after it exits, and the record says what git did — HEAD before and after, the
 //! remote-tracking refs a push moved, git's exit status, whether hooks were skipped — rather
 //! than only what was asked. When git exits 0 but did not do what the command names (a commit
-//! that made no commit; a push after which the current branch is still ahead of its upstream),
+//! that made no commit; a push after which the current branch's tip is not on the
+//! remote-tracking ref of where it is pushed),
 //! [`Watch::finish`] returns the one line the shim prints.
 //!
 //! Refs are read from the repository's files ([`crate::git::refs`]): microseconds, not a git

@@ -4,7 +4,10 @@
 //! `GIT_DIR`, `GIT_WORK_TREE`, `GIT_COMMON_DIR`, `core.worktree`, `.git` files, `commondir`,
 //! a `HEAD` that is a symbolic link, safe.directory...). A repository is known by its common
 //! git directory with every symlink resolved: a subdirectory, a symlinked path and a linked
-//! worktree of one repository are the same repository.
+//! worktree of one repository are the same repository. A write whose index or objects the
+//! environment sends elsewhere (`GIT_INDEX_FILE`, `GIT_OBJECT_DIRECTORY` outside the
+//! repository) is told apart ([`elsewhere`]), and so is the repository a path outside the call's
+//! own would land in ([`containing`]).
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};

@@ -1,7 +1,10 @@
 //! Where a push goes: the branches it would update or delete on the remote, worked out as git
 //! works them out (the refspecs given; else `remote.<name>.push`; else `push.default` and the
-//! current branch's upstream), or why that cannot be known here. A push whose destinations
-//! cannot be known is refused (ADR 15).
+//! current branch's upstream), or why that cannot be known here ([`destinations`]); the
+//! addresses git sends it to, rewritten as git rewrites them ([`addresses`]: another machine
+//! needs the network, a repository on this one needs its own permission); and the
+//! remote-tracking refs that tell afterwards what it sent ([`watch`]). A push whose
+//! destinations cannot be known is refused (ADR 15).
 
 use std::os::unix::ffi::OsStrExt;
 

@@ -2,15 +2,17 @@
 //! rather than in variables a call could set (ADR 16).
 //!
 //! A session lives in its own directory, `<state>/sessions/<id>/` (0700): `scope.toml`, a copy
-//! of the scope the session was started with (what `GIT_PRISM_SCOPE` names for the agent), and
-//! `session.json`, this [`Record`]. The guard finds the record next to the scope file the
+//! of the scope the session was started with (what `GIT_PRISM_SCOPE` names for the agent),
+//! `session.json`, this [`Record`], and `hooks/`, the hook wrapper's links (made when a call
+//! first needs them, [`super::hook`]). The guard finds the record next to the scope file the
 //! variable names, so a call that changes `HOME`, `XDG_STATE_HOME` or any other variable cannot
 //! move it; a call that changes `GIT_PRISM_SCOPE` itself is outside what the guard can hold
 //! (docs/security.md, level 3). A scope file without a record beside it is a scope set by hand:
 //! the guard then holds the variables by fixed rules instead of by the recorded values.
 //!
 //! The record is written once, before the agent starts, and never changed: later tools (a
-//! session's verification) read it as the statement of what the session was allowed.
+//! session's verification, `session verify`, ADR 17) read it as the statement of what the
+//! session was allowed and where its work started (each repository's HEAD).
 
 use std::collections::BTreeMap;
 use std::ffi::{OsStr, OsString};

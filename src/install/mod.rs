@@ -1,4 +1,6 @@
-//! `git-prism shim install | status | uninstall`: the links and the shell start-up blocks.
+//! `git-prism shim install | status | uninstall`: the links, the shell start-up blocks
+//! ([`rc`]) and the note that tells agents what their git now answers ([`note`]), each block
+//! written and removed by [`block`].
 //!
 //! Invariants:
 //! - Every name is validated before any is changed: a foreign file or a user's own symlink
@@ -8,8 +10,8 @@
 //!   start-up block is written once per file, between fixed markers, whatever the number of
 //!   runs.
 //! - Uninstall removes only what install creates: symlinks to a `git-prism` binary (or
-//!   hardlinks of this one) and the marked blocks ([`rc`] says when a block counts as one).
-//!   Start-up files are checked before anything is removed.
+//!   hardlinks of this one) and the marked blocks, start-up and note alike ([`block`] says when
+//!   a block counts as one). Every file is checked before anything is removed.
 //! - Nothing here prints or prompts; the CLI asks for consent and reports.
 
 pub mod block;

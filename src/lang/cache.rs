@@ -2,7 +2,7 @@
 //!
 //! A blob's content never changes, so its analysis by a given analyzer version never does
 //! either: repeated manifests of the same commits (an agent asking `git diff main..HEAD` again
-//! and again) skip parsing entirely. `GIT_PRISM_CACHE=0` turns the cache off.
+//! and again) skip parsing entirely. `GIT_PRISM_CACHE=0` (or `false`) turns the cache off.
 //!
 //! Where: the cache root is `$GIT_PRISM_CACHE_DIR`, else `$XDG_CACHE_HOME/git-prism`, else
 //! `~/.cache/git-prism`; it must be an absolute path (a relative one would land in whatever

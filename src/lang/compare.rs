@@ -8,7 +8,8 @@
 //!   differ, `modified` when its body tokens differ.
 //! - Unmatched functions are paired into `renamed` (same body, or at least
 //!   [`RENAME_SIMILARITY`] of its tokens) within a file, and into `moved` across files (same
-//!   name, or the same non-trivial body) by [`finish`]; what remains is `added` or `deleted`.
+//!   name with at least [`MOVE_SIMILARITY`] of its tokens, or the same non-trivial body) by
+//!   [`finish`]; what remains is `added` or `deleted`.
 //!   Bodies under [`MIN_TOKENS`] are too small to pair by content among several candidates,
 //!   but when one function left a file and one arrived, of the same kind, with the same body
 //!   and the same signature apart from the name, that is a rename whatever the size.

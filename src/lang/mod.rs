@@ -8,16 +8,22 @@
 //! redundant parentheses...), and into import strings; [`compare`] turns two such extractions
 //! into function changes.
 //!
-//! Adding a language is one file and one line in [`REGISTRY`] (see
-//! `docs/adding-a-language.md`): the analyzer says which [`Language`]s it reads, which files can
-//! call into them ([`Analyzer::family`]) and how their imports name things
-//! ([`Analyzer::import_scheme`]), so nothing else needs to learn the language.
+//! Adding a language is its grammar crate, one file and one line in [`REGISTRY`] (see
+//! `docs/adding-a-language.md`; a language git-prism does not recognise yet also needs its
+//! [`Language`] and its detection in `manifest::language`): the analyzer says which
+//! [`Language`]s it reads, which files can call into them ([`Analyzer::family`]) and how their
+//! imports name things ([`Analyzer::import_scheme`]), so nothing else needs to learn the
+//! language. It knows no repository: it analyses the bytes it is given, keyed by their blob
+//! id in the per-user analysis cache ([`cache`]).
 //!
 //! Invariants:
-//! - Bounded: files over [`MAX_FILE_BYTES`] or with minified-length lines are skipped with a
-//!   stated reason, a parse that exceeds [`PARSE_BUDGET`] is abandoned, every tree walk is
-//!   iterative, and a parse runs on a stack reserved for tree-sitter's recursion
-//!   ([`parse_stack`]), so deep nesting cannot overflow the stack.
+//! - Bounded: files over [`MAX_FILE_BYTES`], with lines over [`MAX_LINE_BYTES`] or brackets
+//!   nested deeper than [`MAX_NESTING`] are skipped with a stated reason; a parse that exceeds
+//!   [`PARSE_BUDGET`] (or the answer's analysis deadline, [`within`]) is abandoned; every tree
+//!   walk is iterative; files of [`BIG_PARSE_BYTES`] or more are parsed one at a time; and a
+//!   parse runs on a stack grown on demand to what tree-sitter's recursion needs
+//!   ([`parse_stack`]), so deep nesting cannot overflow the stack, and a stack that cannot be
+//!   reserved (an address-space limit) skips the file rather than failing the answer.
 //! - Parsers are created once per thread and language and reused.
 //! - A tree with syntax errors still yields what could be extracted, flagged `parse_errors`.
 

@@ -1,13 +1,24 @@
 //! Building a manifest: git's per-file facts, enriched in parallel.
 //!
-//! 1. The range is resolved against the repository ([`crate::git::revs`]).
+//! 1. The range is resolved against the repository ([`crate::git::revs`]); for a command run
+//!    below the top of the work tree, `diff.relative` applies as it does to git (not for the
+//!    server, whose `repo_path` names a repository: [`Options::for_server`]).
 //! 2. The real git reports every changed pair with `--raw --numstat -z -M` for exactly the
-//!    resolved objects: paths, statuses, renames, modes and line counts are git's.
+//!    resolved objects: paths, statuses, renames, modes and line counts are git's. Meanwhile
+//!    [`super::prefetch`] reads ahead what the next steps need.
 //! 3. On a working-tree target, untracked files that are not ignored are added (line counts as
 //!    `git add -N` would give them).
 //! 4. In parallel, each file gets its sizes, language, and generated flag; only the start of
 //!    the content is inspected, and only when the path does not already decide.
 //! 5. Dependency files are parsed before and after.
+//! 6. A generated file counts as generated only if the change's base said so too (a change
+//!    cannot hide its own code); a hand edit to one, and a lockfile change the dependency report
+//!    does not explain, keep their hunks (ADR 14).
+//! 7. With [`Options::functions`], both sides of every file in an analysed language are
+//!    analysed in parallel ([`crate::lang`], within the caller's analysis deadline): the
+//!    function changes, the imports, and the outlines that place hunks in functions; then
+//!    functions that moved between files are paired. A generated file whose hunks are hidden
+//!    is not analysed (its functions are regenerated, not reviewed).
 //!
 //! Working-tree content is read only through [`crate::git::worktree`]: never outside the
 //! working tree, never through a symlink, only regular files, never more than a cap.

@@ -4,6 +4,8 @@
 //! Two calls to the real git: `git log` lists the commits (so every selection option, pathspec
 //! and ordering git knows applies exactly), and one `git diff-tree --stdin` computes every
 //! commit's per-file facts against its first parent (root commits: against the empty tree).
+//! [`changes`] gives each listed commit's file changes (what the shim's `git log` and pickaxe
+//! answers summarise); [`history`] and [`render`] make the full form's pages.
 
 use std::ffi::OsString;
 

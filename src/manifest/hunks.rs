@@ -9,11 +9,17 @@
 //!   are the ones git would print for the same options.
 //! - Only the files asked for are diffed (with the sources of their renames), unless the caller
 //!   chose options under which a narrower pathspec could change git's answer (`--relative`,
-//!   copy detection); git's output is read up to [`MAX_PATCH`] bytes.
+//!   copy detection), every file is asked for, or too many are to name them all (the caller's
+//!   pathspecs are used then); git's output is read up to [`MAX_PATCH`] bytes.
 //! - Untracked files get the hunk git would show for them if they were added.
-//! - A hunk's function is the innermost function containing its first changed line, on the
-//!   side that line belongs to (tree-sitter's qualified name); otherwise git's own hunk header
-//!   text.
+//! - A hunk's functions are the innermost function around each of its changed lines, on the
+//!   side that line belongs to (tree-sitter's qualified names, in order, each once); a hunk in
+//!   no known function keeps git's own hunk header text.
+//! - The caller gives the lines of context, and the caller's hunk-shaping options (`-U<n>`,
+//!   `-W`) win over it: the shim's answers and `get_change_manifest`'s compact form ask for
+//!   [`DEFAULT_CONTEXT`] (none). Which files show hunks at all is [`shows_hunks`]'s: not
+//!   binary, not a submodule, not a regenerated generated file (ADR 14); a link's target is its
+//!   content.
 
 use std::ffi::OsString;
 

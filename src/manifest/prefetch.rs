@@ -12,8 +12,11 @@
 //! Scheduling: [`ReadAhead::start`] puts all but one core to work while git runs;
 //! [`ReadAhead::finish`] adds the calling thread once git is done and collects the results.
 //!
-//! Bounds: at most [`MAX_BLOBS`] blobs, only the first [`KEEP_BYTES`] of each are kept, and
-//! nothing is read ahead for pathspec-limited or working-tree targets.
+//! Bounds: a change of more than [`MAX_BLOBS`] blobs is not read ahead at all, only the first
+//! [`KEEP_BYTES`] of each blob are kept, function analyses run only when the manifest asks for
+//! functions and within the caller's analysis deadline, and nothing is read ahead for
+//! pathspec-limited, index or working-tree targets. If git fails, [`ReadAhead::cancel`] stops
+//! the workers.
 
 use std::collections::HashMap;
 use std::sync::OnceLock;

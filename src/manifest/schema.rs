@@ -1,5 +1,7 @@
-//! The wire format of a change manifest: serde types with a schema version, documented field
-//! by field (the JSON Schema printed by `git-prism schema` is generated from them).
+//! The wire format of a change manifest ([`ManifestDoc`]) and of a history of per-commit
+//! manifests ([`HistoryDoc`]): serde types with a schema version ([`SCHEMA_VERSION`]),
+//! documented field by field, separate from the internal [`super::model`]. The JSON Schema
+//! `git-prism schema` prints is generated from [`ManifestDoc`].
 //!
 //! Compact by design, because agents pay per token: absent, `null` and `false` fields are
 //! omitted (`is_binary` absent means `false`), and per-file modes are only given when they

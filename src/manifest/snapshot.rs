@@ -4,7 +4,8 @@
 //! manifest first, so a renamed file's "before" is its old path's content; files the range did
 //! not touch are read from both sides as they are. Content is never returned for binary files,
 //! submodules or files over the size cap (the reason says which), and can be limited to a line
-//! range.
+//! range. When asked, each changed file also gets git's own hunks (three lines of context).
+//! Contents and hunks are kept while they fit the answer's room; what does not fit says why.
 //!
 //! Working-tree sides are read through [`crate::git::worktree`]: a path never leaves the
 //! working tree (no absolute path, no `..`, no component that is a symlink), only regular

@@ -1,4 +1,6 @@
-//! Per-commit manifests of a log: `git-prism history` and `get_commit_history`.
+//! The commits of a log: `git-prism history` and `get_commit_history`, as per-commit manifests
+//! (the full form, [`crate::manifest::history`]) or as the shim answers `git log` (the compact
+//! form, [`crate::answer::log`]).
 
 use super::{QueryError, check_page_size};
 use crate::git::Repo;

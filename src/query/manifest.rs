@@ -1,4 +1,5 @@
-//! The change manifest of a range: `git-prism manifest` and `get_change_manifest`.
+//! The change of a range: `git-prism manifest` and `get_change_manifest`, as the full manifest
+//! or in the compact form the shim answers `git diff` with ([`crate::answer::compact`]).
 
 use serde::Serialize;
 

@@ -4,20 +4,23 @@
 //!
 //! | use case | here | CLI | MCP tool |
 //! |---|---|---|---|
-//! | the change manifest of a range | [`manifest()`] | `manifest` | `get_change_manifest` |
+//! | what a range changed (full or compact) | [`manifest()`] | `manifest` | `get_change_manifest` |
 //! | file contents before and after | [`snapshots()`] | `snapshot` | `get_file_snapshots` |
-//! | per-commit manifests of a log | [`history()`] | `history` | `get_commit_history` |
+//! | the commits of a log (full or compact) | [`history()`] | `history` | `get_commit_history` |
 //! | callers, callees and tests of changed functions | [`context()`] | `context` | `get_function_context` |
 //! | the manifest and the context together | [`review()`] | `review` | `review_change` |
 //! | whether work said to be done is done in git | [`verify::verify`] | `verify`, `session verify` | — |
 //!
-//! The shim's answers (`git diff`, `show`, `log`, `blame`, the pickaxe, `gh pr diff`) are one
-//! function too, [`crate::answer::git`] and [`crate::answer::gh`]: their query is the parsed
-//! command line itself.
+//! The full forms are the manifest's (per file, per commit); the compact forms are what the
+//! shim answers to `git diff` and `git log` ([`crate::answer`]), which the MCP tools give by
+//! default. The shim's answers (`git diff`, `show`, `log`, `blame`, the pickaxe, `gh pr diff`)
+//! are one function too, [`crate::answer::git`] and [`crate::answer::gh`]: their query is the
+//! parsed command line itself.
 //!
 //! Invariants: nothing here prints; every answer is bounded by its query's budget (when one is
-//! given) through [`crate::budget`]; arguments are checked here, so both faces refuse the same
-//! things with the same words.
+//! given) through [`crate::budget`], and its function analyses by the answer's analysis time
+//! (a part of `GIT_PRISM_ANSWER_TIMEOUT`, as for the shim); arguments are checked here, so both
+//! faces refuse the same things with the same words.
 
 mod context;
 mod history;

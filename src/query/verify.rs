@@ -1,14 +1,15 @@
 //! Whether work said to be done is done in git: `git-prism verify` and `git-prism session
-//! verify` (ADR 16).
+//! verify` (ADR 17).
 //!
 //! Each check asks git itself and nothing else; none trusts what the session says it did (its
-//! record is read only for what git cannot answer: whether a commit or push skipped its hooks).
+//! record gives only where the work started, fixed before the agent ran, and what git cannot
+//! answer: whether a commit or push skipped its hooks).
 //! The checks are independent: each reports on its own, so one that is skipped or wrong never
 //! hides another's failure.
 //!
 //! | check | what git is asked |
 //! |---|---|
-//! | `committed` | `status --porcelain --no-renames --untracked-files=all`: nothing staged, unstaged or untracked (ignored files aside) |
+//! | `committed` | `status --porcelain --no-renames --untracked-files=all --ignore-submodules=none`: nothing staged, unstaged or untracked (ignored files aside, submodules included) |
 //! | `commit` | `rev-list --count <since>..HEAD` > 0; with `--commit`, `merge-base --is-ancestor <id> HEAD` |
 //! | `pushed` | `ls-remote` of the branch's push destination (else its upstream) contains HEAD; offline, the remote-tracking ref does |
 //! | `merged` | the commit is an ancestor of the branch named, locally; with `--pushed`, of that branch on the remote too |

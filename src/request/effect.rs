@@ -1,7 +1,10 @@
 //! What a `git` or `gh` command line does, for the session guard (ADR 15, ADR 16): only read,
-//! change a repository on this machine, or send something away — and, for a push, what it
-//! sends where; whether it needs the network; and which files or directories it writes outside
-//! the repository it acts on.
+//! change a repository on this machine, make a new one, or send something away — and, for a
+//! push, what it sends where; whether it needs the network; which files or directories it
+//! writes outside the repository it acts on; and, for a write that makes commits or moves
+//! HEAD, what the record of its effects watches ([`Moves`]: whether it must make a commit,
+//! how it skips hooks, which changes a commit takes; ADR 17). [`git`] reads a `git` command
+//! line, [`gh`] a `gh` one.
 //!
 //! Pure: nothing runs while classifying. The global options are read by the one parser the
 //! classifier uses too ([`super::global_options`]), each subcommand's options by the one table

@@ -1,8 +1,10 @@
 //! The `gh` classifier: which `gh` calls the shim answers.
 //!
-//! Only `gh pr diff [<number> | <url> | <branch>]` is answered (with the manifest of the pull
-//! request); its `--patch`, `--name-only`, `--color` and `--web` forms ask for gh's own output,
-//! and every other `gh` call is exec'd unchanged. Pure: nothing runs while parsing.
+//! Only `gh pr diff [<number> | <url> | <branch>]` is answered (with the pull request's change,
+//! as `git diff` is answered); its `--patch`, `--name-only`, `--color` and `--web` forms ask for
+//! gh's own output, `--repo` names another repository, and every other `gh` call is exec'd
+//! unchanged. Pure: nothing runs while parsing. (What a `gh` call does, for the session guard,
+//! is [`super::effect::gh`]'s.)
 
 use std::ffi::OsString;
 use std::os::unix::ffi::OsStrExt;

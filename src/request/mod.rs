@@ -9,6 +9,11 @@
 //! `git diff A..B` means. The manifest, history and answers take the parsed [`Diff`], [`Log`],
 //! [`Show`] and [`Blame`] requests.
 //!
+//! The session guard reads every other command line with the same grammar: [`effect`] says
+//! what a `git` or `gh` call does, with the one parser of git's global options
+//! ([`global_options`]) and the one table of how git's subcommand options take their values
+//! ([`options`]; for `diff`, `log`, `show` and `blame` it reads the classifier's own tables).
+//!
 //! The grammar follows git's own: global options before the subcommand (`-C <dir>`,
 //! `-c k=v`, `--git-dir`, ...), then the subcommand, its options (knowing which take a separate
 //! value: `-n 5`, `-S term`, `-L 1,5`, `--author x`), positional revisions-or-paths, and paths

@@ -1,18 +1,22 @@
 //! Which repositories the server may answer for.
 //!
-//! A repository is allowed when the path asked for and every directory git reads the
-//! repository from lie under an allowed directory (a root the client declared — MCP roots,
-//! `file://` URIs — or a `--allow` directory given at start): its working tree, its git
-//! directory (a `.git` *file* can name one anywhere), its common directory (a linked
-//! worktree's `commondir`), its object directory and every alternate object directory
-//! (`objects/info/alternates`, followed recursively). Each is compared after resolving
-//! symlinks, so neither a symlink, git's upward discovery, a gitfile nor an alternates file
-//! can lead outside; and every symlink inside those directories (a pack directory, a loose
-//! object's fan-out directory, a ref, `packed-refs`) must resolve inside too, since git opens
-//! them by name, and so must every symlink inside a directory such a link leads to, however
-//! many hops away. Each directory may lie under any allowed directory: a worktree in one
-//! root whose git directory is in another root is allowed. With no roots and no `--allow`,
-//! the server's working directory is the one allowed directory.
+//! A repository is allowed when the path asked for and every directory git reads the repository
+//! from lie under an allowed directory (a root the client declared — MCP roots, `file://` URIs — or
+//! a `--allow` directory given at start): its working tree, its git directory (a `.git` *file* can
+//! name one anywhere), its common directory (a linked worktree's `commondir`), its object
+//! directory, every alternate object directory (`objects/info/alternates`, followed recursively)
+//! and each populated submodule's git directory. Each is compared after resolving symlinks, so
+//! neither a symlink, git's upward discovery, a gitfile nor an alternates file can lead outside;
+//! and every symlink inside those directories (a pack directory, a loose object's fan-out
+//! directory, a ref, `packed-refs`) must resolve inside too, since git opens them by name, and so
+//! must every symlink inside a directory such a link leads to, however many hops away (the walk is
+//! bounded, `MAX_DEPTH` levels and `MAX_WALKED` entries: past either, the repository is
+//! refused). Each directory may lie under any allowed directory: a worktree in one root whose git
+//! directory is in another root is allowed. With no roots and no `--allow`, the server's working
+//! directory is the one allowed directory.
+//!
+//! The repository variables the server inherited (`GIT_DIR`, `GIT_WORK_TREE`, ...) are
+//! removed as it starts ([`clear_inherited_repository`]): each call's `repo_path` decides.
 //!
 //! Values quoted in errors are clipped: a caller can send a 100 KB `repo_path`.
 

@@ -9,9 +9,10 @@
 //!   arguments that do not match the schema are JSON-RPC invalid-params errors. Nothing a
 //!   call does can take the server down: the work runs on the blocking pool and a panic there
 //!   is reported as a failed call.
-//! - The async runtime exists only here. The server never prints: lifecycle lines go to the
-//!   [`Log`] the caller gives (stderr for the CLI); stdout carries only the protocol, through
-//!   [`stdio`], which also answers lines that are not JSON with a `-32700` parse error.
+//! - Async code exists only here, on the current-thread runtime `cli::serve` builds for it. The
+//!   server never prints: lifecycle lines go to the [`Log`] the caller gives (stderr for the
+//!   CLI); stdout carries only the protocol, through [`stdio`], which also answers lines that
+//!   are not JSON with a `-32700` parse error.
 //! - Error messages are bounded ([`MAX_ERROR_CHARS`]) and quote a caller's values clipped.
 
 pub mod confine;

@@ -1,10 +1,12 @@
 //! The five tools: their arguments (with the JSON Schema clients see) and what they do, as
-//! plain functions from a repository and arguments to a JSON answer.
+//! plain functions from a repository and arguments to a JSON answer, each a thin adapter that
+//! turns its arguments into a [`crate::query`] query and returns what the query renders.
 //!
-//! Every answer is bounded: `max_response_tokens` (default [`DEFAULT_MAX_TOKENS`]) is turned into
-//! a byte budget and the renderers cut detail in their stated order to fit it, pages moving to
-//! cursors; the cut is always stated. Revisions are given as values, never as options: one that
-//! starts with `-` is refused before anything runs.
+//! Every answer is bounded: `max_response_tokens` (default [`DEFAULT_MAX_TOKENS`], held between
+//! [`crate::query::MIN_TOKENS`] and [`crate::query::MAX_TOKENS`]) is turned into a byte budget
+//! and the renderers cut detail in their stated order to fit it, pages moving to cursors; the
+//! cut is always stated. Revisions are given as values, never as options: one that starts with
+//! `-` (or holds a NUL) is refused before anything runs.
 
 use std::ffi::OsString;
 

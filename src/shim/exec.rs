@@ -1,11 +1,16 @@
-//! Replacing this process with the real program.
+//! Running the real program: replacing this process with it ([`exec`], the passthrough), or,
+//! for a write the session guard watches, running it as a child and ending as it ended
+//! ([`run`], [`end_as`]).
 //!
 //! Invariants: the real program gets the caller's argv (including `argv[0]`), every file
 //! descriptor, the signal mask and ignored signals exactly as the caller left them, and the
-//! caller's environment plus at most two variables: `GIT_PRISM_INSIDE_SHIM` (the hop count,
-//! `1` on the first hop) and the pin variable carrying the resolved path (so a nested shim
-//! execs it without walking PATH). `execve(2)` is called directly: the standard library's
-//! `Command::exec` resets the signal mask and `SIGPIPE`, which git alone would not see.
+//! caller's environment plus `GIT_PRISM_INSIDE_SHIM` (the hop count, `1` on the first hop) and
+//! the pin variable carrying the resolved path (so a nested shim execs it without walking
+//! PATH); under a session's scope, also what the guard's decision adds (the hook wrapper's
+//! `GIT_CONFIG_*` and `GIT_PRISM_HOOK_*`, a private `GIT_INDEX_FILE`). `execve(2)` is called
+//! directly: the standard library's `Command::exec` resets the signal mask and `SIGPIPE`, which
+//! git alone would not see. An [`Image`] is built before a `fork`, so the child allocates
+//! nothing; the kernel layer's rules are put in force in the child just before `execve`.
 
 use std::ffi::{CString, OsStr, OsString, c_char};
 use std::io;

@@ -1,18 +1,31 @@
-//! The PATH shim: decide per call whether to answer with structure or exec the real program.
+//! The PATH shim: hold a call to the session's scope, then decide whether to answer it with
+//! structure or run the real program.
 //!
-//! The decision, in order (see `docs/ARCHITECTURE.md` and the ADRs in `docs/adr/`):
+//! In order (see `docs/ARCHITECTURE.md` and the ADRs in `docs/adr/`):
+//! 0. with `GIT_PRISM_SCOPE` set, the session guard ([`crate::guard::check`], ADR 15), on every
+//!    call and before any opt-out: a refusal is recorded, prints its `git-prism guard:` line and
+//!    ends the call with [`exit_codes::REFUSED`]; a call let through keeps the guard's
+//!    [`crate::guard::Decision`] for step 6;
 //! 1. opt-outs (`GIT_PRISM_PASSTHROUGH`, `GIT_PRISM_DISABLE`, `GIT_PRISM_INSIDE_SHIM`);
 //! 2. agent detection from the environment ([`detect`]);
 //! 3. the pure classifier ([`request::classify`], [`gh::classify`]);
 //! 4. the fidelity contract ([`reader`]): is stdout the harness's own stream?
-//! 5. the answer ([`crate::answer`]), built fully in memory; on any error, the real program
-//!    runs instead.
+//! 5. the answer ([`crate::answer`]), built fully in memory on a thread of its own within
+//!    `GIT_PRISM_ANSWER_TIMEOUT`; on any error, panic or timeout, the real program runs instead;
+//! 6. the real program: the hop count checked ([`MAX_HOPS`]), then found on PATH
+//!    ([`locate`]); under a scope, the guard's preparations made (directories, a private index,
+//!    the hook wrapper's variables) and a `git` call confined by the kernel layer
+//!    ([`crate::confine`], ADR 16); then `execve` ([`exec`]). A write the guard watches runs git as a child instead: the refs
+//!    are read before and after, the record says what git did, and the shim ends as git ended
+//!    (ADR 17).
 //!
-//! Invariants: until step 5 succeeds nothing is written to stdout. The passthrough path reads
-//! a few environment variables, walks PATH once ([`locate`]) and calls `execve` ([`exec`]):
+//! Invariants: until step 5 succeeds nothing is written to stdout. Without a scope, the
+//! passthrough path reads a few environment variables, walks PATH once and calls `execve`:
 //! no repository is opened, no configuration file is read, no thread or runtime is started.
-//! This module is an edge of the program: it writes the answer to stdout and, when
-//! `GIT_PRISM_DEBUG=1`, one line to stderr saying what it decided and why.
+//! This module is an edge of the program: it writes the answer to stdout and one-line
+//! messages to stderr (the guard's refusals, `git-prism session:` when a watched write did not
+//! do what it names, `git-prism:` failures and, with `GIT_PRISM_DEBUG=1`, what it decided and
+//! why). [`hook`] is the edge of the guard's hook wrapper.
 
 pub mod detect;
 pub mod exec;

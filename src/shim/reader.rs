@@ -14,9 +14,16 @@
 //! `> file` and then execs the last command, so git can be the command's top process and still
 //! write into a file. See `docs/adr/0003-fidelity-contract.md`.
 //!
+//! One pipe is let through: agents end their commands with `| cat`, and a plain `cat` (no
+//! options, no files) copies its input unchanged, so a pipe read by a plain `cat` whose own
+//! stdout the harness holds counts as the harness's stream. That reader is found among our
+//! siblings, waiting up to 50 ms (`CAT_POLLS`) for the shell to start it; `cat -n`,
+//! `head`, `grep`, a second `cat`, `cat > file` and `$(...)` still get git's bytes.
+//!
 //! On Linux this reads `/proc/<pid>/stat` and `/proc/<pid>/environ` of a few ancestors and
 //! inspects the harness's descriptors in `/proc/<pid>/fd`: small reads, well under a
-//! millisecond. Elsewhere there is no such check yet, and every call passes through.
+//! millisecond (a `| cat` can wait for its reader). Elsewhere there is no such check yet, and
+//! every call passes through.
 
 use std::io;
 

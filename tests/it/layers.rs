@@ -6,8 +6,10 @@
 //! links and test inputs that mention `crate::x` are not edges. The test fails when an edge
 //! points to a higher layer, when the top-level modules form a cycle, when the files of one
 //! module import each other round (`manifest/hunks.rs` and `manifest/snapshot.rs` did), when a
-//! module is missing from [`LAYERS`], or when a gix path appears outside `src/git/` (the one
-//! boundary to gix).
+//! module is missing from [`LAYERS`], when a gix path appears outside `src/git/` (the one
+//! boundary to gix), when a git argument is spelled outside the git layer and the request
+//! grammar, when an error's message prints its source, or when the layer table of
+//! `docs/ARCHITECTURE.md` differs from [`LAYERS`].
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -558,6 +560,34 @@ fn every_module_has_a_layer() {
     assert!(
         missing.is_empty(),
         "modules without a layer in LAYERS: {missing:?}"
+    );
+}
+
+/// The layer table of `docs/ARCHITECTURE.md`: each row's layer number and module.
+fn documented_layers(text: &str) -> Vec<(usize, String)> {
+    text.lines()
+        .filter_map(|line| {
+            let mut cells = line.strip_prefix('|')?.split('|').map(str::trim);
+            let layer = cells.next()?.parse().ok()?;
+            let module = cells.next()?.strip_prefix('`')?.strip_suffix('`')?;
+            Some((layer, module.to_owned()))
+        })
+        .collect()
+}
+
+// The page that shows the layers must show these: every module, in its layer, in this order.
+#[test]
+fn the_architecture_page_shows_every_layer_in_order() {
+    let page = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/ARCHITECTURE.md");
+    let documented = documented_layers(&std::fs::read_to_string(page).unwrap());
+    let expected: Vec<(usize, String)> = LAYERS
+        .iter()
+        .enumerate()
+        .flat_map(|(i, layer)| layer.iter().map(move |m| (i, (*m).to_owned())))
+        .collect();
+    assert_eq!(
+        documented, expected,
+        "docs/ARCHITECTURE.md's layer table differs from LAYERS"
     );
 }
 
