@@ -32,6 +32,7 @@ mod javascript;
 mod languages;
 mod normal;
 mod python;
+mod ruby;
 mod rust;
 mod typescript;
 mod walk;
@@ -208,6 +209,25 @@ pub trait Analyzer: Sync {
     }
     /// The separator of qualified names (`::`, `.`).
     fn separator(&self) -> &'static str;
+    /// What joins a function's own name to its qualifier when the language spells it another
+    /// way than [`separator`](Analyzer::separator) (Ruby's `Foo#bar` and `Foo.bar`, Lua's
+    /// `M:f`); `node` is the definition (the node [`Role::Function`] or [`Role::Method`] was
+    /// given for).
+    fn name_separator(&self, _node: Node<'_>) -> &'static str {
+        self.separator()
+    }
+    /// A definition's kind when the language says otherwise than where it stands (`default`:
+    /// a method inside a `methods` scope or with a receiver, else a function), as Lua's
+    /// `function M.f()` is a function of the table `M`.
+    fn kind(&self, _node: Node<'_>, default: FunctionKind) -> FunctionKind {
+        default
+    }
+    /// The source as the grammar reads it: the same length, with the same line breaks, so
+    /// every position and line stays the file's (bats' `@test "name" {` lines are written as
+    /// the bash block they stand for). The default is the source itself.
+    fn prepare<'s>(&self, source: &'s [u8]) -> std::borrow::Cow<'s, [u8]> {
+        std::borrow::Cow::Borrowed(source)
+    }
     /// What `node` means; `source` is the file's text.
     fn role<'t>(&self, node: Node<'t>, source: &[u8]) -> Role<'t>;
     /// Whether a node is a comment (its tokens never count).
@@ -304,6 +324,7 @@ pub static REGISTRY: &[&dyn Analyzer] = &[
     &java::Java,
     &c::C,
     &cpp::Cpp,
+    &ruby::Ruby,
 ];
 
 /// Returns the analyzer for a language.
@@ -499,6 +520,8 @@ pub fn analyze(language: Language, source: &[u8]) -> Option<Analysis> {
     if out_of_time() {
         return Some(Analysis::skipped(OUT_OF_TIME.to_owned()));
     }
+    let prepared = analyzer.prepare(source);
+    let source = &*prepared;
     match parse(language, analyzer, source, None)? {
         Some(tree) => Some(extract(analyzer, &tree, source)),
         None => Some(over_budget()),
@@ -526,6 +549,8 @@ pub fn analyze_pair(
         let skipped = || Analysis::skipped(OUT_OF_TIME.to_owned());
         return Some((skipped(), skipped()));
     }
+    let (before, after) = (analyzer.prepare(before), analyzer.prepare(after));
+    let (before, after) = (&*before, &*after);
     let Some(old) = parse(language, analyzer, before, None)? else {
         return Some((over_budget(), over_budget()));
     };
