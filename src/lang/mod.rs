@@ -20,6 +20,7 @@
 //! - Parsers are created once per thread and language and reused.
 //! - A tree with syntax errors still yields what could be extracted, flagged `parse_errors`.
 
+mod bash;
 mod c;
 pub mod cache;
 mod calls;
@@ -30,7 +31,9 @@ mod go;
 mod java;
 mod javascript;
 mod languages;
+mod lua;
 mod normal;
+mod php;
 mod python;
 mod ruby;
 mod rust;
@@ -325,6 +328,9 @@ pub static REGISTRY: &[&dyn Analyzer] = &[
     &c::C,
     &cpp::Cpp,
     &ruby::Ruby,
+    &php::Php,
+    &lua::Lua,
+    &bash::Bash,
 ];
 
 /// Returns the analyzer for a language.
@@ -803,6 +809,10 @@ mod tests {
             (Language::Java, "", "class A {\n", "}\n"),
             (Language::C, "", "int a() {\n", "}\n"),
             (Language::Cpp, "", "namespace a {\n", "}\n"),
+            (Language::Ruby, "", "def a\n", "end\n"),
+            (Language::Php, "<?php\n", "function a() {\n", "}\n"),
+            (Language::Lua, "", "function a()\n", "end\n"),
+            (Language::Shell, "", "a() {\n", "}\n"),
         ];
         for &(label, head, open, close) in cases {
             let depth = (MAX_FILE_BYTES - 64) / (open.len() + close.len());

@@ -20,7 +20,7 @@
 
 use tree_sitter::Node;
 
-use super::normal::{only_child, quoted_value};
+use super::normal::{followed, only_child, quoted_value};
 use super::walk::text;
 use super::{Analyzer, CallSite, Language, Normal, Role, calls, fnv};
 
@@ -244,12 +244,13 @@ impl Analyzer for Ruby {
     fn implied_end(&self, node: Node<'_>, parent: Option<Node<'_>>) -> &'static [&'static str] {
         let Some(parent) = parent else { return &[] };
         if STATEMENTS.contains(&parent.kind()) {
-            // A separator: only between statements (a comment is none).
-            let mut next = node.next_named_sibling();
-            while let Some(n) = next.filter(|n| is_comment(*n)) {
-                next = n.next_named_sibling();
+            // A separator: only between statements (a comment is none). Statements at the
+            // top level belong to no function.
+            if parent.kind() != "program" && followed(node, parent, is_comment) {
+                &[";"]
+            } else {
+                &[]
             }
-            if next.is_some() { &[";"] } else { &[] }
         } else if CONDITIONALS.contains(&parent.kind())
             && parent
                 .child_by_field_name("condition")

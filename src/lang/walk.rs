@@ -665,9 +665,14 @@ fn open_function<'t>(
         text_hash: 0,
         tokens: Vec::new(),
     });
+    // Functions nested in a method with a receiver are named under both (Lua's `M:f.g`).
+    let (scope_name, lead) = match receiver {
+        Some(r) => (format!("{r}{lead}{leaf}"), separator),
+        None => (leaf, lead),
+    };
     Scope {
         node_id: node.id(),
-        name: leaf,
+        name: scope_name,
         lead,
         methods: false,
         test,
