@@ -11,7 +11,7 @@
 //!
 //! What formatters write either way (ADR 9): `;` or a line break between commands (every
 //! command but the last is followed by one implied `;`), line continuations, indentation and
-//! spacing.
+//! spacing; and `function f {`, `f() {` or `function f() {`, which bash reads alike.
 
 use std::borrow::Cow;
 
@@ -149,12 +149,16 @@ impl Analyzer for Bash {
                 Normal::Drop
             }
             "\\\n" | "line_continuation" => Normal::Drop,
+            // `function f {`, `f() {` and `function f() {` are one definition.
+            "function" | "(" | ")" if parent.is_some_and(|p| p.kind() == "function_definition") => {
+                Normal::Drop
+            }
             _ => Normal::Keep,
         }
     }
 
     fn normal_kinds(&self) -> &'static [&'static str] {
-        &[";", "\\\n", "line_continuation"]
+        &[";", "\\\n", "line_continuation", "function", "(", ")"]
     }
 
     fn implied_kinds(&self) -> (&'static [&'static str], &'static [&'static str]) {
