@@ -13,6 +13,7 @@ mod answers;
 mod cli;
 mod common;
 mod context;
+mod corpus;
 mod fidelity;
 mod formatting;
 mod functions;
