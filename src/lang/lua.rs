@@ -85,6 +85,10 @@ impl Analyzer for Lua {
             .unwrap_or_default()
     }
 
+    fn imports_as_written(&self) -> bool {
+        false
+    }
+
     fn call(&self, node: Node<'_>, source: &[u8]) -> Option<CallSite> {
         if node.kind() != "function_call" {
             return None;
@@ -350,6 +354,20 @@ return M
             Language::Lua,
             "local function f(a)\n  local t = {1; 2,}; g 'x'; h{a}\n  return (a)\nend\n",
             "local function f(a)\n\tlocal t = { 1, 2 }\n\tg(\"x\")\n\th({ a })\n\treturn a\nend\n",
+        );
+    }
+
+    #[test]
+    fn a_require_inside_a_function_counts_as_the_call_it_is() {
+        same(
+            Language::Lua,
+            "local function f(b)\n  return require 'a.b'(b)\nend\n",
+            "local function f(b)\n  return require(\"a.b\")(b)\nend\n",
+        );
+        differ(
+            Language::Lua,
+            "local function f(b)\n  return require 'a.b'(b)\nend\n",
+            "local function f(b)\n  return require 'a.c'(b)\nend\n",
         );
     }
 

@@ -241,6 +241,12 @@ pub trait Analyzer: Sync {
     }
     /// The imports a node declares, as canonical strings (empty for non-imports).
     fn imports(&self, node: Node<'_>, source: &[u8]) -> Vec<String>;
+    /// Whether an import's tokens count as written (the default: the walk does not look inside
+    /// it) rather than as any other code's, through [`normal`](Analyzer::normal) (Lua's and
+    /// Ruby's `require` is a call, often inside a function, that formatters rewrite).
+    fn imports_as_written(&self) -> bool {
+        true
+    }
     /// Whether the node's subtree can contain imports (lets the walker skip the rest).
     fn may_hold_imports(&self, _node: Node<'_>) -> bool {
         true

@@ -132,6 +132,10 @@ impl Analyzer for Ruby {
         ]
     }
 
+    fn imports_as_written(&self) -> bool {
+        false
+    }
+
     fn call(&self, node: Node<'_>, source: &[u8]) -> Option<CallSite> {
         if node.kind() != "call" {
             return None;

@@ -303,8 +303,10 @@ impl<'t> Walk<'t, '_> {
                     if !imports.is_empty() {
                         out.imports.extend(imports);
                         // Import statements still count as tokens of an enclosing body.
-                        self.tokens_of(node);
-                        return false;
+                        if analyzer.imports_as_written() {
+                            self.tokens_of(node);
+                            return false;
+                        }
                     }
                     if self.muted.is_none() && flags & NORMAL != 0 {
                         let parent = self.parent();
