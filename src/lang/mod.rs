@@ -193,6 +193,12 @@ pub enum ImportScheme {
     Rust,
     /// Python: dotted modules from the file's package, relative imports.
     Python,
+    /// Ruby: constant paths are global (`Sinatra::Base.helpers` names the method wherever it
+    /// is defined); `require_relative` and `require` tell which files a file has loaded.
+    Ruby,
+    /// PHP: namespaces (taken from the directories, PSR-4), `use` bindings, `self::`,
+    /// `static::` and `$this->` calls on the enclosing class.
+    Php,
 }
 
 /// One language's view of its tree-sitter grammar.

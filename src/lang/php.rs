@@ -18,7 +18,7 @@ use tree_sitter::Node;
 
 use super::normal::{Parens, caseless, quoted_value, redundant};
 use super::walk::text;
-use super::{Analyzer, CallSite, Language, Normal, Role, calls};
+use super::{Analyzer, CallSite, ImportScheme, Language, Normal, Role, calls};
 
 /// The PHP analyzer.
 pub struct Php;
@@ -34,6 +34,10 @@ impl Analyzer for Php {
 
     fn separator(&self) -> &'static str {
         "::"
+    }
+
+    fn import_scheme(&self) -> Option<ImportScheme> {
+        Some(ImportScheme::Php)
     }
 
     fn role<'t>(&self, node: Node<'t>, source: &[u8]) -> Role<'t> {

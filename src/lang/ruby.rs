@@ -22,7 +22,7 @@ use tree_sitter::Node;
 
 use super::normal::{followed, only_child, quoted_value};
 use super::walk::text;
-use super::{Analyzer, CallSite, Language, Normal, Role, calls, fnv};
+use super::{Analyzer, CallSite, ImportScheme, Language, Normal, Role, calls, fnv};
 
 /// The Ruby analyzer.
 pub struct Ruby;
@@ -59,6 +59,10 @@ impl Analyzer for Ruby {
 
     fn separator(&self) -> &'static str {
         "::"
+    }
+
+    fn import_scheme(&self) -> Option<ImportScheme> {
+        Some(ImportScheme::Ruby)
     }
 
     fn name_separator(&self, node: Node<'_>) -> &'static str {
