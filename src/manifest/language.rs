@@ -21,7 +21,6 @@ const FILE_NAMES: &[(&str, Language)] = &[
     ("Vagrantfile", Ruby),
     ("Guardfile", Ruby),
     ("Brewfile", Ruby),
-    ("config.ru", Ruby),
     ("Justfile", Just),
     ("justfile", Just),
     ("BUILD", Starlark),
