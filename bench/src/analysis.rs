@@ -30,16 +30,16 @@ const LANGUAGES: &[(Language, &str, &[&str])] = &[
 /// Rounds per language.
 const ROUNDS: usize = 15;
 
-/// The files of a checkout matching `patterns` at HEAD, read from the object store.
+/// The files of a checkout matching `patterns`, as committed at HEAD.
 fn sources(options: &Options, repo: &Path, patterns: &[&str]) -> Result<Vec<Vec<u8>>> {
     let list = Command::new(&options.git)
         .current_dir(repo)
         .env("GIT_PRISM_PASSTHROUGH", "1")
-        .args(["ls-tree", "-r", "-z", "--name-only", "HEAD", "--"])
+        .args(["ls-files", "-z", "--"])
         .args(patterns)
         .output()?;
     if !list.status.success() {
-        bail!("ls-tree in {} failed", repo.display());
+        bail!("ls-files in {} failed", repo.display());
     }
     let mut out = Vec::new();
     for path in list.stdout.split(|b| *b == 0).filter(|p| !p.is_empty()) {
