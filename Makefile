@@ -22,14 +22,22 @@ endif
 RELEASE_BIN := $(TARGET_DIR)/$(TARGET)/release/git-prism
 DEBUG_BIN := $(TARGET_DIR)/debug/git-prism
 VENV := $(TARGET_DIR)/venv
-# The formatters tests/it/formatting.rs runs (black, prettier, prettier-plugin-java), pinned in
-# FORMATTERS; rustfmt comes with the toolchain, gofmt and clang-format from the system.
+# The formatters tests/it/formatting.rs runs (black, shfmt, prettier, prettier-plugin-java,
+# @prettier/plugin-php, StyLua), pinned in FORMATTERS; rustfmt comes with the toolchain, gofmt,
+# clang-format and rubocop from the system.
 FORMATTERS := tests/fixtures/formatting/tools
 NPM_DIR := $(TARGET_DIR)/npm
+# Real commit histories (git bundles): tests/it/corpus.rs and the formatting tests clone them,
+# the token figure also measures them.
+SHARED_CORPUS ?= ../shared/corpus
 FORMATTER_ENV := GIT_PRISM_REQUIRE_FORMATTERS=1 \
+	GIT_PRISM_CORPUS=$(abspath $(SHARED_CORPUS)) \
 	GIT_PRISM_BLACK=$(VENV)/bin/black \
+	GIT_PRISM_SHFMT=$(VENV)/bin/shfmt \
 	GIT_PRISM_PRETTIER=$(NPM_DIR)/node_modules/.bin/prettier \
-	GIT_PRISM_PRETTIER_JAVA=$(NPM_DIR)/node_modules/prettier-plugin-java/dist/index.mjs
+	GIT_PRISM_PRETTIER_JAVA=$(NPM_DIR)/node_modules/prettier-plugin-java/dist/index.mjs \
+	GIT_PRISM_PRETTIER_PHP=$(NPM_DIR)/node_modules/@prettier/plugin-php/src/index.mjs \
+	GIT_PRISM_STYLUA=$(NPM_DIR)/stylua.cjs
 PREFIX ?= $(HOME)/.local
 
 .PHONY: build dist test fmt-check clippy doc unit bdd venv formatters bench bench-formatting corpus demo install clean
@@ -76,18 +84,17 @@ $(VENV)/.formatters: $(VENV)/.installed $(FORMATTERS)/requirements.txt
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check -r $(FORMATTERS)/requirements.txt
 	touch $@
 
-$(NPM_DIR)/.installed: $(FORMATTERS)/package.json $(FORMATTERS)/package-lock.json
+$(NPM_DIR)/.installed: $(FORMATTERS)/package.json $(FORMATTERS)/package-lock.json $(FORMATTERS)/stylua.cjs
 	@if command -v npm >/dev/null; then \
 		mkdir -p $(NPM_DIR) && \
-		cp $(FORMATTERS)/package.json $(FORMATTERS)/package-lock.json $(NPM_DIR)/ && \
+		cp $(FORMATTERS)/package.json $(FORMATTERS)/package-lock.json $(FORMATTERS)/stylua.cjs $(NPM_DIR)/ && \
 		(cd $(NPM_DIR) && npm ci --no-audit --no-fund --loglevel=error) && touch $@; \
 	else \
 		echo "formatters: npm not found: the prettier tests will fail" >&2; \
 	fi
 
-# Real commit histories (git bundles) the token figure also measures, beside the bench corpus
-# and git-prism's own history; absent, the figure covers the others.
-SHARED_CORPUS ?= ../shared/corpus
+# The token figure measures the shared corpus (SHARED_CORPUS above) beside the bench corpus and
+# git-prism's own history; absent, the figure covers the others.
 
 corpus:
 	$(PYTHON) bench/corpus.py

@@ -224,7 +224,7 @@ fn family(language: Language) -> &'static [Language] {
 
 /// Whether a path is test code by the common conventions: a `test`/`tests`/`__tests__`/`spec`
 /// directory, `test_*.py`, `*_test.py`, `conftest.py`, `*_test.go`, `*.test.ts`, `*.spec.js`,
-/// `*Test.java`, `tests.rs`.
+/// `*Test.java`, `*Test.php`, `*_spec.rb`, `*_spec.lua`, `*.bats`, `tests.rs`.
 pub fn is_test_path(path: &str) -> bool {
     let mut parts: Vec<&str> = path.split('/').collect();
     let name = parts.pop().unwrap_or("");
@@ -247,7 +247,10 @@ pub fn is_test_path(path: &str) -> bool {
         || matches!(stem, "tests" | "test")
         || stem.ends_with("_tests")
         || stem.ends_with("_test")
-        || (lower.ends_with(".java") && (stem.ends_with("Test") || stem.ends_with("Tests")))
+        || ((lower.ends_with(".java") || lower.ends_with(".php"))
+            && (stem.ends_with("Test") || stem.ends_with("Tests")))
+        || stem.ends_with("_spec")
+        || lower.ends_with(".bats")
 }
 
 /// Builds the context of a manifest's changed functions, or of the functions named in
@@ -377,7 +380,7 @@ fn find_named(
         for (path, analysis) in analyses {
             let Some(file) = tree.get(path) else { continue };
             for f in &analysis.functions {
-                if f.name == *name || (!name.contains(['.', ':']) && f.leaf == *name) {
+                if f.name == *name || (!name.contains(['.', ':', '#']) && f.leaf == *name) {
                     found.push(Target {
                         name: f.name.clone(),
                         leaf: f.leaf.clone(),
@@ -463,7 +466,7 @@ fn callee_files(
 }
 
 fn leaf_of(name: &str) -> &str {
-    name.rsplit(['.', ':']).next().unwrap_or(name)
+    name.rsplit(['.', ':', '#']).next().unwrap_or(name)
 }
 
 /// The manifest's function changes as targets.
@@ -797,7 +800,6 @@ fn defining_file(
     for path in paths {
         for k in (1..path.len()).rev() {
             let module = path[..k].to_vec();
-            let qualified = &path[k..];
             for file in resolve::module_files(scheme, project, &module) {
                 let Some(analysis) = analyses.get(&file) else {
                     continue;
@@ -805,11 +807,9 @@ fn defining_file(
                 if tree.get(&file).is_none() {
                     continue;
                 }
-                if analysis
-                    .functions
-                    .iter()
-                    .any(|f| resolve::segments(scheme, &f.name) == qualified)
-                {
+                if analysis.functions.iter().any(|f| {
+                    resolve::defines(scheme, &resolve::segments(scheme, &f.name), &path, k)
+                }) {
                     return Some(file);
                 }
             }
@@ -835,6 +835,10 @@ mod tests {
             "web/a.spec.js",
             "src/test/java/FooTest.java",
             "x/__tests__/y.js",
+            "lib/cart_spec.rb",
+            "busted/x_spec.lua",
+            "Slim/RouteTest.php",
+            "integration/add.bats",
         ] {
             assert!(is_test_path(p), "{p}");
         }

@@ -18,7 +18,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::lang::{self, Analysis, Call, Function, Language};
+use crate::lang::{self, Analysis, Call, CallSite, Function, Language};
 
 /// An absolute path: a root (a crate name for Rust, empty for Python) and segments.
 pub type AbsPath = Vec<String>;
@@ -46,7 +46,15 @@ impl Scheme {
         match self {
             Scheme::Rust => "::",
             Scheme::Python => ".",
+            Scheme::Ruby => "::",
+            Scheme::Php => "\\",
         }
+    }
+
+    /// Whether a definition is named by its types alone, wherever its file is (Ruby's global
+    /// constants, PHP's namespaced classes), rather than by its file's module.
+    fn by_type(self) -> bool {
+        matches!(self, Scheme::Ruby | Scheme::Php)
     }
 }
 
@@ -119,6 +127,16 @@ pub fn module_of(scheme: Scheme, project: &Project, file: &str) -> AbsPath {
     match scheme {
         Scheme::Rust => rust_module(project, file),
         Scheme::Python => python_module(file),
+        // A Ruby file is named by its path: constants, not files, qualify its definitions.
+        Scheme::Ruby => vec![String::new(), file.to_owned()],
+        // PSR-4: a PHP file's namespace is its directory's path (under some prefix).
+        Scheme::Php => std::iter::once(String::new())
+            .chain(
+                file.rsplit_once('/')
+                    .map(|(dir, _)| dir.split('/').map(str::to_owned).collect::<Vec<_>>())
+                    .unwrap_or_default(),
+            )
+            .collect(),
     }
 }
 
@@ -177,6 +195,15 @@ fn python_module(file: &str) -> AbsPath {
 pub fn segments(scheme: Scheme, qualified: &str) -> Vec<String> {
     match scheme {
         Scheme::Python => qualified.split('.').map(str::to_owned).collect(),
+        Scheme::Php => qualified.split("::").map(str::to_owned).collect(),
+        // `Foo::Bar#baz` and `Foo::Bar.qux` are both `Foo`, `Bar` and a method.
+        Scheme::Ruby => qualified
+            .split("::")
+            .flat_map(|part| match part.find(['#', '.']) {
+                Some(at) if at > 0 => vec![part[..at].to_owned(), part[at + 1..].to_owned()],
+                _ => vec![part.to_owned()],
+            })
+            .collect(),
         Scheme::Rust => {
             let mut out = Vec::new();
             let mut depth = 0usize;
@@ -244,6 +271,8 @@ pub fn view(scheme: Scheme, project: &Project, path: &str, analysis: &Analysis) 
         match scheme {
             Scheme::Rust => rust_binding(project, &module, import, &mut bindings, &mut globs),
             Scheme::Python => python_binding(path, &module, import, &mut bindings, &mut globs),
+            Scheme::Ruby => globs.extend(ruby_required(path, import)),
+            Scheme::Php => php_binding(import, &mut bindings),
         }
     }
     let separator = scheme.separator();
@@ -387,6 +416,162 @@ fn python_binding(
     }
 }
 
+/// The files a Ruby `require` may load, as modules: `./x` and `../x` from the requiring
+/// file's directory, others from the load path (the repository's root or `lib/`).
+fn ruby_required(path: &str, import: &str) -> Vec<AbsPath> {
+    let file = |p: String| vec![String::new(), format!("{p}.rb")];
+    if import.starts_with("./") || import.starts_with("../") {
+        let mut parts: Vec<&str> = path.split('/').collect();
+        parts.pop();
+        for segment in import.split('/') {
+            match segment {
+                "." | "" => {}
+                ".." => {
+                    parts.pop();
+                }
+                s => parts.push(s),
+            }
+        }
+        vec![file(parts.join("/"))]
+    } else {
+        vec![file(import.to_owned()), file(format!("lib/{import}"))]
+    }
+}
+
+/// What a PHP `use` binds: a class (or namespace) or a function by its last name or alias.
+fn php_binding(import: &str, bindings: &mut HashMap<String, AbsPath>) {
+    if import.starts_with("const ") {
+        return;
+    }
+    let import = import.strip_prefix("function ").unwrap_or(import);
+    let (path, alias) = match import.split_once(" as ") {
+        Some((p, a)) => (p, Some(a)),
+        None => (import, None),
+    };
+    let segs: Vec<&str> = path.split('\\').filter(|s| !s.is_empty()).collect();
+    if let Some(last) = alias.or(segs.last().copied()) {
+        let absolute = std::iter::once(String::new())
+            .chain(segs.iter().map(|s| (*s).to_owned()))
+            .collect();
+        bindings.insert(last.to_owned(), absolute);
+    }
+}
+
+/// Whether a name is a Ruby constant (`Base`, not `base` or `@base`).
+fn is_constant(s: &str) -> bool {
+    s.chars().next().is_some_and(char::is_uppercase) && is_identifier(s)
+}
+
+/// A Ruby call: a bare or `self.` call names a method of the enclosing class or a top-level
+/// one; a constant receiver names a singleton method by its constant path, looked up from the
+/// enclosing modules outwards; any other receiver is unknown.
+fn ruby_resolve(site: &CallSite, enclosing_type: Option<Vec<String>>) -> Resolution {
+    let name = &site.name;
+    let path = |parts: &[&[String]]| -> AbsPath {
+        std::iter::once(String::new())
+            .chain(parts.iter().flat_map(|p| p.iter().cloned()))
+            .chain(std::iter::once(name.clone()))
+            .collect()
+    };
+    let enclosing = enclosing_type.unwrap_or_default();
+    match site.qualifier.as_str() {
+        "" if site.member => Resolution::Receiver,
+        "" => {
+            let mut paths = Vec::new();
+            if !enclosing.is_empty() {
+                paths.push(path(&[&enclosing]));
+            }
+            paths.push(path(&[]));
+            Resolution::Paths(paths)
+        }
+        "self" if !enclosing.is_empty() => Resolution::Paths(vec![path(&[&enclosing])]),
+        qualifier => {
+            let absolute = qualifier.starts_with("::");
+            let segs: Vec<String> = qualifier
+                .trim_start_matches("::")
+                .split("::")
+                .map(str::to_owned)
+                .collect();
+            if !segs.iter().all(|s| is_constant(s)) {
+                return Resolution::Receiver;
+            }
+            let lexical = if absolute { 0 } else { enclosing.len() };
+            Resolution::Paths(
+                (0..=lexical)
+                    .rev()
+                    .map(|k| path(&[&enclosing[..k], &segs]))
+                    .collect(),
+            )
+        }
+    }
+}
+
+/// A PHP call: `f()` through `use function` or in the file's namespace or the global one;
+/// `Name::m()` through `use` or in the file's namespace; `self::`, `static::` and `$this->`
+/// on the enclosing class; `parent::` and other receivers unknown.
+fn php_resolve(
+    view: &FileView,
+    site: &CallSite,
+    enclosing_type: Option<Vec<String>>,
+) -> Resolution {
+    let name = site.name.clone();
+    let with = |mut base: AbsPath, extra: &[String]| {
+        base.extend(extra.iter().cloned());
+        base.push(name.clone());
+        base
+    };
+    let enclosing = enclosing_type.unwrap_or_default();
+    let qualifier = site.qualifier.as_str();
+    if site.member {
+        return match qualifier {
+            "$this" if !enclosing.is_empty() => {
+                Resolution::Paths(vec![with(view.module.clone(), &enclosing)])
+            }
+            _ => Resolution::Receiver,
+        };
+    }
+    if qualifier.is_empty() {
+        let mut paths = Vec::new();
+        if let Some(bound) = view.bindings.get(&name) {
+            paths.push(bound.clone());
+        }
+        paths.push(with(view.module.clone(), &[]));
+        paths.push(with(vec![String::new()], &[]));
+        return Resolution::Paths(paths);
+    }
+    let segs: Vec<String> = qualifier
+        .split('\\')
+        .filter(|s| !s.is_empty())
+        .map(str::to_owned)
+        .collect();
+    let Some(first) = segs.first() else {
+        return Resolution::Receiver;
+    };
+    match first.as_str() {
+        "self" | "static" if segs.len() == 1 && !enclosing.is_empty() => {
+            Resolution::Paths(vec![with(view.module.clone(), &enclosing)])
+        }
+        "self" | "static" | "parent" => Resolution::Receiver,
+        _ => match view.bindings.get(first) {
+            Some(bound) => Resolution::Paths(vec![with(bound.clone(), &segs[1..])]),
+            None => Resolution::Paths(vec![
+                with(view.module.clone(), &segs),
+                with(vec![String::new()], &segs),
+            ]),
+        },
+    }
+}
+
+/// Whether two namespaces (a call's and a definition's directories) may be one under PSR-4:
+/// equal but for letter case, one a suffix of the other (a namespace prefix mapped to a
+/// directory: `Slim\Tests\X` and `tests/X`), or equal past their first segments
+/// (`App\X` and `src/X`). An empty namespace is the global one, which any file may define.
+fn php_namespaces_agree(namespace: &[String], dirs: &[String]) -> bool {
+    let lower = |v: &[String]| -> Vec<String> { v.iter().map(|s| s.to_lowercase()).collect() };
+    let (n, d) = (lower(namespace), lower(dirs));
+    n.is_empty() || n.ends_with(&d) || d.ends_with(&n) || (n.len() == d.len() && n[1..] == d[1..])
+}
+
 /// The absolute paths a call may name.
 pub fn resolve(
     scheme: Scheme,
@@ -405,6 +590,11 @@ pub fn resolve(
     let enclosing_type = caller
         .map(|f| enclosing(scheme, f))
         .filter(|t| !t.is_empty());
+    match scheme {
+        Scheme::Ruby => return ruby_resolve(site, enclosing_type),
+        Scheme::Php => return php_resolve(view, site, enclosing_type),
+        Scheme::Rust | Scheme::Python => {}
+    }
     if site.member && site.qualifier.is_empty() {
         return Resolution::Receiver;
     }
@@ -468,6 +658,8 @@ pub fn resolve(
             };
             Resolution::Paths(vec![with(base, &[])])
         }
+        // Resolved above.
+        Scheme::Ruby | Scheme::Php => Resolution::Receiver,
         Scheme::Python => {
             let segs: Vec<&str> = site.qualifier.split('.').collect();
             match segs[0] {
@@ -555,6 +747,15 @@ impl Definition {
 
     fn named_through(&self, scheme: Scheme, module: &AbsPath, path: &AbsPath) -> bool {
         let q = self.qualified.len();
+        if scheme.by_type() {
+            // Named by its types: Ruby's constants anywhere, PHP's in an agreeing namespace.
+            return path.len() > q
+                && path[0].is_empty()
+                && path[path.len() - q..] == self.qualified[..]
+                && (scheme == Scheme::Ruby && path.len() == q + 1
+                    || scheme == Scheme::Php
+                        && php_namespaces_agree(&path[1..path.len() - q], &module[1..]));
+        }
         if path.len() < q + 1
             || path[0] != module[0]
             || path[path.len() - q..] != self.qualified[..]
@@ -588,9 +789,64 @@ impl Definition {
     }
 }
 
+/// Whether a function whose qualified name has the segments `function` is what `path` names
+/// when its file is one of `module_files(path[..k])`: the rest of the path, or, for schemes
+/// that name definitions by their types, the path's end from the type the file is named after.
+pub fn defines(scheme: Scheme, function: &[String], path: &AbsPath, k: usize) -> bool {
+    if scheme.by_type() {
+        function.len() > path.len() - k && path[1..].ends_with(function)
+    } else {
+        function == &path[k..]
+    }
+}
+
+/// Ruby's file for a constant (`Sinatra::IndifferentHash`: `sinatra/indifferent_hash`).
+fn snake_case(constant: &str) -> String {
+    let mut out = String::with_capacity(constant.len() + 4);
+    let mut previous_lower = false;
+    for c in constant.chars() {
+        if c.is_uppercase() {
+            if previous_lower {
+                out.push('_');
+            }
+            out.extend(c.to_lowercase());
+            previous_lower = false;
+        } else {
+            out.push(c);
+            previous_lower = c.is_lowercase() || c.is_ascii_digit();
+        }
+    }
+    out
+}
+
 /// The files that may define a module.
 pub fn module_files(scheme: Scheme, project: &Project, module: &AbsPath) -> Vec<String> {
     match scheme {
+        // A class's file by the usual layout (`Foo::BarBaz` in `foo/bar_baz.rb`, under `lib/`
+        // or the root).
+        Scheme::Ruby => {
+            let rel: Vec<String> = module[1..].iter().map(|c| snake_case(c)).collect();
+            if rel.is_empty() || !module[1..].iter().all(|c| is_constant(c)) {
+                return Vec::new();
+            }
+            let rel = rel.join("/");
+            vec![format!("lib/{rel}.rb"), format!("{rel}.rb")]
+        }
+        // PSR-4: a class's file is its namespace's directory and its name, under some prefix
+        // (the repository's root, `src/`, or the namespace's first segment dropped).
+        Scheme::Php => {
+            let rel = module[1..].join("/");
+            if rel.is_empty() {
+                return Vec::new();
+            }
+            let mut out = vec![format!("{rel}.php"), format!("src/{rel}.php")];
+            if module.len() > 2 {
+                let rest = module[2..].join("/");
+                out.push(format!("src/{rest}.php"));
+                out.push(format!("{rest}.php"));
+            }
+            out
+        }
         Scheme::Python => {
             let rel = module[1..].join("/");
             if rel.is_empty() {
@@ -837,5 +1093,78 @@ mod tests {
                 "src/pkg/a/__init__.py"
             ]
         );
+    }
+
+    #[test]
+    fn ruby_names_requires_and_files() {
+        assert_eq!(
+            segments(Scheme::Ruby, "Sinatra::Base#call"),
+            ["Sinatra", "Base", "call"]
+        );
+        assert_eq!(segments(Scheme::Ruby, "Foo.bar?"), ["Foo", "bar?"]);
+        assert_eq!(segments(Scheme::Ruby, "Foo#=="), ["Foo", "=="]);
+        assert_eq!(
+            ruby_required("lib/sinatra/base.rb", "../rack/x"),
+            [p(&["", "lib/rack/x.rb"])]
+        );
+        assert_eq!(
+            ruby_required("test/a_test.rb", "./helper"),
+            [p(&["", "test/helper.rb"])]
+        );
+        assert_eq!(
+            ruby_required("test/a_test.rb", "sinatra/base"),
+            [p(&["", "sinatra/base.rb"]), p(&["", "lib/sinatra/base.rb"])]
+        );
+        assert_eq!(
+            module_files(
+                Scheme::Ruby,
+                &Project::default(),
+                &p(&["", "Sinatra", "IndifferentHash"])
+            ),
+            [
+                "lib/sinatra/indifferent_hash.rb",
+                "sinatra/indifferent_hash.rb"
+            ]
+        );
+        let d = Definition::new(Scheme::Ruby, &Project::default(), "lib/x.rb", "A::B#m");
+        assert!(d.named_by(Scheme::Ruby, &p(&["", "A", "B", "m"])));
+        assert!(!d.named_by(Scheme::Ruby, &p(&["", "X", "A", "B", "m"])));
+    }
+
+    #[test]
+    fn php_namespaces_follow_psr4() {
+        let pr = Project::default();
+        let v = view(
+            Scheme::Php,
+            &pr,
+            "src/App.php",
+            &analysis(&[
+                "App\\Routing\\Route",
+                "Psr\\Log as L",
+                "function App\\util\\f",
+            ]),
+        );
+        let r = |q: &str, n: &str, m: bool| resolve(Scheme::Php, &pr, &v, &call(q, n, m), None);
+        assert_eq!(
+            r("Route", "create", false),
+            Resolution::Paths(vec![p(&["", "App", "Routing", "Route", "create"])])
+        );
+        assert_eq!(
+            r("", "f", false),
+            Resolution::Paths(vec![
+                p(&["", "App", "util", "f"]),
+                p(&["", "src", "f"]),
+                p(&["", "f"])
+            ])
+        );
+        assert_eq!(r("$x", "run", true), Resolution::Receiver);
+        assert_eq!(r("parent", "run", false), Resolution::Receiver);
+        let d = Definition::new(Scheme::Php, &pr, "src/Routing/Route.php", "Route::create");
+        assert!(d.named_by(Scheme::Php, &p(&["", "App", "Routing", "Route", "create"])));
+        assert!(!d.named_by(Scheme::Php, &p(&["", "App", "Other", "Route", "create"])));
+        let slim = Definition::new(Scheme::Php, &pr, "Slim/Routing/Route.php", "Route::run");
+        assert!(slim.named_by(Scheme::Php, &p(&["", "Slim", "Routing", "Route", "run"])));
+        let test = Definition::new(Scheme::Php, &pr, "tests/Mocks/A.php", "A::f");
+        assert!(test.named_by(Scheme::Php, &p(&["", "Slim", "Tests", "Mocks", "A", "f"])));
     }
 }
