@@ -14,6 +14,14 @@
 //! a module enclosing the definition's, with the right name (`mycrate::Parser::parse` for a
 //! `Parser` defined in `mycrate::parser`), matches.
 //!
+//! C# names functions with their namespaces (`Ns.Type.Method`), so a function's path is its
+//! name under one root: `using` adds namespaces (and static types) to look names up in, as do
+//! the namespaces and types enclosing the call, as C#'s own lookup does. Kotlin's names leave
+//! the package out, and a package is known by its directory: a file's module is its directory,
+//! and an imported package names a definition's directory when one ends with the other or they
+//! end with the same two segments (`com.x.core` in `src/main/kotlin/com/x/core/`, or in
+//! `src/main/kotlin/x/core/` with the common root left out, as Kotlin's conventions allow).
+//!
 //! Languages without a scheme here are matched by name alone (a full scan).
 
 use std::collections::{HashMap, HashSet};
@@ -45,7 +53,7 @@ impl Scheme {
     fn separator(self) -> &'static str {
         match self {
             Scheme::Rust => "::",
-            Scheme::Python => ".",
+            Scheme::Python | Scheme::CSharp | Scheme::Kotlin => ".",
         }
     }
 }
@@ -119,6 +127,18 @@ pub fn module_of(scheme: Scheme, project: &Project, file: &str) -> AbsPath {
     match scheme {
         Scheme::Rust => rust_module(project, file),
         Scheme::Python => python_module(file),
+        // Namespaces are part of C# names: one root for the whole repository.
+        Scheme::CSharp => vec![String::new()],
+        // A Kotlin package is known by its directory.
+        Scheme::Kotlin => std::iter::once(String::new())
+            .chain(
+                file.rsplit_once('/')
+                    .map_or("", |(dir, _)| dir)
+                    .split('/')
+                    .filter(|s| !s.is_empty())
+                    .map(str::to_owned),
+            )
+            .collect(),
     }
 }
 
@@ -176,7 +196,9 @@ fn python_module(file: &str) -> AbsPath {
 /// The segments of a qualified function name; Rust's `<Type as Trait>` counts as `Type`.
 pub fn segments(scheme: Scheme, qualified: &str) -> Vec<String> {
     match scheme {
-        Scheme::Python => qualified.split('.').map(str::to_owned).collect(),
+        Scheme::Python | Scheme::CSharp | Scheme::Kotlin => {
+            qualified.split('.').map(str::to_owned).collect()
+        }
         Scheme::Rust => {
             let mut out = Vec::new();
             let mut depth = 0usize;
@@ -244,6 +266,23 @@ pub fn view(scheme: Scheme, project: &Project, path: &str, analysis: &Analysis) 
         match scheme {
             Scheme::Rust => rust_binding(project, &module, import, &mut bindings, &mut globs),
             Scheme::Python => python_binding(path, &module, import, &mut bindings, &mut globs),
+            Scheme::CSharp | Scheme::Kotlin => {
+                dotted_binding(scheme, import, &mut bindings, &mut globs);
+            }
+        }
+    }
+    if matches!(scheme, Scheme::CSharp | Scheme::Kotlin) {
+        // Names are looked up in the namespaces and types that enclose the call (C#), and in
+        // the types enclosing it in the file's package (Kotlin).
+        for f in &analysis.functions {
+            let segs = segments(scheme, &f.name);
+            for k in 0..segs.len() {
+                let mut g = module.clone();
+                g.extend(segs[..k].iter().cloned());
+                if !globs.contains(&g) {
+                    globs.push(g);
+                }
+            }
         }
     }
     let separator = scheme.separator();
@@ -387,6 +426,48 @@ fn python_binding(
     }
 }
 
+/// A C# `using` or Kotlin `import`: a namespace or star import is a glob (`using static` too:
+/// its members are named bare), a name or alias a binding. C# type arguments are dropped.
+fn dotted_binding(
+    scheme: Scheme,
+    import: &str,
+    bindings: &mut HashMap<String, AbsPath>,
+    globs: &mut Vec<AbsPath>,
+) {
+    let (path, alias) = match import.split_once(" as ") {
+        Some((p, a)) => (p, Some(a)),
+        None => (import, None),
+    };
+    let (path, is_static) = match path.strip_prefix("static ") {
+        Some(p) => (p, true),
+        None => (path, false),
+    };
+    let path = path.split('<').next().unwrap_or(path);
+    let mut absolute: AbsPath = std::iter::once(String::new())
+        .chain(path.split('.').map(str::to_owned))
+        .collect();
+    if absolute.last().is_some_and(|l| l == "*") {
+        absolute.pop();
+        globs.push(absolute);
+        return;
+    }
+    match (scheme, alias) {
+        (_, Some(alias)) => {
+            bindings.insert(alias.to_owned(), absolute);
+        }
+        // `using A.B;` opens a namespace, `using static A.B.C;` a type.
+        (Scheme::CSharp, None) => {
+            let _ = is_static;
+            globs.push(absolute);
+        }
+        (_, None) => {
+            if let Some(last) = absolute.last().cloned() {
+                bindings.insert(last, absolute);
+            }
+        }
+    }
+}
+
 /// The absolute paths a call may name.
 pub fn resolve(
     scheme: Scheme,
@@ -467,6 +548,35 @@ pub fn resolve(
                 },
             };
             Resolution::Paths(vec![with(base, &[])])
+        }
+        Scheme::CSharp | Scheme::Kotlin => {
+            let segs: Vec<&str> = site.qualifier.split('.').collect();
+            match segs[0] {
+                "this" if segs.len() == 1 => match enclosing_type {
+                    Some(ty) => {
+                        let ty: Vec<&str> = ty.iter().map(String::as_str).collect();
+                        Resolution::Paths(vec![with(view.module.clone(), &ty)])
+                    }
+                    None => Resolution::Receiver,
+                },
+                first => match view.bindings.get(first) {
+                    Some(bound) => Resolution::Paths(vec![with(bound.clone(), &segs[1..])]),
+                    None if first.chars().next().is_some_and(char::is_uppercase)
+                        && segs.iter().all(|s| is_identifier(s)) =>
+                    {
+                        // A type's static member or companion, or a nested type's: looked up
+                        // where bare names are.
+                        let mut paths: Vec<AbsPath> =
+                            view.globs.iter().map(|g| with(g.clone(), &segs)).collect();
+                        let own = with(view.module.clone(), &segs);
+                        if !paths.contains(&own) {
+                            paths.push(own);
+                        }
+                        Resolution::Paths(paths)
+                    }
+                    None => Resolution::Receiver,
+                },
+            }
         }
         Scheme::Python => {
             let segs: Vec<&str> = site.qualifier.split('.').collect();
@@ -555,6 +665,12 @@ impl Definition {
 
     fn named_through(&self, scheme: Scheme, module: &AbsPath, path: &AbsPath) -> bool {
         let q = self.qualified.len();
+        if scheme == Scheme::Kotlin {
+            return path.len() > q
+                && path[0] == module[0]
+                && path[path.len() - q..] == self.qualified[..]
+                && package_in(&path[1..path.len() - q], &module[1..]);
+        }
         if path.len() < q + 1
             || path[0] != module[0]
             || path[path.len() - q..] != self.qualified[..]
@@ -574,10 +690,29 @@ impl Definition {
     /// Whether a file has reason to hold a value of this method's type: it is the defining
     /// file or module, imports that module or from it, or names the type.
     pub fn related(&self, scheme: Scheme, view: &FileView) -> bool {
-        if view.path == self.file || view.module == self.module {
+        if view.path == self.file || view.module == self.module && scheme != Scheme::CSharp {
             return true;
         }
         let ty = &self.qualified[self.qualified.len().saturating_sub(2)];
+        match scheme {
+            // The type's namespace (or enclosing type) is open in the file, or it names the type.
+            Scheme::CSharp => {
+                let mut scope = self.module.clone();
+                scope.extend(self.qualified[..self.qualified.len().saturating_sub(2)].iter().cloned());
+                return view.qualifiers.contains(ty)
+                    || view.bindings.iter().any(|(name, path)| name == ty || path.starts_with(&scope))
+                    || view.globs.contains(&scope);
+            }
+            Scheme::Kotlin => {
+                let dirs = &self.module[1..];
+                return view.qualifiers.contains(ty)
+                    || view.bindings.iter().any(|(name, path)| {
+                        name == ty || (path.len() > 1 && package_in(&path[1..path.len() - 1], dirs))
+                    })
+                    || view.globs.iter().any(|g| g.len() > 1 && package_in(&g[1..], dirs));
+            }
+            Scheme::Rust | Scheme::Python => {}
+        }
         let modules = self.module_names(scheme);
         view.qualifiers.contains(ty)
             || view
@@ -588,9 +723,38 @@ impl Definition {
     }
 }
 
+/// Whether an imported Kotlin package names a directory: the same, one ends with the other,
+/// or they end with the same two segments (the common root of a project left out).
+fn package_in(package: &[String], dirs: &[String]) -> bool {
+    if package == dirs {
+        return true;
+    }
+    if package.is_empty() || dirs.is_empty() {
+        return false;
+    }
+    let common = package
+        .iter()
+        .rev()
+        .zip(dirs.iter().rev())
+        .take_while(|(a, b)| a == b)
+        .count();
+    common == package.len() || common == dirs.len() || common >= 2
+}
+
 /// The files that may define a module.
 pub fn module_files(scheme: Scheme, project: &Project, module: &AbsPath) -> Vec<String> {
     match scheme {
+        // By the common convention: a type in a file of its name, in its namespace's
+        // directories (`A.B.Parser` in `A/B/Parser.cs` or `src/A/B/Parser.cs`).
+        Scheme::CSharp => {
+            let rel = module[1..].join("/");
+            if rel.is_empty() {
+                return Vec::new();
+            }
+            vec![format!("{rel}.cs"), format!("src/{rel}.cs")]
+        }
+        // A module is a directory, whose files' names say nothing of what they define.
+        Scheme::Kotlin => Vec::new(),
         Scheme::Python => {
             let rel = module[1..].join("/");
             if rel.is_empty() {

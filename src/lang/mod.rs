@@ -25,16 +25,22 @@ pub mod cache;
 mod calls;
 pub mod compare;
 mod cpp;
+mod csharp;
 mod ecmascript;
 mod go;
 mod java;
 mod javascript;
+mod kotlin;
 mod languages;
 mod normal;
 mod python;
 mod rust;
+//TMP mod scala;
+//TMP mod swift;
 mod typescript;
 mod walk;
+#[cfg(test)]
+mod dump_tmp;
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -189,6 +195,12 @@ pub enum ImportScheme {
     Rust,
     /// Python: dotted modules from the file's package, relative imports.
     Python,
+    /// C#: `using` namespaces, static imports and aliases; functions are named with their
+    /// namespaces, so a name is its path.
+    CSharp,
+    /// Kotlin: `import` of a package's names, stars and aliases; a package is found by the
+    /// directories its files are in.
+    Kotlin,
 }
 
 /// One language's view of its tree-sitter grammar.
@@ -304,6 +316,10 @@ pub static REGISTRY: &[&dyn Analyzer] = &[
     &java::Java,
     &c::C,
     &cpp::Cpp,
+    &csharp::CSharp,
+    &kotlin::Kotlin,
+    //TMP &swift::Swift,
+    //TMP &scala::Scala,
 ];
 
 /// Returns the analyzer for a language.
