@@ -35,8 +35,8 @@ mod languages;
 mod normal;
 mod python;
 mod rust;
-//TMP mod scala;
-//TMP mod swift;
+mod scala;
+mod swift;
 mod typescript;
 mod walk;
 #[cfg(test)]
@@ -318,8 +318,8 @@ pub static REGISTRY: &[&dyn Analyzer] = &[
     &cpp::Cpp,
     &csharp::CSharp,
     &kotlin::Kotlin,
-    //TMP &swift::Swift,
-    //TMP &scala::Scala,
+    &swift::Swift,
+    &scala::Scala,
 ];
 
 /// Returns the analyzer for a language.
@@ -794,6 +794,10 @@ mod tests {
             (Language::Java, "", "class A {\n", "}\n"),
             (Language::C, "", "int a() {\n", "}\n"),
             (Language::Cpp, "", "namespace a {\n", "}\n"),
+            (Language::CSharp, "", "class A {\n", "}\n"),
+            (Language::Kotlin, "", "fun a() {\n", "}\n"),
+            (Language::Swift, "", "func a() {\n", "}\n"),
+            (Language::Scala, "", "object A {\n", "}\n"),
         ];
         for &(label, head, open, close) in cases {
             let depth = (MAX_FILE_BYTES - 64) / (open.len() + close.len());
