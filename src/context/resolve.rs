@@ -438,10 +438,7 @@ fn dotted_binding(
         Some((p, a)) => (p, Some(a)),
         None => (import, None),
     };
-    let (path, is_static) = match path.strip_prefix("static ") {
-        Some(p) => (p, true),
-        None => (path, false),
-    };
+    let path = path.strip_prefix("static ").unwrap_or(path);
     let path = path.split('<').next().unwrap_or(path);
     let mut absolute: AbsPath = std::iter::once(String::new())
         .chain(path.split('.').map(str::to_owned))
@@ -456,10 +453,7 @@ fn dotted_binding(
             bindings.insert(alias.to_owned(), absolute);
         }
         // `using A.B;` opens a namespace, `using static A.B.C;` a type.
-        (Scheme::CSharp, None) => {
-            let _ = is_static;
-            globs.push(absolute);
-        }
+        (Scheme::CSharp, None) => globs.push(absolute),
         (_, None) => {
             if let Some(last) = absolute.last().cloned() {
                 bindings.insert(last, absolute);
@@ -698,9 +692,16 @@ impl Definition {
             // The type's namespace (or enclosing type) is open in the file, or it names the type.
             Scheme::CSharp => {
                 let mut scope = self.module.clone();
-                scope.extend(self.qualified[..self.qualified.len().saturating_sub(2)].iter().cloned());
+                scope.extend(
+                    self.qualified[..self.qualified.len().saturating_sub(2)]
+                        .iter()
+                        .cloned(),
+                );
                 return view.qualifiers.contains(ty)
-                    || view.bindings.iter().any(|(name, path)| name == ty || path.starts_with(&scope))
+                    || view
+                        .bindings
+                        .iter()
+                        .any(|(name, path)| name == ty || path.starts_with(&scope))
                     || view.globs.contains(&scope);
             }
             Scheme::Kotlin => {
@@ -709,7 +710,10 @@ impl Definition {
                     || view.bindings.iter().any(|(name, path)| {
                         name == ty || (path.len() > 1 && package_in(&path[1..path.len() - 1], dirs))
                     })
-                    || view.globs.iter().any(|g| g.len() > 1 && package_in(&g[1..], dirs));
+                    || view
+                        .globs
+                        .iter()
+                        .any(|g| g.len() > 1 && package_in(&g[1..], dirs));
             }
             Scheme::Rust | Scheme::Python => {}
         }
@@ -979,6 +983,222 @@ mod tests {
         assert!(s.named_by(Scheme::Python, &p(&["", "pkg", "a", "f"])));
         assert!(s.named_by(Scheme::Python, &p(&["", "src", "pkg", "a", "f"])));
         assert!(!s.named_by(Scheme::Python, &p(&["", "a", "f"])));
+    }
+
+    fn with_functions(imports: &[&str], functions: &[&str]) -> Analysis {
+        let mut a = analysis(imports);
+        a.functions = functions
+            .iter()
+            .map(|name| Function {
+                name: (*name).to_owned(),
+                leaf: name.rsplit('.').next().unwrap_or(name).to_owned(),
+                kind: crate::lang::FunctionKind::Method,
+                test: false,
+                start_line: 1,
+                end_line: 1,
+                signature: String::new(),
+                signature_hash: 0,
+                body_hash: 0,
+                text_hash: 0,
+                tokens: Vec::new(),
+            })
+            .collect();
+        a
+    }
+
+    #[test]
+    fn csharp_calls_resolve_through_using_and_enclosing_namespaces() {
+        let pr = Project::default();
+        let caller = with_functions(
+            &[
+                "CommandLine.Core",
+                "static System.Math",
+                "CommandLine.Text.HelpText as H",
+            ],
+            &["CommandLine.App.Program.Main"],
+        );
+        let v = view(Scheme::CSharp, &pr, "src/App/Program.cs", &caller);
+        let main = &caller.functions[0];
+        let r = |q: &str, n: &str| {
+            resolve(
+                Scheme::CSharp,
+                &pr,
+                &v,
+                &call(q, n, !q.is_empty()),
+                Some(main),
+            )
+        };
+        let parse = Definition::new(
+            Scheme::CSharp,
+            &pr,
+            "src/Core/Parser.cs",
+            "CommandLine.Core.Parser.Parse",
+        );
+        let Resolution::Paths(paths) = r("Parser", "Parse") else {
+            panic!()
+        };
+        assert!(
+            paths.iter().any(|p| parse.named_by(Scheme::CSharp, p)),
+            "{paths:?}"
+        );
+        // The same name in a namespace the file does not open is not the one called.
+        let other = Definition::new(
+            Scheme::CSharp,
+            &pr,
+            "src/Other/Parser.cs",
+            "Other.Parser.Parse",
+        );
+        assert!(!paths.iter().any(|p| other.named_by(Scheme::CSharp, p)));
+        // A sibling method, a static import, an alias, `this`.
+        let helper = Definition::new(
+            Scheme::CSharp,
+            &pr,
+            "src/App/Program.cs",
+            "CommandLine.App.Program.Helper",
+        );
+        let Resolution::Paths(paths) = r("", "Helper") else {
+            panic!()
+        };
+        assert!(paths.iter().any(|p| helper.named_by(Scheme::CSharp, p)));
+        let Resolution::Paths(paths) = r("this", "Helper") else {
+            panic!()
+        };
+        assert!(paths.iter().any(|p| helper.named_by(Scheme::CSharp, p)));
+        let max = Definition::new(Scheme::CSharp, &pr, "Math.cs", "System.Math.Max");
+        let Resolution::Paths(paths) = r("", "Max") else {
+            panic!()
+        };
+        assert!(paths.iter().any(|p| max.named_by(Scheme::CSharp, p)));
+        let help = Definition::new(
+            Scheme::CSharp,
+            &pr,
+            "src/Text/HelpText.cs",
+            "CommandLine.Text.HelpText.AutoBuild",
+        );
+        let Resolution::Paths(paths) = r("H", "AutoBuild") else {
+            panic!()
+        };
+        assert!(paths.iter().any(|p| help.named_by(Scheme::CSharp, p)));
+        // A variable: a candidate, from files that open the type's namespace.
+        assert_eq!(r("parser", "Parse"), Resolution::Receiver);
+        assert!(parse.related(Scheme::CSharp, &v));
+        let unrelated = view(
+            Scheme::CSharp,
+            &pr,
+            "src/X.cs",
+            &with_functions(&["Other"], &["X.Y.M"]),
+        );
+        assert!(!parse.related(Scheme::CSharp, &unrelated));
+        assert_eq!(
+            module_files(
+                Scheme::CSharp,
+                &pr,
+                &p(&["", "CommandLine", "Core", "Parser"])
+            ),
+            [
+                "CommandLine/Core/Parser.cs",
+                "src/CommandLine/Core/Parser.cs"
+            ]
+        );
+    }
+
+    #[test]
+    fn kotlin_calls_resolve_through_imports_and_directories() {
+        let pr = Project::default();
+        let caller = with_functions(
+            &[
+                "com.x.core.Context",
+                "com.x.util.*",
+                "com.x.output.render as draw",
+            ],
+            &["App.run"],
+        );
+        let v = view(
+            Scheme::Kotlin,
+            &pr,
+            "app/src/main/kotlin/com/x/app/App.kt",
+            &caller,
+        );
+        let run = &caller.functions[0];
+        let r = |q: &str, n: &str| {
+            resolve(
+                Scheme::Kotlin,
+                &pr,
+                &v,
+                &call(q, n, !q.is_empty()),
+                Some(run),
+            )
+        };
+        let named = |d: &Definition, res: Resolution| match res {
+            Resolution::Paths(paths) => paths.iter().any(|p| d.named_by(Scheme::Kotlin, p)),
+            Resolution::Receiver => false,
+        };
+        // A companion or object call through an import; the package is the directory's tail.
+        let create = Definition::new(
+            Scheme::Kotlin,
+            &pr,
+            "core/src/main/kotlin/com/x/core/Context.kt",
+            "Context.Companion.create",
+        );
+        assert!(named(&create, r("Context.Companion", "create")));
+        let elsewhere = Definition::new(
+            Scheme::Kotlin,
+            &pr,
+            "core/src/main/kotlin/com/y/other/Context.kt",
+            "Context.Companion.create",
+        );
+        assert!(!named(&elsewhere, r("Context.Companion", "create")));
+        // A star import, with the project's common root left out of the directories.
+        let slug = Definition::new(
+            Scheme::Kotlin,
+            &pr,
+            "src/main/kotlin/x/util/Strings.kt",
+            "slug",
+        );
+        assert!(named(&slug, r("", "slug")));
+        // An alias, a function of the same package (directory), a sibling method.
+        let render = Definition::new(Scheme::Kotlin, &pr, "src/com/x/output/Render.kt", "render");
+        assert!(named(&render, r("", "draw")));
+        let local = Definition::new(
+            Scheme::Kotlin,
+            &pr,
+            "app/src/main/kotlin/com/x/app/Main.kt",
+            "main",
+        );
+        assert!(named(&local, r("", "main")));
+        let sibling = Definition::new(
+            Scheme::Kotlin,
+            &pr,
+            "app/src/main/kotlin/com/x/app/App.kt",
+            "App.stop",
+        );
+        assert!(named(&sibling, r("", "stop")));
+        assert!(named(&sibling, r("this", "stop")));
+        let unimported = Definition::new(
+            Scheme::Kotlin,
+            &pr,
+            "lib/src/main/kotlin/org/z/Tools.kt",
+            "helper",
+        );
+        assert!(!named(&unimported, r("", "helper")));
+        // A receiver: related when the file imports the type's package.
+        assert_eq!(r("ctx", "create"), Resolution::Receiver);
+        let method = Definition::new(
+            Scheme::Kotlin,
+            &pr,
+            "core/src/main/kotlin/com/x/core/Context.kt",
+            "Context.fail",
+        );
+        assert!(method.related(Scheme::Kotlin, &v));
+        assert!(!elsewhere.related(
+            Scheme::Kotlin,
+            &view(
+                Scheme::Kotlin,
+                &pr,
+                "a/B.kt",
+                &with_functions(&["q.r.S"], &["B.m"])
+            )
+        ));
     }
 
     #[test]

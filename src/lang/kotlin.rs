@@ -92,7 +92,11 @@ impl Analyzer for Kotlin {
             }
             // `get() = ...`, `set(v) { ... }`; an accessor without a body is no function.
             "getter" | "setter" => {
-                let keyword = if node.kind() == "getter" { "get" } else { "set" };
+                let keyword = if node.kind() == "getter" {
+                    "get"
+                } else {
+                    "set"
+                };
                 match (
                     child_of_kind(node, keyword),
                     child_of_kind(node, "function_body"),
@@ -193,12 +197,17 @@ impl Analyzer for Kotlin {
             // Modifiers count in any order.
             "modifiers" => Normal::As(sorted_children(node, source)),
             // `: Unit` is the default return type.
-            ":" if parent_kind == "function_declaration" => {
-                match node.next_named_sibling() {
-                    Some(ty) if is_unit(ty, source) && ty.next_named_sibling().is_none_or(|b| b.kind() == "function_body") => Normal::Drop,
-                    _ => Normal::Keep,
+            ":" if parent_kind == "function_declaration" => match node.next_named_sibling() {
+                Some(ty)
+                    if is_unit(ty, source)
+                        && ty
+                            .next_named_sibling()
+                            .is_none_or(|b| b.kind() == "function_body") =>
+                {
+                    Normal::Drop
                 }
-            }
+                _ => Normal::Keep,
+            },
             "user_type"
                 if parent_kind == "function_declaration"
                     && is_unit(node, source)
@@ -253,7 +262,9 @@ impl Analyzer for Kotlin {
         // statement end to imply.
         let lone_jump = parent.is_some_and(|p| {
             p.kind() == "block"
-                && (node.kind() == "return_expression" || node.kind() == "throw_expression" || node.kind() == "jump_expression")
+                && (node.kind() == "return_expression"
+                    || node.kind() == "throw_expression"
+                    || node.kind() == "jump_expression")
                 && super::normal::named_count(p, is_comment) == 1
         });
         if statement_list && !lone_jump && node.is_named() && !is_comment(node) {
@@ -610,7 +621,11 @@ val anon = object : Runnable {
         ] {
             differ(Language::Kotlin, &f(a), &f(b));
         }
-        differ(Language::Kotlin, "fun f() = g()\n", "fun f() {\n    g()\n}\n");
+        differ(
+            Language::Kotlin,
+            "fun f() = g()\n",
+            "fun f() {\n    g()\n}\n",
+        );
         differ(
             Language::Kotlin,
             "fun f(): Int = 1\n",

@@ -26,6 +26,8 @@ mod calls;
 pub mod compare;
 mod cpp;
 mod csharp;
+#[cfg(test)]
+mod dump_tmp;
 mod ecmascript;
 mod go;
 mod java;
@@ -39,8 +41,6 @@ mod scala;
 mod swift;
 mod typescript;
 mod walk;
-#[cfg(test)]
-mod dump_tmp;
 
 use std::cell::RefCell;
 use std::collections::HashMap;

@@ -61,10 +61,7 @@ impl Analyzer for Scala {
                     None => Role::Other,
                 }
             }
-            "class_definition"
-            | "object_definition"
-            | "trait_definition"
-            | "enum_definition"
+            "class_definition" | "object_definition" | "trait_definition" | "enum_definition"
             | "package_object" => match node.child_by_field_name("name") {
                 Some(name) => scope(text(name, source).to_owned()),
                 None => Role::Other,
@@ -103,9 +100,7 @@ impl Analyzer for Scala {
         match node.kind() {
             "integer_literal" | "floating_point_literal" => caseless(&source[node.byte_range()]),
             ";" if STATEMENT_LISTS.contains(&parent_kind) => Normal::Drop,
-            "parenthesized_expression"
-                if redundant(&PARENS, node, parent, source, is_comment) =>
-            {
+            "parenthesized_expression" if redundant(&PARENS, node, parent, source, is_comment) => {
                 Normal::Unwrap
             }
             // `def f = { x }` is `def f = x`.
@@ -136,7 +131,10 @@ impl Analyzer for Scala {
         };
         // A block holding one expression reads as that expression, which has no statement end
         // to imply.
-        if !node.is_named() || is_comment(node) || (parent.kind() == "block" && one_expression(parent)) {
+        if !node.is_named()
+            || is_comment(node)
+            || (parent.kind() == "block" && one_expression(parent))
+        {
             return &[];
         }
         &[";"]

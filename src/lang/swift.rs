@@ -143,11 +143,12 @@ impl Analyzer for Swift {
                     child_of_kind(node, "statements"),
                 )
             }
-            "class_declaration" | "protocol_declaration" => match node.child_by_field_name("name")
-            {
-                Some(name) => scope(type_name(text(name, source))),
-                None => Role::Other,
-            },
+            "class_declaration" | "protocol_declaration" => {
+                match node.child_by_field_name("name") {
+                    Some(name) => scope(type_name(text(name, source))),
+                    None => Role::Other,
+                }
+            }
             _ => Role::Other,
         }
     }
