@@ -342,20 +342,15 @@ fn receiver(node: Node<'_>, name: Node<'_>, source: &[u8]) -> Option<String> {
 /// A type's simple name: type arguments, `?` and whitespace dropped, the last dotted segment
 /// (`kotlin.collections.List<T>?` is `List`).
 fn simple_type(ty: &str) -> String {
-    let mut out = String::with_capacity(ty.len());
-    let mut depth = 0usize;
-    for c in ty.chars() {
-        match c {
-            '<' | '(' => depth += 1,
-            '>' | ')' => depth = depth.saturating_sub(1),
-            '?' => {}
-            _ if depth == 0 && !c.is_whitespace() => out.push(c),
-            _ => {}
-        }
-    }
-    match out.rsplit_once('.') {
+    // Type arguments come after the name, and may hold anything (`Base<() -> Unit>`).
+    let name = ty.split('<').next().unwrap_or(ty);
+    let name: String = name
+        .chars()
+        .filter(|c| !c.is_whitespace() && !matches!(c, '?' | '(' | ')'))
+        .collect();
+    match name.rsplit_once('.') {
         Some((_, simple)) => simple.to_owned(),
-        None => out,
+        None => name,
     }
 }
 
@@ -478,6 +473,9 @@ fun String.ext(): Int = length
 
 fun <T> List<T>?.gen(): T = first()
 
+fun Base<() -> Unit>.run() {
+}
+
 suspend fun s() {
 }
 
@@ -518,6 +516,7 @@ val anon = object : Runnable {
                 ("Foo.abs".into(), "method"),
                 ("String.ext".into(), "method"),
                 ("List.gen".into(), "method"),
+                ("Base.run".into(), "method"),
                 ("s".into(), "function"),
                 ("I.j".into(), "method"),
                 ("E.A.z".into(), "method"),

@@ -222,19 +222,15 @@ fn one_expression(block: Node<'_>) -> bool {
 
 /// A type's simple name: type arguments and whitespace dropped, the last dotted segment.
 fn simple_type(ty: &str) -> String {
-    let mut out = String::with_capacity(ty.len());
-    let mut depth = 0usize;
-    for c in ty.chars() {
-        match c {
-            '[' | '(' => depth += 1,
-            ']' | ')' => depth = depth.saturating_sub(1),
-            _ if depth == 0 && !c.is_whitespace() => out.push(c),
-            _ => {}
-        }
-    }
-    match out.rsplit_once('.') {
+    // Type arguments come after the name, and may hold anything (`Base<() -> Unit>`).
+    let name = ty.split('[').next().unwrap_or(ty);
+    let name: String = name
+        .chars()
+        .filter(|c| !c.is_whitespace() && !matches!(c, '?' | '(' | ')'))
+        .collect();
+    match name.rsplit_once('.') {
         Some((_, simple)) => simple.to_owned(),
-        None => out,
+        None => name,
     }
 }
 

@@ -34,6 +34,7 @@ mod mcp_fuzz;
 mod oracle;
 mod panics;
 mod passthrough;
+mod real_commits;
 mod real_history;
 mod release;
 mod resolver;
