@@ -194,6 +194,15 @@ impl Analyzer for Kotlin {
                     _ => Normal::Keep,
                 }
             }
+            // `if (c) { a } else { b }` is `if (c) a else b`, and `x -> { a }` is `x -> a`
+            // (ktlint's braces); an `if` inside keeps its braces, or an `else` would change owner.
+            "block"
+                if matches!(parent_kind, "if_expression" | "when_entry")
+                    && super::normal::only_child(node, is_comment)
+                        .is_some_and(|c| c.kind() != "if_expression") =>
+            {
+                Normal::Unwrap
+            }
             // Modifiers count in any order.
             "modifiers" => Normal::As(sorted_children(node, source)),
             // `: Unit` is the default return type.
@@ -231,7 +240,21 @@ impl Analyzer for Kotlin {
                 Normal::Unwrap
             }
             // `"${x}"` is `"$x"`.
-            "string_literal" | "multiline_string_literal" => template(&source[node.byte_range()]),
+            "string_literal" => template(&source[node.byte_range()]),
+            // A raw string trimmed by `trimMargin()` or `trimIndent()`: its indentation is
+            // formatting (ktlint re-indents it).
+            "multiline_string_literal" => {
+                let trim = parent.filter(|p| p.kind() == "navigation_expression").and_then(|p| {
+                    let last = u32::try_from(p.named_child_count().checked_sub(1)?).ok()?;
+                    p.named_child(last).filter(|n| n.kind() == "identifier")
+                });
+                let literal = &source[node.byte_range()];
+                match trim.map(|t| text(t, source)) {
+                    Some("trimMargin") => template(&trimmed(literal, true)),
+                    Some("trimIndent") => template(&trimmed(literal, false)),
+                    _ => template(literal),
+                }
+            }
             _ => Normal::Keep,
         }
     }
@@ -258,14 +281,10 @@ impl Analyzer for Kotlin {
 
     fn implied_end(&self, node: Node<'_>, parent: Option<Node<'_>>) -> &'static [&'static str] {
         let statement_list = parent.is_some_and(|p| STATEMENT_LISTS.contains(&p.kind()));
-        // A block holding one `return` or `throw` reads as an expression body, which has no
-        // statement end to imply.
+        // A block holding one statement reads as that statement (an expression body, a branch
+        // without braces): there is no statement end to imply.
         let lone_jump = parent.is_some_and(|p| {
-            p.kind() == "block"
-                && (node.kind() == "return_expression"
-                    || node.kind() == "throw_expression"
-                    || node.kind() == "jump_expression")
-                && super::normal::named_count(p, is_comment) == 1
+            p.kind() == "block" && super::normal::named_count(p, is_comment) == 1
         });
         if statement_list && !lone_jump && node.is_named() && !is_comment(node) {
             &[";"]
@@ -387,6 +406,50 @@ fn template(literal: &[u8]) -> Normal {
         i += 1;
     }
     Normal::As(fnv(&out))
+}
+
+/// A raw string literal (`"""..."""`) as `trimMargin()` (`margin`) or `trimIndent()` reads it:
+/// its first and last lines dropped when blank, blank lines empty, and the indentation before
+/// a `|` margin (or the lines' common indentation) removed.
+fn trimmed(literal: &[u8], margin: bool) -> Vec<u8> {
+    let inner = literal
+        .strip_prefix(b"\"\"\"")
+        .and_then(|l| l.strip_suffix(b"\"\"\""))
+        .unwrap_or(literal);
+    let blank = |l: &[u8]| l.iter().all(u8::is_ascii_whitespace);
+    let mut lines: Vec<&[u8]> = inner.split(|b| *b == b'\n').collect();
+    if lines.len() > 1 && lines.last().is_some_and(|l| blank(l)) {
+        lines.pop();
+    }
+    if lines.first().is_some_and(|l| blank(l)) {
+        lines.remove(0);
+    }
+    let indent = |l: &[u8]| l.iter().take_while(|b| **b == b' ' || **b == b'\t').count();
+    let common = lines
+        .iter()
+        .filter(|l| !blank(l))
+        .map(|l| indent(l))
+        .min()
+        .unwrap_or(0);
+    let mut out = b"\"\"\"".to_vec();
+    for (i, line) in lines.iter().enumerate() {
+        if i > 0 {
+            out.push(b'\n');
+        }
+        if blank(line) {
+            continue;
+        }
+        let cut = if !margin {
+            common
+        } else if line.get(indent(line)) == Some(&b'|') {
+            indent(line)
+        } else {
+            0
+        };
+        out.extend_from_slice(&line[cut..]);
+    }
+    out.extend_from_slice(b"\"\"\"");
+    out
 }
 
 fn is_unit(ty: Node<'_>, source: &[u8]) -> bool {
@@ -596,8 +659,19 @@ val anon = object : Runnable {
         );
         same(
             Language::Kotlin,
+            "fun f(): Int {\n    if (a) return 1 else if (b) g() else h()\n    return when (x) {\n        0 -> 0\n        else -> 1\n    }\n}\n",
+            "fun f(): Int {\n    if (a) {\n        return 1\n    } else if (b) {\n        g()\n    } else {\n        h()\n    }\n    return when (x) {\n        0 -> {\n            0\n        }\n\n        else -> {\n            1\n        }\n    }\n}\n",
+        );
+        same(
+            Language::Kotlin,
             "fun f() = \"${x} and $y\" + 0XFF\n",
             "fun f() = \"$x and ${y}\" + 0xff\n",
+        );
+        // Raw strings re-indented before `trimMargin()` and `trimIndent()`.
+        same(
+            Language::Kotlin,
+            "fun f() {\n    g(\"\"\"\n        |a ${x}\n          |b\n        \"\"\".trimMargin())\n    h(\"\"\"\n        a\n          b\n\n    \"\"\".trimIndent())\n}\n",
+            "fun f() {\n    g(\n        \"\"\"\n            |a $x\n            |b\n            \"\"\".trimMargin(),\n    )\n    h(\n        \"\"\"\n            a\n              b\n\n        \"\"\".trimIndent(),\n    )\n}\n",
         );
         same(
             Language::Kotlin,
@@ -624,6 +698,28 @@ val anon = object : Runnable {
             Language::Kotlin,
             "fun f() = g()\n",
             "fun f() {\n    g()\n}\n",
+        );
+        // Indentation inside a raw string that is not trimmed is its content.
+        differ(
+            Language::Kotlin,
+            "fun f() = \"\"\"\n    a\n\"\"\"\n",
+            "fun f() = \"\"\"\n        a\n\"\"\"\n",
+        );
+        differ(
+            Language::Kotlin,
+            "fun f() = \"\"\"\n    a\n      b\n\"\"\".trimIndent()\n",
+            "fun f() = \"\"\"\n    a\n    b\n\"\"\".trimIndent()\n",
+        );
+        // An `if` inside braces keeps them: the `else` belongs to the outer `if`.
+        differ(
+            Language::Kotlin,
+            "fun f() {\n    if (a) {\n        if (b) c()\n    } else d()\n}\n",
+            "fun f() {\n    if (a) if (b) c() else d()\n}\n",
+        );
+        differ(
+            Language::Kotlin,
+            "fun f() {\n    if (a) {\n        b()\n        c()\n    }\n}\n",
+            "fun f() {\n    if (a) b()\n    c()\n}\n",
         );
         differ(
             Language::Kotlin,
