@@ -402,6 +402,40 @@ fn template(literal: &[u8]) -> Normal {
                 i = close + 1;
                 continue;
             }
+            // An expression: its line breaks and indentation are formatting (one space for a
+            // run of whitespace, none just inside the braces).
+            let mut depth = 0usize;
+            let mut end = None;
+            for (k, b) in literal.iter().enumerate().skip(i + 1) {
+                match b {
+                    b'{' => depth += 1,
+                    b'}' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            end = Some(k);
+                            break;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            if let Some(end) = end {
+                out.extend_from_slice(b"${");
+                let inner = &literal[i + 2..end];
+                let mut words = inner
+                    .split(u8::is_ascii_whitespace)
+                    .filter(|w| !w.is_empty())
+                    .peekable();
+                while let Some(word) = words.next() {
+                    out.extend_from_slice(word);
+                    if words.peek().is_some() {
+                        out.push(b' ');
+                    }
+                }
+                out.push(b'}');
+                i = end + 1;
+                continue;
+            }
         }
         out.push(literal[i]);
         i += 1;
@@ -668,6 +702,12 @@ val anon = object : Runnable {
             "fun f() = \"${x} and $y\" + 0XFF\n",
             "fun f() = \"$x and ${y}\" + 0xff\n",
         );
+        // Line breaks inside a template's expression.
+        same(
+            Language::Kotlin,
+            "fun f() = \"_${\n    name.replace(\"-\", \"_\")\n}_X\"\n",
+            "fun f() = \"_${name.replace(\"-\", \"_\")}_X\"\n",
+        );
         // Raw strings re-indented before `trimMargin()` and `trimIndent()`.
         same(
             Language::Kotlin,
@@ -692,6 +732,8 @@ val anon = object : Runnable {
             // A block holding one expression is not an expression body.
             ("g()", "return g()"),
             ("return \"${x}y\"", "return \"$x y\""),
+            ("return \"${a + b}\"", "return \"${a - b}\""),
+            ("return \"${a}b\"", "return \"${a} b\""),
         ] {
             differ(Language::Kotlin, &f(a), &f(b));
         }
