@@ -6,6 +6,7 @@
 
 mod context;
 mod hostile;
+mod languages;
 mod manifest;
 mod passthrough;
 mod report;
@@ -102,6 +103,9 @@ fn main() -> Result<()> {
     }
     if wants("hostile") {
         hostile::run(&options, &mut report)?;
+    }
+    if wants("languages") {
+        languages::run(&options, &mut report)?;
     }
     if wants("imara") {
         manifest::imara_agreement(&options, &mut report)?;
