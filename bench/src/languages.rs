@@ -74,13 +74,9 @@ pub fn run(options: &Options, report: &mut Report) -> Result<()> {
             }
         }
     }
-    let per_kb = |i: usize| {
-        median(&samples[i]).as_secs_f64() * 1e6 / (all[i].bytes as f64 / 1024.0)
-    };
-    let reference = all
-        .iter()
-        .position(|s| s.language == REFERENCE)
-        .map(per_kb);
+    let per_kb =
+        |i: usize| median(&samples[i]).as_secs_f64() * 1e6 / (all[i].bytes as f64 / 1024.0);
+    let reference = all.iter().position(|s| s.language == REFERENCE).map(per_kb);
     let rows: Vec<Vec<String>> = (0..all.len())
         .map(|i| {
             let us = per_kb(i);

@@ -290,3 +290,93 @@ fn scala_commits_of_scopt() {
         ],
     );
 }
+
+/// Clones a corpus bundle into the environment's temp root.
+fn clone(env: &TestEnv, bundle: &str) -> PathBuf {
+    let source = corpus().join(bundle);
+    assert!(source.is_file(), "{} is missing", source.display());
+    let dir = env.root().join(bundle.trim_end_matches(".bundle"));
+    let out = env
+        .plain_git(&["clone", "-q"])
+        .arg(&source)
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    dir
+}
+
+/// The shim's answer to an agent's `git <args>` (`budget`: `GIT_PRISM_MAX_OUTPUT`).
+fn agent_answer(
+    env: &TestEnv,
+    dir: &std::path::Path,
+    args: &[&str],
+    budget: Option<&str>,
+) -> Value {
+    let mut cmd = env.shim_git(args);
+    if let Some(budget) = budget {
+        cmd.env("GIT_PRISM_MAX_OUTPUT", budget);
+    }
+    let out = cmd
+        .env("CLAUDECODE", "1")
+        .env("GIT_PRISM_DEBUG", "1")
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("git-prism: structured: "),
+        "git {args:?} was not answered: {stderr}"
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn hunk_headers_name_the_functions_of_each_language() {
+    let env = TestEnv::new();
+    for (bundle, commit, path, label) in [
+        (
+            "commandline.bundle",
+            "2807896",
+            "src/CommandLine/Core/Tokenizer.cs",
+            "CommandLine.Core.Tokenizer.TokenizeShortName",
+        ),
+        (
+            "clikt.bundle",
+            "95ce4f04",
+            "clikt/src/commonMain/kotlin/com/github/ajalt/clikt/core/CliktCommand.kt",
+            "CliktCommand.inferCommandName",
+        ),
+        (
+            "swift-argument-parser.bundle",
+            "a836797",
+            "Sources/ArgumentParser/Usage/MessageInfo.swift",
+            "MessageInfo.fullText",
+        ),
+        (
+            "scopt.bundle",
+            "65b7b5e",
+            "shared/src/main/scala/scopt/Read.scala",
+            "Read.optionRead",
+        ),
+    ] {
+        let dir = clone(&env, bundle);
+        let doc = agent_answer(&env, &dir, &["show", commit]);
+        let hunks: Vec<&str> = doc["hunks"][path]
+            .as_array()
+            .unwrap_or_else(|| panic!("{bundle}: no hunks for {path}: {doc}"))
+            .iter()
+            .map(|h| h.as_str().unwrap())
+            .collect();
+        assert!(
+            hunks
+                .iter()
+                .any(|h| h.lines().next().unwrap().contains(label)),
+            "{bundle}: {hunks:#?}"
+        );
+    }
+}
