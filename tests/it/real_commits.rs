@@ -310,18 +310,10 @@ fn clone(env: &TestEnv, bundle: &str) -> PathBuf {
     dir
 }
 
-/// The shim's answer to an agent's `git <args>` (`budget`: `GIT_PRISM_MAX_OUTPUT`).
-fn agent_answer(
-    env: &TestEnv,
-    dir: &std::path::Path,
-    args: &[&str],
-    budget: Option<&str>,
-) -> Value {
-    let mut cmd = env.shim_git(args);
-    if let Some(budget) = budget {
-        cmd.env("GIT_PRISM_MAX_OUTPUT", budget);
-    }
-    let out = cmd
+/// The shim's answer to an agent's `git <args>`.
+fn agent_answer(env: &TestEnv, dir: &std::path::Path, args: &[&str]) -> Value {
+    let out = env
+        .shim_git(args)
         .env("CLAUDECODE", "1")
         .env("GIT_PRISM_DEBUG", "1")
         .current_dir(dir)
