@@ -224,7 +224,7 @@ fn family(language: Language) -> &'static [Language] {
 
 /// Whether a path is test code by the common conventions: a `test`/`tests`/`__tests__`/`spec`
 /// directory, `test_*.py`, `*_test.py`, `conftest.py`, `*_test.go`, `*.test.ts`, `*.spec.js`,
-/// `*Test.java`, `tests.rs`.
+/// `*Test.java`, `*Tests.cs`, `*Test.kt`, `*Spec.scala`, `tests.rs`.
 pub fn is_test_path(path: &str) -> bool {
     let mut parts: Vec<&str> = path.split('/').collect();
     let name = parts.pop().unwrap_or("");
@@ -248,6 +248,9 @@ pub fn is_test_path(path: &str) -> bool {
         || stem.ends_with("_tests")
         || stem.ends_with("_test")
         || (lower.ends_with(".java") && (stem.ends_with("Test") || stem.ends_with("Tests")))
+        // C#, Kotlin, Swift and Scala test classes (`ParserTests.cs`, `ParserSpec.scala`).
+        || ([".cs", ".kt", ".swift", ".scala"].iter().any(|e| lower.ends_with(e))
+            && ["Test", "Tests", "Spec"].iter().any(|s| stem.ends_with(s)))
 }
 
 /// Builds the context of a manifest's changed functions, or of the functions named in
@@ -835,6 +838,10 @@ mod tests {
             "web/a.spec.js",
             "src/test/java/FooTest.java",
             "x/__tests__/y.js",
+            "lib/ParserTests.cs",
+            "clikt/src/commonTest/kotlin/OptionTest.kt",
+            "Sources/X/ParserTests.swift",
+            "shared/src/x/ImmutableParserSpec.scala",
         ] {
             assert!(is_test_path(p), "{p}");
         }
@@ -843,6 +850,8 @@ mod tests {
             "pkg/testing_utils_not.py",
             "src/contest.rs",
             "latest.py",
+            "src/CommandLine/Parser.cs",
+            "src/Contest.kt",
         ] {
             assert!(!is_test_path(p), "{p}");
         }

@@ -26,8 +26,6 @@ mod calls;
 pub mod compare;
 mod cpp;
 mod csharp;
-#[cfg(test)]
-mod dump_tmp;
 mod ecmascript;
 mod go;
 mod java;
