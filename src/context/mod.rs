@@ -763,6 +763,18 @@ fn callees(
                 format!("{}{separator}{}", site.qualifier, site.name)
             };
             let resolved_file = match (scheme, &own_view) {
+                // Kotlin's modules are directories, whose files cannot be named from a path:
+                // a definition in the same file is what can be found.
+                (Some(Scheme::Kotlin), Some(view)) => {
+                    defining_file(Scheme::Kotlin, project, tree, analyses, view, call, function)
+                        .or_else(|| {
+                            analysis
+                                .functions
+                                .iter()
+                                .any(|f| f.leaf == site.name && site.qualifier.is_empty())
+                                .then(|| t.file.clone())
+                        })
+                }
                 (Some(s), Some(view)) => {
                     defining_file(s, project, tree, analyses, view, call, function)
                 }
