@@ -765,16 +765,22 @@ fn callees(
             let resolved_file = match (scheme, &own_view) {
                 // Kotlin's modules are directories, whose files cannot be named from a path:
                 // a definition in the same file is what can be found.
-                (Some(Scheme::Kotlin), Some(view)) => {
-                    defining_file(Scheme::Kotlin, project, tree, analyses, view, call, function)
-                        .or_else(|| {
-                            analysis
-                                .functions
-                                .iter()
-                                .any(|f| f.leaf == site.name && site.qualifier.is_empty())
-                                .then(|| t.file.clone())
-                        })
-                }
+                (Some(Scheme::Kotlin), Some(view)) => defining_file(
+                    Scheme::Kotlin,
+                    project,
+                    tree,
+                    analyses,
+                    view,
+                    call,
+                    function,
+                )
+                .or_else(|| {
+                    analysis
+                        .functions
+                        .iter()
+                        .any(|f| f.leaf == site.name && site.qualifier.is_empty())
+                        .then(|| t.file.clone())
+                }),
                 (Some(s), Some(view)) => {
                     defining_file(s, project, tree, analyses, view, call, function)
                 }
@@ -812,7 +818,12 @@ fn defining_file(
     for path in paths {
         for k in (1..path.len()).rev() {
             let module = path[..k].to_vec();
-            let qualified = &path[k..];
+            // C# names hold their namespaces: the whole path but its root.
+            let qualified = if scheme == Scheme::CSharp {
+                &path[1..]
+            } else {
+                &path[k..]
+            };
             for file in resolve::module_files(scheme, project, &module) {
                 let Some(analysis) = analyses.get(&file) else {
                     continue;

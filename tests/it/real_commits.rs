@@ -372,3 +372,78 @@ fn hunk_headers_name_the_functions_of_each_language() {
         );
     }
 }
+
+/// `git-prism context <range>` in a clone.
+fn context(env: &TestEnv, dir: &std::path::Path, range: &str) -> Value {
+    let out = env
+        .command(crate::common::bin(), &env.plain_path())
+        .args(["context", range])
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn csharp_using_and_kotlin_import_scope_callers_and_resolve_callees() {
+    let env = TestEnv::new();
+    let summary = |doc: &Value, name: &str| -> (String, Vec<String>, Vec<String>) {
+        let f = doc["functions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|f| f["name"] == name)
+            .unwrap_or_else(|| panic!("{name}: {doc}"));
+        let callers = f["callers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| format!("{}:{}", c["file"].as_str().unwrap(), c["line"]))
+            .collect();
+        let callees = f["callees"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|c| {
+                let file = c["resolved_file"].as_str()?;
+                Some(format!("{} {file}", c["callee"].as_str().unwrap()))
+            })
+            .collect();
+        (f["scoping"].as_str().unwrap().to_owned(), callers, callees)
+    };
+    // C#: the tokenizer's one caller; the calls into `Token` (another file, same namespace).
+    let dir = clone(&env, "commandline.bundle");
+    let doc = context(&env, &dir, "2807896~1..2807896");
+    let token = "src/CommandLine/Core/Token.cs";
+    assert_eq!(
+        summary(&doc, "CommandLine.Core.Tokenizer.TokenizeShortName"),
+        (
+            "scoped".to_owned(),
+            vec!["src/CommandLine/Core/Tokenizer.cs:35".to_owned()],
+            vec![
+                format!("Token.Value {token}"),
+                format!("Token.Value {token}"),
+                format!("Token.Name {token}"),
+                format!("Token.Name {token}"),
+                format!("Token.Value {token}"),
+            ]
+        )
+    );
+    // Kotlin: a private extension's caller in its file, and its own file's helper.
+    let dir = clone(&env, "clikt.bundle");
+    let doc = context(&env, &dir, "95ce4f04~1..95ce4f04");
+    let file = "clikt/src/commonMain/kotlin/com/github/ajalt/clikt/core/CliktCommand.kt";
+    assert_eq!(
+        summary(&doc, "CliktCommand.inferCommandName"),
+        (
+            "scoped".to_owned(),
+            vec![format!("{file}:85")],
+            vec![format!("classSimpleName {file}")]
+        )
+    );
+}
