@@ -410,7 +410,7 @@ fn template(literal: &[u8]) -> Normal {
                 match b {
                     b'{' => depth += 1,
                     b'}' => {
-                        depth -= 1;
+                        depth = depth.saturating_sub(1);
                         if depth == 0 {
                             end = Some(k);
                             break;
@@ -419,23 +419,26 @@ fn template(literal: &[u8]) -> Normal {
                     _ => {}
                 }
             }
-            if let Some(end) = end {
-                out.extend_from_slice(b"${");
-                let inner = &literal[i + 2..end];
-                let mut words = inner
-                    .split(u8::is_ascii_whitespace)
-                    .filter(|w| !w.is_empty())
-                    .peekable();
-                while let Some(word) = words.next() {
-                    out.extend_from_slice(word);
-                    if words.peek().is_some() {
-                        out.push(b' ');
-                    }
+            // Unclosed (a broken literal): the rest as written, so the scan stays linear.
+            let Some(end) = end else {
+                out.extend_from_slice(&literal[i..]);
+                break;
+            };
+            out.extend_from_slice(b"${");
+            let inner = &literal[i + 2..end];
+            let mut words = inner
+                .split(u8::is_ascii_whitespace)
+                .filter(|w| !w.is_empty())
+                .peekable();
+            while let Some(word) = words.next() {
+                out.extend_from_slice(word);
+                if words.peek().is_some() {
+                    out.push(b' ');
                 }
-                out.push(b'}');
-                i = end + 1;
-                continue;
             }
+            out.push(b'}');
+            i = end + 1;
+            continue;
         }
         out.push(literal[i]);
         i += 1;
@@ -719,6 +722,22 @@ val anon = object : Runnable {
             "fun f() = \"${x}\"\n",
             "fun f() = \"$x\"\n",
         );
+    }
+
+    #[test]
+    fn templates_are_read_in_linear_time() {
+        let hostile = format!("\"{}\"", "${a ".repeat(200_000));
+        let started = std::time::Instant::now();
+        assert!(matches!(
+            super::template(hostile.as_bytes()),
+            crate::lang::Normal::As(_)
+        ));
+        let nested = format!("\"{}{}\"", "${".repeat(100_000), "}".repeat(100_000));
+        assert!(matches!(
+            super::template(nested.as_bytes()),
+            crate::lang::Normal::As(_)
+        ));
+        assert!(started.elapsed() < std::time::Duration::from_secs(2));
     }
 
     #[test]
