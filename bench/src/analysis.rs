@@ -12,7 +12,7 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
-use git_prism::lang::{Language, analyze};
+use git_prism::lang::{Language, analyze, refuse};
 
 use crate::Options;
 use crate::report::Report;
@@ -22,9 +22,13 @@ use crate::timing::median;
 const LANGUAGES: &[(Language, &str, &[&str])] = &[
     (Language::Rust, "json", &["*.rs"]),
     (Language::Ruby, "sinatra", &["*.rb"]),
+    (Language::CSharp, "commandline", &["*.cs"]),
     (Language::Php, "slim", &["*.php"]),
-    (Language::Lua, "busted", &["*.lua"]),
+    (Language::Kotlin, "clikt", &["*.kt", "*.kts"]),
+    (Language::Swift, "swift-argument-parser", &["*.swift"]),
     (Language::Shell, "bats-core", &["*.bash", "*.bats"]),
+    (Language::Scala, "scopt", &["*.scala", "*.sc"]),
+    (Language::Lua, "busted", &["*.lua"]),
 ];
 
 /// Rounds per language.
@@ -49,7 +53,8 @@ fn sources(options: &Options, repo: &Path, patterns: &[&str]) -> Result<Vec<Vec<
             .env("GIT_PRISM_PASSTHROUGH", "1")
             .args(["cat-file", "blob", &format!("HEAD:{path}")])
             .output()?;
-        if blob.status.success() {
+        // Files the analysis refuses (too large, minified) cost nothing and are left out.
+        if blob.status.success() && refuse(&blob.stdout).is_none() {
             out.push(blob.stdout);
         }
     }

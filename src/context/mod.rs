@@ -224,7 +224,8 @@ fn family(language: Language) -> &'static [Language] {
 
 /// Whether a path is test code by the common conventions: a `test`/`tests`/`__tests__`/`spec`
 /// directory, `test_*.py`, `*_test.py`, `conftest.py`, `*_test.go`, `*.test.ts`, `*.spec.js`,
-/// `*Test.java`, `*Test.php`, `*_spec.rb`, `*_spec.lua`, `*.bats`, `tests.rs`.
+/// `*Test.java`, `*Tests.cs`, `*Test.kt`, `*Spec.scala`, `*Test.php`, `*_spec.rb`, `*_spec.lua`,
+/// `*.bats`, `tests.rs`.
 pub fn is_test_path(path: &str) -> bool {
     let mut parts: Vec<&str> = path.split('/').collect();
     let name = parts.pop().unwrap_or("");
@@ -249,6 +250,9 @@ pub fn is_test_path(path: &str) -> bool {
         || stem.ends_with("_test")
         || ((lower.ends_with(".java") || lower.ends_with(".php"))
             && (stem.ends_with("Test") || stem.ends_with("Tests")))
+        // C#, Kotlin, Swift and Scala test classes (`ParserTests.cs`, `ParserSpec.scala`).
+        || ([".cs", ".kt", ".swift", ".scala"].iter().any(|e| lower.ends_with(e))
+            && ["Test", "Tests", "Spec"].iter().any(|s| stem.ends_with(s)))
         || stem.ends_with("_spec")
         || lower.ends_with(".bats")
 }
@@ -762,16 +766,20 @@ fn callees(
             } else {
                 format!("{}{separator}{}", site.qualifier, site.name)
             };
-            let resolved_file = match (scheme, &own_view) {
-                (Some(s), Some(view)) => {
-                    defining_file(s, project, tree, analyses, view, call, function)
-                }
-                // By name: only a definition in the same file is certain enough.
-                _ => analysis
+            // By name: only a definition in the same file is certain enough.
+            let same_file = || {
+                analysis
                     .functions
                     .iter()
                     .any(|f| f.leaf == site.name && site.qualifier.is_empty())
-                    .then(|| t.file.clone()),
+                    .then(|| t.file.clone())
+            };
+            let resolved_file = match (scheme, &own_view) {
+                (Some(s), Some(view)) => {
+                    defining_file(s, project, tree, analyses, view, call, function)
+                        .or_else(|| s.own_file_fallback().then(same_file).flatten())
+                }
+                _ => same_file(),
             };
             Callee {
                 callee,
@@ -839,6 +847,10 @@ mod tests {
             "busted/x_spec.lua",
             "Slim/RouteTest.php",
             "integration/add.bats",
+            "lib/ParserTests.cs",
+            "clikt/src/commonTest/kotlin/OptionTest.kt",
+            "Sources/X/ParserTests.swift",
+            "shared/src/x/ImmutableParserSpec.scala",
         ] {
             assert!(is_test_path(p), "{p}");
         }
@@ -847,6 +859,8 @@ mod tests {
             "pkg/testing_utils_not.py",
             "src/contest.rs",
             "latest.py",
+            "src/CommandLine/Parser.cs",
+            "src/Contest.kt",
         ] {
             assert!(!is_test_path(p), "{p}");
         }

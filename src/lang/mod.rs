@@ -26,10 +26,12 @@ pub mod cache;
 mod calls;
 pub mod compare;
 mod cpp;
+mod csharp;
 mod ecmascript;
 mod go;
 mod java;
 mod javascript;
+mod kotlin;
 mod languages;
 mod lua;
 mod normal;
@@ -37,6 +39,8 @@ mod php;
 mod python;
 mod ruby;
 mod rust;
+mod scala;
+mod swift;
 mod typescript;
 mod walk;
 
@@ -199,6 +203,12 @@ pub enum ImportScheme {
     /// PHP: namespaces (taken from the directories, PSR-4), `use` bindings, `self::`,
     /// `static::` and `$this->` calls on the enclosing class.
     Php,
+    /// C#: `using` namespaces, static imports and aliases; functions are named with their
+    /// namespaces, so a name is its path.
+    CSharp,
+    /// Kotlin: `import` of a package's names, stars and aliases; a package is found by the
+    /// directories its files are in.
+    Kotlin,
 }
 
 /// One language's view of its tree-sitter grammar.
@@ -343,6 +353,10 @@ pub static REGISTRY: &[&dyn Analyzer] = &[
     &php::Php,
     &lua::Lua,
     &bash::Bash,
+    &csharp::CSharp,
+    &kotlin::Kotlin,
+    &swift::Swift,
+    &scala::Scala,
 ];
 
 /// Returns the analyzer for a language.
@@ -825,6 +839,10 @@ mod tests {
             (Language::Php, "<?php\n", "function a() {\n", "}\n"),
             (Language::Lua, "", "function a()\n", "end\n"),
             (Language::Shell, "", "a() {\n", "}\n"),
+            (Language::CSharp, "", "class A {\n", "}\n"),
+            (Language::Kotlin, "", "fun a() {\n", "}\n"),
+            (Language::Swift, "", "func a() {\n", "}\n"),
+            (Language::Scala, "", "object A {\n", "}\n"),
         ];
         for &(label, head, open, close) in cases {
             let depth = (MAX_FILE_BYTES - 64) / (open.len() + close.len());

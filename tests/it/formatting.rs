@@ -2,17 +2,17 @@
 //! reported as a function change, and real edits made alongside it still are.
 //!
 //! The files are under `tests/fixtures/formatting/<language>/` (see the README there), or, for
-//! Ruby, PHP, Lua and Bash, real files of the corpus projects (sinatra, slim, busted, bats-core;
-//! cloned by `crate::corpus`). Each formatter runs at a narrow width so it rewraps most
-//! functions. A formatter is found through its environment variable (`GIT_PRISM_RUSTFMT`,
-//! `GIT_PRISM_BLACK`, `GIT_PRISM_PRETTIER`, `GIT_PRISM_PRETTIER_JAVA` and
-//! `GIT_PRISM_PRETTIER_PHP` for the plugins' entry files, `GIT_PRISM_GOFMT`,
-//! `GIT_PRISM_CLANG_FORMAT`, `GIT_PRISM_RUBOCOP`, `GIT_PRISM_STYLUA`, `GIT_PRISM_SHFMT`), else
-//! on PATH; `make test` installs them all. A formatter that is not installed skips its tests
-//! with a message, unless `GIT_PRISM_REQUIRE_FORMATTERS` is set (as `make test` and CI set it):
-//! then its tests fail, so a missing tool is never a pass. `bench/formatting.py` runs the same
-//! commands over the fixtures for the figure in `bench/RESULTS.md`.
-
+//! Ruby, C#, PHP, Kotlin, Lua and Bash, real files of the corpus projects (sinatra,
+//! commandline, slim, clikt, busted, bats-core; cloned by `crate::corpus`). Each formatter runs
+//! at a narrow width so it rewraps most functions. A formatter is found through its environment
+//! variable (`GIT_PRISM_RUSTFMT`, `GIT_PRISM_BLACK`, `GIT_PRISM_PRETTIER`,
+//! `GIT_PRISM_PRETTIER_JAVA` and `GIT_PRISM_PRETTIER_PHP` for the plugins' entry files,
+//! `GIT_PRISM_GOFMT`, `GIT_PRISM_CLANG_FORMAT`, `GIT_PRISM_RUBOCOP`, `GIT_PRISM_STYLUA`,
+//! `GIT_PRISM_SHFMT`, `GIT_PRISM_KTLINT`), else on PATH; `make test` installs them all. A
+//! formatter that is not installed skips its tests with a message, unless
+//! `GIT_PRISM_REQUIRE_FORMATTERS` is set (as `make test` and CI set it): then its tests fail, so
+//! a missing tool is never a pass. `bench/formatting.py` runs the same commands over the
+//! fixtures for the figure in `bench/RESULTS.md`.
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -33,7 +33,7 @@ struct Case {
     variable: &'static str,
     program: &'static str,
     /// The arguments before the file names (`{plugin}` is the entry file of a prettier
-    /// plugin, named by the variable `plugin`).
+    /// plugin, named by the variable `plugin`; `{tools}` is `tests/fixtures/formatting/tools`).
     args: &'static [&'static str],
     plugin: &'static str,
     /// Where the files come from.
@@ -215,7 +215,7 @@ const RUBY: Case = Case {
         "--fail-level",
         "F",
         "--config",
-        "{config}",
+        "{tools}/rubocop.yml",
         "-a",
         "--only",
         "Layout,Style/StringLiterals,Style/Semicolon,Style/MethodDefParentheses,\
@@ -328,6 +328,83 @@ const BASH: Case = Case {
     extra: "",
 };
 
+const CSHARP: Case = Case {
+    dir: "csharp",
+    formatter: "clang-format",
+    variable: "GIT_PRISM_CLANG_FORMAT",
+    program: "clang-format",
+    args: &["-i", STYLE],
+    plugin: "",
+    files: Files::Corpus {
+        bundle: "commandline",
+        paths: &[
+            "src/CommandLine/Core/InstanceBuilder.cs",
+            "src/CommandLine/Core/Tokenizer.cs",
+            "src/CommandLine/Core/TypeLookup.cs",
+            "src/CommandLine/Infrastructure/StringExtensions.cs",
+            "src/CommandLine/Text/HelpText.cs",
+            "src/CommandLine/UnParserExtensions.cs",
+        ],
+    },
+    grammar: || tree_sitter_c_sharp::LANGUAGE.into(),
+    functions: &[
+        "method_declaration",
+        "constructor_declaration",
+        "local_function_statement",
+    ],
+    body: "body",
+    integers: &["integer_literal"],
+    parameters: "parameter_list",
+    extra: "int extraParam",
+};
+
+const KOTLIN: Case = Case {
+    dir: "kotlin",
+    formatter: "ktlint",
+    variable: "GIT_PRISM_KTLINT",
+    program: "ktlint",
+    // The rules ktlint cannot fix (line length, names) are off: they would fail the run.
+    args: &[
+        "-F",
+        "--relative",
+        "--editorconfig={tools}/ktlint.editorconfig",
+    ],
+    plugin: "",
+    files: Files::Corpus {
+        bundle: "clikt",
+        paths: &[
+            "clikt/src/commonMain/kotlin/com/github/ajalt/clikt/completion/BashCompletionGenerator.kt",
+            "clikt/src/commonMain/kotlin/com/github/ajalt/clikt/completion/FishCompletionGenerator.kt",
+            "clikt/src/commonMain/kotlin/com/github/ajalt/clikt/core/Context.kt",
+            "clikt/src/commonMain/kotlin/com/github/ajalt/clikt/core/JaroWinkerSimilarity.kt",
+            "clikt/src/commonMain/kotlin/com/github/ajalt/clikt/core/exceptions.kt",
+            "clikt/src/commonMain/kotlin/com/github/ajalt/clikt/output/AbstractHelpFormatter.kt",
+            "clikt/src/commonMain/kotlin/com/github/ajalt/clikt/output/text.kt",
+            "clikt/src/commonMain/kotlin/com/github/ajalt/clikt/parameters/arguments/Argument.kt",
+            "clikt/src/commonMain/kotlin/com/github/ajalt/clikt/parameters/groups/CoOccurringOptionGroup.kt",
+            "clikt/src/commonMain/kotlin/com/github/ajalt/clikt/parameters/options/Option.kt",
+            "clikt/src/commonMain/kotlin/com/github/ajalt/clikt/parsers/CommandLineParser.kt",
+        ],
+    },
+    grammar: || tree_sitter_kotlin_ng::LANGUAGE.into(),
+    functions: &["function_declaration"],
+    body: "function_body",
+    integers: &["number_literal"],
+    parameters: "function_value_parameters",
+    extra: "extraParam: Int",
+};
+
+/// A function's body: the field of that name, or (grammars without fields) the child of that
+/// kind.
+fn body_of<'t>(case: &Case, function: Node<'t>) -> Option<Node<'t>> {
+    function.child_by_field_name(case.body).or_else(|| {
+        let mut cursor = function.walk();
+        function
+            .children(&mut cursor)
+            .find(|c| c.kind() == case.body)
+    })
+}
+
 /// A file named by the environment, absolute (formatters run in the test repository); none
 /// when the variable is unset or the file is missing (an install that could not happen).
 fn from_env(variable: &str) -> Option<PathBuf> {
@@ -351,10 +428,10 @@ fn command(case: &Case) -> Result<Vec<OsString>, String> {
     let program = find(case).ok_or_else(|| format!("{} not installed", case.formatter))?;
     let mut out = vec![program.into_os_string()];
     for arg in case.args {
-        if *arg == "{config}" {
-            let config = Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("tests/fixtures/formatting/tools/rubocop.yml");
-            out.push(config.into_os_string());
+        if arg.contains("{tools}") {
+            let tools =
+                Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/formatting/tools");
+            out.push(arg.replace("{tools}", &tools.to_string_lossy()).into());
         } else if *arg == "{plugin}" {
             let plugin =
                 from_env(case.plugin).ok_or_else(|| format!("{} not installed", case.formatter))?;
@@ -486,7 +563,7 @@ fn real_edits(case: &Case, source: &str) -> (Vec<Edit>, usize, usize) {
         let mut cursor = node.walk();
         stack.extend(node.children(&mut cursor));
         if case.functions.contains(&node.kind())
-            && node.child_by_field_name(case.body).is_some()
+            && body_of(case, node).is_some()
             && !has_descendant(node, |n| {
                 n.id() != node.id() && case.functions.contains(&n.kind())
             })
@@ -526,7 +603,7 @@ fn has_descendant(node: Node<'_>, found: impl Fn(Node<'_>) -> bool) -> bool {
 
 /// The first decimal integer literal in the function's body, incremented.
 fn literal_edit(case: &Case, function: Node<'_>, source: &str) -> Option<Edit> {
-    let body = function.child_by_field_name(case.body)?;
+    let body = body_of(case, function)?;
     let mut stack = vec![body];
     let mut found: Option<Node<'_>> = None;
     while let Some(n) = stack.pop() {
@@ -552,7 +629,7 @@ fn literal_edit(case: &Case, function: Node<'_>, source: &str) -> Option<Edit> {
 /// A parameter added at the end of the function's parameter list (none when the list ends
 /// with a variadic or keyword-arguments parameter, or is `(void)`).
 fn parameter_edit(case: &Case, function: Node<'_>, source: &str) -> Option<Edit> {
-    let body_start = function.child_by_field_name(case.body)?.start_byte();
+    let body_start = body_of(case, function)?.start_byte();
     // The last parameter list before the body (after a Go method's receiver).
     let mut list: Option<Node<'_>> = None;
     let mut stack = vec![function];
@@ -770,4 +847,24 @@ fn shfmt_changes_no_function() {
 #[test]
 fn shfmt_keeps_real_edits() {
     real_edits_survive_formatting(&BASH);
+}
+
+#[test]
+fn clang_format_changes_no_csharp_function() {
+    formatting_is_not_a_change(&CSHARP);
+}
+
+#[test]
+fn clang_format_keeps_real_csharp_edits() {
+    real_edits_survive_formatting(&CSHARP);
+}
+
+#[test]
+fn ktlint_changes_no_function() {
+    formatting_is_not_a_change(&KOTLIN);
+}
+
+#[test]
+fn ktlint_keeps_real_edits() {
+    real_edits_survive_formatting(&KOTLIN);
 }
