@@ -190,7 +190,8 @@ impl FunctionKind {
 }
 
 /// How a language's imports name what a file can call, for resolving calls to definitions
-/// (languages without one are matched by name).
+/// (languages without one are matched by name). Each scheme's rules are one file of the
+/// function context's resolver (`src/context/resolve/<scheme>.rs`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ImportScheme {
     /// Rust: `use` paths from the crate root, `self`, `super`; crates from `Cargo.toml`.
