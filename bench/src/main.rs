@@ -4,6 +4,7 @@
 //! many runs, so machine noise hits both sides alike. Results are printed and appended to
 //! `bench/RESULTS.md` with the machine, date and commit. Nothing here runs in CI.
 
+mod analysis;
 mod blame;
 mod context;
 mod hostile;
@@ -110,6 +111,9 @@ fn main() -> Result<()> {
     }
     if wants("blame") {
         blame::run(&options, &mut report)?;
+    }
+    if wants("analysis") {
+        analysis::run(&options, &mut report)?;
     }
     if wants("imara") {
         manifest::imara_agreement(&options, &mut report)?;

@@ -507,7 +507,7 @@ fn row(
 
 /// Where an extra corpus is checked out: a bundle is cloned once under the work directory; a
 /// repository is used as it is.
-fn checkout(options: &Options, source: &Path) -> Result<PathBuf> {
+pub(crate) fn checkout(options: &Options, source: &Path) -> Result<PathBuf> {
     if source.extension().is_none_or(|e| e != "bundle") {
         return Ok(source.to_owned());
     }

@@ -21,19 +21,27 @@
 //! - Parsers are created once per thread and language and reused.
 //! - A tree with syntax errors still yields what could be extracted, flagged `parse_errors`.
 
+mod bash;
 mod c;
 pub mod cache;
 mod calls;
 pub mod compare;
 mod cpp;
+mod csharp;
 mod ecmascript;
 mod go;
 mod java;
 mod javascript;
+mod kotlin;
 mod languages;
+mod lua;
 mod normal;
+mod php;
 mod python;
+mod ruby;
 mod rust;
+mod scala;
+mod swift;
 mod typescript;
 mod walk;
 
@@ -186,13 +194,26 @@ impl FunctionKind {
 }
 
 /// How a language's imports name what a file can call, for resolving calls to definitions
-/// (languages without one are matched by name).
+/// (languages without one are matched by name). Each scheme's rules are one file of the
+/// function context's resolver (`src/context/resolve/<scheme>.rs`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ImportScheme {
     /// Rust: `use` paths from the crate root, `self`, `super`; crates from `Cargo.toml`.
     Rust,
     /// Python: dotted modules from the file's package, relative imports.
     Python,
+    /// Ruby: constant paths are global (`Sinatra::Base.helpers` names the method wherever it
+    /// is defined); `require_relative` and `require` tell which files a file has loaded.
+    Ruby,
+    /// PHP: namespaces (taken from the directories, PSR-4), `use` bindings, `self::`,
+    /// `static::` and `$this->` calls on the enclosing class.
+    Php,
+    /// C#: `using` namespaces, static imports and aliases; functions are named with their
+    /// namespaces, so a name is its path.
+    CSharp,
+    /// Kotlin: `import` of a package's names, stars and aliases; a package is found by the
+    /// directories its files are in.
+    Kotlin,
 }
 
 /// One language's view of its tree-sitter grammar.
@@ -212,6 +233,25 @@ pub trait Analyzer: Sync {
     }
     /// The separator of qualified names (`::`, `.`).
     fn separator(&self) -> &'static str;
+    /// What joins a function's own name to its qualifier when the language spells it another
+    /// way than [`separator`](Analyzer::separator) (Ruby's `Foo#bar` and `Foo.bar`, Lua's
+    /// `M:f`); `node` is the definition (the node [`Role::Function`] or [`Role::Method`] was
+    /// given for).
+    fn name_separator(&self, _node: Node<'_>) -> &'static str {
+        self.separator()
+    }
+    /// A definition's kind when the language says otherwise than where it stands (`default`:
+    /// a method inside a `methods` scope or with a receiver, else a function), as Lua's
+    /// `function M.f()` is a function of the table `M`.
+    fn kind(&self, _node: Node<'_>, default: FunctionKind) -> FunctionKind {
+        default
+    }
+    /// The source as the grammar reads it: the same length, with the same line breaks, so
+    /// every position and line stays the file's (bats' `@test "name" {` lines are written as
+    /// the bash block they stand for). The default is the source itself.
+    fn prepare<'s>(&self, source: &'s [u8]) -> std::borrow::Cow<'s, [u8]> {
+        std::borrow::Cow::Borrowed(source)
+    }
     /// What `node` means; `source` is the file's text.
     fn role<'t>(&self, node: Node<'t>, source: &[u8]) -> Role<'t>;
     /// Whether a node is a comment (its tokens never count).
@@ -222,6 +262,12 @@ pub trait Analyzer: Sync {
     }
     /// The imports a node declares, as canonical strings (empty for non-imports).
     fn imports(&self, node: Node<'_>, source: &[u8]) -> Vec<String>;
+    /// Whether an import's tokens count as written (the default: the walk does not look inside
+    /// it) rather than as any other code's, through [`normal`](Analyzer::normal) (Lua's and
+    /// Ruby's `require` is a call, often inside a function, that formatters rewrite).
+    fn imports_as_written(&self) -> bool {
+        true
+    }
     /// Whether the node's subtree can contain imports (lets the walker skip the rest).
     fn may_hold_imports(&self, _node: Node<'_>) -> bool {
         true
@@ -308,6 +354,14 @@ pub static REGISTRY: &[&dyn Analyzer] = &[
     &java::Java,
     &c::C,
     &cpp::Cpp,
+    &ruby::Ruby,
+    &php::Php,
+    &lua::Lua,
+    &bash::Bash,
+    &csharp::CSharp,
+    &kotlin::Kotlin,
+    &swift::Swift,
+    &scala::Scala,
 ];
 
 /// Returns the analyzer for a language.
@@ -543,6 +597,8 @@ pub fn analyze(language: Language, source: &[u8]) -> Option<Analysis> {
     if out_of_time() {
         return Some(Analysis::skipped(OUT_OF_TIME.to_owned()));
     }
+    let prepared = analyzer.prepare(source);
+    let source = &*prepared;
     match parse(language, analyzer, source, None) {
         Ok(parsed) => Some(match parsed? {
             Some(tree) => extract(analyzer, &tree, source),
@@ -573,6 +629,8 @@ pub fn analyze_pair(
         let skipped = || Analysis::skipped(OUT_OF_TIME.to_owned());
         return Some((skipped(), skipped()));
     }
+    let (before, after) = (analyzer.prepare(before), analyzer.prepare(after));
+    let (before, after) = (&*before, &*after);
     let old = match parse(language, analyzer, before, None) {
         Ok(parsed) => parsed?,
         Err(reason) => return Some((Analysis::skipped(reason.clone()), Analysis::skipped(reason))),
@@ -849,6 +907,14 @@ mod tests {
             (Language::Java, "", "class A {\n", "}\n"),
             (Language::C, "", "int a() {\n", "}\n"),
             (Language::Cpp, "", "namespace a {\n", "}\n"),
+            (Language::Ruby, "", "def a\n", "end\n"),
+            (Language::Php, "<?php\n", "function a() {\n", "}\n"),
+            (Language::Lua, "", "function a()\n", "end\n"),
+            (Language::Shell, "", "a() {\n", "}\n"),
+            (Language::CSharp, "", "class A {\n", "}\n"),
+            (Language::Kotlin, "", "fun a() {\n", "}\n"),
+            (Language::Swift, "", "func a() {\n", "}\n"),
+            (Language::Scala, "", "object A {\n", "}\n"),
         ];
         for &(label, head, open, close) in cases {
             let depth = (MAX_FILE_BYTES - 64) / (open.len() + close.len());

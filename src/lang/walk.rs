@@ -93,6 +93,9 @@ struct Scope<'t> {
     /// The node that opened it (popped when the walk leaves that node).
     node_id: usize,
     name: String,
+    /// What joins its name to the scope before it ([`Analyzer::separator`], or the function's
+    /// [`Analyzer::name_separator`]).
+    lead: &'static str,
     methods: bool,
     /// Whether everything inside is test code.
     test: bool,
@@ -275,6 +278,7 @@ impl<'t> Walk<'t, '_> {
                 self.scopes.push(Scope {
                     node_id: node.id(),
                     name,
+                    lead: analyzer.separator(),
                     methods,
                     test,
                     open: None,
@@ -299,8 +303,10 @@ impl<'t> Walk<'t, '_> {
                     if !imports.is_empty() {
                         out.imports.extend(imports);
                         // Import statements still count as tokens of an enclosing body.
-                        self.tokens_of(node);
-                        return false;
+                        if analyzer.imports_as_written() {
+                            self.tokens_of(node);
+                            return false;
+                        }
                     }
                     if self.muted.is_none() && flags & NORMAL != 0 {
                         let parent = self.parent();
@@ -604,16 +610,29 @@ fn open_function<'t>(
     out: &mut Analysis,
 ) -> Scope<'t> {
     let leaf = text(name, source).to_owned();
-    let kind = if receiver.is_some() || scopes.last().is_some_and(|s| s.methods) {
-        FunctionKind::Method
-    } else {
-        FunctionKind::Function
-    };
+    let kind = analyzer.kind(
+        node,
+        if receiver.is_some() || scopes.last().is_some_and(|s| s.methods) {
+            FunctionKind::Method
+        } else {
+            FunctionKind::Function
+        },
+    );
     let separator = analyzer.separator();
+    let lead = analyzer.name_separator(node);
+    // Scopes without a name (Ruby's `class << self`) add no segment.
     let mut qualified = String::new();
-    for part in scopes.iter().map(|s| s.name.as_str()).chain(receiver) {
-        qualified.push_str(part);
-        qualified.push_str(separator);
+    let parts = scopes.iter().map(|s| (s.lead, s.name.as_str()));
+    for (join, part) in parts.chain(receiver.map(|r| (separator, r))) {
+        if !part.is_empty() {
+            if !qualified.is_empty() {
+                qualified.push_str(join);
+            }
+            qualified.push_str(part);
+        }
+    }
+    if !qualified.is_empty() {
+        qualified.push_str(lead);
     }
     qualified.push_str(&leaf);
     let test =
@@ -648,9 +667,15 @@ fn open_function<'t>(
         text_hash: 0,
         tokens: Vec::new(),
     });
+    // Functions nested in a method with a receiver are named under both (Lua's `M:f.g`).
+    let (scope_name, lead) = match receiver {
+        Some(r) => (format!("{r}{lead}{leaf}"), separator),
+        None => (leaf, lead),
+    };
     Scope {
         node_id: node.id(),
-        name: leaf,
+        name: scope_name,
+        lead,
         methods: false,
         test,
         open: Some(Open {

@@ -1,0 +1,402 @@
+//! C#: methods, constructors, finalizers, operators, local functions and property, indexer and
+//! event accessors, qualified by their namespaces and enclosing types (`Ns.Class.Method`, C#'s
+//! own spelling).
+//!
+//! Namespaces (`namespace A.B { }`, and a file-scoped `namespace A.B;`, which qualifies the
+//! whole file), classes, structs, interfaces, records and enums are scopes. A property,
+//! indexer or event with accessor bodies is a scope of its accessors (`Foo.Count.get`,
+//! `Foo.this.set`, `Foo.Changed.add`); an expression-bodied property or indexer is one function
+//! (`Foo.Count`); accessors without a body (auto-properties) are not functions. An operator is
+//! named by its symbol (`Foo.+`), a conversion operator by its target type (`Foo.int`), a
+//! finalizer by its type (`Foo.Foo`, like a constructor). Lambdas and anonymous methods are not
+//! functions. Attributes are children of the declaration, so they are part of the signature;
+//! `///` documentation comments are comments.
+//!
+//! Imports: `using A.B;` is `A.B`, `using static A.B.C;` is `static A.B.C`, an alias
+//! `using X = A.B.C;` is `A.B.C as X`; `global using` is the same.
+//!
+//! What C# formatters (clang-format, CSharpier, `dotnet format`) may write either way (ADR 9):
+//! whitespace and line breaks, trailing commas in initializers and enums, and the letter case
+//! of numbers (`0XFF`, `1E3`, `10L`).
+
+use tree_sitter::Node;
+
+use super::normal::caseless;
+use super::walk::text;
+use super::{Analyzer, CallSite, ImportScheme, Language, Normal, Role, calls};
+
+/// The C# analyzer.
+pub struct CSharp;
+
+fn is_comment(node: Node<'_>) -> bool {
+    node.kind() == "comment"
+}
+
+impl Analyzer for CSharp {
+    fn languages(&self) -> &'static [Language] {
+        &[Language::CSharp]
+    }
+
+    fn grammar(&self, _language: Language) -> tree_sitter::Language {
+        tree_sitter_c_sharp::LANGUAGE.into()
+    }
+
+    fn import_scheme(&self) -> Option<ImportScheme> {
+        Some(ImportScheme::CSharp)
+    }
+
+    fn separator(&self) -> &'static str {
+        "."
+    }
+
+    fn role<'t>(&self, node: Node<'t>, source: &[u8]) -> Role<'t> {
+        let function = |name: Option<Node<'t>>, body: Option<Node<'t>>| match name {
+            Some(name) => Role::Function {
+                name,
+                body,
+                outer: node,
+            },
+            None => Role::Other,
+        };
+        let scope = |name: Option<Node<'t>>| match name {
+            Some(name) => Role::Scope {
+                name: compact(text(name, source)),
+                methods: true,
+            },
+            None => Role::Other,
+        };
+        match node.kind() {
+            "method_declaration"
+            | "constructor_declaration"
+            | "destructor_declaration"
+            | "local_function_statement" => function(
+                node.child_by_field_name("name"),
+                node.child_by_field_name("body"),
+            ),
+            "operator_declaration" => function(
+                node.child_by_field_name("operator"),
+                node.child_by_field_name("body"),
+            ),
+            "conversion_operator_declaration" => function(
+                node.child_by_field_name("type"),
+                node.child_by_field_name("body"),
+            ),
+            // `get { ... }`; `get;` (an auto-property) is no function.
+            "accessor_declaration" => match node.child_by_field_name("body") {
+                Some(body) => function(node.child_by_field_name("name"), Some(body)),
+                None => Role::Other,
+            },
+            "property_declaration" | "indexer_declaration" | "event_declaration" => {
+                let name = node
+                    .child_by_field_name("name")
+                    .or_else(|| keyword(node, "this"));
+                if node.child_by_field_name("accessors").is_some() {
+                    scope(name)
+                } else {
+                    match node.child_by_field_name("value") {
+                        Some(value) if value.kind() == "arrow_expression_clause" => {
+                            function(name, Some(value))
+                        }
+                        _ => Role::Other,
+                    }
+                }
+            }
+            "class_declaration"
+            | "struct_declaration"
+            | "interface_declaration"
+            | "record_declaration"
+            | "enum_declaration" => scope(node.child_by_field_name("name")),
+            "namespace_declaration" => match node.child_by_field_name("name") {
+                Some(name) => Role::Scope {
+                    name: compact(text(name, source)),
+                    methods: false,
+                },
+                None => Role::Other,
+            },
+            // `namespace A.B;` qualifies everything after it: the file is its scope.
+            "compilation_unit" => {
+                let mut cursor = node.walk();
+                let file_scoped = node
+                    .named_children(&mut cursor)
+                    .find(|c| c.kind() == "file_scoped_namespace_declaration")
+                    .and_then(|ns| ns.child_by_field_name("name"));
+                match file_scoped {
+                    Some(name) => Role::Scope {
+                        name: compact(text(name, source)),
+                        methods: false,
+                    },
+                    None => Role::Other,
+                }
+            }
+            _ => Role::Other,
+        }
+    }
+
+    fn is_comment(&self, node: Node<'_>) -> bool {
+        is_comment(node)
+    }
+
+    fn call(&self, node: Node<'_>, source: &[u8]) -> Option<CallSite> {
+        if node.kind() != "invocation_expression" {
+            return None;
+        }
+        let mut callee = node.child_by_field_name("function")?;
+        loop {
+            match callee.kind() {
+                "identifier" => return calls::site(text(callee, source), "", false),
+                // `M<T>()`
+                "generic_name" => {
+                    let name = callee.named_child(0)?;
+                    return calls::site(text(name, source), "", false);
+                }
+                "member_access_expression" => {
+                    let mut name = callee.child_by_field_name("name")?;
+                    if name.kind() == "generic_name" {
+                        name = name.named_child(0)?;
+                    }
+                    let object = callee.child_by_field_name("expression")?;
+                    return calls::site(text(name, source), text(object, source), true);
+                }
+                // `a?.M()`
+                "conditional_access_expression" => {
+                    let last = u32::try_from(callee.named_child_count().checked_sub(1)?).ok()?;
+                    let binding = callee.named_child(last)?;
+                    let name = binding.named_child(0)?;
+                    let object = callee.named_child(0)?;
+                    return calls::site(text(name, source), text(object, source), true);
+                }
+                "parenthesized_expression" => callee = callee.named_child(0)?,
+                _ => return None,
+            }
+        }
+    }
+
+    fn normal(&self, node: Node<'_>, _parent: Option<Node<'_>>, source: &[u8]) -> Normal {
+        match node.kind() {
+            "integer_literal" | "real_literal" => caseless(&source[node.byte_range()]),
+            _ => Normal::Keep,
+        }
+    }
+
+    fn normal_kinds(&self) -> &'static [&'static str] {
+        &["integer_literal", "real_literal"]
+    }
+
+    fn may_hold_imports(&self, node: Node<'_>) -> bool {
+        matches!(
+            node.kind(),
+            "compilation_unit" | "namespace_declaration" | "declaration_list" | "using_directive"
+        )
+    }
+
+    fn imports(&self, node: Node<'_>, source: &[u8]) -> Vec<String> {
+        if node.kind() != "using_directive" {
+            return Vec::new();
+        }
+        let (mut is_static, mut alias, mut path) = (false, None, None);
+        let alias_node = node.child_by_field_name("name");
+        let mut cursor = node.walk();
+        for child in node.children(&mut cursor) {
+            match child.kind() {
+                "static" => is_static = true,
+                _ if alias_node.is_some_and(|a| a.id() == child.id()) => alias = Some(child),
+                "identifier" | "qualified_name" | "generic_name" | "alias_qualified_name" => {
+                    path = Some(child)
+                }
+                _ => {}
+            }
+        }
+        let Some(path) = path else {
+            return Vec::new();
+        };
+        let mut import = String::new();
+        if is_static {
+            import.push_str("static ");
+        }
+        import.push_str(&compact(text(path, source)));
+        if let Some(alias) = alias {
+            import.push_str(" as ");
+            import.push_str(text(alias, source));
+        }
+        vec![import]
+    }
+}
+
+/// The first child of `node` that is the token `kind`.
+fn keyword<'t>(node: Node<'t>, kind: &str) -> Option<Node<'t>> {
+    let mut cursor = node.walk();
+    node.children(&mut cursor).find(|c| c.kind() == kind)
+}
+
+/// A name with its whitespace removed (`A . B` is `A.B`).
+fn compact(name: &str) -> String {
+    name.chars().filter(|c| !c.is_whitespace()).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::lang::Language;
+    use crate::lang::analyze;
+    use crate::lang::testing::{differ, names, same};
+
+    #[test]
+    fn qualified_names() {
+        let source = r#"
+using System;
+namespace Outer.Inner {
+  /// <summary>doc</summary>
+  [Attr]
+  public partial class Foo<T> : Base where T : class {
+    public Foo(int x) : base(x) { }
+    ~Foo() { }
+    public int Prop { get { return 1; } set { _p = value; } }
+    public int Auto { get; set; }
+    public int Expr => 42;
+    public static Foo operator +(Foo a, Foo b) => a;
+    public static implicit operator int(Foo f) { return 1; }
+    public int this[int i] { get => i; }
+    public event EventHandler E { add { } remove { } }
+    void M<U>(U u) where U : struct {
+      int Local(int y) { return y; }
+      Func<int, int> f = x => x + 1;
+      Action a = delegate { };
+    }
+    void M(string s) { }
+    abstract void Abs();
+    struct S { void N() { } }
+    interface I { void J(); }
+    record R(int X) { void K() { } }
+  }
+}
+class Top { void T() { } }
+"#;
+        assert_eq!(
+            names(Language::CSharp, source),
+            vec![
+                ("Outer.Inner.Foo.Foo".into(), "method"),
+                ("Outer.Inner.Foo.Foo".into(), "method"),
+                ("Outer.Inner.Foo.Prop.get".into(), "method"),
+                ("Outer.Inner.Foo.Prop.set".into(), "method"),
+                ("Outer.Inner.Foo.Expr".into(), "method"),
+                ("Outer.Inner.Foo.+".into(), "method"),
+                ("Outer.Inner.Foo.int".into(), "method"),
+                ("Outer.Inner.Foo.this.get".into(), "method"),
+                ("Outer.Inner.Foo.E.add".into(), "method"),
+                ("Outer.Inner.Foo.E.remove".into(), "method"),
+                ("Outer.Inner.Foo.M".into(), "method"),
+                ("Outer.Inner.Foo.M.Local".into(), "function"),
+                ("Outer.Inner.Foo.M".into(), "method"),
+                ("Outer.Inner.Foo.Abs".into(), "method"),
+                ("Outer.Inner.Foo.S.N".into(), "method"),
+                ("Outer.Inner.Foo.I.J".into(), "method"),
+                ("Outer.Inner.Foo.R.K".into(), "method"),
+                ("Top.T".into(), "method"),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_file_scoped_namespace_qualifies_the_file() {
+        let source = "namespace A.B;\n\nclass C\n{\n    void M() { }\n}\n";
+        assert_eq!(
+            names(Language::CSharp, source),
+            vec![("A.B.C.M".into(), "method")]
+        );
+    }
+
+    #[test]
+    fn imports() {
+        let source = "using System;\nusing static System.Math;\nusing L = System.Collections.Generic.List<int>;\nglobal using X . Y;\nnamespace N { using Inner.Ns; class K { } }\n";
+        let imports = analyze(Language::CSharp, source.as_bytes())
+            .unwrap()
+            .imports;
+        assert_eq!(
+            imports,
+            vec![
+                "Inner.Ns",
+                "System",
+                "System.Collections.Generic.List<int> as L",
+                "X.Y",
+                "static System.Math"
+            ]
+        );
+    }
+
+    #[test]
+    fn calls_are_named_by_their_last_segment() {
+        let source = "class K { void M() { F(); this.G(); Console.WriteLine(1); a?.H(); Gen<int>(); x.Y.Z<T>(); } }\n";
+        let calls: Vec<(String, String, bool)> = analyze(Language::CSharp, source.as_bytes())
+            .unwrap()
+            .calls
+            .into_iter()
+            .map(|c| (c.site.name, c.site.qualifier, c.site.member))
+            .collect();
+        assert_eq!(
+            calls,
+            vec![
+                ("F".into(), "".into(), false),
+                ("G".into(), "this".into(), true),
+                ("WriteLine".into(), "Console".into(), true),
+                ("H".into(), "a".into(), true),
+                ("Gen".into(), "".into(), false),
+                ("Z".into(), "x.Y".into(), true),
+            ]
+        );
+    }
+
+    #[test]
+    fn comments_and_attributes() {
+        let plain = analyze(
+            Language::CSharp,
+            b"class K {\n    int F(int x) {\n        return x + 1;\n    }\n}\n",
+        )
+        .unwrap();
+        let commented = analyze(
+            Language::CSharp,
+            b"class K {\n    /// <summary>Adds one.</summary>\n    int F(int x /* x */) { // add\n        return x+1; /* really */\n    }\n}\n",
+        )
+        .unwrap();
+        let (a, b) = (&plain.functions[0], &commented.functions[0]);
+        assert_eq!(a.body_hash, b.body_hash);
+        assert_eq!(a.signature_hash, b.signature_hash);
+        assert_ne!(a.text_hash, b.text_hash);
+        let attributed = analyze(
+            Language::CSharp,
+            b"class K {\n    [Obsolete]\n    int F(int x) {\n        return x + 1;\n    }\n}\n",
+        )
+        .unwrap();
+        let c = &attributed.functions[0];
+        assert_eq!(a.body_hash, c.body_hash);
+        assert_ne!(a.signature_hash, c.signature_hash);
+        assert_eq!(c.signature, "[Obsolete] int F(int x)");
+    }
+
+    #[test]
+    fn formatting_is_not_a_change() {
+        same(
+            Language::CSharp,
+            "class A { int F(int a, int b) { var xs = new[] { 1, 2, }; return a * b + 0XFF; } }\n",
+            "class A\n{\n    int F(int a,\n          int b)\n    {\n        var xs = new[] { 1, 2 };\n        return a * b + 0xff;\n    }\n}\n",
+        );
+        same(
+            Language::CSharp,
+            "enum E { A, B, }\nclass A { double F() => 1E3; }\n",
+            "enum E { A, B }\nclass A { double F() => 1e3; }\n",
+        );
+    }
+
+    #[test]
+    fn meaningful_edits_near_the_formatting_rules_are_changes() {
+        let f = |body: &str| format!("class A {{ void F() {{ {body} }} }}\n");
+        for (a, b) in [
+            ("G(1);", "G(2);"),
+            ("G(a);", "G(a, b);"),
+            ("x = (a + b) * c;", "x = a + b * c;"),
+            ("var s = \"a\";", "var s = @\"a\";"),
+            ("A(); B();", "B(); A();"),
+            ("x = 0x1F;", "x = 0x2F;"),
+        ] {
+            differ(Language::CSharp, &f(a), &f(b));
+        }
+    }
+}
