@@ -16,14 +16,16 @@
 //! `using X = A.B.C;` is `A.B.C as X`; `global using` is the same.
 //!
 //! What C# formatters (clang-format, CSharpier, `dotnet format`) may write either way (ADR 9):
-//! whitespace and line breaks, trailing commas in initializers and enums, and the letter case
-//! of numbers (`0XFF`, `1E3`, `10L`).
+//! whitespace and line breaks, trailing commas in initializers and enums, the letter case
+//! of numbers (`0XFF`, `1E3`, `10L`), and a regular string literal broken into literals joined
+//! by `+` (clang-format 23 does it: `"a b"` is `"a " + "b"`, when the literal is the
+//! first operand of its `+` chain or alone).
 
 use tree_sitter::Node;
 
 use super::normal::caseless;
 use super::walk::text;
-use super::{Analyzer, CallSite, ImportScheme, Language, Normal, Role, calls};
+use super::{Analyzer, CallSite, ImportScheme, Language, Normal, Role, calls, fnv};
 
 /// The C# analyzer.
 pub struct CSharp;
@@ -171,15 +173,25 @@ impl Analyzer for CSharp {
         }
     }
 
-    fn normal(&self, node: Node<'_>, _parent: Option<Node<'_>>, source: &[u8]) -> Normal {
+    fn normal(&self, node: Node<'_>, parent: Option<Node<'_>>, source: &[u8]) -> Normal {
         match node.kind() {
             "integer_literal" | "real_literal" => caseless(&source[node.byte_range()]),
+            "string_literal" => match plain_string(node, source) {
+                Some(body) => Normal::As(string_value(&[body])),
+                None => Normal::Keep,
+            },
+            "binary_expression" => split_string(node, parent, source),
             _ => Normal::Keep,
         }
     }
 
     fn normal_kinds(&self) -> &'static [&'static str] {
-        &["integer_literal", "real_literal"]
+        &[
+            "integer_literal",
+            "real_literal",
+            "string_literal",
+            "binary_expression",
+        ]
     }
 
     fn may_hold_imports(&self, node: Node<'_>) -> bool {
@@ -231,6 +243,75 @@ fn keyword<'t>(node: Node<'t>, kind: &str) -> Option<Node<'t>> {
 /// A name with its whitespace removed (`A . B` is `A.B`).
 fn compact(name: &str) -> String {
     name.chars().filter(|c| !c.is_whitespace()).collect()
+}
+
+/// The body of a regular string literal (`"a\tb"`: `a\tb`, escapes as written); `None` for
+/// a UTF-8 literal (`"a"u8`), verbatim, raw and interpolated strings.
+fn plain_string<'s>(node: Node<'_>, source: &'s [u8]) -> Option<&'s [u8]> {
+    if node.kind() != "string_literal" {
+        return None;
+    }
+    let text = &source[node.byte_range()];
+    (text.len() >= 2 && text.starts_with(b"\"") && text.ends_with(b"\""))
+        .then(|| &text[1..text.len() - 1])
+}
+
+/// A regular string's value from its bodies, as written, joined.
+fn string_value(bodies: &[&[u8]]) -> u64 {
+    let mut value = b"cs-string\0".to_vec();
+    for body in bodies {
+        value.extend_from_slice(body);
+    }
+    fnv(&value)
+}
+
+/// clang-format breaks a long string literal into literals joined by `+`
+/// (`"a b"` is `"a " + "b"`): a chain of `+` whose operands are all regular string literals
+/// counts as the one literal they make. Only the operands on the chain's left edge are read
+/// (`a + b + c` is `(a + b) + c`), and a chain whose parent already failed is not read again,
+/// so a long chain is read once.
+fn split_string(node: Node<'_>, parent: Option<Node<'_>>, source: &[u8]) -> Normal {
+    let is_plus = |n: Node<'_>| {
+        n.kind() == "binary_expression"
+            && n.child_by_field_name("operator").is_some_and(|o| o.kind() == "+")
+    };
+    if !is_plus(node) {
+        return Normal::Keep;
+    }
+    // Asked here, the parent chain was not all literals: if this is its left operand and its
+    // right operand is a literal, the operand that failed is on this chain too.
+    if let Some(p) = parent.filter(|p| is_plus(*p)) {
+        let left = p.child_by_field_name("left").is_some_and(|l| l.id() == node.id());
+        let right = p.child_by_field_name("right");
+        if left && right.is_some_and(|r| plain_string(r, source).is_some()) {
+            return Normal::Keep;
+        }
+    }
+    let mut bodies = Vec::new();
+    let mut at = node;
+    loop {
+        let Some(right) = at.child_by_field_name("right") else {
+            return Normal::Keep;
+        };
+        let Some(body) = plain_string(right, source) else {
+            return Normal::Keep;
+        };
+        bodies.push(body);
+        let Some(left) = at.child_by_field_name("left") else {
+            return Normal::Keep;
+        };
+        if is_plus(left) {
+            at = left;
+            continue;
+        }
+        let Some(body) = plain_string(left, source) else {
+            return Normal::Keep;
+        };
+        bodies.push(body);
+        break;
+    }
+    bodies.reverse();
+    Normal::As(string_value(&bodies))
 }
 
 #[cfg(test)]
@@ -383,6 +464,27 @@ class Top { void T() { } }
             "enum E { A, B, }\nclass A { double F() => 1E3; }\n",
             "enum E { A, B }\nclass A { double F() => 1e3; }\n",
         );
+        // clang-format 23 breaks long literals into `+` chains.
+        let f = |body: &str| format!("class A {{ string F(int x) {{ {body} }} }}\n");
+        for (a, b) in [
+            (r#"return "ab\"c" + x;"#, r#"return "ab" + "\"c" + x;"#),
+            (r#"return "abc";"#, r#"return "a" + "b" + "c";"#),
+            (r#"return G("abc", x);"#, r#"return G("a" + "bc", x);"#),
+        ] {
+            same(Language::CSharp, &f(a), &f(b));
+        }
+    }
+
+    #[test]
+    fn joined_literals_are_read_once_along_a_long_chain() {
+        // 20,000 literals after a name: every `+` is asked, each reads only its own operands.
+        let chain = format!("return x{};", "\n + \"a\"".repeat(20_000));
+        let source = format!("class A {{ string F(int x) {{ {chain} }} }}\n");
+        let started = std::time::Instant::now();
+        let analysis = analyze(Language::CSharp, source.as_bytes()).unwrap();
+        assert_eq!(analysis.skipped, None);
+        assert_eq!(analysis.functions.len(), 1);
+        assert!(started.elapsed() < std::time::Duration::from_secs(10));
     }
 
     #[test]
@@ -395,6 +497,13 @@ class Top { void T() { } }
             ("var s = \"a\";", "var s = @\"a\";"),
             ("A(); B();", "B(); A();"),
             ("x = 0x1F;", "x = 0x2F;"),
+            // Only literals join: a value between them, other strings, other operators.
+            ("s = \"ab\" + x;", "s = \"a\" + x + \"b\";"),
+            ("s = \"a1b\";", "s = \"a\" + 1 + \"b\";"),
+            ("s = \"ab\";", "s = \"a\" + @\"b\";"),
+            ("s = \"ab\";", "s = \"b\" + \"a\";"),
+            ("s = \"ab\";", "s = $\"a\" + \"b\";"),
+            ("s = \"ab\"u8;", "s = \"a\"u8 + \"b\"u8;"),
         ] {
             differ(Language::CSharp, &f(a), &f(b));
         }
