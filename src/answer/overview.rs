@@ -773,6 +773,8 @@ mod tests {
             signature: format!("fn {name}()"),
             old_path: Some("was.rs".into()),
             edited: false,
+            visibility: crate::lang::Visibility::Public,
+            test: false,
         }
     }
 
