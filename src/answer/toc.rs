@@ -1,0 +1,782 @@
+//! The table of contents of a change too large for one answer (ADR 16): what the first page of
+//! a paged answer holds, ranked for what is asked of a range, and what the map's later pages
+//! hold.
+//!
+//! A range is asked for its new interface (release notes, an upgrade review), then for what
+//! else changed in the code that ships, and only then for its tests and documentation. So:
+//!
+//! - **The interface first** ([`Part::Api`]): every public function or declaration (type,
+//!   trait, interface, enum, constant) of production code that was added, deleted, re-signed or
+//!   renamed, with its signature; members of an interface implemented elsewhere (a Rust trait
+//!   impl) by name, their signatures being the interface's. A shape repeated on several types
+//!   (`get_ref`, `get_mut` on nine adapters) is said once: the members, the types, then each
+//!   signature.
+//! - **Production code by name** ([`Part::File`], one per file): modified functions, private
+//!   ones added, deleted or re-signed, moves and reformatting, members of one scope written
+//!   once (`Deserializer::{peek, parse}`); the file's own tests counted.
+//! - **Everything else counted** ([`Toc::elsewhere`]): tests, benches, examples, docs and
+//!   configuration per directory (`tests/: 14 files +900 -200; tests: 52 added`), their names
+//!   on a later page, after production code.
+//!
+//! Every changed function of the change is named in some part: the table of contents and the
+//! map's later pages together are the whole map.
+
+use std::collections::{BTreeMap, HashSet};
+
+use bstr::ByteSlice;
+
+use super::overview::{self, MapEntry, Ordered};
+use super::role::{self, Role};
+use crate::lang::{ChangeType, DeclarationChange, FunctionChange, Visibility};
+use crate::manifest::hunks::display_path;
+use crate::manifest::model::{FileChange, Functions};
+
+/// The most directories [`Toc::elsewhere`] names; the rest are counted together.
+const MAX_ELSEWHERE: usize = 16;
+
+/// A directory's files are named in its count line when it has at most this many.
+const NAMED_FILES: usize = 4;
+
+/// One piece of the map, in page order.
+#[derive(Clone, Debug)]
+pub enum Part {
+    /// Interface changes under a key: a file's path, or the directory of several files that
+    /// share a shape.
+    Api {
+        /// The file's path, or `dir/ (n files)`.
+        key: String,
+        /// One line per change (or per shape).
+        lines: Vec<String>,
+    },
+    /// One file of the map with the names of its changed functions.
+    File {
+        /// The file's line and names.
+        entry: MapEntry,
+        /// What kind of code it is (a production file's tests count as tests).
+        role: Role,
+    },
+}
+
+impl Part {
+    /// What kind of code the part describes.
+    pub fn role(&self) -> Role {
+        match self {
+            Part::Api { .. } => Role::Production,
+            Part::File { role, .. } => *role,
+        }
+    }
+}
+
+/// A change's table of contents and the rest of its map.
+#[derive(Clone, Debug, Default)]
+pub struct Toc {
+    /// The interface, then production code, then tests of production files and the files of
+    /// other roles.
+    pub parts: Vec<Part>,
+    /// How many of `parts` are the interface.
+    pub api_parts: usize,
+    /// How many of `parts` are the interface and production code: what the first page holds
+    /// when it has room.
+    pub first: usize,
+    /// Public functions and declarations the interface lists with their signatures.
+    pub api_items: usize,
+    /// Files other than production code, counted per directory.
+    pub elsewhere: Ordered<String>,
+}
+
+/// A change to the interface, found in one file.
+struct Candidate<'a> {
+    /// Index into the change's files.
+    file: usize,
+    change: &'a FunctionChange,
+}
+
+/// Builds the table of contents of `files`, taken in `order` (production code first).
+pub fn build(files: &[FileChange], order: &[usize]) -> Toc {
+    let roles: Vec<Role> = files.iter().map(role::of).collect();
+    let production: Vec<usize> = order
+        .iter()
+        .copied()
+        .filter(|&i| roles[i] == Role::Production)
+        .collect();
+    // Shapes: the same member with the same signature on several scopes.
+    let mut public: Vec<Candidate<'_>> = Vec::new();
+    for &i in &production {
+        for c in analysed(&files[i]).map_or(&[][..], |a| &a.changed[..]) {
+            if is_api(c) && c.visibility == Visibility::Public {
+                public.push(Candidate { file: i, change: c });
+            }
+        }
+    }
+    let shapes = shapes(&public);
+    let shaped: HashSet<*const FunctionChange> = shapes
+        .iter()
+        .flat_map(|s| s.members.iter().map(|c| std::ptr::from_ref(c.change)))
+        .collect();
+
+    let mut toc = Toc::default();
+    let mut shown_shapes = vec![false; shapes.len()];
+    for &i in &production {
+        for (n, shape) in shapes.iter().enumerate() {
+            if !shown_shapes[n] && shape.members.first().is_some_and(|c| c.file == i) {
+                shown_shapes[n] = true;
+                toc.api_items += shape.members.len();
+                toc.parts.push(Part::Api {
+                    key: shape.key(files),
+                    lines: vec![shape.line()],
+                });
+            }
+        }
+        let (lines, items) = api_lines(&files[i], &shaped);
+        if !lines.is_empty() {
+            toc.api_items += items;
+            toc.parts.push(Part::Api {
+                key: display_path(&files[i].path),
+                lines,
+            });
+        }
+    }
+    toc.api_parts = toc.parts.len();
+    let entries = overview::map_entries(files, order);
+    for e in entries
+        .iter()
+        .filter(|e| roles[e.index] == Role::Production)
+    {
+        let mut entry = e.clone();
+        entry.functions = production_names(&files[e.index]);
+        toc.parts.push(Part::File {
+            entry,
+            role: Role::Production,
+        });
+    }
+    toc.first = toc.parts.len();
+    for e in entries
+        .iter()
+        .filter(|e| roles[e.index] == Role::Production)
+    {
+        let tests = test_names(&files[e.index]);
+        if !tests.is_empty() {
+            let mut entry = e.clone();
+            entry.functions = tests;
+            toc.parts.push(Part::File {
+                entry,
+                role: Role::Test,
+            });
+        }
+    }
+    for e in entries
+        .iter()
+        .filter(|e| roles[e.index] != Role::Production)
+    {
+        let mut entry = e.clone();
+        entry.functions = other_names(&files[e.index]);
+        toc.parts.push(Part::File {
+            entry,
+            role: roles[e.index],
+        });
+    }
+    toc.elsewhere = elsewhere(files, order, &roles);
+    toc
+}
+
+/// A file's analysis, when it was analysed.
+fn analysed(f: &FileChange) -> Option<&crate::lang::FileFunctions> {
+    match &f.functions {
+        Functions::Analysed(a) => Some(a),
+        _ => None,
+    }
+}
+
+/// Whether a function's change is one of the interface (when it is visible): new, gone,
+/// re-signed or renamed, outside tests.
+fn is_api(c: &FunctionChange) -> bool {
+    !c.test
+        && matches!(
+            c.change_type,
+            ChangeType::Added
+                | ChangeType::Deleted
+                | ChangeType::SignatureChanged
+                | ChangeType::Renamed
+        )
+}
+
+/// The word a change is said with.
+fn verb(t: ChangeType) -> &'static str {
+    match t {
+        ChangeType::Added => "added",
+        ChangeType::Deleted => "deleted",
+        ChangeType::SignatureChanged => "signature",
+        ChangeType::Renamed => "renamed",
+        ChangeType::Modified => "modified",
+        ChangeType::Moved => "moved",
+    }
+}
+
+/// A shape: members with the same signatures, changed the same way on several scopes.
+struct Shape<'a> {
+    /// The change, per member: (verb, member, signature), in order of first appearance.
+    keys: Vec<(&'static str, &'a str, &'a str)>,
+    /// The scopes, in order of first appearance.
+    scopes: Vec<&'a str>,
+    /// Every change the shape stands for, in order.
+    members: Vec<Candidate<'a>>,
+}
+
+impl Shape<'_> {
+    /// `added get_ref, get_mut on Filter, Map: pub fn get_ref(&self) -> &S; pub fn get_mut(..)`.
+    fn line(&self) -> String {
+        let mut verbs: Vec<&str> = Vec::new();
+        for (v, _, _) in &self.keys {
+            if !verbs.contains(v) {
+                verbs.push(v);
+            }
+        }
+        let mut line = String::new();
+        for (n, v) in verbs.iter().enumerate() {
+            if n > 0 {
+                line.push_str("; ");
+            }
+            line.push_str(v);
+            line.push(' ');
+            let members: Vec<&str> = self
+                .keys
+                .iter()
+                .filter(|(w, _, _)| w == v)
+                .map(|(_, m, _)| *m)
+                .collect();
+            line.push_str(&members.join(", "));
+        }
+        line.push_str(" on ");
+        line.push_str(&self.scopes.join(", "));
+        line.push_str(": ");
+        let signatures: Vec<&str> = self.keys.iter().map(|(_, _, s)| *s).collect();
+        line.push_str(&signatures.join("; "));
+        line
+    }
+
+    /// Where the shape is: its file, or the directory its files share and how many they are.
+    fn key(&self, files: &[FileChange]) -> String {
+        let mut paths: Vec<String> = self
+            .members
+            .iter()
+            .map(|c| display_path(&files[c.file].path))
+            .collect();
+        paths.dedup();
+        let unique: std::collections::BTreeSet<&String> = paths.iter().collect();
+        if unique.len() == 1 {
+            return paths.swap_remove(0);
+        }
+        let first = paths[0].as_str();
+        let mut common = first.rfind('/').map_or("", |i| &first[..=i]);
+        for p in &paths {
+            while !p.starts_with(common) {
+                let trimmed = common.trim_end_matches('/');
+                common = trimmed.rfind('/').map_or("", |i| &trimmed[..=i]);
+            }
+        }
+        let dir = if common.is_empty() { "(top)" } else { common };
+        format!("{dir} ({} files)", unique.len())
+    }
+}
+
+/// Finds the shapes among public interface changes: a member changed the same way with the
+/// same signature on at least two scopes; members found on exactly the same scopes share a
+/// shape.
+fn shapes<'a>(public: &[Candidate<'a>]) -> Vec<Shape<'a>> {
+    type Key<'a> = (&'static str, &'a str, &'a str);
+    // Per key, its scopes in order of appearance.
+    let mut by_key: Vec<(Key<'a>, Vec<&'a str>)> = Vec::new();
+    let mut index: BTreeMap<Key<'a>, usize> = BTreeMap::new();
+    for c in public {
+        if c.change.change_type == ChangeType::Renamed || c.change.signature.is_empty() {
+            continue;
+        }
+        let Some((scope, _, member)) = overview::split_member(&c.change.name) else {
+            continue;
+        };
+        let key = (
+            verb(c.change.change_type),
+            member,
+            overview::shown_signature(&c.change.signature),
+        );
+        let n = *index.entry(key).or_insert_with(|| {
+            by_key.push((key, Vec::new()));
+            by_key.len() - 1
+        });
+        if !by_key[n].1.contains(&scope) {
+            by_key[n].1.push(scope);
+        }
+    }
+    let mut out: Vec<Shape<'a>> = Vec::new();
+    for (key, scopes) in by_key {
+        if scopes.len() < 2 {
+            continue;
+        }
+        let mut sorted = scopes.clone();
+        sorted.sort_unstable();
+        match out.iter_mut().find(|s| {
+            let mut theirs = s.scopes.clone();
+            theirs.sort_unstable();
+            theirs == sorted
+        }) {
+            Some(shape) => shape.keys.push(key),
+            None => out.push(Shape {
+                keys: vec![key],
+                scopes,
+                members: Vec::new(),
+            }),
+        }
+    }
+    for c in public {
+        let Some((scope, _, member)) = overview::split_member(&c.change.name) else {
+            continue;
+        };
+        let key = (
+            verb(c.change.change_type),
+            member,
+            overview::shown_signature(&c.change.signature),
+        );
+        if let Some(shape) = out
+            .iter_mut()
+            .find(|s| s.keys.contains(&key) && s.scopes.contains(&scope))
+        {
+            shape.members.push(Candidate {
+                file: c.file,
+                change: c.change,
+            });
+        }
+    }
+    out
+}
+
+/// A file's interface lines (shaped changes left out) and how many public items they list:
+/// public functions and declarations with their signatures, members of implementations by
+/// name.
+fn api_lines(f: &FileChange, shaped: &HashSet<*const FunctionChange>) -> (Vec<String>, usize) {
+    let Some(a) = analysed(f) else {
+        return (Vec::new(), 0);
+    };
+    let mut lines = Vec::new();
+    let mut items = 0;
+    let mut implementations: Vec<(&'static str, Vec<&str>)> = Vec::new();
+    let mut renamed: Vec<(&str, &str)> = Vec::new();
+    for c in &a.changed {
+        if !is_api(c) || shaped.contains(&std::ptr::from_ref(c)) {
+            continue;
+        }
+        match c.visibility {
+            Visibility::Public => {
+                items += 1;
+                let line = api_line(c);
+                if !lines.contains(&line) {
+                    lines.push(line);
+                }
+            }
+            Visibility::Implementation if c.change_type == ChangeType::Renamed => {
+                renamed.push((c.old_name.as_deref().unwrap_or("?"), &c.name));
+            }
+            Visibility::Implementation => {
+                let v = verb(c.change_type);
+                let name = c.name.as_str();
+                match implementations.iter_mut().find(|(w, _)| *w == v) {
+                    Some((_, names)) => names.push(name),
+                    None => implementations.push((v, vec![name])),
+                }
+            }
+            Visibility::Private => {}
+        }
+    }
+    for d in &a.declarations {
+        if !d.test && d.visibility == Visibility::Public {
+            items += 1;
+            lines.push(declaration_line(d));
+        }
+    }
+    for (v, names) in implementations {
+        lines.push(format!("{v} {}", group_names(&names)));
+    }
+    lines.extend(
+        overview::rename_lines(&renamed)
+            .into_iter()
+            .map(|l| format!("renamed {l}")),
+    );
+    (lines, items)
+}
+
+/// A public function's change with its signature: `added Map::get: pub fn get(&self)`,
+/// `renamed a -> b: pub fn b()`.
+fn api_line(c: &FunctionChange) -> String {
+    let mut line = match c.change_type {
+        ChangeType::Renamed => format!(
+            "renamed {} -> {}",
+            c.old_name.as_deref().unwrap_or("?"),
+            c.name
+        ),
+        t => format!("{} {}", verb(t), c.name),
+    };
+    if c.edited && c.change_type != ChangeType::Renamed {
+        line.push_str(" (edited)");
+    }
+    if !c.signature.is_empty() {
+        line.push_str(": ");
+        line.push_str(overview::shown_signature(&c.signature));
+    }
+    line
+}
+
+/// A declaration's change: `added pub struct Map<K, V>` when its head says what and which it
+/// is, else `added const Client.RETRIES: RETRIES: int`.
+fn declaration_line(d: &DeclarationChange) -> String {
+    let head = overview::shown_signature(&d.signature);
+    let leaf = overview::split_member(&d.name).map_or(d.name.as_str(), |(_, _, m)| m);
+    let says_kind = head
+        .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '#' || c == '@'))
+        .any(|w| w == d.kind || w.trim_start_matches(['#', '@']) == d.kind);
+    let v = verb(d.change_type);
+    if head.contains(d.name.as_str()) && says_kind {
+        format!("{v} {head}")
+    } else if head.contains(d.name.as_str()) {
+        format!("{v} {} {head}", d.kind)
+    } else if head.contains(leaf) {
+        format!("{v} {} {}: {head}", d.kind, d.name)
+    } else {
+        format!("{v} {} {}", d.kind, d.name)
+    }
+}
+
+/// Names with the members of one scope written once: `A::{x, y}, B::z, free` (the scope's
+/// own separator kept), in order of first appearance; a name listed twice once.
+pub fn group_names(names: &[&str]) -> String {
+    let mut groups: Vec<(&str, &str, Vec<&str>)> = Vec::new();
+    let mut seen = HashSet::new();
+    for &name in names {
+        if !seen.insert(name) {
+            continue;
+        }
+        let (scope, sep, member) = overview::split_member(name).unwrap_or(("", "", name));
+        match groups
+            .iter_mut()
+            .find(|(s, p, _)| *s == scope && *p == sep && !scope.is_empty())
+        {
+            Some((_, _, members)) => members.push(member),
+            None => groups.push((scope, sep, vec![member])),
+        }
+    }
+    groups
+        .into_iter()
+        .map(|(scope, sep, members)| match members.as_slice() {
+            [one] if scope.is_empty() => (*one).to_owned(),
+            [one] => format!("{scope}{sep}{one}"),
+            _ => format!("{scope}{sep}{{{}}}", members.join(", ")),
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Names of changes by verb, each verb once: `added a, B::{c, d}; deleted e`.
+fn by_verb<'a>(
+    changes: impl Iterator<Item = (&'static str, String)>,
+) -> Vec<(&'static str, Vec<String>)> {
+    let mut out: Vec<(&'static str, Vec<String>)> = Vec::new();
+    for (v, name) in changes {
+        match out.iter_mut().find(|(w, _)| *w == v) {
+            Some((_, names)) => names.push(name),
+            None => out.push((v, vec![name])),
+        }
+    }
+    out
+}
+
+/// `added a, B::{c, d}; deleted e` (renames and moves listed as they are).
+fn join_verbs(groups: &[(&'static str, Vec<String>)]) -> String {
+    groups
+        .iter()
+        .map(|(v, names)| {
+            let names: Vec<&str> = names.iter().map(String::as_str).collect();
+            if matches!(*v, "renamed" | "moved") {
+                format!("{v} {}", names.join(", "))
+            } else {
+                format!("{v} {}", group_names(&names))
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// How a renamed or moved function is named in a list.
+fn listed_name(c: &FunctionChange) -> String {
+    match c.change_type {
+        ChangeType::Renamed => format!("{} -> {}", c.old_name.as_deref().unwrap_or("?"), c.name),
+        ChangeType::Moved => format!("{} from {}", c.name, c.old_path.as_deref().unwrap_or("?")),
+        _ => c.name.clone(),
+    }
+}
+
+/// A production file's names, for the table of contents: what its interface lines do not
+/// say. `modified a, B::{c, d}`; `private: added e; deleted f`; `moved g from x.rs`;
+/// `reformatted h`; `tests: 2 added, 1 modified`.
+fn production_names(f: &FileChange) -> Vec<String> {
+    let Some(a) = analysed(f) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    let code = || a.changed.iter().filter(|c| !c.test);
+    let modified: Vec<&str> = code()
+        .filter(|c| c.change_type == ChangeType::Modified)
+        .map(|c| c.name.as_str())
+        .collect();
+    if !modified.is_empty() {
+        out.push(format!("modified {}", group_names(&modified)));
+    }
+    let mut private = by_verb(
+        code()
+            .filter(|c| is_api(c) && c.visibility == Visibility::Private)
+            .map(|c| (verb(c.change_type), listed_name(c))),
+    );
+    // Declarations an implementation makes (a trait impl's associated types) are the
+    // interface's: not listed.
+    for d in a
+        .declarations
+        .iter()
+        .filter(|d| !d.test && d.visibility == Visibility::Private)
+    {
+        let name = format!("{} {}", d.kind, d.name);
+        match private.iter_mut().find(|(v, _)| *v == verb(d.change_type)) {
+            Some((_, names)) => names.push(name),
+            None => private.push((verb(d.change_type), vec![name])),
+        }
+    }
+    if !private.is_empty() {
+        out.push(format!("private: {}", join_verbs(&private)));
+    }
+    let moved: Vec<String> = code()
+        .filter(|c| c.change_type == ChangeType::Moved)
+        .map(listed_name)
+        .collect();
+    if !moved.is_empty() {
+        out.push(format!("moved {}", moved.join(", ")));
+    }
+    if !a.formatting_only.is_empty() {
+        let names: Vec<&str> = a.formatting_only.iter().map(String::as_str).collect();
+        out.push(format!("reformatted {}", group_names(&names)));
+    }
+    let tests = counts(a.changed.iter().filter(|c| c.test));
+    if !tests.is_empty() {
+        out.push(format!("tests: {tests}"));
+    }
+    out
+}
+
+/// A production file's tests by name: `tests: added a, b; modified c`.
+fn test_names(f: &FileChange) -> Vec<String> {
+    let Some(a) = analysed(f) else {
+        return Vec::new();
+    };
+    let groups = by_verb(
+        a.changed
+            .iter()
+            .filter(|c| c.test)
+            .map(|c| (verb(c.change_type), listed_name(c))),
+    );
+    if groups.is_empty() {
+        Vec::new()
+    } else {
+        vec![format!("tests: {}", join_verbs(&groups))]
+    }
+}
+
+/// The names of a file of tests, benches, examples, docs or configuration, by verb, without
+/// signatures.
+fn other_names(f: &FileChange) -> Vec<String> {
+    let Some(a) = analysed(f) else {
+        return Vec::new();
+    };
+    let mut groups = by_verb(
+        a.changed
+            .iter()
+            .map(|c| (verb(c.change_type), listed_name(c))),
+    );
+    if !a.formatting_only.is_empty() {
+        groups.push(("reformatted", a.formatting_only.clone()));
+    }
+    groups
+        .iter()
+        .map(|g| join_verbs(std::slice::from_ref(g)))
+        .collect()
+}
+
+/// `2 added, 1 modified` (in the order of [`ChangeType`]).
+fn counts<'a>(changes: impl Iterator<Item = &'a FunctionChange>) -> String {
+    let mut by: BTreeMap<ChangeType, usize> = BTreeMap::new();
+    for c in changes {
+        *by.entry(c.change_type).or_default() += 1;
+    }
+    by.iter()
+        .map(|(t, n)| format!("{n} {}", verb(*t)))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Directory names that say what their files are for: a file under one is counted with it.
+const ROLE_DIRS: &[&str] = &[
+    "test",
+    "tests",
+    "testing",
+    "__tests__",
+    "spec",
+    "specs",
+    "testdata",
+    "fixtures",
+    "bench",
+    "benches",
+    "benchmarks",
+    "example",
+    "examples",
+    "doc",
+    "docs",
+    "documentation",
+    ".github",
+    ".circleci",
+    "ci",
+    "scripts",
+];
+
+/// The directory a file other than production code is counted under: the path up to the first
+/// directory that says its role (`tokio/tests/`), else its top-level directory, else `(top)`.
+fn count_dir(path: &[u8]) -> String {
+    let text = path.to_str_lossy();
+    let parts: Vec<&str> = text.split('/').collect();
+    let dirs = &parts[..parts.len().saturating_sub(1)];
+    if let Some(at) = dirs
+        .iter()
+        .position(|d| ROLE_DIRS.contains(&d.to_ascii_lowercase().as_str()))
+    {
+        return format!("{}/", dirs[..=at].join("/"));
+    }
+    match dirs.first() {
+        Some(d) => format!("{d}/"),
+        None => "(top)".to_owned(),
+    }
+}
+
+/// Files other than production code counted per directory: `14 files +900 -200; tests: 52
+/// added, 3 modified`, the files named when a directory has few.
+fn elsewhere(files: &[FileChange], order: &[usize], roles: &[Role]) -> Ordered<String> {
+    struct Count {
+        files: Vec<usize>,
+        added: u64,
+        removed: u64,
+        tests: bool,
+    }
+    let mut dirs: Vec<(String, Count)> = Vec::new();
+    for &i in order.iter().filter(|&&i| roles[i] != Role::Production) {
+        let f = &files[i];
+        let dir = count_dir(&f.path);
+        let at = match dirs.iter().position(|(d, _)| *d == dir) {
+            Some(at) => at,
+            None => {
+                dirs.push((
+                    dir,
+                    Count {
+                        files: Vec::new(),
+                        added: 0,
+                        removed: 0,
+                        tests: false,
+                    },
+                ));
+                dirs.len() - 1
+            }
+        };
+        let c = &mut dirs[at].1;
+        c.files.push(i);
+        let (a, r) = f.lines.unwrap_or((0, 0));
+        c.added = c.added.saturating_add(a);
+        c.removed = c.removed.saturating_add(r);
+        c.tests |= roles[i] == Role::Test;
+    }
+    let line = |c: &Count, dir: &str| {
+        let n = c.files.len();
+        let mut line = format!(
+            "{n} file{} +{} -{}",
+            if n == 1 { "" } else { "s" },
+            c.added,
+            c.removed
+        );
+        let changes: Vec<&FunctionChange> = c
+            .files
+            .iter()
+            .filter_map(|&i| analysed(&files[i]))
+            .flat_map(|a| &a.changed)
+            .collect();
+        let counted = counts(changes.into_iter());
+        if !counted.is_empty() {
+            let word = if c.tests { "tests" } else { "functions" };
+            line.push_str(&format!("; {word}: {counted}"));
+        }
+        if n <= NAMED_FILES {
+            let names: Vec<String> = c
+                .files
+                .iter()
+                .map(|&i| {
+                    let path = display_path(&files[i].path);
+                    match path.strip_prefix(dir) {
+                        Some(rest) if !rest.is_empty() => rest.to_owned(),
+                        _ => path,
+                    }
+                })
+                .collect();
+            line.push_str(&format!(": {}", names.join(", ")));
+        }
+        line
+    };
+    let rest = dirs.split_off(dirs.len().min(MAX_ELSEWHERE));
+    let mut out: Vec<(String, String)> =
+        dirs.iter().map(|(d, c)| (d.clone(), line(c, d))).collect();
+    if !rest.is_empty() {
+        let total = Count {
+            files: rest
+                .iter()
+                .flat_map(|(_, c)| c.files.iter().copied())
+                .collect(),
+            added: rest
+                .iter()
+                .fold(0u64, |s, (_, c)| s.saturating_add(c.added)),
+            removed: rest
+                .iter()
+                .fold(0u64, |s, (_, c)| s.saturating_add(c.removed)),
+            tests: rest.iter().any(|(_, c)| c.tests),
+        };
+        let key = format!("({} other directories)", rest.len());
+        out.push((key.clone(), line(&total, &key)));
+    }
+    Ordered(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_of_one_scope_are_written_once() {
+        assert_eq!(
+            group_names(&[
+                "Deserializer::peek",
+                "free",
+                "Deserializer::parse",
+                "<A as B>::x",
+                "Class.open",
+                "Class.close",
+                "free",
+            ]),
+            "Deserializer::{peek, parse}, free, <A as B>::x, Class.{open, close}"
+        );
+    }
+
+    #[test]
+    fn counted_directories_end_at_the_one_that_says_the_role() {
+        assert_eq!(count_dir(b"tokio/tests/io.rs"), "tokio/tests/");
+        assert_eq!(count_dir(b"tests/ui/x.rs"), "tests/");
+        assert_eq!(count_dir(b"README.md"), "(top)");
+        assert_eq!(count_dir(b"src/lib.md"), "src/");
+    }
+}
