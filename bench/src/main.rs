@@ -4,6 +4,7 @@
 //! many runs, so machine noise hits both sides alike. Results are printed and appended to
 //! `bench/RESULTS.md` with the machine, date and commit. Nothing here runs in CI.
 
+mod contents;
 mod context;
 mod hostile;
 mod manifest;

@@ -879,9 +879,9 @@ fn parts(
     let h = &placed.hunk;
     let (mut old, mut new) = (h.old_start, h.new_start);
     // Each part: where it starts, its lines, and the functions its changed lines are in.
-    let mut found: Vec<((u32, u32), Vec<std::borrow::Cow<'_, str>>, Vec<String>)> = Vec::new();
-    let mut current: ((u32, u32), Vec<std::borrow::Cow<'_, str>>, Vec<String>) =
-        ((old, new), Vec::new(), Vec::new());
+    type Part<'l> = ((u32, u32), Vec<std::borrow::Cow<'l, str>>, Vec<String>);
+    let mut found: Vec<Part<'_>> = Vec::new();
+    let mut current: Part<'_> = ((old, new), Vec::new(), Vec::new());
     let mut size = header(placed, labels, (old, new), 0, None).len();
     let room = limit.saturating_sub(size + 16);
     for line in &h.lines {

@@ -474,7 +474,7 @@ pub fn group_names(names: &[&str]) -> String {
 }
 
 /// Names of changes by verb, each verb once: `added a, B::{c, d}; deleted e`.
-fn by_verb<'a>(
+fn by_verb(
     changes: impl Iterator<Item = (&'static str, String)>,
 ) -> Vec<(&'static str, Vec<String>)> {
     let mut out: Vec<(&'static str, Vec<String>)> = Vec::new();
@@ -755,6 +755,213 @@ fn elsewhere(files: &[FileChange], order: &[usize], roles: &[Role]) -> Ordered<S
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::git::facts::Status;
+    use crate::lang::{FileFunctions, FunctionKind};
+
+    fn file(
+        path: &str,
+        changed: Vec<FunctionChange>,
+        declarations: Vec<DeclarationChange>,
+    ) -> FileChange {
+        FileChange {
+            path: path.into(),
+            old_path: None,
+            status: Status::Modified,
+            similarity: None,
+            mode_before: crate::git::Mode::FILE,
+            mode_after: crate::git::Mode::FILE,
+            oid_before: None,
+            oid_after: None,
+            lines: Some((10, 2)),
+            binary: false,
+            size_before: None,
+            size_after: None,
+            language: crate::manifest::language::from_path(path.as_bytes()),
+            generated: None,
+            generated_by_change: false,
+            untracked: false,
+            functions: Functions::Analysed(FileFunctions {
+                changed,
+                declarations,
+                ..FileFunctions::default()
+            }),
+            outline: Default::default(),
+        }
+    }
+
+    fn change(
+        name: &str,
+        t: ChangeType,
+        visibility: Visibility,
+        signature: &str,
+    ) -> FunctionChange {
+        FunctionChange {
+            name: name.into(),
+            old_name: (t == ChangeType::Renamed).then(|| format!("{name}_old")),
+            kind: FunctionKind::Method,
+            change_type: t,
+            start_line: 1,
+            end_line: 2,
+            signature: signature.into(),
+            old_path: None,
+            edited: false,
+            visibility,
+            test: false,
+        }
+    }
+
+    #[test]
+    fn the_interface_comes_first_with_shapes_said_once() {
+        use ChangeType::*;
+        use Visibility::*;
+        let adapter = |ty: &str| {
+            file(
+                &format!("src/stream_ext/{}.rs", ty.to_ascii_lowercase()),
+                vec![
+                    change(
+                        &format!("{ty}::get_ref"),
+                        Added,
+                        Public,
+                        "pub fn get_ref(&self) -> &St",
+                    ),
+                    change(
+                        &format!("{ty}::into_inner"),
+                        Added,
+                        Public,
+                        "pub fn into_inner(self) -> St",
+                    ),
+                    change(
+                        &format!("<{ty} as Stream>::poll_next"),
+                        Modified,
+                        Implementation,
+                        "",
+                    ),
+                ],
+                Vec::new(),
+            )
+        };
+        let mut test_fn = change("tests::it_works", Added, Private, "fn it_works()");
+        test_fn.test = true;
+        let files = vec![
+            adapter("Filter"),
+            file(
+                "src/map.rs",
+                vec![
+                    change(
+                        "Map::shift_insert",
+                        Added,
+                        Public,
+                        "#[inline] pub fn shift_insert(&mut self)",
+                    ),
+                    change("Map::grow", Added, Private, "fn grow(&mut self)"),
+                    change("Map::len", Modified, Public, "pub fn len(&self) -> usize"),
+                    change(
+                        "<Map as Hash>::hash",
+                        Added,
+                        Implementation,
+                        "fn hash<H>(&self, h: &mut H)",
+                    ),
+                    change("Map::retain", Renamed, Public, "pub fn retain(&mut self)"),
+                    test_fn,
+                ],
+                vec![DeclarationChange {
+                    name: "IntoValues".into(),
+                    kind: "struct".into(),
+                    change_type: Added,
+                    signature: "pub struct IntoValues".into(),
+                    visibility: Public,
+                    test: false,
+                    start_line: 9,
+                }],
+            ),
+            adapter("Map2"),
+            file(
+                "tests/map.rs",
+                vec![change("test_shift", Added, Private, "fn test_shift()")],
+                Vec::new(),
+            ),
+            file("README.md", Vec::new(), Vec::new()),
+        ];
+        let order: Vec<usize> = (0..files.len()).collect();
+        let toc = build(&files, &order);
+        let api: Vec<(String, Vec<String>)> = toc
+            .parts
+            .iter()
+            .take(toc.api_parts)
+            .map(|p| match p {
+                Part::Api { key, lines } => (key.clone(), lines.clone()),
+                Part::File { .. } => unreachable!(),
+            })
+            .collect();
+        assert_eq!(
+            api,
+            [
+                (
+                    "src/stream_ext/ (2 files)".to_owned(),
+                    vec!["added get_ref, into_inner on Filter, Map2: pub fn get_ref(&self) -> &St; pub fn into_inner(self) -> St".to_owned()]
+                ),
+                (
+                    "src/map.rs".to_owned(),
+                    vec![
+                        "added Map::shift_insert: pub fn shift_insert(&mut self)".to_owned(),
+                        "renamed Map::retain_old -> Map::retain: pub fn retain(&mut self)".to_owned(),
+                        "added pub struct IntoValues".to_owned(),
+                        "added <Map as Hash>::hash".to_owned(),
+                    ]
+                ),
+            ]
+        );
+        assert_eq!(toc.api_items, 4 + 2 + 1);
+        let names: Vec<(String, Vec<String>)> = toc.parts[toc.api_parts..]
+            .iter()
+            .map(|p| match p {
+                Part::File { entry, .. } => (entry.path.clone(), entry.functions.clone()),
+                Part::Api { .. } => unreachable!(),
+            })
+            .collect();
+        assert_eq!(
+            names,
+            [
+                (
+                    "src/stream_ext/filter.rs".to_owned(),
+                    vec!["modified <Filter as Stream>::poll_next".to_owned()]
+                ),
+                (
+                    "src/map.rs".to_owned(),
+                    vec![
+                        "modified Map::len".to_owned(),
+                        "private: added Map::grow".to_owned(),
+                        "tests: 1 added".to_owned(),
+                    ]
+                ),
+                (
+                    "src/stream_ext/map2.rs".to_owned(),
+                    vec!["modified <Map2 as Stream>::poll_next".to_owned()]
+                ),
+                // Later pages: the production file's tests by name, then the other files.
+                (
+                    "src/map.rs".to_owned(),
+                    vec!["tests: added tests::it_works".to_owned()]
+                ),
+                (
+                    "tests/map.rs".to_owned(),
+                    vec!["added test_shift".to_owned()]
+                ),
+                ("README.md".to_owned(), Vec::new()),
+            ]
+        );
+        assert_eq!(toc.first, toc.api_parts + 3);
+        assert_eq!(
+            toc.elsewhere.0,
+            [
+                (
+                    "tests/".to_owned(),
+                    "1 file +10 -2; tests: 1 added: map.rs".to_owned()
+                ),
+                ("(top)".to_owned(), "1 file +10 -2: README.md".to_owned()),
+            ]
+        );
+    }
 
     #[test]
     fn names_of_one_scope_are_written_once() {

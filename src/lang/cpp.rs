@@ -135,11 +135,14 @@ impl Analyzer for Cpp {
     }
 }
 
+/// A class body's access sections: its id and range, and where each label starts with the
+/// access it gives.
+type Sections = (usize, std::ops::Range<usize>, Vec<(usize, Visibility)>);
+
 thread_local! {
-    /// The access sections of the class body last asked about: its id and range, and where
-    /// each `public:`, `protected:` or `private:` label starts (so a class of many members
+    /// The access sections of the class body last asked about (so a class of many members
     /// costs one pass over its body, not one per member).
-    static SECTIONS: std::cell::RefCell<(usize, std::ops::Range<usize>, Vec<(usize, Visibility)>)> =
+    static SECTIONS: std::cell::RefCell<Sections> =
         const { std::cell::RefCell::new((usize::MAX, 0..0, Vec::new())) };
 }
 
