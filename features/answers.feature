@@ -23,7 +23,7 @@ Feature: The shim answers an agent's git with structure
     Then stdout is JSON
     And a hunk of "src/app.py" contains " def hello():"
 
-  Scenario: A change too large for one answer leads with its map
+  Scenario: A change too large for one answer leads with its table of contents
     Given the file "gen.sh" contains
       """
       for i in $(seq 1 40); do printf 'def f%s():\n    return %s\n' $i $i > "m$i.py"; done

@@ -360,11 +360,16 @@ fn api_lines(f: &FileChange, shaped: &HashSet<*const FunctionChange>) -> (Vec<St
     let mut items = 0;
     let mut implementations: Vec<(&'static str, Vec<&str>)> = Vec::new();
     let mut renamed: Vec<(&str, &str)> = Vec::new();
+    let mut public_renames: Vec<&FunctionChange> = Vec::new();
     for c in &a.changed {
         if !is_api(c) || shaped.contains(&std::ptr::from_ref(c)) {
             continue;
         }
         match c.visibility {
+            Visibility::Public if c.change_type == ChangeType::Renamed => {
+                items += 1;
+                public_renames.push(c);
+            }
             Visibility::Public => {
                 items += 1;
                 let line = api_line(c);
@@ -386,6 +391,33 @@ fn api_lines(f: &FileChange, shaped: &HashSet<*const FunctionChange>) -> (Vec<St
             Visibility::Private => {}
         }
     }
+    // Members of a renamed scope (a class renamed) are said once, without signatures (their
+    // own did not change); a function renamed alone keeps its signature.
+    fn scope_change(c: &FunctionChange) -> Option<(&str, &str)> {
+        let old = c.old_name.as_deref().and_then(overview::split_member)?;
+        let new = overview::split_member(&c.name)?;
+        (old.2 == new.2 && old.1 == new.1 && old.0 != new.0).then_some((old.0, new.0))
+    }
+    let mut scopes: BTreeMap<(&str, &str), usize> = BTreeMap::new();
+    for c in &public_renames {
+        if let Some(key) = scope_change(c) {
+            *scopes.entry(key).or_default() += 1;
+        }
+    }
+    let mut grouped: Vec<(&str, &str)> = Vec::new();
+    for c in &public_renames {
+        match scope_change(c) {
+            Some(key) if scopes[&key] > 1 => {
+                grouped.push((c.old_name.as_deref().unwrap_or("?"), &c.name));
+            }
+            _ => lines.push(api_line(c)),
+        }
+    }
+    lines.extend(
+        overview::rename_lines(&grouped)
+            .into_iter()
+            .map(|l| format!("renamed {l}")),
+    );
     for d in &a.declarations {
         if !d.test && d.visibility == Visibility::Public {
             items += 1;

@@ -210,7 +210,7 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let home = tmp.path();
         std::fs::create_dir_all(home.join(".gemini")).unwrap();
-        let edited = block().replace("every answer is at most", "answers are at most");
+        let edited = block().replace("A page is at most", "Pages are at most");
         let content = format!("mine\n\n{edited}");
         std::fs::write(home.join(".gemini/GEMINI.md"), &content).unwrap();
         let l = layout(home);
