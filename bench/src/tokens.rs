@@ -79,6 +79,8 @@ struct Samples {
     big_ranges: Vec<String>,
     /// Ranges of 20-300 files: what their first page holds and costs.
     contents: Vec<contents::Range>,
+    /// Ranges with a map page git-prism did not answer, and why.
+    unanswered: Vec<String>,
 }
 
 /// Runs git and the shim in one corpus.
@@ -288,7 +290,15 @@ impl Bench<'_> {
                     a,
                     g,
                 );
-                let (pages, map_tokens) = self.map_pages(&range, &raw)?;
+                let (pages, map_tokens) = match self.map_pages(&range, &raw) {
+                    Ok(found) => found,
+                    Err(e) => {
+                        // A page git-prism did not answer (git's bytes instead): a failure of
+                        // the answer, reported, not a reason to stop measuring.
+                        s.unanswered.push(format!("{range} ({files} files): {e:#}"));
+                        continue;
+                    }
+                };
                 if (20..=WHOLE_LISTING).contains(&files) {
                     let patch = run(self.git(&["diff", "-U0", &range]))?;
                     let patch_text = String::from_utf8_lossy(&patch);
@@ -366,7 +376,8 @@ impl Bench<'_> {
             }
             let bytes = run(self.agent(&["diff", range], Some(&cursor)))?;
             tokens += self.count(&bytes);
-            let page: Value = serde_json::from_slice(&bytes)?;
+            let page: Value = serde_json::from_slice(&bytes)
+                .with_context(|| format!("page {pages} of git diff {range} is not an answer"))?;
             next = next_cursor(&page);
         }
         Ok((
@@ -625,6 +636,12 @@ pub fn run_figure(options: &Options, report: &mut Report) -> Result<()> {
         whole += s.whole;
         map_first += s.map_first;
         map_pages.extend(s.map_pages.iter().map(|r| format!("{name} {r}")));
+        if !s.unanswered.is_empty() {
+            notes.push(format!(
+                "{name}: map pages not answered: {}",
+                s.unanswered.join("; ")
+            ));
+        }
         if !s.big_ranges.is_empty() {
             notes.push(format!(
                 "{name}, ranges of more than {WHOLE_LISTING} files: {}",
