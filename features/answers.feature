@@ -12,13 +12,13 @@ Feature: The shim answers an agent's git with structure
     Then it succeeds
     And stdout is JSON
     And the answer lists "src/app.py" as "M app.py +5 -1"
-    And a hunk of "src/app.py" contains "@@ -2 +2 @@ hello, added bye\n-    return 'hello'\n+    return 'hello, world'"
+    And a hunk of "src/app.py" contains "@@ -2 +2 @@ hello; added bye\n-    return 'hello'\n+    return 'hello, world'"
     And the JSON has no field "raw"
 
   Scenario: Patch-shaping options are honoured inside the answer
     When the agent runs "git diff -U1 main~1..main"
     Then stdout is JSON
-    And a hunk of "src/app.py" contains "@@ -1 +1 @@ hello, added bye\n def hello():\n-    return 'hello'"
+    And a hunk of "src/app.py" contains "@@ -1 +1 @@ hello; added bye\n def hello():\n-    return 'hello'"
     When the agent runs "git diff --unified=3 main~1..main -- src"
     Then stdout is JSON
     And a hunk of "src/app.py" contains " def hello():"
@@ -99,7 +99,7 @@ Feature: The shim answers an agent's git with structure
     Then the JSON field "message" is "main: greet the world"
     And the JSON field "author" is "A U Thor <author@example.com>"
     And the answer lists "src/app.py" as "M app.py +5 -1"
-    And a hunk of "src/app.py" contains "@@ -2 +2 @@ hello, added bye\n-    return 'hello'\n+    return 'hello, world'\n+\n+\n+def bye():"
+    And a hunk of "src/app.py" contains "@@ -2 +2 @@ hello; added bye\n-    return 'hello'\n+    return 'hello, world'\n+\n+\n+def bye():"
 
   Scenario: git show with the header suppressed and wider context
     When the agent runs "git show main --format= -U4"
