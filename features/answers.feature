@@ -36,7 +36,7 @@ Feature: The shim answers an agent's git with structure
     And the agent runs "git diff HEAD~1..HEAD"
     Then stdout is JSON
     And the JSON field "summary" contains "40 files changed"
-    And the functions of "m7.py" include "added g7: def g7(x)"
+    And the functions of "m7.py" include "added def g7(x)"
     And the functions of "m7.py" include "modified f7"
     And the JSON field "raw" is "GIT_PRISM_INSIDE_SHIM=1 git diff HEAD~1..HEAD"
 

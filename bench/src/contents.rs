@@ -175,7 +175,12 @@ pub fn interface(patch: &str) -> (Vec<Item>, usize) {
         for (re, keyword) in list {
             if let Some(c) = re.captures(text) {
                 let name = c.get(c.len() - 1).map_or("", |m| m.as_str()).to_owned();
-                let bare: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+                // A constant's value is not its signature: only what comes before `=`.
+                let head = match *keyword {
+                    "const" | "static" | "var" => text.split('=').next().unwrap_or(text),
+                    _ => text,
+                };
+                let bare: String = head.chars().filter(|c| !c.is_whitespace()).collect();
                 found.push((added, file.clone(), name, keyword, bare));
                 break;
             }
@@ -218,6 +223,46 @@ pub fn interface_text(doc: &Value) -> String {
     }
 }
 
+/// How many public items a first page's `api` lists with their signatures: a shape line
+/// (`added a, b on X, Y: ..`) counts each member on each scope, a line naming members of an
+/// implementation or of a renamed scope (no signature) counts none, any other line one.
+pub fn listed_items(doc: &Value) -> usize {
+    let Some(api) = doc.get("api").and_then(Value::as_object) else {
+        return 0;
+    };
+    let mut n = 0;
+    for line in api
+        .values()
+        .flat_map(|v| v.as_array().into_iter().flatten())
+    {
+        let line = line.as_str().unwrap_or("");
+        let body = line.split_once(' ').map_or("", |(_, rest)| rest);
+        if let Some((members, rest)) = body.split_once(" on ") {
+            if let Some((scopes, _)) = rest.split_once(": ") {
+                let count = |s: &str| s.split(", ").count();
+                let members: usize = members
+                    .split("; ")
+                    .map(|m| {
+                        let m = ["added ", "deleted ", "signature "]
+                            .iter()
+                            .find_map(|v| m.strip_prefix(v))
+                            .unwrap_or(m);
+                        count(m)
+                    })
+                    .sum();
+                n += members.max(1) * count(scopes);
+                continue;
+            }
+        }
+        let names_only = (body.starts_with('<') && !body.contains(": "))
+            || (line.starts_with("renamed ") && body.contains(": ") && !body.contains('('));
+        if !names_only {
+            n += 1;
+        }
+    }
+    n
+}
+
 /// Whether the first page names an item with its signature: one string of `text` holds the
 /// item's keyword and then its name as a word (a shape line names the member, then its types,
 /// then each signature: `pub fn get_ref(`).
@@ -229,8 +274,18 @@ pub fn holds(text: &str, item: &Item) -> bool {
         !before.is_some_and(|c| c.is_alphanumeric() || c == '_')
             && !after.is_some_and(|c| c.is_alphanumeric() || c == '_')
     };
-    // Each JSON string of the text, roughly: split at quotes.
+    // Each JSON string of the text, roughly: split at quotes. A rename names the old name
+    // before its arrow (its signature is the new one's, under the new name).
     text.split('"').any(|s| {
+        if s.starts_with("renamed ") {
+            let old = s.split(" -> ").next().unwrap_or("");
+            if old
+                .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .any(|w| w == item.name)
+            {
+                return true;
+            }
+        }
         let mut from = 0;
         while let Some(at) = s[from..].find(&item.name) {
             let at = from + at;
@@ -258,18 +313,23 @@ pub struct Range {
     pub label: String,
     pub files: usize,
     pub items: usize,
+    /// Public items page 1's `api` lists with their signatures ([`listed_items`]).
+    pub listed: usize,
     pub missing: Vec<String>,
     pub unread: usize,
     pub page1: usize,
     /// Tokens of the whole map (pages before the first hunk); `None` when answered whole.
     pub map: Option<usize>,
     pub patch: usize,
+    /// Whether page 1 says the interface continues on the next page (it is larger than one).
+    pub interface_continues: bool,
 }
 
 impl Range {
-    /// Page 1's cap in tokens, for ranges of at most [`CAPPED_FILES`] files.
+    /// Page 1's cap in tokens, for ranges of at most [`CAPPED_FILES`] files: per public item
+    /// it must hold, the more of the oracle's count and the page's own.
     pub fn cap(&self) -> Option<usize> {
-        (self.files <= CAPPED_FILES).then(|| CAP_BASE + CAP_PER_ITEM * self.items)
+        (self.files <= CAPPED_FILES).then(|| CAP_BASE + CAP_PER_ITEM * self.items.max(self.listed))
     }
 }
 
@@ -294,21 +354,49 @@ pub fn rows(ranges: &BTreeMap<String, Vec<Range>>) -> (Vec<Vec<String>>, String)
     rows.extend(rows_of("**all**", &all));
     let missing: Vec<String> = all
         .iter()
-        .filter(|r| !r.missing.is_empty())
+        .filter(|r| !r.missing.is_empty() && !r.interface_continues)
         .map(|r| format!("{} lacks {}", r.label, r.missing.join(", ")))
         .collect();
     let items: usize = all.iter().map(|r| r.items).sum();
     let unread: usize = all.iter().filter(|r| r.unread > 0).count();
     let whole = all.iter().filter(|r| r.map.is_none()).count();
-    let summary = format!(
-        "{} ranges of 20-300 files ({whole} answered whole); {items} public items found in their `-U0` patches, {} ranges with an item missing from page 1{}; {unread} ranges have changed production lines in languages the oracle does not read.",
-        all.len(),
-        missing.len(),
-        if missing.is_empty() {
+    let over_page: Vec<String> = all
+        .iter()
+        .filter(|r| r.interface_continues)
+        .map(|r| format!("{} ({} items)", r.label, r.items))
+        .collect();
+    let over_cap: Vec<String> = all
+        .iter()
+        .filter_map(|r| {
+            let cap = r.cap()?;
+            (r.page1 > cap).then(|| format!("{}: {} tokens, cap {cap}", r.label, r.page1))
+        })
+        .collect();
+    let big_maps: Vec<String> = all
+        .iter()
+        .filter_map(|r| {
+            let ratio = r.map? as f64 / r.patch.max(1) as f64;
+            (ratio > MAP_RATIO).then(|| format!("{}: {ratio:.3}", r.label))
+        })
+        .collect();
+    let list = |v: &[String]| {
+        if v.is_empty() {
             String::new()
         } else {
-            format!(" ({})", missing.join("; "))
-        },
+            format!(" ({})", v.join("; "))
+        }
+    };
+    let summary = format!(
+        "{} ranges of 20-300 files ({whole} answered whole); {items} public items found in their `-U0` patches. Ranges whose interface is larger than one page and continues on page 2, as page 1 says: {}{}. Ranges with an item missing from page 1 otherwise: {}{}. Page 1 over its cap: {}{}. Whole map over {MAP_RATIO}x the patch: {}{}. {unread} ranges have changed production lines in languages the oracle does not read.",
+        all.len(),
+        over_page.len(),
+        list(&over_page),
+        missing.len(),
+        list(&missing),
+        over_cap.len(),
+        list(&over_cap),
+        big_maps.len(),
+        list(&big_maps),
     );
     (rows, summary)
 }
@@ -363,7 +451,11 @@ fn rows_of(corpus: &str, list: &[&Range]) -> Vec<Vec<String>> {
             format!("{over} over {MAP_RATIO}"),
         ]);
     }
-    let missing = list.iter().filter(|r| !r.missing.is_empty()).count();
+    let missing = list
+        .iter()
+        .filter(|r| !r.missing.is_empty() && !r.interface_continues)
+        .count();
+    let continued = list.iter().filter(|r| r.interface_continues).count();
     rows.push(vec![
         corpus.to_owned(),
         "ranges with a public item missing from page 1".to_owned(),
@@ -372,7 +464,7 @@ fn rows_of(corpus: &str, list: &[&Range]) -> Vec<Vec<String>> {
         String::new(),
         String::new(),
         format!(
-            "{missing} of {} ({} items)",
+            "{missing} of {} ({} items; {continued} more whose interface continues on page 2)",
             list.len(),
             list.iter().map(|r| r.items).sum::<usize>()
         ),
@@ -427,6 +519,12 @@ diff --git a/pkg/a.go b/pkg/a.go
         for item in &items {
             assert!(holds(api, item), "{item:?}");
         }
+        let doc: Value = serde_json::from_str(&format!(
+            "{{\"api\":{api}}}",
+            api = r#"{"a.rs":["added pub fn A::f(&self)","added get_ref, get on Filter, Map: pub fn get_ref(&self); pub fn get(&self)","added <A as Clone>::clone","renamed Old -> New: a, b","renamed x -> pub fn y()","added pub struct S"]}"#
+        ))
+        .unwrap();
+        assert_eq!(listed_items(&doc), 1 + 2 * 2 + 1 + 1);
         let missing = Item {
             file: "x".into(),
             name: "shift".into(),

@@ -314,11 +314,15 @@ impl Bench<'_> {
                         label: format!("{range} ({files} files)"),
                         files,
                         items: items.len(),
+                        listed: contents::listed_items(&doc),
                         missing,
                         unread,
                         page1: a,
                         map: (!matches!(pages, MapPages::Whole)).then_some(map_tokens),
                         patch: self.count(&patch),
+                        interface_continues: doc["cut"]
+                            .to_string()
+                            .contains("the interface, continued"),
                     });
                 }
                 let label = format!("{range} ({files} files): {}", pages.describe());

@@ -284,6 +284,18 @@ fn push_file(
     }
 }
 
+/// Removes a file's `tests: 2 added` count from this page's map, when the file is on it.
+fn drop_test_count(files: &mut Ordered<Ordered<Vec<String>>>, entry: &overview::MapEntry) {
+    if let Some((_, lines)) = files.0.iter_mut().rev().find(|(d, _)| *d == entry.dir) {
+        if let Some((_, functions)) = lines.0.iter_mut().find(|(l, _)| *l == entry.line) {
+            functions.retain(|f| {
+                !f.strip_prefix("tests: ")
+                    .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit()))
+            });
+        }
+    }
+}
+
 /// About how many bytes a file's hunks take in an answer: its changed lines at about 60 bytes
 /// each, context and headers included.
 fn estimate_bytes(f: &crate::manifest::model::FileChange) -> usize {
@@ -393,7 +405,12 @@ fn map_page(
         for part in &rest[..shown] {
             match part {
                 toc::Part::Api { key, lines } => body.api.0.push((key.clone(), lines.clone())),
-                toc::Part::File { entry, .. } => {
+                toc::Part::File { entry, role } => {
+                    if *role == Role::Test {
+                        // A production file's tests by name: their count, already on this
+                        // page with the file, says nothing more.
+                        drop_test_count(&mut body.files, entry);
+                    }
                     push_file(&mut body.files, entry, entry.functions.clone());
                 }
             }

@@ -200,6 +200,12 @@ fn is_api(c: &FunctionChange) -> bool {
         )
 }
 
+/// Whether a change moves a public function to another file (an interface change: where it
+/// is imported from).
+fn public_move(c: &FunctionChange) -> bool {
+    !c.test && c.change_type == ChangeType::Moved && c.visibility == Visibility::Public
+}
+
 /// The word a change is said with.
 fn verb(t: ChangeType) -> &'static str {
     match t {
@@ -362,6 +368,16 @@ fn api_lines(f: &FileChange, shaped: &HashSet<*const FunctionChange>) -> (Vec<St
     let mut renamed: Vec<(&str, &str)> = Vec::new();
     let mut public_renames: Vec<&FunctionChange> = Vec::new();
     for c in &a.changed {
+        if public_move(c) {
+            // Its path changed: in most languages, the name its users import.
+            items += 1;
+            lines.push(format!(
+                "moved {} from {}",
+                signed(&c.name, &c.signature),
+                c.old_path.as_deref().unwrap_or("?"),
+            ));
+            continue;
+        }
         if !is_api(c) || shaped.contains(&std::ptr::from_ref(c)) {
             continue;
         }
@@ -435,25 +451,40 @@ fn api_lines(f: &FileChange, shaped: &HashSet<*const FunctionChange>) -> (Vec<St
     (lines, items)
 }
 
-/// A public function's change with its signature: `added Map::get: pub fn get(&self)`,
-/// `renamed a -> b: pub fn b()`.
+/// A public function's change with its signature, the name said once: `added pub fn
+/// Map::get(&self)`, `renamed a -> pub fn b()`.
 fn api_line(c: &FunctionChange) -> String {
-    let mut line = match c.change_type {
+    let signed = signed(&c.name, &c.signature);
+    match c.change_type {
         ChangeType::Renamed => format!(
-            "renamed {} -> {}",
-            c.old_name.as_deref().unwrap_or("?"),
-            c.name
+            "renamed {} -> {signed}",
+            c.old_name.as_deref().unwrap_or("?")
         ),
-        t => format!("{} {}", verb(t), c.name),
-    };
-    if c.edited && c.change_type != ChangeType::Renamed {
-        line.push_str(" (edited)");
+        t => format!("{} {signed}", verb(t)),
     }
-    if !c.signature.is_empty() {
-        line.push_str(": ");
-        line.push_str(overview::shown_signature(&c.signature));
+}
+
+/// A function's qualified name and its signature in one: the scope written into the signature
+/// before the name (`pub fn get(&self)` of `Map::get` is `pub fn Map::get(&self)`); the
+/// signature alone when it already shows the scope before the name (Go's receiver: `func (c
+/// *Command) Run()`); `name: signature` when the name is not in it.
+fn signed(name: &str, signature: &str) -> String {
+    let signature = overview::shown_signature(signature);
+    if signature.is_empty() {
+        return name.to_owned();
     }
-    line
+    let (scope, sep, leaf) = overview::split_member(name).unwrap_or(("", "", name));
+    let is_word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+    let at = signature.match_indices(leaf).map(|(i, _)| i).find(|&i| {
+        !is_word(signature[..i].chars().next_back())
+            && !is_word(signature[i + leaf.len()..].chars().next())
+    });
+    match at {
+        Some(_) if scope.is_empty() => signature.to_owned(),
+        Some(i) if signature[..i].contains(scope.trim_start_matches('*')) => signature.to_owned(),
+        Some(i) => format!("{}{scope}{sep}{}", &signature[..i], &signature[i..]),
+        None => format!("{name}: {signature}"),
+    }
 }
 
 /// A declaration's change: `added pub struct Map<K, V>` when its head says what and which it
@@ -582,7 +613,7 @@ fn production_names(f: &FileChange) -> Vec<String> {
         out.push(format!("private: {}", join_verbs(&private)));
     }
     let moved: Vec<String> = code()
-        .filter(|c| c.change_type == ChangeType::Moved)
+        .filter(|c| c.change_type == ChangeType::Moved && !public_move(c))
         .map(listed_name)
         .collect();
     if !moved.is_empty() {
@@ -935,8 +966,8 @@ mod tests {
                 (
                     "src/map.rs".to_owned(),
                     vec![
-                        "added Map::shift_insert: pub fn shift_insert(&mut self)".to_owned(),
-                        "renamed Map::retain_old -> Map::retain: pub fn retain(&mut self)".to_owned(),
+                        "added pub fn Map::shift_insert(&mut self)".to_owned(),
+                        "renamed Map::retain_old -> pub fn Map::retain(&mut self)".to_owned(),
                         "added pub struct IntoValues".to_owned(),
                         "added <Map as Hash>::hash".to_owned(),
                     ]
@@ -993,6 +1024,29 @@ mod tests {
                 ("(top)".to_owned(), "1 file +10 -2: README.md".to_owned()),
             ]
         );
+    }
+
+    #[test]
+    fn a_signature_carries_its_qualified_name() {
+        assert_eq!(
+            signed("Map::get", "pub fn get(&self) -> u8"),
+            "pub fn Map::get(&self) -> u8"
+        );
+        assert_eq!(signed("get", "pub fn get(&self)"), "pub fn get(&self)");
+        assert_eq!(
+            signed("Option.flag", "@property def flag(self) -> bool"),
+            "@property def Option.flag(self) -> bool"
+        );
+        assert_eq!(
+            signed("Command.Run", "func (c *Command) Run() error"),
+            "func (c *Command) Run() error"
+        );
+        assert_eq!(
+            signed("<A as B>::x", "fn x(&self)"),
+            "fn <A as B>::x(&self)"
+        );
+        assert_eq!(signed("a::b", "fn bb()"), "a::b: fn bb()");
+        assert_eq!(signed("f", ""), "f");
     }
 
     #[test]

@@ -98,8 +98,8 @@ fn a_range_starts_with_its_table_of_contents() {
     assert_eq!(
         first["api"]["src/lib.rs"],
         serde_json::json!([
-            "added Widget::new: pub fn new(size: u32) -> Widget",
-            "added Widget::size: pub fn size(&self) -> u32",
+            "added pub fn Widget::new(size: u32) -> Widget",
+            "added pub fn Widget::size(&self) -> u32",
             "added pub struct Widget",
             "added pub const MAX: u32",
             "added <Widget as Clone>::clone",
@@ -263,7 +263,7 @@ fn a_small_range_is_answered_whole_and_a_large_commit_stays_whole() {
         range.get("hunks").is_none() && range.get("next").is_some(),
         "{range}"
     );
-    assert_eq!(range["api"]["c.py"][0], "added big: def big()");
+    assert_eq!(range["api"]["c.py"][0], "added def big()");
 }
 
 #[test]
