@@ -47,8 +47,9 @@ const MIN_PART: usize = 400;
 /// times the budget, the answer is paged from the start.
 const WHOLE_ESTIMATE_FACTOR: usize = 3;
 
-/// The most directories a paged map's totals name.
-const MAX_DIRECTORIES: usize = 20;
+/// The most directories the table of contents' totals name (when it cannot name every file of
+/// production code).
+const TOC_DIRECTORIES: usize = 8;
 
 /// What to render.
 pub struct Input<'a> {
@@ -374,7 +375,8 @@ fn map_page(
     let rest = &parts[start..];
     let base = Body {
         raw: input.raw.map(str::to_owned),
-        summary: Some(overview::summary_line(m.into())),
+        // Page 1 said it; a page of the map that follows does not repeat it.
+        summary: first.then(|| overview::summary_line(m.into())),
         page: (!first).then(|| "the map, continued".to_owned()),
         dependencies: if first {
             overview::dependency_lines(m.into())
@@ -416,7 +418,7 @@ fn map_page(
             }
         }
         if first && start + shown < contents.first {
-            body.directories = overview::directory_totals(&m.files, MAX_DIRECTORIES);
+            body.directories = overview::directory_totals(&m.files, TOC_DIRECTORIES);
         }
         body.cut = notes;
         if shown < rest.len() {
