@@ -237,22 +237,23 @@ pub fn listed_items(doc: &Value) -> usize {
     {
         let line = line.as_str().unwrap_or("");
         let body = line.split_once(' ').map_or("", |(_, rest)| rest);
-        if let Some((members, rest)) = body.split_once(" on ") {
-            if let Some((scopes, _)) = rest.split_once(": ") {
-                let count = |s: &str| s.split(", ").count();
-                let members: usize = members
-                    .split("; ")
-                    .map(|m| {
-                        let m = ["added ", "deleted ", "signature "]
-                            .iter()
-                            .find_map(|v| m.strip_prefix(v))
-                            .unwrap_or(m);
-                        count(m)
-                    })
-                    .sum();
-                n += members.max(1) * count(scopes);
-                continue;
-            }
+        let shape = body
+            .split_once(" on ")
+            .and_then(|(members, rest)| Some((members, rest.split_once(": ")?.0)));
+        if let Some((members, scopes)) = shape {
+            let count = |s: &str| s.split(", ").count();
+            let members: usize = members
+                .split("; ")
+                .map(|m| {
+                    let m = ["added ", "deleted ", "signature "]
+                        .iter()
+                        .find_map(|v| m.strip_prefix(v))
+                        .unwrap_or(m);
+                    count(m)
+                })
+                .sum();
+            n += members.max(1) * count(scopes);
+            continue;
         }
         let names_only = (body.starts_with('<') && !body.contains(": "))
             || (line.starts_with("renamed ") && body.contains(": ") && !body.contains('('));
