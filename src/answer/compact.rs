@@ -406,7 +406,12 @@ fn map_page(
         let mut body = base.clone();
         for part in &rest[..shown] {
             match part {
-                toc::Part::Api { key, lines } => body.api.0.push((key.clone(), lines.clone())),
+                toc::Part::Api { key, lines } => {
+                    // A shape found in one file shares the file's key: one entry, in order.
+                    for line in lines {
+                        body.api.push_to(key, line.clone());
+                    }
+                }
                 toc::Part::File { entry, role } => {
                     if *role == Role::Test {
                         // A production file's tests by name: their count, already on this

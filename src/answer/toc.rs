@@ -130,10 +130,15 @@ pub fn build(files: &[FileChange], order: &[usize]) -> Toc {
         let (lines, items) = api_lines(&files[i], &shaped);
         if !lines.is_empty() {
             toc.api_items += items;
-            toc.parts.push(Part::Api {
-                key: display_path(&files[i].path),
-                lines,
-            });
+            let key = display_path(&files[i].path);
+            // A shape of this file alone went first under the same key: one part.
+            match toc.parts.last_mut() {
+                Some(Part::Api {
+                    key: last,
+                    lines: shape,
+                }) if *last == key => shape.extend(lines),
+                _ => toc.parts.push(Part::Api { key, lines }),
+            }
         }
     }
     toc.api_parts = toc.parts.len();
@@ -1024,6 +1029,46 @@ mod tests {
                 ("(top)".to_owned(), "1 file +10 -2: README.md".to_owned()),
             ]
         );
+    }
+
+    #[test]
+    fn a_shape_within_one_file_shares_the_file_s_entry() {
+        use ChangeType::*;
+        use Visibility::*;
+        let files = vec![file(
+            "src/join.rs",
+            vec![
+                change(
+                    "Rotator::num_skip",
+                    Added,
+                    Public,
+                    "pub fn num_skip(&mut self) -> u32",
+                ),
+                change(
+                    "Biased::num_skip",
+                    Added,
+                    Public,
+                    "pub fn num_skip(&mut self) -> u32",
+                ),
+                change("Rotator::new", Added, Public, "pub fn new() -> Self"),
+            ],
+            Vec::new(),
+        )];
+        let toc = build(&files, &[0]);
+        assert_eq!(toc.api_parts, 1);
+        match &toc.parts[0] {
+            Part::Api { key, lines } => {
+                assert_eq!(key, "src/join.rs");
+                assert_eq!(
+                    lines,
+                    &[
+                        "added num_skip on Rotator, Biased: pub fn num_skip(&mut self) -> u32",
+                        "added pub fn Rotator::new() -> Self",
+                    ]
+                );
+            }
+            Part::File { .. } => unreachable!(),
+        }
     }
 
     #[test]
