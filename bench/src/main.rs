@@ -6,6 +6,7 @@
 
 mod analysis;
 mod blame;
+mod contents;
 mod context;
 mod hostile;
 mod manifest;

@@ -187,7 +187,7 @@ pub fn function_lines_where(f: &FileChange, keep: &dyn Fn(&FunctionChange) -> bo
 /// Renames as the map lists them: `a -> b` each, except that the members of one renamed scope
 /// (an impl whose header changed, a class renamed) are said once, `renamed <&'a mut R as Read>
 /// -> <&mut R as Read>: next, peek`, where they would otherwise repeat both scopes per member.
-fn rename_lines(renames: &[(&str, &str)]) -> Vec<String> {
+pub(super) fn rename_lines(renames: &[(&str, &str)]) -> Vec<String> {
     type Scopes<'a> = (&'a str, &'a str, &'a str);
     let mut groups: Vec<(Scopes<'_>, Vec<(&str, &str)>)> = Vec::new();
     for &(old, new) in renames {
@@ -226,7 +226,7 @@ fn rename_lines(renames: &[(&str, &str)]) -> Vec<String> {
 /// A qualified name split at its last separator outside brackets (`::` or `.`): its scope, the
 /// separator and its member (`<&'a mut R as Read>::next` gives `<&'a mut R as Read>`, `::`
 /// and `next`).
-fn split_member(name: &str) -> Option<(&str, &str, &str)> {
+pub(super) fn split_member(name: &str) -> Option<(&str, &str, &str)> {
     let bytes = name.as_bytes();
     let mut depth = 0i32;
     let mut found = None;
@@ -251,7 +251,7 @@ fn split_member(name: &str) -> Option<(&str, &str, &str)> {
 
 /// A signature as the map shows it: without leading Rust attributes (`#[inline]`,
 /// `#[cfg(...)]`, `#[cfg_attr(...)]`), which say how it is built rather than what it is.
-fn shown_signature(signature: &str) -> &str {
+pub(super) fn shown_signature(signature: &str) -> &str {
     let mut rest = signature.trim_start();
     while let Some(after) = rest.strip_prefix("#[") {
         let mut depth = 1usize;
@@ -449,7 +449,7 @@ fn changed_names(f: &FileChange) -> String {
 
 /// Splits a path into its directory (with a final `/`, `""` at the top) and its name; a path
 /// that is not UTF-8 stays whole, C-quoted as git quotes it.
-fn split(path: &[u8]) -> (String, String) {
+pub(super) fn split(path: &[u8]) -> (String, String) {
     if path.to_str().is_err() || display_path(path).starts_with('"') {
         // Quoted whole (see `display_path`): a quoted name under a plain directory could read
         // like another path.
@@ -544,7 +544,7 @@ fn file_line(f: &FileChange, name: &str) -> String {
 }
 
 /// `added Type::name: pub fn name(x: u8)`, `renamed old -> new`, `moved from a.rs`, ...
-fn function_line(c: &FunctionChange, signatures: bool) -> String {
+pub(super) fn function_line(c: &FunctionChange, signatures: bool) -> String {
     let mut line = match c.change_type {
         ChangeType::Added => format!("added {}", c.name),
         ChangeType::Deleted => format!("deleted {}", c.name),
@@ -728,7 +728,7 @@ pub fn dependency_lines(m: Change<'_>) -> Vec<String> {
 }
 
 /// The first `depth` directories of a path (`a/b/`), or `""` for a top-level file.
-fn prefix(path: &[u8], depth: usize) -> String {
+pub(super) fn prefix(path: &[u8], depth: usize) -> String {
     let dirs: Vec<&[u8]> = path.split(|b| *b == b'/').collect();
     let n = dirs.len().saturating_sub(1).min(depth);
     let mut out = String::new();
@@ -779,6 +779,8 @@ mod tests {
             signature: format!("fn {name}()"),
             old_path: Some("was.rs".into()),
             edited: false,
+            visibility: crate::lang::Visibility::Public,
+            test: false,
         }
     }
 

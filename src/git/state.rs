@@ -1,4 +1,4 @@
-//! The state of a repository as git reports it, for `git-prism verify` (ADR 16): what is not
+//! The state of a repository as git reports it, for `git-prism verify` (ADR 17): what is not
 //! committed, where HEAD and the current branch are, where that branch is pushed, what a remote
 //! says a ref is. The commands that ask are in `git::commands`; this module holds their
 //! types and the pure parsers of their output.

@@ -52,7 +52,7 @@ use std::time::{Duration, Instant};
 
 use tree_sitter::{Node, Parser, Tree};
 
-pub use compare::{ChangeType, FileFunctions, FunctionChange};
+pub use compare::{ChangeType, DeclarationChange, FileFunctions, FunctionChange};
 pub use languages::Language;
 pub use walk::extract;
 
@@ -317,6 +317,75 @@ pub trait Analyzer: Sync {
     fn implied_end(&self, _node: Node<'_>, _parent: Option<Node<'_>>) -> &'static [&'static str] {
         &[]
     }
+    /// How far a definition is visible: a function (`outer` and `node` as in
+    /// [`Role::Function`]) or a [`Declaration`] (`outer` and `node` its own), `name` its
+    /// qualified name. Answers list the added, deleted and re-signed public definitions of a
+    /// range first, with their signatures (the API), and the private ones by name. The walker
+    /// makes a definition inside a function private without asking. The default counts every
+    /// definition as public: a language that does not say shows every signature.
+    fn visibility(
+        &self,
+        _outer: Node<'_>,
+        _node: Node<'_>,
+        _name: &str,
+        _source: &[u8],
+    ) -> Visibility {
+        Visibility::Public
+    }
+    /// What a node declares besides functions that belongs to a file's interface: a type,
+    /// trait, interface, enum, constant or type alias (`None` for anything else). A node may
+    /// be a declaration and a scope at once (a class). The default declares nothing: the
+    /// language reports functions only.
+    fn declaration<'t>(&self, _node: Node<'t>, _source: &[u8]) -> Option<Declaration<'t>> {
+        None
+    }
+    /// The node kinds `declaration` may answer for; it is not asked about other nodes.
+    fn declaration_kinds(&self) -> &'static [&'static str] {
+        &[]
+    }
+}
+
+/// How far a definition is visible outside its file or module (ordered: the more visible is
+/// the greater).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Visibility {
+    /// Usable only where it is defined: `pub(crate)`, `private`, C's `static`, a Python or
+    /// Go name its language calls internal, anything inside a function.
+    Private,
+    /// A member of an implementation of an interface declared elsewhere (a Rust trait impl,
+    /// a Java `@Override`): as visible as the interface, its signature the interface's.
+    Implementation,
+    /// Part of the interface: `pub`, `export`, `public`, an exported Go name.
+    #[default]
+    Public,
+}
+
+impl Visibility {
+    /// The label used in the cache and in tests.
+    pub fn label(self) -> &'static str {
+        match self {
+            Visibility::Private => "private",
+            Visibility::Implementation => "implementation",
+            Visibility::Public => "public",
+        }
+    }
+}
+
+/// A declaration [`Analyzer::declaration`] found: what kind of thing it declares, the node
+/// holding its name, where it starts and where its head ends (the signature is the text in
+/// between, as for functions).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Declaration<'t> {
+    /// What it declares, in the language's own word (`struct`, `enum`, `trait`, `type`,
+    /// `const`, `class`, `interface`).
+    pub kind: &'static str,
+    /// The node holding its name.
+    pub name: Node<'t>,
+    /// The node whose start is the declaration's start (attributes included).
+    pub outer: Node<'t>,
+    /// Where its head ends: the start of its body or value (the end of the node when it has
+    /// neither).
+    pub head_end: usize,
 }
 
 /// A call as written: `name` is what is called, `qualifier` what comes before it.
@@ -409,6 +478,27 @@ pub struct Function {
     pub text_hash: u64,
     /// The body's token hashes, sorted (a multiset for similarity); capped.
     pub tokens: Vec<u32>,
+    /// How far it is visible.
+    pub visibility: Visibility,
+}
+
+/// A type, trait, constant or other declaration found in a file ([`Analyzer::declaration`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Declared {
+    /// Qualified name (`module::Type`, `Outer.Inner`).
+    pub name: String,
+    /// What it declares (`struct`, `class`, `const`, ...).
+    pub kind: String,
+    /// The head's text on one line, as a function's signature (`pub struct Map<K, V>`).
+    pub signature: String,
+    /// How far it is visible.
+    pub visibility: Visibility,
+    /// Whether it is inside a test scope.
+    pub test: bool,
+    /// First line (1-based), attributes included.
+    pub start_line: u32,
+    /// Last line (1-based).
+    pub end_line: u32,
 }
 
 /// What analysing one file produced.
@@ -416,6 +506,8 @@ pub struct Function {
 pub struct Analysis {
     /// Functions and methods, in source order.
     pub functions: Vec<Function>,
+    /// Types, traits, constants and other declarations outside functions, in source order.
+    pub declarations: Vec<Declared>,
     /// Imports as canonical strings, sorted and deduplicated.
     pub imports: Vec<String>,
     /// Calls, in source order.
@@ -796,6 +888,30 @@ pub(crate) mod testing {
         let (x, y) = (fingerprints(language, a), fingerprints(language, b));
         assert!(!x.is_empty(), "no function in {a}");
         assert_ne!(x, y, "\n{a}\n---\n{b}");
+    }
+
+    /// Each function's `name visibility`, then each declaration's `kind name visibility:
+    /// signature` (tests marked ` test`), as extracted from `source`.
+    pub fn interface(language: Language, source: &str) -> Vec<String> {
+        let analysis = analyze(language, source.as_bytes()).unwrap();
+        assert!(!analysis.parse_errors, "{source}");
+        let test = |t: bool| if t { " test" } else { "" };
+        let mut out: Vec<String> = analysis
+            .functions
+            .iter()
+            .map(|f| format!("{} {}{}", f.name, f.visibility.label(), test(f.test)))
+            .collect();
+        out.extend(analysis.declarations.iter().map(|d| {
+            format!(
+                "{} {} {}{}: {}",
+                d.kind,
+                d.name,
+                d.visibility.label(),
+                test(d.test),
+                d.signature
+            )
+        }));
+        out
     }
 
     /// `(qualified name, kind label)` of each function extracted from `source`.

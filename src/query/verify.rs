@@ -1,5 +1,5 @@
 //! Whether work said to be done is done in git: `git-prism verify` and `git-prism session
-//! verify` (ADR 16).
+//! verify` (ADR 17).
 //!
 //! Each check asks git itself and nothing else; none trusts what the session says it did (its
 //! record is read only for what git cannot answer: whether a commit or push skipped its hooks).

@@ -12,6 +12,7 @@
 mod answers;
 mod cli;
 mod common;
+mod contents;
 mod context;
 mod corpus;
 mod fidelity;

@@ -711,6 +711,7 @@ mod tests {
                 body_hash: 0,
                 text_hash: 0,
                 tokens: Vec::new(),
+                visibility: crate::lang::Visibility::Public,
             })
             .collect();
         a
