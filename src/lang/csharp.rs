@@ -12,6 +12,16 @@
 //! functions. Attributes are children of the declaration, so they are part of the signature;
 //! `///` documentation comments are comments.
 //!
+//! Interface (ADR 18): `public` and `protected` members are public (a subclass elsewhere can
+//! call a protected one; `protected internal` too), `private`, `internal` and
+//! `private protected` ones private; without a modifier, members of a class, struct or record
+//! are private, of an interface or enum public, and types outside a type `internal` (private).
+//! An `override` or an explicit interface implementation (`void IFoo.Bar()`) implements a
+//! member declared elsewhere. An accessor is as visible as its property, less when it says so
+//! (`private set`). Classes, structs, interfaces, enums, records, delegates and `const` fields
+//! are declarations; a type caps what it holds (a public method of an internal class is not
+//! public).
+//!
 //! Imports: `using A.B;` is `A.B`, `using static A.B.C;` is `static A.B.C`, an alias
 //! `using X = A.B.C;` is `A.B.C as X`; `global using` is the same.
 //!
@@ -24,8 +34,10 @@
 use tree_sitter::Node;
 
 use super::normal::caseless;
-use super::walk::text;
-use super::{Analyzer, CallSite, ImportScheme, Language, Normal, Role, calls, fnv};
+use super::walk::{modifier_words, text};
+use super::{
+    Analyzer, CallSite, Declaration, ImportScheme, Language, Normal, Role, Visibility, calls, fnv,
+};
 
 /// The C# analyzer.
 pub struct CSharp;
@@ -173,6 +185,79 @@ impl Analyzer for CSharp {
         }
     }
 
+    fn visibility(
+        &self,
+        _outer: Node<'_>,
+        node: Node<'_>,
+        _name: &str,
+        source: &[u8],
+    ) -> Visibility {
+        if node.kind() != "accessor_declaration" {
+            return member_access(node, source);
+        }
+        // accessor_declaration < accessor_list < property, indexer or event
+        let holder = node.parent().and_then(|list| list.parent());
+        let outer = holder.map_or(Visibility::Public, |h| member_access(h, source));
+        let own = modifier_words(node, &["modifier"], source);
+        if own.is_empty() {
+            outer
+        } else {
+            outer.min(access(&own).unwrap_or(Visibility::Public))
+        }
+    }
+
+    fn declaration<'t>(&self, node: Node<'t>, source: &[u8]) -> Option<Declaration<'t>> {
+        let kind = match node.kind() {
+            "class_declaration" => "class",
+            "struct_declaration" => "struct",
+            "interface_declaration" => "interface",
+            "enum_declaration" => "enum",
+            "record_declaration" => "record",
+            "delegate_declaration" => "delegate",
+            "field_declaration" => {
+                if !modifier_words(node, &["modifier"], source).contains(&"const") {
+                    return None;
+                }
+                let declarator = node
+                    .named_children(&mut node.walk())
+                    .find(|c| c.kind() == "variable_declaration")?
+                    .named_children(&mut node.walk())
+                    .find(|c| c.kind() == "variable_declarator")?;
+                let name = declarator.child_by_field_name("name")?;
+                let value = declarator
+                    .named_children(&mut declarator.walk())
+                    .find(|c| c.start_byte() > name.start_byte());
+                return Some(Declaration {
+                    kind: "const",
+                    name,
+                    outer: node,
+                    head_end: value.map_or(node.end_byte(), |v| v.start_byte()),
+                });
+            }
+            _ => return None,
+        };
+        Some(Declaration {
+            kind,
+            name: node.child_by_field_name("name")?,
+            outer: node,
+            head_end: node
+                .child_by_field_name("body")
+                .map_or(node.end_byte(), |b| b.start_byte()),
+        })
+    }
+
+    fn declaration_kinds(&self) -> &'static [&'static str] {
+        &[
+            "class_declaration",
+            "struct_declaration",
+            "interface_declaration",
+            "enum_declaration",
+            "record_declaration",
+            "delegate_declaration",
+            "field_declaration",
+        ]
+    }
+
     fn normal(&self, node: Node<'_>, parent: Option<Node<'_>>, source: &[u8]) -> Normal {
         match node.kind() {
             "integer_literal" | "real_literal" => caseless(&source[node.byte_range()]),
@@ -243,6 +328,44 @@ fn keyword<'t>(node: Node<'t>, kind: &str) -> Option<Node<'t>> {
 /// A name with its whitespace removed (`A . B` is `A.B`).
 fn compact(name: &str) -> String {
     name.chars().filter(|c| !c.is_whitespace()).collect()
+}
+
+/// What access modifiers say (`None` when they say nothing): `public`, `protected` and
+/// `protected internal` are public; `private`, `internal` and `private protected` private.
+fn access(words: &[&str]) -> Option<Visibility> {
+    if words.contains(&"private") {
+        Some(Visibility::Private)
+    } else if words.contains(&"public") || words.contains(&"protected") {
+        Some(Visibility::Public)
+    } else if words.contains(&"internal") {
+        Some(Visibility::Private)
+    } else {
+        None
+    }
+}
+
+/// A member's or type's visibility from its modifiers, else the default of where it stands.
+fn member_access(node: Node<'_>, source: &[u8]) -> Visibility {
+    let words = modifier_words(node, &["modifier"], source);
+    let explicit = node
+        .named_children(&mut node.walk())
+        .any(|c| c.kind() == "explicit_interface_specifier");
+    if explicit {
+        return Visibility::Implementation;
+    }
+    let visibility = access(&words).unwrap_or_else(|| {
+        // declaration_list < class, struct, record, interface; enum members are no functions.
+        let container = node.parent().and_then(|list| list.parent());
+        match container.map(|c| c.kind()) {
+            Some("interface_declaration") => Visibility::Public,
+            _ => Visibility::Private,
+        }
+    });
+    if visibility == Visibility::Public && words.contains(&"override") {
+        Visibility::Implementation
+    } else {
+        visibility
+    }
 }
 
 /// The body of a regular string literal (`"a\tb"`: `a\tb`, escapes as written); `None` for
@@ -507,5 +630,60 @@ class Top { void T() { } }
         ] {
             differ(Language::CSharp, &f(a), &f(b));
         }
+    }
+
+    #[test]
+    fn visibility_and_declarations() {
+        let source = r#"
+namespace App {
+  public class Client : Base, IStore {
+    public const int Max = 3;
+    private const string Name = "x";
+    int count;
+    public Client() { }
+    protected void Send() { }
+    internal void Pack() { }
+    void Drop() { }
+    protected internal void Both() { }
+    private protected void Narrow() { }
+    public override string ToString() { return ""; }
+    void IStore.Put(string k) { }
+    public int Count { get { return count; } private set { count = value; } }
+    public delegate void Handler(int x);
+    class Nested { public void Open() { } }
+  }
+  public interface IStore { void Put(string k); }
+  internal struct Point { public int X() { return 0; } }
+  enum Kind { A, B }
+  public record Pair(int A, int B);
+}
+"#;
+        assert_eq!(
+            crate::lang::testing::interface(Language::CSharp, source),
+            [
+                "App.Client.Client public",
+                "App.Client.Send public",
+                "App.Client.Pack private",
+                "App.Client.Drop private",
+                "App.Client.Both public",
+                "App.Client.Narrow private",
+                "App.Client.ToString implementation",
+                "App.Client.Put implementation",
+                "App.Client.Count.get public",
+                "App.Client.Count.set private",
+                "App.Client.Nested.Open private",
+                "App.IStore.Put public",
+                "App.Point.X private",
+                "class App.Client public: public class Client : Base, IStore",
+                "const App.Client.Max public: public const int Max",
+                "const App.Client.Name private: private const string Name",
+                "delegate App.Client.Handler public: public delegate void Handler(int x)",
+                "class App.Client.Nested private: class Nested",
+                "interface App.IStore public: public interface IStore",
+                "struct App.Point private: internal struct Point",
+                "enum App.Kind private: enum Kind",
+                "record App.Pair public: public record Pair(int A, int B)",
+            ]
+        );
     }
 }

@@ -10,6 +10,11 @@
 //! `use function A\f;` is `function A\f`, `use const A\X;` is `const A\X`, and a group
 //! `use A\{B, C as D};` is `A\B`, `A\C as D`; no leading backslash.
 //!
+//! Interface (ADR 18): a method is public unless `private` (`protected` counts public: a
+//! subclass elsewhere can call it; no modifier is public, as in PHP); one marked
+//! `#[\Override]` implements a parent's. Classes, interfaces, traits, enums and constants
+//! (`const` in a class or at the top level, `private const` private) are declarations.
+//!
 //! What formatters write either way (ADR 9): single or double quotes of a string without
 //! variables or escapes but a quote or backslash, redundant parentheses, `()` after
 //! `new Foo`, the case of `true`, `false`, `null` and of number prefixes, trailing commas.
@@ -17,8 +22,10 @@
 use tree_sitter::Node;
 
 use super::normal::{Parens, caseless, quoted_value, redundant};
-use super::walk::text;
-use super::{Analyzer, CallSite, ImportScheme, Language, Normal, Role, calls};
+use super::walk::{modifier_words, text};
+use super::{
+    Analyzer, CallSite, Declaration, ImportScheme, Language, Normal, Role, Visibility, calls,
+};
 
 /// The PHP analyzer.
 pub struct Php;
@@ -38,6 +45,73 @@ impl Analyzer for Php {
 
     fn import_scheme(&self) -> Option<ImportScheme> {
         Some(ImportScheme::Php)
+    }
+
+    fn visibility(
+        &self,
+        _outer: Node<'_>,
+        node: Node<'_>,
+        _name: &str,
+        source: &[u8],
+    ) -> Visibility {
+        let words = modifier_words(node, &["visibility_modifier"], source);
+        if words.contains(&"private") {
+            return Visibility::Private;
+        }
+        let overrides = node.child_by_field_name("attributes").is_some_and(|a| {
+            text(a, source)
+                .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .any(|w| w == "Override")
+        });
+        if overrides {
+            Visibility::Implementation
+        } else {
+            Visibility::Public
+        }
+    }
+
+    fn declaration<'t>(&self, node: Node<'t>, _source: &[u8]) -> Option<Declaration<'t>> {
+        let kind = match node.kind() {
+            "class_declaration" => "class",
+            "interface_declaration" => "interface",
+            "trait_declaration" => "trait",
+            "enum_declaration" => "enum",
+            "const_declaration" => {
+                // `const A = 1, B = 2;`: the first constant names the declaration.
+                let element = node
+                    .named_children(&mut node.walk())
+                    .find(|c| c.kind() == "const_element")?;
+                let mut cursor = element.walk();
+                let mut parts = element.named_children(&mut cursor);
+                let name = parts.find(|c| c.kind() == "name")?;
+                let value = parts.next();
+                return Some(Declaration {
+                    kind: "const",
+                    name,
+                    outer: node,
+                    head_end: value.map_or(node.end_byte(), |v| v.start_byte()),
+                });
+            }
+            _ => return None,
+        };
+        Some(Declaration {
+            kind,
+            name: node.child_by_field_name("name")?,
+            outer: node,
+            head_end: node
+                .child_by_field_name("body")
+                .map_or(node.end_byte(), |b| b.start_byte()),
+        })
+    }
+
+    fn declaration_kinds(&self) -> &'static [&'static str] {
+        &[
+            "class_declaration",
+            "interface_declaration",
+            "trait_declaration",
+            "enum_declaration",
+            "const_declaration",
+        ]
     }
 
     fn role<'t>(&self, node: Node<'t>, source: &[u8]) -> Role<'t> {
@@ -430,5 +504,46 @@ enum E: string { case A = 'a'; public function label(): string { return 'x'; } }
         for (a, b) in pairs {
             differ(Language::Php, &f(a), &f(b));
         }
+    }
+
+    #[test]
+    fn visibility_and_declarations() {
+        let source = r#"<?php
+namespace App;
+const VERSION = "1";
+function helper() {}
+interface Store { public function put($k); }
+trait Greets { protected function greet() {} }
+enum Suit { case Hearts; }
+final class Client extends Base implements Store {
+    public const MAX = 3;
+    private const NAME = "x";
+    function open() {}
+    protected function send() {}
+    private function pack() { function inner() {} }
+    #[\Override]
+    public function put($k) {}
+}
+"#;
+        assert_eq!(
+            crate::lang::testing::interface(Language::Php, source),
+            [
+                "helper public",
+                "Store::put public",
+                "Greets::greet public",
+                "Client::open public",
+                "Client::send public",
+                "Client::pack private",
+                "Client::pack::inner private",
+                "Client::put implementation",
+                "const VERSION public: const VERSION",
+                "interface Store public: interface Store",
+                "trait Greets public: trait Greets",
+                "enum Suit public: enum Suit",
+                "class Client public: final class Client extends Base implements Store",
+                "const Client::MAX public: public const MAX",
+                "const Client::NAME private: private const NAME",
+            ]
+        );
     }
 }

@@ -144,6 +144,24 @@ pub fn text<'s>(node: Node<'_>, source: &'s [u8]) -> &'s str {
     std::str::from_utf8(&source[node.byte_range()]).unwrap_or("")
 }
 
+/// The words of a node's modifier children (the direct children whose kind is in `kinds`):
+/// `public`, `static`, `@Override`, `private[pkg]` as `private` and `pkg`. For the analyzers'
+/// [`Analyzer::visibility`].
+pub(super) fn modifier_words<'s>(node: Node<'_>, kinds: &[&str], source: &'s [u8]) -> Vec<&'s str> {
+    let mut cursor = node.walk();
+    let mut words = Vec::new();
+    for child in node.children(&mut cursor) {
+        if kinds.contains(&child.kind()) {
+            words.extend(
+                text(child, source)
+                    .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '@'))
+                    .filter(|w| !w.is_empty()),
+            );
+        }
+    }
+    words
+}
+
 /// The walk's state besides the scopes.
 struct Walk<'t, 'a> {
     analyzer: &'a dyn Analyzer,
