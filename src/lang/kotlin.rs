@@ -7,6 +7,12 @@
 //! (`Runnable.run`). Lambdas are not functions. Annotations and modifiers are part of the
 //! signature; KDoc comments are comments.
 //!
+//! Interface (ADR 18): everything is public unless `private` or `internal` (`protected` counts
+//! public: a subclass elsewhere can call it); an `override` implements a member declared
+//! elsewhere; an accessor is as visible as its property, less when it says so (`private set`);
+//! `init` blocks are private (nothing calls them). Classes, interfaces, enum classes, objects,
+//! type aliases and `const val`s are declarations; a type caps what it holds.
+//!
 //! Imports: `import a.b.C` is `a.b.C`, `import a.b.*` is `a.b.*`, `import a.b.f as g` is
 //! `a.b.f as g`.
 //!
@@ -20,8 +26,10 @@
 use tree_sitter::Node;
 
 use super::normal::caseless;
-use super::walk::text;
-use super::{Analyzer, CallSite, ImportScheme, Language, Normal, Role, calls, fnv};
+use super::walk::{modifier_words, text};
+use super::{
+    Analyzer, CallSite, Declaration, ImportScheme, Language, Normal, Role, Visibility, calls, fnv,
+};
 
 /// The Kotlin analyzer.
 pub struct Kotlin;
@@ -48,6 +56,74 @@ impl Analyzer for Kotlin {
 
     fn separator(&self) -> &'static str {
         "."
+    }
+
+    fn visibility(
+        &self,
+        _outer: Node<'_>,
+        node: Node<'_>,
+        _name: &str,
+        source: &[u8],
+    ) -> Visibility {
+        match node.kind() {
+            "anonymous_initializer" => Visibility::Private,
+            "getter" | "setter" => {
+                let property = node.parent().filter(|p| p.kind() == "property_declaration");
+                let outer = property.map_or(Visibility::Public, |p| access(p, source));
+                outer.min(access(node, source))
+            }
+            _ => access(node, source),
+        }
+    }
+
+    fn declaration<'t>(&self, node: Node<'t>, source: &[u8]) -> Option<Declaration<'t>> {
+        let body_start = |n: Node<'_>| {
+            n.named_children(&mut n.walk())
+                .find(|c| matches!(c.kind(), "class_body" | "enum_class_body"))
+                .map_or(n.end_byte(), |b| b.start_byte())
+        };
+        let (kind, name, head_end) = match node.kind() {
+            "class_declaration" => {
+                let kind = if child_of_kind(node, "interface").is_some() {
+                    "interface"
+                } else if modifier_words(node, &["modifiers"], source).contains(&"enum") {
+                    "enum class"
+                } else {
+                    "class"
+                };
+                (kind, node.child_by_field_name("name")?, body_start(node))
+            }
+            "object_declaration" => ("object", node.child_by_field_name("name")?, body_start(node)),
+            "type_alias" => {
+                let value = child_of_kind(node, "=").map_or(node.end_byte(), |e| e.start_byte());
+                ("typealias", node.child_by_field_name("type")?, value)
+            }
+            "property_declaration" => {
+                if !modifier_words(node, &["modifiers"], source).contains(&"const") {
+                    return None;
+                }
+                let name = child_of_kind(node, "variable_declaration")
+                    .and_then(|v| child_of_kind(v, "identifier"))?;
+                let value = child_of_kind(node, "=").map_or(node.end_byte(), |e| e.start_byte());
+                ("const val", name, value)
+            }
+            _ => return None,
+        };
+        Some(Declaration {
+            kind,
+            name,
+            outer: node,
+            head_end,
+        })
+    }
+
+    fn declaration_kinds(&self) -> &'static [&'static str] {
+        &[
+            "class_declaration",
+            "object_declaration",
+            "type_alias",
+            "property_declaration",
+        ]
     }
 
     fn role<'t>(&self, node: Node<'t>, source: &[u8]) -> Role<'t> {
@@ -332,6 +408,19 @@ impl Analyzer for Kotlin {
 }
 
 /// The first child of `node` of the given kind (named or not).
+/// What a declaration's modifiers say: `private` and `internal` private, an `override` an
+/// implementation, anything else public (Kotlin's default).
+fn access(node: Node<'_>, source: &[u8]) -> Visibility {
+    let words = modifier_words(node, &["modifiers"], source);
+    if words.contains(&"private") || words.contains(&"internal") {
+        Visibility::Private
+    } else if words.contains(&"override") {
+        Visibility::Implementation
+    } else {
+        Visibility::Public
+    }
+}
+
 fn child_of_kind<'t>(node: Node<'t>, kind: &str) -> Option<Node<'t>> {
     let mut cursor = node.walk();
     node.children(&mut cursor).find(|c| c.kind() == kind)
@@ -797,6 +886,69 @@ val anon = object : Runnable {
             Language::Kotlin,
             "class A {\n    private fun f() {}\n}\n",
             "class A {\n    public fun f() {}\n}\n",
+        );
+    }
+
+    #[test]
+    fn visibility_and_declarations() {
+        let source = r#"
+package app
+
+const val VERSION = "1"
+typealias Names = List<String>
+fun helper() {}
+private fun hidden() {}
+interface Store {
+    fun put(k: String)
+}
+enum class Kind { A, B }
+object Registry {
+    fun lookup() {}
+}
+internal class Cache {
+    fun get() {}
+}
+open class Client : Store {
+    init { }
+    var size: Int = 0
+        get() = field
+        private set(v) { field = v }
+    fun open() {}
+    protected fun send() {}
+    internal fun pack() {}
+    private fun drop() { fun local() {} }
+    override fun put(k: String) {}
+    companion object {
+        const val MAX = 3
+    }
+}
+"#;
+        assert_eq!(
+            crate::lang::testing::interface(Language::Kotlin, source),
+            [
+                "helper public",
+                "hidden private",
+                "Store.put public",
+                "Registry.lookup public",
+                "Cache.get private",
+                "Client.init private",
+                "Client.size.get public",
+                "Client.size.set private",
+                "Client.open public",
+                "Client.send public",
+                "Client.pack private",
+                "Client.drop private",
+                "Client.drop.local private",
+                "Client.put implementation",
+                "const val VERSION public: const val VERSION",
+                "typealias Names public: typealias Names",
+                "interface Store public: interface Store",
+                "enum class Kind public: enum class Kind",
+                "object Registry public: object Registry",
+                "class Cache private: internal class Cache",
+                "class Client public: open class Client : Store",
+                "const val Client.Companion.MAX public: const val MAX",
+            ]
         );
     }
 }
