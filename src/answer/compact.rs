@@ -257,10 +257,17 @@ fn whole(
     Ok(limit.fits(json.len()).then_some(json))
 }
 
-/// The most a whole answer may take: the budget, or for a range of several commits what its
-/// table of contents would (a range is asked for its contents first).
+/// A range of at most this many files is answered whole when it fits the budget: a table of
+/// contents saves nothing when there are so few files to choose from (an agent that narrowed a
+/// range to two files with `-- <path>` read its contents, then the next page, in the issue-27
+/// trials).
+pub const WHOLE_RANGE_FILES: usize = 4;
+
+/// The most a whole answer may take: the budget, or for a range of several commits over more
+/// than [`WHOLE_RANGE_FILES`] files what its table of contents would (a range is asked for its
+/// contents first).
 fn whole_limit(input: &Input<'_>) -> Budget {
-    if input.range {
+    if input.range && input.manifest.files.len() > WHOLE_RANGE_FILES {
         input.budget.min(Budget::bytes(TOC_BYTES))
     } else {
         input.budget

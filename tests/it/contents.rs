@@ -250,11 +250,15 @@ fn a_small_range_is_answered_whole_and_a_large_commit_stays_whole() {
             .contains("+    return 2")
     );
     // One commit of about 9 KB of hunks is answered whole, as ADR 13 says; the same change
-    // over two commits is a range, and starts with its table of contents.
+    // over two commits is a range of more than four files, and starts with its table of
+    // contents.
     let lines: String = (0..300)
         .map(|i| format!("    value_{i} = compute({i}, {i} + 1)\n"))
         .collect();
     repo.write("c.py", format!("def big():\n{lines}    return 0\n"));
+    for name in ["d", "e", "f"] {
+        repo.write(&format!("{name}.py"), format!("def {name}():\n    return 0\n"));
+    }
     repo.commit("big");
     let one = page(&env, &repo.dir, &["diff", "HEAD~1..HEAD"], None);
     assert!(one.get("next").is_none(), "{one}");
@@ -264,6 +268,21 @@ fn a_small_range_is_answered_whole_and_a_large_commit_stays_whole() {
         "{range}"
     );
     assert_eq!(range["api"]["c.py"][0], "added def big()");
+    // The same range narrowed to a few files is read for its code: whole when it fits.
+    let narrowed = page(
+        &env,
+        &repo.dir,
+        &["diff", "HEAD~2..HEAD", "--", "b.py", "c.py"],
+        None,
+    );
+    assert!(narrowed.get("next").is_none(), "{narrowed}");
+    assert!(
+        narrowed["hunks"]["c.py"][0]
+            .as_str()
+            .unwrap()
+            .contains("+    value_299 = compute(299, 299 + 1)"),
+        "{narrowed}"
+    );
 }
 
 #[test]
