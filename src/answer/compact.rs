@@ -1,29 +1,34 @@
 //! A change as an agent reads it — for `git diff`, `git show` and `gh pr diff` — in one of two
-//! layouts, whichever the budget allows (ADR 13):
+//! layouts, whichever the budget allows (ADR 13, ADR 18):
 //!
-//! - **Whole**: the change fits one answer. Every hunk is there, each headed by the functions
-//!   it changes with their kind of change (`@@ -10 +10 @@ added Map::get`; a modified function
-//!   by its name alone), so the hunks themselves are the map: `files` lists only the files whose
-//!   hunks do not say everything (a rename's source, binary, generated, a mode, a link, a
-//!   submodule, untracked, no hunks), with any changed function no hunk shows. No summary, no
-//!   `raw`: nothing is missing that git's own output would add.
-//! - **Paged**: it does not fit. The first page leads with the complete map — `summary`, every
-//!   file by directory, every changed function with the signature (and so the visibility) of
-//!   each added or signature-changed one, the dependency changes — and then as many hunks as the
-//!   budget leaves room for, production code first. `files` holds the map: by directory, each
-//!   file's line (`M lib.rs +3 -1`) with the list of its changed functions. A map too large for one page continues on
-//!   the next pages before any hunk. `raw` names git's own output, `cut` what is on later pages,
-//!   `next` the command that prints the next one.
+//! - **Whole**: the change fits one answer (a range of several commits over more than
+//!   [`WHOLE_RANGE_FILES`] files only when it fits a table of contents, [`TOC_BYTES`]). Every
+//!   hunk is there, each headed by the functions it changes with their kind of change
+//!   (`@@ -10 +10 @@ added Map::get`; a modified function by its name alone), so the hunks
+//!   themselves are the map: `files` lists only the files whose hunks do not say everything
+//!   (added, deleted, renamed or copied, binary, generated, a mode, a link, a submodule,
+//!   untracked, no hunks: [`overview::needs_line`]), with any changed function no hunk shows.
+//!   No summary, no `raw`: nothing is missing that git's own output would add.
+//! - **Paged**: it does not fit. The first page is the change's table of contents
+//!   ([`super::toc`]): `summary`, `api` (every public item added, deleted or re-signed, with its
+//!   signature), `files` (production code by directory, each file's line with its other changed
+//!   functions by name), `elsewhere` (tests, docs and configuration counted per directory),
+//!   the dependency changes, and `cut`, which says what the next pages hold by role and size.
+//!   A map too large for one page continues on the next pages; map pages hold no hunks. The
+//!   hunks follow on later pages, production code first. `raw` names git's own output, `next`
+//!   the command that prints the next page.
 //!
-//! Hunks are git's own (`git diff -p`, one line of context unless the caller asked for `-U<n>`
-//! or `-W`) without its per-file headers. Generated files, binaries, submodules and links
-//! contribute facts, never hunks.
+//! Hunks are git's own (`git diff -p`; no context unless the caller asked for `-U<n>` or `-W`:
+//! [`crate::manifest::hunks::DEFAULT_CONTEXT`]) without its per-file headers. Binaries and
+//! submodules contribute facts, never hunks; a link's hunk shows its target; a generated file
+//! keeps its hunks when the edit is small or comes without its source (ADR 14,
+//! [`crate::manifest::hunks::shows_hunks`]), a large regeneration stays facts only.
 //!
 //! Invariants: the answer never exceeds its budget (a hunk too large for a page is split at
 //! line boundaries, a line too long for a page into segments, and continued); no changed line
-//! is cut without its rest on the following pages; every cut is stated; a cursor is bound to
-//! the range's facts and the hunk options (a cursor from before the branch moved is refused).
-//! The fitting is [`crate::budget`]'s.
+//! is cut without its rest on the following pages; every cut is stated; no hunk label hides a
+//! function; a cursor is bound to the range's facts and the hunk options (a cursor from before
+//! the branch moved is refused). The fitting is [`crate::budget`]'s.
 
 use std::collections::{BTreeSet, HashMap};
 use std::ffi::OsString;
@@ -795,7 +800,8 @@ fn pieces(
     out
 }
 
-/// The most characters of file names a cut note lists (it must fit [`RESERVE`]).
+/// The most characters of file names a cut note lists (a cut note stays a line, however
+/// many files are cut).
 const NOTE_NAMES: usize = 360;
 
 /// Says which files' hunks are on later pages, from `at` on: up to 20 names, as many as fit
