@@ -126,9 +126,39 @@ pub fn map_entries(files: &[FileChange], order: &[usize]) -> Vec<MapEntry> {
 /// A file's functions as the map lists them: each added or signature-changed function with
 /// its signature (visibility included), then the others by kind on one line each (`modified
 /// a, b`, `renamed a -> b`, `moved c from x.rs`, `deleted d`, `reformatted e`); a name listed
-/// twice (two definitions under `cfg`, say) once.
+/// twice (two definitions under `cfg`, say) once. Then its declarations (types, traits,
+/// constants) added, deleted or with a changed head, by kind and name (`deleted class
+/// MaybeStripAnsi, class _Stream`): a line without hunks (`git show -s`, a map page) hides no
+/// name.
 pub fn function_lines(f: &FileChange) -> Vec<String> {
-    function_lines_where(f, &|_| true)
+    let mut out = function_lines_where(f, &|_| true);
+    out.extend(declaration_lines(f));
+    out
+}
+
+/// A file's declarations added, deleted or with a changed head, one line per kind of change:
+/// `added struct Map, const LIMIT`, `signature trait Read`.
+pub fn declaration_lines(f: &FileChange) -> Vec<String> {
+    let Functions::Analysed(a) = &f.functions else {
+        return Vec::new();
+    };
+    let mut by: Vec<(&'static str, Vec<String>)> = Vec::new();
+    for d in &a.declarations {
+        let verb = match d.change_type {
+            ChangeType::Added => "added",
+            ChangeType::Deleted => "deleted",
+            _ => "signature",
+        };
+        let name = format!("{} {}", d.kind, d.name);
+        match by.iter_mut().find(|(v, _)| *v == verb) {
+            Some((_, names)) if names.contains(&name) => {}
+            Some((_, names)) => names.push(name),
+            None => by.push((verb, vec![name])),
+        }
+    }
+    by.into_iter()
+        .map(|(verb, names)| format!("{verb} {}", names.join(", ")))
+        .collect()
 }
 
 /// Like [`function_lines`], for the changes `keep` keeps (a file's functions that no hunk
@@ -912,6 +942,33 @@ mod tests {
                 "reformatted d"
             ]
         );
+        // Declarations are named too: a line without hunks hides no deleted class.
+        let declared = |name: &str, kind: &str, change_type| crate::lang::DeclarationChange {
+            name: name.into(),
+            kind: kind.into(),
+            change_type,
+            signature: format!("{kind} {name}"),
+            visibility: crate::lang::Visibility::Public,
+            test: false,
+            start_line: 1,
+        };
+        if let Functions::Analysed(a) = &mut f.functions {
+            a.declarations = vec![
+                declared("Old", "class", ChangeType::Deleted),
+                declared("New", "class", ChangeType::Added),
+                declared("_Stream", "class", ChangeType::Deleted),
+                declared("LIMIT", "const", ChangeType::SignatureChanged),
+            ];
+        }
+        assert_eq!(
+            function_lines(&f)[4..],
+            [
+                "deleted class Old, class _Stream",
+                "added class New",
+                "signature const LIMIT"
+            ]
+        );
+        assert!(function_lines_where(&f, &|_| true).len() == 4);
         assert_eq!(
             shown_signature("#[cfg(feature = \"x\")] #[cfg_attr(docsrs, doc(cfg(y)))] pub fn f()"),
             "pub fn f()"

@@ -17,9 +17,9 @@ use super::{InstallError, Layout};
 pub const NOTE: &str = "\
 ## git in this environment (git-prism)
 `git diff`, `git show`, `git log`, `git blame` and `gh pr diff` answer you in compact JSON. A page is at most 20,000 bytes (about 6,000 tokens) and says what its next pages hold and how large they are: stop once you have what you need.
-- A commit or an uncommitted change (`git show <commit>`, `git diff`): git's changed lines without context (`-U3` or `-W` adds it), each hunk headed by the functions it changes; about as large as `git diff -U0`; `-- <path>` narrows it.
+- A commit or an uncommitted change (`git show <commit>`, `git diff`): git's changed lines without context (`-U3` or `-W` adds it), each hunk headed by the functions it changes; about as large as `git diff -U0`. `git show -s <commit>` is its message, files, functions and types, without code: read it first when you need only part, then narrow with `-- <path>`.
 - A range (`git diff <a>..<b>`): page 1 is its table of contents, about 2,500 tokens: every public function, type and constant added, removed or re-signed, with its signature; the other changed functions by name; tests and docs counted. The hunks come on later pages (`next` prints the next one).
-- History: `git show -s <commit>` (its message, files and changed functions, no code), `git log [-n N] [-- path]` (each commit's files, functions and message), `git log -S <term>` or `-G <regex>` (the changed lines holding it, in their functions), `git blame -L a,b <file>`.
+- History: `git log [-n N] [-- path]` (each commit's files, functions and message), `git log -S <term>` or `-G <regex>` (the changed lines holding it, in their functions), `git blame -L a,b <file>`.
 - For one slice of a large patch a pipe is cheaper: `git diff -U0 <a>..<b> -- <path> | grep <pattern>`. Pipes, redirects and format options (`--stat`, `--name-only`, `--format=...`) get git's own output, unchanged; `GIT_PRISM_INSIDE_SHIM=1 git ...` always does.";
 
 /// The notes earlier releases wrote (0.1.0): recognised as ours, so that install replaces
@@ -31,7 +31,7 @@ const NOTE_0_1_0: &str = "\
 ## git in this environment (git-prism)
 `git diff`, `git show`, `git log`, `git blame` and `gh pr diff` answer you in compact JSON when that costs fewer tokens than git's own output; every answer is at most 20,000 bytes (about 6,000 tokens), so even a big range is safe to ask for.
 - A whole commit or range (`git show <commit>`, `git diff <a>..<b>`): git's hunks, each headed by the function it changes (`added Map::get`, `signature parse`). A change too large for one answer starts with its map (every file, every changed function, the signature of each added one: the new API in one call), then hunks; `next` is the command for the next page. `-U3` or `-W` adds context, `-- <path>` narrows.
-- History: `git show -s <commit>` (its message, files and changed functions, no code), `git log [-n N] [-- path]` gives each commit's id, day, author, files and functions changed, and whole message; `git log -S <term>` (or `-G <regex>`) each commit's message and the changed lines that hold the term, in their functions; `git blame -L a,b <file>` each commit once, then the lines.
+- History: `git log [-n N] [-- path]` gives each commit's id, day, author, files and functions changed, and whole message; `git log -S <term>` (or `-G <regex>`) each commit's message and the changed lines that hold the term, in their functions; `git blame -L a,b <file>` each commit once, then the lines.
 - For a slice, use git as you would anyway: pipes (`| grep`, `| head`), redirects and format options (`--stat`, `--name-only`, `--oneline`, `--format=...`) get git's own output, unchanged. `GIT_PRISM_INSIDE_SHIM=1 git ...` always does.";
 
 /// The block's first line.
