@@ -49,7 +49,8 @@ fn body(n: usize) -> String {
 }
 
 /// A library that grows over three commits: a public struct and methods, a private helper, a
-/// modified function, a trait impl, tests, a README.
+/// modified function, a trait impl, tests, a README and two pages of docs (five files: more
+/// than a range answered whole for its few files).
 fn growing(env: &TestEnv) -> (Repo<'_>, String) {
     let repo = env.repo("lib");
     repo.write(
@@ -80,8 +81,10 @@ fn growing(env: &TestEnv) -> (Repo<'_>, String) {
         "tests/widget.rs",
         "#[test]\nfn new_widget() {}\n\n#[test]\nfn sized_widget() {}\n",
     )
-    .write("README.md", "# lib\n\nWidgets.\n");
-    repo.commit("helper, tests");
+    .write("README.md", "# lib\n\nWidgets.\n")
+    .write("docs/guide.md", "# Guide\n\nUse widgets.\n")
+    .write("docs/faq.md", "# FAQ\n\nNone yet.\n");
+    repo.commit("helper, tests, docs");
     (repo, base)
 }
 
@@ -123,6 +126,13 @@ fn a_range_starts_with_its_table_of_contents() {
         "1 file +5 -0; tests: 2 added: widget.rs"
     );
     assert_eq!(first["elsewhere"]["(top)"], "1 file +2 -0: README.md");
+    assert!(
+        first["elsewhere"]["docs/"]
+            .as_str()
+            .unwrap()
+            .starts_with("2 files +6 -0"),
+        "{first}"
+    );
     // A map this small is whole on page 1: the tests by name too.
     assert_eq!(
         first["files"]["tests/"]["A widget.rs +5 -0"],
@@ -131,7 +141,7 @@ fn a_range_starts_with_its_table_of_contents() {
     // What the next pages hold, by role and size; then the hunks, production code first.
     let cut = first["cut"][0].as_str().unwrap();
     assert!(
-        cut.starts_with("page 2: the hunks, production code first (3 files, about ")
+        cut.starts_with("page 2: the hunks, production code first (5 files, about ")
             || cut.starts_with("pages 2-"),
         "{cut}"
     );
@@ -308,4 +318,24 @@ fn no_hunk_label_hides_a_function() {
         .unwrap()
         .to_owned();
     assert_eq!(label, "@@ -1 +1 @@ a, b, c, d, e", "{doc}");
+}
+
+#[test]
+fn an_answer_without_hunks_names_the_declarations_a_commit_deletes() {
+    let env = TestEnv::new();
+    let repo = env.repo("declared");
+    repo.write(
+        "pager.py",
+        "class Stream(Protocol):\n    buffer: bytes\n\nclass Wrapper:\n    def write(self, s):\n        return s\n",
+    );
+    repo.commit("base");
+    repo.write(
+        "pager.py",
+        "class Writer:\n    def write(self, s):\n        return s\n",
+    );
+    repo.commit("replace the wrapper");
+    let doc = page(&env, &repo.dir, &["show", "-s", "HEAD"], None);
+    let names = doc["files"][""]["M pager.py +1 -4"].to_string();
+    assert!(names.contains("deleted class Stream, class Wrapper"), "{doc}");
+    assert!(names.contains("added class Writer"), "{doc}");
 }
