@@ -267,7 +267,10 @@ fn a_small_range_is_answered_whole_and_a_large_commit_stays_whole() {
         .collect();
     repo.write("c.py", format!("def big():\n{lines}    return 0\n"));
     for name in ["d", "e", "f"] {
-        repo.write(&format!("{name}.py"), format!("def {name}():\n    return 0\n"));
+        repo.write(
+            &format!("{name}.py"),
+            format!("def {name}():\n    return 0\n"),
+        );
     }
     repo.commit("big");
     let one = page(&env, &repo.dir, &["diff", "HEAD~1..HEAD"], None);
@@ -336,6 +339,9 @@ fn an_answer_without_hunks_names_the_declarations_a_commit_deletes() {
     repo.commit("replace the wrapper");
     let doc = page(&env, &repo.dir, &["show", "-s", "HEAD"], None);
     let names = doc["files"][""]["M pager.py +1 -4"].to_string();
-    assert!(names.contains("deleted class Stream, class Wrapper"), "{doc}");
+    assert!(
+        names.contains("deleted class Stream, class Wrapper"),
+        "{doc}"
+    );
     assert!(names.contains("added class Writer"), "{doc}");
 }
