@@ -67,8 +67,10 @@ impl Analyzer for Lua {
         _source: &[u8],
     ) -> Visibility {
         // `local function f` and `local f = function() end` (outer is the declaration).
-        let local = matches!(outer.kind(), "function_declaration" | "variable_declaration")
-            && outer.child(0).is_some_and(|c| c.kind() == "local");
+        let local = matches!(
+            outer.kind(),
+            "function_declaration" | "variable_declaration"
+        ) && outer.child(0).is_some_and(|c| c.kind() == "local");
         if local {
             Visibility::Private
         } else {

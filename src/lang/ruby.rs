@@ -439,9 +439,13 @@ fn method_visibility(outer: Node<'_>, node: Node<'_>, source: &[u8]) -> Visibili
         .and_then(|s| s.parent())
         .filter(|b| is_type_body(*b));
     match class_body {
-        Some(class_body) => {
-            own.min(access_by_name(class_body, None, leaf, CLASS_METHOD_CALLS, source))
-        }
+        Some(class_body) => own.min(access_by_name(
+            class_body,
+            None,
+            leaf,
+            CLASS_METHOD_CALLS,
+            source,
+        )),
         None => own,
     }
 }
@@ -519,14 +523,13 @@ fn names(call: Node<'_>, leaf: &str, source: &[u8]) -> bool {
         return false;
     };
     let mut cursor = arguments.walk();
-    let found = arguments
+    arguments
         .named_children(&mut cursor)
         .any(|a| match a.kind() {
             "simple_symbol" => text(a, source).strip_prefix(':') == Some(leaf),
             "string" => plain_string(a, source).is_some_and(|s| s == leaf),
             _ => false,
-        });
-    found
+        })
 }
 
 /// How far a class, module or constant is visible: private when its body's `private_constant`
