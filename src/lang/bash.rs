@@ -6,6 +6,9 @@
 //! block it stands for, at the same length, so lines and columns stay the file's). Its
 //! description is its name and does not count toward its body.
 //!
+//! Interface (ADR 18): every function is public (a sourced file's functions are all callable)
+//! and the shell declares nothing else: the analyzer keeps both defaults.
+//!
 //! Imports: the files `source file` and `. file` read (bats' `load file` too), as written,
 //! quotes removed when the path has no expansion.
 //!

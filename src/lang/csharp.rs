@@ -396,7 +396,8 @@ fn string_value(bodies: &[&[u8]]) -> u64 {
 fn split_string(node: Node<'_>, parent: Option<Node<'_>>, source: &[u8]) -> Normal {
     let is_plus = |n: Node<'_>| {
         n.kind() == "binary_expression"
-            && n.child_by_field_name("operator").is_some_and(|o| o.kind() == "+")
+            && n.child_by_field_name("operator")
+                .is_some_and(|o| o.kind() == "+")
     };
     if !is_plus(node) {
         return Normal::Keep;
@@ -404,7 +405,9 @@ fn split_string(node: Node<'_>, parent: Option<Node<'_>>, source: &[u8]) -> Norm
     // Asked here, the parent chain was not all literals: if this is its left operand and its
     // right operand is a literal, the operand that failed is on this chain too.
     if let Some(p) = parent.filter(|p| is_plus(*p)) {
-        let left = p.child_by_field_name("left").is_some_and(|l| l.id() == node.id());
+        let left = p
+            .child_by_field_name("left")
+            .is_some_and(|l| l.id() == node.id());
         let right = p.child_by_field_name("right");
         if left && right.is_some_and(|r| plain_string(r, source).is_some()) {
             return Normal::Keep;

@@ -93,7 +93,11 @@ impl Analyzer for Kotlin {
                 };
                 (kind, node.child_by_field_name("name")?, body_start(node))
             }
-            "object_declaration" => ("object", node.child_by_field_name("name")?, body_start(node)),
+            "object_declaration" => (
+                "object",
+                node.child_by_field_name("name")?,
+                body_start(node),
+            ),
             "type_alias" => {
                 let value = child_of_kind(node, "=").map_or(node.end_byte(), |e| e.start_byte());
                 ("typealias", node.child_by_field_name("type")?, value)

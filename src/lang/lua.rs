@@ -6,6 +6,11 @@
 //! `describe("x", function() ... end)`) and other function values are not functions: their
 //! code belongs to the function around them.
 //!
+//! Interface (ADR 18): a `local function f`, or a function bound to a `local` name
+//! (`local f = function() end`), is private (nothing outside its file can name it); a global
+//! function and a table's (`M.f`, `M:f`, what a module returns) are public. Lua has no
+//! declarations besides functions.
+//!
 //! Imports: `require("a.b")` and `require "a.b"` are `a.b`.
 //!
 //! What formatters write either way (ADR 9): `;` and line breaks between statements (every
@@ -18,7 +23,7 @@ use tree_sitter::Node;
 
 use super::normal::{caseless, followed, only_child, quoted_value};
 use super::walk::text;
-use super::{Analyzer, CallSite, FunctionKind, Language, Normal, Role, calls, fnv};
+use super::{Analyzer, CallSite, FunctionKind, Language, Normal, Role, Visibility, calls, fnv};
 
 /// The Lua analyzer.
 pub struct Lua;
@@ -51,6 +56,25 @@ impl Analyzer for Lua {
             Some("method_index_expression") => FunctionKind::Method,
             Some("dot_index_expression") => FunctionKind::Function,
             _ => default,
+        }
+    }
+
+    fn visibility(
+        &self,
+        outer: Node<'_>,
+        _node: Node<'_>,
+        _name: &str,
+        _source: &[u8],
+    ) -> Visibility {
+        // `local function f` and `local f = function() end` (outer is the declaration).
+        let local = matches!(
+            outer.kind(),
+            "function_declaration" | "variable_declaration"
+        ) && outer.child(0).is_some_and(|c| c.kind() == "local");
+        if local {
+            Visibility::Private
+        } else {
+            Visibility::Public
         }
     }
 
@@ -384,5 +408,32 @@ return M
         for (a, b) in pairs {
             differ(Language::Lua, &f(a), &f(b));
         }
+    }
+
+    #[test]
+    fn visibility_and_declarations() {
+        let source = r#"local M = {}
+local function helper() end
+function global() end
+function M.f() end
+function M:g()
+  local function inner() end
+end
+local k = function() end
+M.h = function() end
+return M
+"#;
+        assert_eq!(
+            crate::lang::testing::interface(Language::Lua, source),
+            [
+                "helper private",
+                "global public",
+                "M.f public",
+                "M:g public",
+                "M:g.inner private",
+                "k private",
+                "M.h public",
+            ]
+        );
     }
 }

@@ -7,6 +7,16 @@
 //! `define_method` and `attr_accessor` are not functions: their code belongs to the method
 //! around them.
 //!
+//! Interface (ADR 18): a method is public unless private by Ruby's own means — defined after a
+//! bare `private` or `protected` in its class, module or `class << self` body (until a bare
+//! `public`), named by `private :name` or `protected :name` there, wrapped (`private def x`,
+//! `protected def x`), or a singleton method named by `private_class_method :name` (a bare
+//! `private` does not reach `def self.x`, as in Ruby). `protected` counts private: only objects
+//! of the class's own family can call it, and YARD leaves it out of the documented API. A
+//! method defined at the top level is public (callable from everywhere). Classes, modules and
+//! constants (`NAME = value` outside methods) are declarations, private when named by
+//! `private_constant`; a class or module caps what it holds.
+//!
 //! Imports: `require "sinatra/base"` is `sinatra/base`; `require_relative "helper"` is the path
 //! from the requiring file's directory, `./helper` (`../lib/x` as written); `load` and
 //! `autoload` are not imports.
@@ -22,7 +32,9 @@ use tree_sitter::Node;
 
 use super::normal::{followed, only_child, quoted_value};
 use super::walk::text;
-use super::{Analyzer, CallSite, ImportScheme, Language, Normal, Role, calls, fnv};
+use super::{
+    Analyzer, CallSite, Declaration, ImportScheme, Language, Normal, Role, Visibility, calls, fnv,
+};
 
 /// The Ruby analyzer.
 pub struct Ruby;
@@ -71,6 +83,65 @@ impl Analyzer for Ruby {
             Some(_) if in_singleton_class(node) => ".",
             _ => "#",
         }
+    }
+
+    fn visibility(
+        &self,
+        outer: Node<'_>,
+        node: Node<'_>,
+        _name: &str,
+        source: &[u8],
+    ) -> Visibility {
+        match node.kind() {
+            "class" | "module" | "assignment" => constant_visibility(node, source),
+            _ => method_visibility(outer, node, source),
+        }
+    }
+
+    fn declaration<'t>(&self, node: Node<'t>, _source: &[u8]) -> Option<Declaration<'t>> {
+        let (kind, name, head_end) = match node.kind() {
+            "class" | "module" => {
+                let name = node.child_by_field_name("name")?;
+                // The head ends after the name or the superclass (an empty class has no body,
+                // only its `end`).
+                let head = node.child_by_field_name("superclass").unwrap_or(name);
+                let kind = if node.kind() == "class" {
+                    "class"
+                } else {
+                    "module"
+                };
+                (kind, name, head.end_byte())
+            }
+            // `NAME = value`: a constant, in a class or module body or at the top level.
+            "assignment" => {
+                let name = node
+                    .child_by_field_name("left")
+                    .filter(|l| l.kind() == "constant")?;
+                let parent = node.parent()?;
+                if !matches!(parent.kind(), "program" | "body_statement")
+                    || parent
+                        .parent()
+                        .is_some_and(|p| !matches!(p.kind(), "class" | "module"))
+                {
+                    return None;
+                }
+                let value = node
+                    .child_by_field_name("right")
+                    .map_or(node.end_byte(), |r| r.start_byte());
+                ("constant", name, value)
+            }
+            _ => return None,
+        };
+        Some(Declaration {
+            kind,
+            name,
+            outer: node,
+            head_end,
+        })
+    }
+
+    fn declaration_kinds(&self) -> &'static [&'static str] {
+        &["class", "module", "assignment"]
     }
 
     fn role<'t>(&self, node: Node<'t>, source: &[u8]) -> Role<'t> {
@@ -334,6 +405,151 @@ fn in_singleton_class(node: Node<'_>) -> bool {
         .is_some_and(|c| c.kind() == "singleton_class")
 }
 
+/// How far a method is visible by the access calls of its body (see the module's doc); `outer`
+/// is the statement that defines it (the definition or the call that wraps it).
+fn method_visibility(outer: Node<'_>, node: Node<'_>, source: &[u8]) -> Visibility {
+    let Some(def) = definition(node) else {
+        return Visibility::Public;
+    };
+    if outer.kind() == "call" {
+        let wrapper = outer
+            .child_by_field_name("method")
+            .map_or("", |m| text(m, source));
+        match wrapper {
+            "private" | "protected" | "private_class_method" => return Visibility::Private,
+            "public" | "public_class_method" => return Visibility::Public,
+            _ => {}
+        }
+    }
+    let leaf = def
+        .child_by_field_name("name")
+        .map_or("", |n| text(n, source));
+    let Some(body) = outer.parent().filter(|p| is_type_body(*p)) else {
+        return Visibility::Public;
+    };
+    // `def self.x`: only `private_class_method` reaches it.
+    if def.kind() == "singleton_method" {
+        return access_by_name(body, None, leaf, CLASS_METHOD_CALLS, source);
+    }
+    let own = access_by_name(body, Some(outer), leaf, METHOD_CALLS, source);
+    // A `def` in `class << self` is also named by the class's `private_class_method :x`.
+    let class_body = body
+        .parent()
+        .filter(|s| s.kind() == "singleton_class")
+        .and_then(|s| s.parent())
+        .filter(|b| is_type_body(*b));
+    match class_body {
+        Some(class_body) => own.min(access_by_name(
+            class_body,
+            None,
+            leaf,
+            CLASS_METHOD_CALLS,
+            source,
+        )),
+        None => own,
+    }
+}
+
+/// Whether a node is the body of a class, module or `class << self`.
+fn is_type_body(node: Node<'_>) -> bool {
+    node.kind() == "body_statement"
+        && node
+            .parent()
+            .is_some_and(|p| matches!(p.kind(), "class" | "module" | "singleton_class"))
+}
+
+/// The access calls that name instance methods (`private :x`).
+const METHOD_CALLS: &[(&str, Visibility)] = &[
+    ("private", Visibility::Private),
+    ("protected", Visibility::Private),
+    ("public", Visibility::Public),
+];
+
+/// The access calls that name singleton methods (`private_class_method :x`).
+const CLASS_METHOD_CALLS: &[(&str, Visibility)] = &[
+    ("private_class_method", Visibility::Private),
+    ("public_class_method", Visibility::Public),
+];
+
+/// The access calls that name constants, classes and modules (`private_constant :X`).
+const CONSTANT_CALLS: &[(&str, Visibility)] = &[
+    ("private_constant", Visibility::Private),
+    ("public_constant", Visibility::Public),
+];
+
+/// How far a member named `leaf` is visible by the statements of `body`: the last of `calls`
+/// that names it, else (for an instance method, its `statement` given) the last bare
+/// `private`, `protected` or `public` before it.
+fn access_by_name(
+    body: Node<'_>,
+    statement: Option<Node<'_>>,
+    leaf: &str,
+    calls: &[(&str, Visibility)],
+    source: &[u8],
+) -> Visibility {
+    let mut visibility = Visibility::Public;
+    let mut before = statement.is_some();
+    let mut named = None;
+    let mut cursor = body.walk();
+    for child in body.children(&mut cursor) {
+        if statement.is_some_and(|s| s.id() == child.id()) {
+            before = false;
+            continue;
+        }
+        match child.kind() {
+            "identifier" if before => match text(child, source) {
+                "private" | "protected" => visibility = Visibility::Private,
+                "public" | "module_function" => visibility = Visibility::Public,
+                _ => {}
+            },
+            "call" if child.child_by_field_name("receiver").is_none() => {
+                let method = child
+                    .child_by_field_name("method")
+                    .map_or("", |m| text(m, source));
+                let access = calls.iter().find(|(call, _)| *call == method);
+                if let Some((_, access)) = access.filter(|_| names(child, leaf, source)) {
+                    named = Some(*access);
+                }
+            }
+            _ => {}
+        }
+    }
+    named.unwrap_or(visibility)
+}
+
+/// Whether an access call's arguments name `leaf` (`:leaf` or `"leaf"`).
+fn names(call: Node<'_>, leaf: &str, source: &[u8]) -> bool {
+    let Some(arguments) = call.child_by_field_name("arguments") else {
+        return false;
+    };
+    let mut cursor = arguments.walk();
+    arguments
+        .named_children(&mut cursor)
+        .any(|a| match a.kind() {
+            "simple_symbol" => text(a, source).strip_prefix(':') == Some(leaf),
+            "string" => plain_string(a, source).is_some_and(|s| s == leaf),
+            _ => false,
+        })
+}
+
+/// How far a class, module or constant is visible: private when its body's `private_constant`
+/// names it.
+fn constant_visibility(node: Node<'_>, source: &[u8]) -> Visibility {
+    let name = match node.kind() {
+        "assignment" => node.child_by_field_name("left"),
+        _ => node.child_by_field_name("name"),
+    };
+    let Some(name) = name else {
+        return Visibility::Public;
+    };
+    // `class A::B` is named `:B` where it is declared.
+    let leaf = text(name, source).rsplit("::").next().unwrap_or("").trim();
+    match node.parent().filter(|p| is_type_body(*p)) {
+        Some(body) => access_by_name(body, None, leaf, CONSTANT_CALLS, source),
+        None => Visibility::Public,
+    }
+}
+
 /// A constant path or receiver without whitespace (`Foo :: Bar` is `Foo::Bar`).
 fn compact(text: &str) -> String {
     text.chars().filter(|c| !c.is_whitespace()).collect()
@@ -506,5 +722,68 @@ def helper(x) x end
         for (a, b) in pairs {
             differ(Language::Ruby, &f(a), &f(b));
         }
+    }
+
+    #[test]
+    fn visibility_and_declarations() {
+        let source = r#"VERSION = "1"
+def helper; end
+module App
+  LIMIT = 3
+  class Client < Base
+    SECRET = "x"
+    private_constant :SECRET
+    def open; end
+    def self.build; end
+    def self.make; end
+    private_class_method :make
+    def close; end
+    private :close
+    private def pack; end
+    private
+    def drop
+      def nested; end
+    end
+    def self.still_public; end
+    protected
+    def send_it; end
+    public
+    def put; end
+    protected def guard; end
+    class << self
+      def create; end
+      private
+      def cache; end
+    end
+  end
+  class Hidden; end
+  private_constant :Hidden
+end
+"#;
+        assert_eq!(
+            crate::lang::testing::interface(Language::Ruby, source),
+            [
+                "helper public",
+                "App::Client#open public",
+                "App::Client.build public",
+                "App::Client.make private",
+                "App::Client#close private",
+                "App::Client#pack private",
+                "App::Client#drop private",
+                "App::Client#drop#nested private",
+                "App::Client.still_public public",
+                "App::Client#send_it private",
+                "App::Client#put public",
+                "App::Client#guard private",
+                "App::Client.create public",
+                "App::Client.cache private",
+                "constant VERSION public: VERSION",
+                "module App public: module App",
+                "constant App::LIMIT public: LIMIT",
+                "class App::Client public: class Client < Base",
+                "constant App::Client::SECRET private: SECRET",
+                "class App::Hidden private: class Hidden",
+            ]
+        );
     }
 }

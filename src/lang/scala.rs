@@ -6,6 +6,13 @@
 //! functions. Annotations and modifiers are part of the signature; Scaladoc comments are
 //! comments.
 //!
+//! Interface (ADR 18): everything is public unless `private`, qualified or not (`private[pkg]`
+//! and `private[this]` are private too); `protected` counts public (a subclass elsewhere can
+//! call it), as in Java and Kotlin; an `override` implements a member declared elsewhere.
+//! Classes (`case class` too), traits, objects, enums, type aliases and type members, and
+//! `val`s of an object, a package object or a package (Scala's constants: what Java calls
+//! `static final`) are declarations; a type caps what it holds.
+//!
 //! Imports: one string per imported name: `import a.b.C` is `a.b.C`, `import a.b.{C, D => E}`
 //! is `a.b.C` and `a.b.D as E`, a wildcard (`_` or `*`) is `a.b._`.
 //!
@@ -19,8 +26,8 @@
 use tree_sitter::Node;
 
 use super::normal::{Parens, caseless, named_count, only_child, redundant};
-use super::walk::text;
-use super::{Analyzer, Language, Normal, Role};
+use super::walk::{modifier_words, text};
+use super::{Analyzer, Declaration, Language, Normal, Role, Visibility};
 
 /// The Scala analyzer.
 pub struct Scala;
@@ -43,6 +50,85 @@ impl Analyzer for Scala {
 
     fn separator(&self) -> &'static str {
         "."
+    }
+
+    fn visibility(
+        &self,
+        _outer: Node<'_>,
+        node: Node<'_>,
+        _name: &str,
+        source: &[u8],
+    ) -> Visibility {
+        let words = modifier_words(node, &["modifiers"], source);
+        if words.contains(&"private") {
+            Visibility::Private
+        } else if words.contains(&"override") {
+            Visibility::Implementation
+        } else {
+            Visibility::Public
+        }
+    }
+
+    fn declaration<'t>(&self, node: Node<'t>, _source: &[u8]) -> Option<Declaration<'t>> {
+        let case = child_of_kind(node, "case").is_some();
+        let (kind, head_end) = match node.kind() {
+            "class_definition" if case => ("case class", body_start(node)),
+            "class_definition" => ("class", body_start(node)),
+            "object_definition" if case => ("case object", body_start(node)),
+            "object_definition" => ("object", body_start(node)),
+            "trait_definition" => ("trait", body_start(node)),
+            "enum_definition" => ("enum", body_start(node)),
+            "type_definition" => (
+                "type",
+                child_of_kind(node, "=").map_or(node.end_byte(), |e| e.start_byte()),
+            ),
+            // A `val` of an object, a package object or a package, bound to one name.
+            "val_definition" => {
+                let placed = node.parent().is_some_and(|p| {
+                    p.kind() == "compilation_unit"
+                        || (p.kind() == "template_body"
+                            && p.parent().is_some_and(|o| {
+                                matches!(
+                                    o.kind(),
+                                    "object_definition" | "package_object" | "package_clause"
+                                )
+                            }))
+                });
+                let name = node
+                    .child_by_field_name("pattern")
+                    .filter(|p| p.kind() == "identifier")?;
+                if !placed {
+                    return None;
+                }
+                let value = node
+                    .child_by_field_name("value")
+                    .map_or(node.end_byte(), |v| v.start_byte());
+                return Some(Declaration {
+                    kind: "val",
+                    name,
+                    outer: node,
+                    head_end: value,
+                });
+            }
+            _ => return None,
+        };
+        Some(Declaration {
+            kind,
+            name: node.child_by_field_name("name")?,
+            outer: node,
+            head_end,
+        })
+    }
+
+    fn declaration_kinds(&self) -> &'static [&'static str] {
+        &[
+            "class_definition",
+            "object_definition",
+            "trait_definition",
+            "enum_definition",
+            "type_definition",
+            "val_definition",
+        ]
     }
 
     fn role<'t>(&self, node: Node<'t>, source: &[u8]) -> Role<'t> {
@@ -206,6 +292,12 @@ impl Analyzer for Scala {
 fn child_of_kind<'t>(node: Node<'t>, kind: &str) -> Option<Node<'t>> {
     let mut cursor = node.walk();
     node.children(&mut cursor).find(|c| c.kind() == kind)
+}
+
+/// Where a definition's body starts (its end when it has none).
+fn body_start(node: Node<'_>) -> usize {
+    node.child_by_field_name("body")
+        .map_or(node.end_byte(), |b| b.start_byte())
 }
 
 /// Whether a block holds one expression (not a definition or an import).
@@ -467,6 +559,72 @@ def top(x: Int): Int = x
             Language::Scala,
             "object O {\n  def f() = {\n    def g = 1\n  }\n}\n",
             "object O {\n  def f() = {\n    def g = 2\n  }\n}\n",
+        );
+    }
+
+    #[test]
+    fn visibility_and_declarations() {
+        let source = r#"package app
+
+val Version = "1"
+type Names = List[String]
+def helper(): Unit = ()
+private def hidden(): Unit = ()
+sealed trait Store {
+  type Key
+  def put(k: String): Unit
+}
+case class Pair(a: Int, b: Int)
+enum Kind { case A, B }
+object Registry {
+  final val Max = 3
+  private val Secret = 1
+  def lookup(): Unit = ()
+  private[app] def scoped(): Unit = ()
+}
+abstract class Client extends Store {
+  val size = 1
+  def open(): Unit = ()
+  protected def send(): Unit = ()
+  protected[this] def sendSelf(): Unit = ()
+  private def drop(): Unit = { def local() = 1; local() }
+  private[this] def mine(): Unit = ()
+  override def put(k: String): Unit = ()
+}
+private class Cache {
+  def get(): Unit = ()
+}
+case object Empty
+"#;
+        assert_eq!(
+            crate::lang::testing::interface(Language::Scala, source),
+            [
+                "helper public",
+                "hidden private",
+                "Store.put public",
+                "Registry.lookup public",
+                "Registry.scoped private",
+                "Client.open public",
+                "Client.send public",
+                "Client.sendSelf public",
+                "Client.drop private",
+                "Client.drop.local private",
+                "Client.mine private",
+                "Client.put implementation",
+                "Cache.get private",
+                "val Version public: val Version",
+                "type Names public: type Names",
+                "trait Store public: sealed trait Store",
+                "type Store.Key public: type Key",
+                "case class Pair public: case class Pair(a: Int, b: Int)",
+                "enum Kind public: enum Kind",
+                "object Registry public: object Registry",
+                "val Registry.Max public: final val Max",
+                "val Registry.Secret private: private val Secret",
+                "class Client public: abstract class Client extends Store",
+                "class Cache private: private class Cache",
+                "case object Empty public: case object Empty",
+            ]
         );
     }
 }

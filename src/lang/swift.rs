@@ -8,6 +8,16 @@
 //! body-less methods. Closures are not functions. Attributes and modifiers are part of the
 //! signature; `///` comments are comments.
 //!
+//! Interface (ADR 18): `public` and `open` are the API; `internal` (Swift's default, visible in
+//! its own module only, as C#'s and Kotlin's `internal`), `package`, `fileprivate` and
+//! `private` are private. Without a modifier a protocol's requirements are as visible as the
+//! protocol, an extension's members as the extension says (`public extension`), and anything
+//! else internal. An `override` implements a member declared elsewhere. An accessor is as
+//! visible as its property, a setter less when the property says so (`private(set)`);
+//! `deinit`, `willSet` and `didSet` are private (nothing calls them). Classes, structs, enums,
+//! actors, protocols, type aliases and constants (`let` at the top level, `static let` in a
+//! type) are declarations, extensions not; a type caps what it holds.
+//!
 //! Imports: `import Foundation` is `Foundation`, `import struct Foo.Bar` is `Foo.Bar`
 //! (attributes such as `@testable` left out). Swift imports whole modules, so callers are
 //! matched by name.
@@ -22,8 +32,8 @@
 use tree_sitter::Node;
 
 use super::normal::{caseless, only_child};
-use super::walk::text;
-use super::{Analyzer, CallSite, Language, Normal, Role, calls};
+use super::walk::{modifier_words, text};
+use super::{Analyzer, CallSite, Declaration, Language, Normal, Role, Visibility, calls};
 
 /// The Swift analyzer.
 pub struct Swift;
@@ -75,6 +85,100 @@ impl Analyzer for Swift {
 
     fn separator(&self) -> &'static str {
         "."
+    }
+
+    fn visibility(
+        &self,
+        _outer: Node<'_>,
+        node: Node<'_>,
+        _name: &str,
+        source: &[u8],
+    ) -> Visibility {
+        match node.kind() {
+            "deinit_declaration" | "willset_clause" | "didset_clause" => Visibility::Private,
+            // computed_getter < computed_property < property_declaration
+            "computed_getter" | "computed_setter" | "computed_modify" => {
+                let property = node
+                    .parent()
+                    .and_then(|c| c.parent())
+                    .filter(|p| p.kind() == "property_declaration");
+                let Some(property) = property else {
+                    return member_access(node, source);
+                };
+                let outer = member_access(property, source);
+                match access_levels(property, source).1 {
+                    Some(setter) if node.kind() != "computed_getter" => outer.min(level(setter)),
+                    _ => outer,
+                }
+            }
+            _ => member_access(node, source),
+        }
+    }
+
+    fn declaration<'t>(&self, node: Node<'t>, source: &[u8]) -> Option<Declaration<'t>> {
+        let body_start = |n: Node<'_>| {
+            n.child_by_field_name("body")
+                .map_or(n.end_byte(), |b| b.start_byte())
+        };
+        let (kind, name, head_end) = match node.kind() {
+            "class_declaration" => {
+                let kind = match node.child_by_field_name("declaration_kind")?.kind() {
+                    "class" => "class",
+                    "struct" => "struct",
+                    "enum" => "enum",
+                    "actor" => "actor",
+                    _ => return None,
+                };
+                (kind, node.child_by_field_name("name")?, body_start(node))
+            }
+            "protocol_declaration" => (
+                "protocol",
+                node.child_by_field_name("name")?,
+                body_start(node),
+            ),
+            "typealias_declaration" => {
+                let value = child_of_kind(node, "=").map_or(node.end_byte(), |e| e.start_byte());
+                ("typealias", node.child_by_field_name("name")?, value)
+            }
+            // `let` at the top level, `static let` in a type; not computed, not observed.
+            "property_declaration" => {
+                let binding = child_of_kind(node, "value_binding_pattern")?;
+                let constant = binding
+                    .child_by_field_name("mutability")
+                    .is_some_and(|m| m.kind() == "let");
+                let stored = node.child_by_field_name("computed_value").is_none()
+                    && child_of_kind(node, "willset_didset_block").is_none();
+                let placed = node.parent().is_some_and(|p| p.kind() == "source_file")
+                    || modifier_words(node, &["modifiers"], source)
+                        .iter()
+                        .any(|w| matches!(*w, "static" | "class"));
+                if !(constant && stored && placed) {
+                    return None;
+                }
+                let name = node.child_by_field_name("name")?;
+                let name = name.child_by_field_name("bound_identifier").unwrap_or(name);
+                let value = node
+                    .child_by_field_name("value")
+                    .map_or(node.end_byte(), |v| v.start_byte());
+                ("let", name, value)
+            }
+            _ => return None,
+        };
+        Some(Declaration {
+            kind,
+            name,
+            outer: node,
+            head_end,
+        })
+    }
+
+    fn declaration_kinds(&self) -> &'static [&'static str] {
+        &[
+            "class_declaration",
+            "protocol_declaration",
+            "typealias_declaration",
+            "property_declaration",
+        ]
     }
 
     fn role<'t>(&self, node: Node<'t>, source: &[u8]) -> Role<'t> {
@@ -257,6 +361,70 @@ impl Analyzer for Swift {
 fn child_of_kind<'t>(node: Node<'t>, kind: &str) -> Option<Node<'t>> {
     let mut cursor = node.walk();
     node.children(&mut cursor).find(|c| c.kind() == kind)
+}
+
+/// A declaration's access level and its setter's (`private(set)`), as written.
+fn access_levels<'s>(node: Node<'_>, source: &'s [u8]) -> (Option<&'s str>, Option<&'s str>) {
+    let (mut own, mut setter) = (None, None);
+    let Some(modifiers) = child_of_kind(node, "modifiers") else {
+        return (own, setter);
+    };
+    let mut cursor = modifiers.walk();
+    for modifier in modifiers.children(&mut cursor) {
+        if modifier.kind() != "visibility_modifier" {
+            continue;
+        }
+        let Some(keyword) = modifier.child(0) else {
+            continue;
+        };
+        if child_of_kind(modifier, "set").is_some() {
+            setter = Some(text(keyword, source));
+        } else {
+            own = Some(text(keyword, source));
+        }
+    }
+    (own, setter)
+}
+
+/// What an access level means to the interface: `public` and `open` are the API.
+fn level(keyword: &str) -> Visibility {
+    if matches!(keyword, "public" | "open") {
+        Visibility::Public
+    } else {
+        Visibility::Private
+    }
+}
+
+/// How far a member or type is visible by its modifiers, or by where it stands when it has no
+/// access level (see the module's doc).
+fn member_access(node: Node<'_>, source: &[u8]) -> Visibility {
+    let (own, _) = access_levels(node, source);
+    if own.is_some_and(|o| level(o) == Visibility::Private) {
+        return Visibility::Private;
+    }
+    if modifier_words(node, &["modifiers"], source).contains(&"override") {
+        return Visibility::Implementation;
+    }
+    if let Some(own) = own {
+        return level(own);
+    }
+    let Some(body) = node.parent() else {
+        return Visibility::Private;
+    };
+    match body.kind() {
+        "protocol_body" => Visibility::Public,
+        "class_body" => {
+            let extension = body.parent().filter(|d| {
+                d.child_by_field_name("declaration_kind")
+                    .is_some_and(|k| k.kind() == "extension")
+            });
+            match extension.and_then(|e| access_levels(e, source).0) {
+                Some(keyword) => level(keyword),
+                None => Visibility::Private,
+            }
+        }
+        _ => Visibility::Private,
+    }
 }
 
 /// Whether a computed property spells out its accessors (`get { } set { }`).
@@ -475,6 +643,86 @@ actor A {
             Language::Swift,
             "func f() -> Int { 1 }\n",
             "func f() -> Int? { 1 }\n",
+        );
+    }
+
+    #[test]
+    fn visibility_and_declarations() {
+        let source = r#"import Foundation
+
+public let version = "1"
+let build = 2
+public typealias Names = [String]
+public func helper() {}
+func internalHelper() {}
+public protocol Store {
+    func put(_ k: String)
+}
+enum Kind { case a, b }
+open class Client: Base, Store {
+    public static let max = 3
+    private(set) public var size: Int {
+        get { 1 }
+        set { }
+    }
+    public var count: Int = 0 {
+        didSet { }
+    }
+    public init() {}
+    deinit {}
+    func open() {}
+    public func send() {}
+    fileprivate func pack() {}
+    private func drop() { func local() {} }
+    package func share() {}
+    override public func describe() {}
+    public func put(_ k: String) {}
+}
+public extension Client {
+    func extra() {}
+    private func hidden() {}
+}
+extension Client {
+    func more() {}
+}
+struct Point {
+    public func norm() {}
+}
+public actor Counter {}
+"#;
+        assert_eq!(
+            crate::lang::testing::interface(Language::Swift, source),
+            [
+                "helper public",
+                "internalHelper private",
+                "Store.put public",
+                "Client.size.get public",
+                "Client.size.set private",
+                "Client.count.didSet private",
+                "Client.init public",
+                "Client.deinit private",
+                "Client.open private",
+                "Client.send public",
+                "Client.pack private",
+                "Client.drop private",
+                "Client.drop.local private",
+                "Client.share private",
+                "Client.describe implementation",
+                "Client.put public",
+                "Client.extra public",
+                "Client.hidden private",
+                "Client.more private",
+                "Point.norm private",
+                "let version public: public let version",
+                "let build private: let build",
+                "typealias Names public: public typealias Names",
+                "protocol Store public: public protocol Store",
+                "enum Kind private: enum Kind",
+                "class Client public: open class Client: Base, Store",
+                "let Client.max public: public static let max",
+                "struct Point private: struct Point",
+                "actor Counter public: public actor Counter",
+            ]
         );
     }
 }
