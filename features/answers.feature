@@ -12,18 +12,18 @@ Feature: The shim answers an agent's git with structure
     Then it succeeds
     And stdout is JSON
     And the answer lists "src/app.py" as "M app.py +5 -1"
-    And a hunk of "src/app.py" contains "@@ -2 +2 @@ hello, added bye\n-    return 'hello'\n+    return 'hello, world'"
+    And a hunk of "src/app.py" contains "@@ -2 +2 @@ hello; added bye\n-    return 'hello'\n+    return 'hello, world'"
     And the JSON has no field "raw"
 
   Scenario: Patch-shaping options are honoured inside the answer
     When the agent runs "git diff -U1 main~1..main"
     Then stdout is JSON
-    And a hunk of "src/app.py" contains "@@ -1 +1 @@ hello, added bye\n def hello():\n-    return 'hello'"
+    And a hunk of "src/app.py" contains "@@ -1 +1 @@ hello; added bye\n def hello():\n-    return 'hello'"
     When the agent runs "git diff --unified=3 main~1..main -- src"
     Then stdout is JSON
     And a hunk of "src/app.py" contains " def hello():"
 
-  Scenario: A change too large for one answer leads with its map
+  Scenario: A change too large for one answer leads with its table of contents
     Given the file "gen.sh" contains
       """
       for i in $(seq 1 40); do printf 'def f%s():\n    return %s\n' $i $i > "m$i.py"; done
@@ -36,7 +36,7 @@ Feature: The shim answers an agent's git with structure
     And the agent runs "git diff HEAD~1..HEAD"
     Then stdout is JSON
     And the JSON field "summary" contains "40 files changed"
-    And the functions of "m7.py" include "added g7: def g7(x)"
+    And the functions of "m7.py" include "added def g7(x)"
     And the functions of "m7.py" include "modified f7"
     And the JSON field "raw" is "GIT_PRISM_INSIDE_SHIM=1 git diff HEAD~1..HEAD"
 
@@ -99,7 +99,7 @@ Feature: The shim answers an agent's git with structure
     Then the JSON field "message" is "main: greet the world"
     And the JSON field "author" is "A U Thor <author@example.com>"
     And the answer lists "src/app.py" as "M app.py +5 -1"
-    And a hunk of "src/app.py" contains "@@ -2 +2 @@ hello, added bye\n-    return 'hello'\n+    return 'hello, world'\n+\n+\n+def bye():"
+    And a hunk of "src/app.py" contains "@@ -2 +2 @@ hello; added bye\n-    return 'hello'\n+    return 'hello, world'\n+\n+\n+def bye():"
 
   Scenario: git show with the header suppressed and wider context
     When the agent runs "git show main --format= -U4"

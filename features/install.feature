@@ -18,8 +18,8 @@ Feature: Installing the shim
     When I run "git-prism shim install --no"
     Then it succeeds
     And stdout contains "paste these lines into your project's AGENTS.md or CLAUDE.md"
-    And stdout contains "every answer is at most 20,000 bytes"
-    And stdout contains "For a slice, use git as you would anyway"
+    And stdout contains "A page is at most 20,000 bytes"
+    And stdout contains "For one slice of a large patch a pipe is cheaper"
     And stdout contains "GIT_PRISM_INSIDE_SHIM=1 git ..."
 
   Scenario: With consent, the note goes into the agents found, and uninstall takes it out

@@ -8,7 +8,9 @@
 //! `imara`; `all` by default). Results are printed and appended to `bench/RESULTS.md` with the
 //! machine, date and commit. Nothing here runs in CI.
 
+mod analysis;
 mod blame;
+mod contents;
 mod context;
 mod hostile;
 mod manifest;
@@ -114,6 +116,9 @@ fn main() -> Result<()> {
     }
     if wants("blame") {
         blame::run(&options, &mut report)?;
+    }
+    if wants("analysis") {
+        analysis::run(&options, &mut report)?;
     }
     if wants("imara") {
         manifest::imara_agreement(&options, &mut report)?;

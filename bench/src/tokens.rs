@@ -8,9 +8,10 @@
 //! - `git log -N` (N = 1-10) from points of the history, with and without `-- <path>`;
 //! - `git blame -L a,b` over 5-200 lines of files at HEAD;
 //! - `git log -S/-G <term>` against `git log -S/-G <term> -p` (the answer carries the lines);
-//! - ranges of 5, 20 and 100 commits: the first answer's size against git's patch, and whether
-//!   it holds the whole map (every file, every changed function) when the range has at most
-//!   300 files, or how many pages the map takes.
+//! - ranges of 5, 20, 50 and 100 commits: the first answer's size against git's patch, and
+//!   whether it holds the whole map (every file, every changed function) when the range has at
+//!   most 300 files, or how many pages the map takes; for ranges of 20-300 files, what the first
+//!   page holds and costs ([`crate::contents`]).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -20,6 +21,7 @@ use anyhow::{Context, Result, bail};
 use serde_json::Value;
 
 use crate::Options;
+use crate::contents;
 use crate::report::Report;
 
 /// Budgets from issue 19, for single commits (median, p90, sum) and for log, blame and the
@@ -75,6 +77,10 @@ struct Samples {
     map_pages: Vec<String>,
     /// Ranges of more files: the pages their map takes.
     big_ranges: Vec<String>,
+    /// Ranges of 20-300 files: what their first page holds and costs.
+    contents: Vec<contents::Range>,
+    /// Ranges with a map page git-prism did not answer, and why.
+    unanswered: Vec<String>,
 }
 
 /// Runs git and the shim in one corpus.
@@ -265,12 +271,15 @@ impl Bench<'_> {
         .trim()
         .parse::<usize>()?
         .min(600);
-        for n in [5usize, 20, 100] {
+        for n in [5usize, 20, 50, 100] {
             for k in (0..total.saturating_sub(n)).step_by((total / 6).max(1)) {
                 let range = format!("HEAD~{}..HEAD~{k}", k + n);
                 let files = self
                     .lines(&["diff", "--name-only", &range])
                     .map_or(0, |l| l.len());
+                // Once to warm the analysis cache: what is measured is the answer, not
+                // whether a loaded machine finished its analyses within the answer's time.
+                let _ = run(self.agent(&["diff", &range], None));
                 let Some((a, g, raw)) = self.pair(&["diff", &range])? else {
                     continue;
                 };
@@ -278,12 +287,47 @@ impl Bench<'_> {
                     match n {
                         5 => "git diff over 5 commits (first answer)",
                         20 => "git diff over 20 commits (first answer)",
+                        50 => "git diff over 50 commits (first answer)",
                         _ => "git diff over 100 commits (first answer)",
                     },
                     a,
                     g,
                 );
-                let pages = self.map_pages(&range, &raw)?;
+                let (pages, map_tokens) = match self.map_pages(&range, &raw) {
+                    Ok(found) => found,
+                    Err(e) => {
+                        // A page git-prism did not answer (git's bytes instead): a failure of
+                        // the answer, reported, not a reason to stop measuring.
+                        s.unanswered.push(format!("{range} ({files} files): {e:#}"));
+                        continue;
+                    }
+                };
+                if (20..=WHOLE_LISTING).contains(&files) {
+                    let patch = run(self.git(&["diff", "-U0", &range]))?;
+                    let patch_text = String::from_utf8_lossy(&patch);
+                    let (items, unread) = contents::interface(&patch_text);
+                    let doc: Value = serde_json::from_slice(&raw)?;
+                    let text = contents::interface_text(&doc);
+                    let missing: Vec<String> = items
+                        .iter()
+                        .filter(|i| !contents::holds(&text, i))
+                        .map(|i| format!("{} {} ({})", i.keyword, i.name, i.file))
+                        .collect();
+                    s.contents.push(contents::Range {
+                        label: format!("{range} ({files} files)"),
+                        files,
+                        items: items.len(),
+                        listed: contents::listed_items(&doc),
+                        missing,
+                        unread,
+                        page1: a,
+                        map: (!matches!(pages, MapPages::Whole)).then_some(map_tokens),
+                        patch: self.count(&patch),
+                        interface_continues: doc["cut"]
+                            .to_string()
+                            .contains("the interface, continued"),
+                    });
+                }
                 let label = format!("{range} ({files} files): {}", pages.describe());
                 match (files <= WHOLE_LISTING, pages) {
                     (true, MapPages::Whole) => s.whole += 1,
@@ -321,13 +365,15 @@ impl Bench<'_> {
         Ok(())
     }
 
-    /// How a range's map is laid out over its pages.
-    fn map_pages(&self, range: &str, first: &[u8]) -> Result<MapPages> {
+    /// How a range's map is laid out over its pages, and the tokens of those pages (the first
+    /// answer's included).
+    fn map_pages(&self, range: &str, first: &[u8]) -> Result<(MapPages, usize)> {
         let doc: Value = serde_json::from_slice(first)
             .with_context(|| format!("no JSON answer to git diff {range}"))?;
+        let mut tokens = self.count(first);
         let mut next = next_cursor(&doc);
         if next.is_none() {
-            return Ok(MapPages::Whole);
+            return Ok((MapPages::Whole, tokens));
         }
         let mut pages = 1;
         while let Some(cursor) = next.filter(|c| is_map_position(c)) {
@@ -335,15 +381,20 @@ impl Bench<'_> {
             if pages > 50 {
                 bail!("the map of {range} takes more than 50 pages");
             }
-            let page: Value =
-                serde_json::from_slice(&run(self.agent(&["diff", range], Some(&cursor)))?)?;
+            let bytes = run(self.agent(&["diff", range], Some(&cursor)))?;
+            tokens += self.count(&bytes);
+            let page: Value = serde_json::from_slice(&bytes)
+                .with_context(|| format!("page {pages} of git diff {range} is not an answer"))?;
             next = next_cursor(&page);
         }
-        Ok(if pages == 1 {
-            MapPages::First
-        } else {
-            MapPages::Pages(pages)
-        })
+        Ok((
+            if pages == 1 {
+                MapPages::First
+            } else {
+                MapPages::Pages(pages)
+            },
+            tokens,
+        ))
     }
 }
 
@@ -507,7 +558,7 @@ fn row(
 
 /// Where an extra corpus is checked out: a bundle is cloned once under the work directory; a
 /// repository is used as it is.
-fn checkout(options: &Options, source: &Path) -> Result<PathBuf> {
+pub(crate) fn checkout(options: &Options, source: &Path) -> Result<PathBuf> {
     if source.extension().is_none_or(|e| e != "bundle") {
         return Ok(source.to_owned());
     }
@@ -559,6 +610,7 @@ pub fn run_figure(options: &Options, report: &mut Report) -> Result<()> {
     }
 
     let mut all: BTreeMap<&'static str, Vec<(usize, usize)>> = BTreeMap::new();
+    let mut by_corpus: BTreeMap<String, Vec<contents::Range>> = BTreeMap::new();
     let mut rows = Vec::new();
     let mut notes = Vec::new();
     let (mut eligible, mut covered) = (0, 0);
@@ -572,7 +624,8 @@ pub fn run_figure(options: &Options, report: &mut Report) -> Result<()> {
             repo: repo.clone(),
             bpe: &bpe,
         };
-        let s = bench.measure()?;
+        let mut s = bench.measure()?;
+        by_corpus.insert(name.clone(), std::mem::take(&mut s.contents));
         for (label, pairs) in &s.pairs {
             if let Some(stats) = stats(pairs) {
                 rows.push(row(name, label, stats));
@@ -590,6 +643,12 @@ pub fn run_figure(options: &Options, report: &mut Report) -> Result<()> {
         whole += s.whole;
         map_first += s.map_first;
         map_pages.extend(s.map_pages.iter().map(|r| format!("{name} {r}")));
+        if !s.unanswered.is_empty() {
+            notes.push(format!(
+                "{name}: map pages not answered: {}",
+                s.unanswered.join("; ")
+            ));
+        }
         if !s.big_ranges.is_empty() {
             notes.push(format!(
                 "{name}, ranges of more than {WHOLE_LISTING} files: {}",
@@ -640,6 +699,19 @@ pub fn run_figure(options: &Options, report: &mut Report) -> Result<()> {
             },
         ),
         &["corpus", "answers", "n", "median", "p90", "max", "sum"],
+        &rows,
+    );
+    let (rows, summary) = contents::rows(&by_corpus);
+    report.section(
+        "Range tables of contents",
+        &format!(
+            "The first page of `git diff A..B` for every sampled range of 20-300 files (issue 27): every public item of production code the range adds, deletes or re-signs (found in git's `-U0` patch: Rust, Go and Python declarations) named on page 1 with its signature; page 1 of a range of at most {} files within {} tokens plus {} per such item; the whole map (every page before the first hunk) within {}x git's `-U0` patch. {summary}",
+            contents::CAPPED_FILES,
+            contents::CAP_BASE,
+            contents::CAP_PER_ITEM,
+            contents::MAP_RATIO,
+        ),
+        &["corpus", "measure", "n", "median", "p90", "max", "verdict"],
         &rows,
     );
     Ok(())

@@ -113,13 +113,15 @@ def compact_files(context):
 
 
 def function_lines(context, path):
-    """The functions the answer's map lists for a file."""
+    """The functions the answer's map lists for a file: its interface lines (`api`), then the
+    others (`files`)."""
     directory, _, name = path.rpartition("/")
     directory = directory + "/" if directory else ""
+    lines = list((doc(context).get("api") or {}).get(path) or [])
     for entry, functions in ((doc(context).get("files") or {}).get(directory) or {}).items():
         if entry.split(" ", 1)[1].split(" ", 1)[0] == name:
-            return functions
-    return []
+            return lines + functions
+    return lines
 
 
 @then('the answer lists {count:d} file(s)')

@@ -1,29 +1,34 @@
 //! A change as an agent reads it — for `git diff`, `git show` and `gh pr diff` — in one of two
-//! layouts, whichever the budget allows (ADR 13):
+//! layouts, whichever the budget allows (ADR 13, ADR 18):
 //!
-//! - **Whole**: the change fits one answer. Every hunk is there, each headed by the functions
-//!   it changes with their kind of change (`@@ -10 +10 @@ added Map::get`; a modified function
-//!   by its name alone), so the hunks themselves are the map: `files` lists only the files whose
-//!   hunks do not say everything (a rename's source, binary, generated, a mode, a link, a
-//!   submodule, untracked, no hunks), with any changed function no hunk shows. No summary, no
-//!   `raw`: nothing is missing that git's own output would add.
-//! - **Paged**: it does not fit. The first page leads with the complete map — `summary`, every
-//!   file by directory, every changed function with the signature (and so the visibility) of
-//!   each added or signature-changed one, the dependency changes — and then as many hunks as the
-//!   budget leaves room for, production code first. `files` holds the map: by directory, each
-//!   file's line (`M lib.rs +3 -1`) with the list of its changed functions. A map too large for one page continues on
-//!   the next pages before any hunk. `raw` names git's own output, `cut` what is on later pages,
-//!   `next` the command that prints the next one.
+//! - **Whole**: the change fits one answer (a range of several commits over more than
+//!   [`WHOLE_RANGE_FILES`] files only when it fits a table of contents, [`TOC_BYTES`]). Every
+//!   hunk is there, each headed by the functions it changes with their kind of change
+//!   (`@@ -10 +10 @@ added Map::get`; a modified function by its name alone), so the hunks
+//!   themselves are the map: `files` lists only the files whose hunks do not say everything
+//!   (added, deleted, renamed or copied, binary, generated, a mode, a link, a submodule,
+//!   untracked, no hunks: [`overview::needs_line`]), with any changed function no hunk shows.
+//!   No summary, no `raw`: nothing is missing that git's own output would add.
+//! - **Paged**: it does not fit. The first page is the change's table of contents
+//!   ([`super::toc`]): `summary`, `api` (every public item added, deleted or re-signed, with its
+//!   signature), `files` (production code by directory, each file's line with its other changed
+//!   functions by name), `elsewhere` (tests, docs and configuration counted per directory),
+//!   the dependency changes, and `cut`, which says what the next pages hold by role and size.
+//!   A map too large for one page continues on the next pages; map pages hold no hunks. The
+//!   hunks follow on later pages, production code first. `raw` names git's own output, `next`
+//!   the command that prints the next page.
 //!
-//! Hunks are git's own (`git diff -p`, one line of context unless the caller asked for `-U<n>`
-//! or `-W`) without its per-file headers. Generated files, binaries, submodules and links
-//! contribute facts, never hunks.
+//! Hunks are git's own (`git diff -p`; no context unless the caller asked for `-U<n>` or `-W`:
+//! [`crate::manifest::hunks::DEFAULT_CONTEXT`]) without its per-file headers. Binaries and
+//! submodules contribute facts, never hunks; a link's hunk shows its target; a generated file
+//! keeps its hunks when the edit is small or comes without its source (ADR 14,
+//! [`crate::manifest::hunks::shows_hunks`]), a large regeneration stays facts only.
 //!
 //! Invariants: the answer never exceeds its budget (a hunk too large for a page is split at
 //! line boundaries, a line too long for a page into segments, and continued); no changed line
-//! is cut without its rest on the following pages; every cut is stated; a cursor is bound to
-//! the range's facts and the hunk options (a cursor from before the branch moved is refused).
-//! The fitting is [`crate::budget`]'s.
+//! is cut without its rest on the following pages; every cut is stated; no hunk label hides a
+//! function; a cursor is bound to the range's facts and the hunk options (a cursor from before
+//! the branch moved is refused). The fitting is [`crate::budget`]'s.
 
 use std::collections::{BTreeSet, HashMap};
 use std::ffi::OsString;
@@ -32,6 +37,7 @@ use serde::Serialize;
 
 use super::overview::{self, Ordered};
 use super::role::{self, Role};
+use super::toc;
 use crate::budget::{self, Budget, Cut, Stage};
 use crate::git::Repo;
 use crate::manifest::Manifest;
@@ -46,8 +52,9 @@ const MIN_PART: usize = 400;
 /// times the budget, the answer is paged from the start.
 const WHOLE_ESTIMATE_FACTOR: usize = 3;
 
-/// The most directories a paged map's totals name.
-const MAX_DIRECTORIES: usize = 20;
+/// The most directories the table of contents' totals name (when it cannot name every file of
+/// production code).
+const TOC_DIRECTORIES: usize = 8;
 
 /// What to render.
 pub struct Input<'a> {
@@ -67,7 +74,23 @@ pub struct Input<'a> {
     pub next: &'a dyn Fn(&str) -> String,
     /// The command that prints the real program's own output, named on a paged answer.
     pub raw: Option<&'a str>,
+    /// Whether the change is a range of several commits: its whole layout is taken only
+    /// when it costs no more than a table of contents ([`TOC_BYTES`]); otherwise the first
+    /// page is its table of contents.
+    pub range: bool,
 }
+
+/// What a range's first page aims at, in bytes, besides its interface lines: about 2,000
+/// tokens. A range whose whole answer fits it is answered whole.
+pub const TOC_BYTES: usize = 6_400;
+
+/// What the first page allows for each public item of the interface it lists (about 15
+/// tokens).
+pub const TOC_BYTES_PER_ITEM: usize = 48;
+
+/// Tenths of bytes per token of an answer's text (code and names in JSON strings measure 3.6
+/// to 3.7 in cl100k_base), for the sizes a page says the next ones have.
+const TEXT_TENTHS_PER_TOKEN: usize = 36;
 
 /// The body of a change answer: what every change answer has after its own header fields.
 #[derive(Clone, Debug, Default, Serialize)]
@@ -81,13 +104,22 @@ pub struct Body {
     /// Which part of the answer a later page holds.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub page: Option<String>,
-    /// Totals per top-level directory, when the map spans pages.
+    /// Totals per top-level directory, when the first page cannot name every file of
+    /// production code.
     #[serde(skip_serializing_if = "Ordered::is_empty")]
     pub directories: Ordered<String>,
+    /// The interface a paged change adds, deletes or re-signs, by file: public functions and
+    /// declarations with their signatures, members of implementations by name.
+    #[serde(skip_serializing_if = "Ordered::is_empty")]
+    pub api: Ordered<Vec<String>>,
     /// Files by directory, each `M name +added -removed [flags]` with its changed functions
     /// (`added Type::name: <signature>`, `modified f, g`, ...).
     #[serde(skip_serializing_if = "Ordered::is_empty")]
     pub files: Ordered<Ordered<Vec<String>>>,
+    /// Tests, benches, examples, docs and configuration counted per directory (the first page
+    /// of a paged change; their names are on a later page).
+    #[serde(skip_serializing_if = "Ordered::is_empty")]
+    pub elsewhere: Ordered<String>,
     /// Dependency changes: declared ones, then lockfile totals.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub dependencies: Vec<String>,
@@ -117,10 +149,11 @@ struct Position {
     part: usize,
 }
 
-/// Where a page starts: in the map (at an entry), or in the hunks.
+/// Where a page starts: in the map (at a part of the table of contents and the page's number,
+/// when known), or in the hunks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum At {
-    Map(usize),
+    Map(usize, Option<usize>),
     Hunks(Position),
 }
 
@@ -142,17 +175,18 @@ pub fn render(
     let m = input.manifest;
     let fp = cursor_fingerprint(m, input.context, input.shaping);
     let at = match input.cursor {
-        Some(c) => decode(c, fp)?,
+        Some(c) => Some(decode(c, fp)?),
         None => {
             if let Some(json) = whole(repo, input, wrap)? {
                 return Ok(json);
             }
-            At::Map(0)
+            None
         }
     };
     match at {
-        At::Map(start) => map_page(repo, input, fp, start, wrap),
-        At::Hunks(start) => {
+        None => map_page(input, fp, None, wrap),
+        Some(At::Map(start, page)) => map_page(input, fp, Some((start, page)), wrap),
+        Some(At::Hunks(start)) => {
             let base = Body {
                 raw: input.raw.map(str::to_owned),
                 summary: Some(overview::summary_line(m.into())),
@@ -175,13 +209,8 @@ fn whole(
         .iter()
         .map(|&i| estimate_bytes(&m.files[i]))
         .fold(0, usize::saturating_add);
-    if input.hunks
-        && estimate
-            > input
-                .budget
-                .as_bytes()
-                .saturating_mul(WHOLE_ESTIMATE_FACTOR)
-    {
+    let limit = whole_limit(input);
+    if input.hunks && estimate > limit.as_bytes().saturating_mul(WHOLE_ESTIMATE_FACTOR) {
         return Ok(None);
     }
     let fetched = if input.hunks {
@@ -230,7 +259,24 @@ fn whole(
         }
     }
     let json = wrap(&body)?;
-    Ok(input.budget.fits(json.len()).then_some(json))
+    Ok(limit.fits(json.len()).then_some(json))
+}
+
+/// A range of at most this many files is answered whole when it fits the budget: a table of
+/// contents saves nothing when there are so few files to choose from (an agent that narrowed a
+/// range to two files with `-- <path>` read its contents, then the next page, in the issue-27
+/// trials).
+pub const WHOLE_RANGE_FILES: usize = 4;
+
+/// The most a whole answer may take: the budget, or for a range of several commits over more
+/// than [`WHOLE_RANGE_FILES`] files what its table of contents would (a range is asked for its
+/// contents first).
+fn whole_limit(input: &Input<'_>) -> Budget {
+    if input.range && input.manifest.files.len() > WHOLE_RANGE_FILES {
+        input.budget.min(Budget::bytes(TOC_BYTES))
+    } else {
+        input.budget
+    }
 }
 
 /// Adds a file's line and its functions under its directory.
@@ -251,6 +297,18 @@ fn push_file(
     }
 }
 
+/// Removes a file's `tests: 2 added` count from this page's map, when the file is on it.
+fn drop_test_count(files: &mut Ordered<Ordered<Vec<String>>>, entry: &overview::MapEntry) {
+    if let Some((_, lines)) = files.0.iter_mut().rev().find(|(d, _)| *d == entry.dir) {
+        if let Some((_, functions)) = lines.0.iter_mut().find(|(l, _)| *l == entry.line) {
+            functions.retain(|f| {
+                !f.strip_prefix("tests: ")
+                    .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit()))
+            });
+        }
+    }
+}
+
 /// About how many bytes a file's hunks take in an answer: its changed lines at about 60 bytes
 /// each, context and headers included.
 fn estimate_bytes(f: &crate::manifest::model::FileChange) -> usize {
@@ -266,9 +324,9 @@ fn hunk_text(placed: &PlacedHunk, labels: &HashMap<String, String>) -> String {
     let mut text = header(
         placed,
         labels,
-        placed.hunk.old_start,
-        placed.hunk.new_start,
+        (placed.hunk.old_start, placed.hunk.new_start),
         0,
+        None,
     );
     for line in &placed.hunk.lines {
         text.push('\n');
@@ -277,17 +335,22 @@ fn hunk_text(placed: &PlacedHunk, labels: &HashMap<String, String>) -> String {
     text
 }
 
-/// `@@ -<old> +<new> @@ <functions>`, and ` (part N)` for a hunk's later parts.
+/// `@@ -<old> +<new> @@ <functions>`, and ` (part N)` for a hunk's later parts; `names` are
+/// the functions the part changes (`None`: the whole hunk's).
 fn header(
     placed: &PlacedHunk,
     labels: &HashMap<String, String>,
-    old: u32,
-    new: u32,
+    (old, new): (u32, u32),
     part: usize,
+    names: Option<&[String]>,
 ) -> String {
     let mut s = format!("@@ -{old} +{new} @@");
     let label = |name: &str| labels.get(name).cloned().unwrap_or_else(|| name.to_owned());
-    if let Some(place) = placed.place(&label) {
+    let place = match names {
+        None => placed.place(&label),
+        Some(names) => hunks::place_names(names, &label).or_else(|| placed.section.clone()),
+    };
+    if let Some(place) = place {
         s.push(' ');
         s.push_str(&place);
     }
@@ -297,83 +360,291 @@ fn header(
     s
 }
 
-/// A page of the map from entry `start` on (the first page, or one that continues a map too
-/// large for one page); when the map ends on this page, hunks fill the rest of it.
+/// A page of the map. The first page (`at` is `None`) is the table of contents ([`toc`]):
+/// the interface whole, then as many files of production code as [`TOC_BYTES`] (and
+/// [`TOC_BYTES_PER_ITEM`] per public item) leave room for, the other files counted, the
+/// dependency changes. A later page (`at`: the part it starts at and its number) continues the
+/// map: production code, then tests and the files of other roles. Each page says what the
+/// following ones hold and about how large they are; the hunks follow the map on pages of
+/// their own.
 fn map_page(
-    repo: &Repo,
     input: &Input<'_>,
     fp: u64,
-    start: usize,
+    at: Option<(usize, Option<usize>)>,
     wrap: &dyn Fn(&Body) -> Result<String, serde_json::Error>,
 ) -> Result<String, super::AnswerError> {
     let m = input.manifest;
-    let entries = overview::map_entries(&m.files, &map_order(m));
-    if start > entries.len() {
+    let contents = toc::build(&m.files, &map_order(m));
+    let parts = &contents.parts;
+    let (start, number) = at.unwrap_or((0, Some(1)));
+    if start > parts.len() {
         return Err(CursorError::Invalid(
             input.cursor.unwrap_or_default().chars().take(80).collect(),
         )
         .into());
     }
-    let rest = &entries[start..];
-    let first = start == 0;
+    let first = at.is_none();
+    let rest = &parts[start..];
     let base = Body {
         raw: input.raw.map(str::to_owned),
-        summary: Some(overview::summary_line(m.into())),
+        // Page 1 said it; a page of the map that follows does not repeat it.
+        summary: first.then(|| overview::summary_line(m.into())),
         page: (!first).then(|| "the map, continued".to_owned()),
         dependencies: if first {
             overview::dependency_lines(m.into())
         } else {
             Vec::new()
         },
+        elsewhere: if first {
+            contents.elsewhere.clone()
+        } else {
+            Ordered::default()
+        },
         ..Body::default()
     };
     let order = hunk_order(m);
     let hunks_follow = input.hunks && !order.is_empty();
+    let hunk_bytes: usize = order
+        .iter()
+        .map(|&i| estimate_bytes(&m.files[i]))
+        .fold(0, usize::saturating_add);
+    let page_room = input
+        .budget
+        .as_bytes()
+        .saturating_sub(PAGE_OVERHEAD)
+        .max(MIN_PART);
+    let next_number = number.map(|n| n + 1);
     let body_of = |shown: usize, notes: Vec<String>| {
         let mut body = base.clone();
-        if first && shown < rest.len() {
-            body.directories = overview::directory_totals(&m.files, MAX_DIRECTORIES);
+        for part in &rest[..shown] {
+            match part {
+                toc::Part::Api { key, lines } => {
+                    // A shape found in one file shares the file's key: one entry, in order.
+                    for line in lines {
+                        body.api.push_to(key, line.clone());
+                    }
+                }
+                toc::Part::File { entry, role } => {
+                    if *role == Role::Test {
+                        // A production file's tests by name: their count, already on this
+                        // page with the file, says nothing more.
+                        drop_test_count(&mut body.files, entry);
+                    }
+                    push_file(&mut body.files, entry, entry.functions.clone());
+                }
+            }
         }
-        for e in &rest[..shown] {
-            push_file(&mut body.files, e, e.functions.clone());
+        if first && start + shown < contents.first {
+            body.directories = overview::directory_totals(&m.files, TOC_DIRECTORIES);
         }
         body.cut = notes;
         if shown < rest.len() {
-            body.next = Some((input.next)(&encode(fp, At::Map(start + shown))));
+            body.next = Some((input.next)(&encode(
+                fp,
+                At::Map(start + shown, next_number),
+            )));
         } else if hunks_follow {
-            // The map ends here and the hunks follow: measured as the page would be with no
-            // room left for a hunk, so that the hunks' own note always fits.
-            body.cut.push(later_note(m, &order, Position::default()));
             body.next = Some((input.next)(&encode(fp, At::Hunks(Position::default()))));
+        }
+        if hunks_follow {
+            let after_map = if shown < rest.len() { "then " } else { "" };
+            body.cut.push(hunks_note(
+                m,
+                &order,
+                hunk_bytes,
+                page_room,
+                after_map,
+                (shown == rest.len()).then_some(next_number).flatten(),
+            ));
         }
         body
     };
+    let note =
+        |shown: usize, _: Budget| Cut::Later(map_note(&rest[shown..], next_number, page_room));
+    // The table of contents: the interface whole when the page can hold it, then production
+    // code as far as the first page's own size allows.
+    let (least, most, budget) = if first {
+        let bare = wrap(&body_of(contents.api_parts, Vec::new()))?.len();
+        if input.budget.fits(bare.saturating_add(NOTE_ROOM)) {
+            let target =
+                TOC_BYTES.saturating_add(contents.api_items.saturating_mul(TOC_BYTES_PER_ITEM));
+            let budget = input
+                .budget
+                .min(Budget::bytes(target.max(bare + NOTE_ROOM)));
+            // The whole map when it fits; else production code only.
+            let whole = wrap(&body_of(rest.len(), Vec::new()))?.len();
+            let most = if budget.fits(whole) {
+                rest.len()
+            } else {
+                contents.first
+            };
+            (contents.api_parts, most, budget)
+        } else {
+            (1.min(rest.len()), rest.len(), input.budget)
+        }
+    } else {
+        (1.min(rest.len()), rest.len(), input.budget)
+    };
     let stages = [Stage::Window {
-        least: 1.min(rest.len()),
-        most: rest.len(),
+        least,
+        most,
         total: rest.len(),
-        holds: "one file of the map",
-        note: Box::new(|shown, _| {
-            Cut::Later(format!(
-                "the map continues on the next page: {} more files, then the hunks",
-                rest.len() - shown
-            ))
-        }),
+        holds: "one part of the map",
+        note: Box::new(note),
     }];
-    let fitted = budget::fit(Some(input.budget), &stages, |s| {
+    let fitted = budget::fit(Some(budget), &stages, |s| {
         let json = wrap(&body_of(s.get(0), s.notes()))?;
         let len = json.len();
         Ok::<_, serde_json::Error>((json, len))
     })?;
-    let shown = fitted.settings.get(0);
-    if shown < rest.len() || !hunks_follow {
-        return Ok(fitted.doc);
+    Ok(fitted.doc)
+}
+
+/// What an answer's fixed part takes on a page besides its parts (`raw`, `summary`, `cut`,
+/// `next`), for the page counts a page announces.
+const PAGE_OVERHEAD: usize = 600;
+
+/// Room kept on the first page for the notes that say what follows.
+const NOTE_ROOM: usize = 400;
+
+/// About how many tokens `bytes` of an answer take, rounded to two significant digits.
+fn about_tokens(bytes: usize) -> String {
+    let tokens = bytes
+        .saturating_mul(10)
+        .div_ceil(TEXT_TENTHS_PER_TOKEN)
+        .max(1);
+    let mut scale = 1;
+    while tokens / scale >= 100 {
+        scale *= 10;
     }
-    // The map is complete on this page: hunks fill what room is left.
-    let mut map = body_of(shown, Vec::new());
-    map.cut.clear();
-    map.next = None;
-    hunk_page(repo, input, fp, Position::default(), map, wrap)
+    let rounded = tokens.div_ceil(scale) * scale;
+    let digits = rounded.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    format!("about {out} tokens")
+}
+
+/// `page 4`, `pages 4-6`, or `the next page(s)` when the page's number is not known.
+fn pages_from(next: Option<usize>, count: usize) -> String {
+    match (next, count) {
+        (Some(n), 0 | 1) => format!("page {n}"),
+        (Some(n), c) => format!("pages {n}-{}", n + c - 1),
+        (None, 0 | 1) => "the next page".to_owned(),
+        (None, c) => format!("the next {c} pages"),
+    }
+}
+
+/// What the rest of the map holds, by role and size: `page 2: 3 more files of production
+/// code, then tests (41 files, about 3,000 tokens)`.
+fn map_note(rest: &[toc::Part], next: Option<usize>, page_room: usize) -> String {
+    let bytes: usize = rest
+        .iter()
+        .map(|p| match p {
+            toc::Part::Api { key, lines } => {
+                json_len(key) + lines.iter().map(|l| json_len(l) + 1).sum::<usize>() + 4
+            }
+            toc::Part::File { entry, .. } => {
+                json_len(&entry.line)
+                    + entry
+                        .functions
+                        .iter()
+                        .map(|l| json_len(l) + 1)
+                        .sum::<usize>()
+                    + 4
+            }
+        })
+        .sum();
+    let files: BTreeSet<usize> = rest
+        .iter()
+        .filter_map(|p| match p {
+            toc::Part::File { entry, .. } => Some(entry.index),
+            toc::Part::Api { .. } => None,
+        })
+        .collect();
+    let mut said: Vec<String> = Vec::new();
+    if rest.iter().any(|p| matches!(p, toc::Part::Api { .. })) {
+        said.push("the interface, continued".to_owned());
+    }
+    let production = rest
+        .iter()
+        .filter(|p| {
+            matches!(
+                p,
+                toc::Part::File {
+                    role: Role::Production,
+                    ..
+                }
+            )
+        })
+        .count();
+    if production > 0 {
+        said.push(format!(
+            "{production} more file{} of production code",
+            if production == 1 { "" } else { "s" }
+        ));
+    }
+    let roles: BTreeSet<Role> = rest
+        .iter()
+        .map(toc::Part::role)
+        .filter(|r| *r != Role::Production)
+        .collect();
+    if !roles.is_empty() {
+        said.push(
+            roles
+                .iter()
+                .map(|r| r.label())
+                .collect::<Vec<_>>()
+                .join(", "),
+        );
+    }
+    format!(
+        "{}: {} ({} file{}, {})",
+        pages_from(next, bytes.div_ceil(page_room)),
+        said.join(", then "),
+        files.len(),
+        if files.len() == 1 { "" } else { "s" },
+        about_tokens(bytes)
+    )
+}
+
+/// What the hunk pages hold: `then the hunks, production code first (63 files, about 40,000
+/// tokens over 8 pages)`.
+fn hunks_note(
+    m: &Manifest,
+    order: &[usize],
+    bytes: usize,
+    page_room: usize,
+    then: &str,
+    next: Option<usize>,
+) -> String {
+    let roles: BTreeSet<Role> = order.iter().map(|&i| role::of(&m.files[i])).collect();
+    let first = if roles.len() > 1 {
+        format!(", {} first", Role::Production.label())
+    } else {
+        format!(" of {}", roles.first().map_or("", |r| r.label()))
+    };
+    let pages = bytes.div_ceil(page_room).max(1);
+    let whose = if then.is_empty() {
+        format!("{}: the hunks", pages_from(next, pages))
+    } else {
+        format!("{then}the hunks")
+    };
+    format!(
+        "{whose}{first} ({} file{}, {}{})",
+        order.len(),
+        if order.len() == 1 { "" } else { "s" },
+        about_tokens(bytes),
+        if then.is_empty() {
+            String::new()
+        } else {
+            format!(" over {pages} page{}", if pages == 1 { "" } else { "s" })
+        }
+    )
 }
 
 /// A page of hunks from `start` on, after whatever `base` already holds.
@@ -419,7 +690,7 @@ fn hunk_page(
                 file: order.len(),
                 ..Position::default()
             });
-            Cut::Later(later_note(m, &order, at))
+            Cut::Later(later_note(m, &order, at, input.budget))
         }),
     }];
     let fitted = budget::fit(Some(input.budget), &stages, |s| {
@@ -475,7 +746,7 @@ fn candidates(
                 continue;
             };
             let labels = overview::labels(&m.files[index]);
-            for piece in pieces(file, file_pos, part_limit, &labels) {
+            for piece in pieces(file, &m.files[index], file_pos, part_limit, &labels) {
                 if piece.at < start {
                     continue;
                 }
@@ -502,13 +773,19 @@ fn map_order(m: &Manifest) -> Vec<usize> {
 /// Splits a file's hunks into page pieces no longer than `part_limit`.
 fn pieces(
     file: &FileHunks,
+    change: &crate::manifest::model::FileChange,
     file_pos: usize,
     part_limit: usize,
     labels: &HashMap<String, String>,
 ) -> Vec<Piece> {
+    let name_at =
+        |old_side: bool, line: u32| hunks::function_at(change, old_side, line).map(str::to_owned);
     let mut out = Vec::new();
     for (h, placed) in file.hunks.iter().enumerate() {
-        for (part, text) in parts(placed, part_limit, labels).into_iter().enumerate() {
+        for (part, text) in parts(placed, part_limit, labels, &name_at)
+            .into_iter()
+            .enumerate()
+        {
             out.push(Piece {
                 at: Position {
                     file: file_pos,
@@ -523,12 +800,13 @@ fn pieces(
     out
 }
 
-/// The most characters of file names a cut note lists (it must fit [`RESERVE`]).
+/// The most characters of file names a cut note lists (a cut note stays a line, however
+/// many files are cut).
 const NOTE_NAMES: usize = 360;
 
 /// Says which files' hunks are on later pages, from `at` on: up to 20 names, as many as fit
 /// [`NOTE_NAMES`].
-fn later_note(m: &Manifest, order: &[usize], at: Position) -> String {
+fn later_note(m: &Manifest, order: &[usize], at: Position, budget: Budget) -> String {
     let later: Vec<String> = order[at.file..]
         .iter()
         .map(|&i| display_path(&m.files[i].path))
@@ -561,8 +839,17 @@ fn later_note(m: &Manifest, order: &[usize], at: Position) -> String {
         }
         names = start + "…";
     }
+    let bytes: usize = order[at.file..]
+        .iter()
+        .map(|&i| estimate_bytes(&m.files[i]))
+        .fold(0, usize::saturating_add);
+    let room = budget
+        .as_bytes()
+        .saturating_sub(PAGE_OVERHEAD)
+        .max(MIN_PART);
+    let pages = bytes.div_ceil(room).max(1);
     let mut note = format!(
-        "hunks of {} file{} ({}) are on the next pages: {names}",
+        "hunks of {} file{} ({}; {} over {pages} page{}) are on the next pages: {names}",
         later.len(),
         if later.len() == 1 { "" } else { "s" },
         roles
@@ -570,6 +857,8 @@ fn later_note(m: &Manifest, order: &[usize], at: Position) -> String {
             .map(|r| r.label())
             .collect::<Vec<_>>()
             .join(", "),
+        about_tokens(bytes),
+        if pages == 1 { "" } else { "s" },
     );
     if later.len() > named {
         note.push_str(&format!(", … {} more", later.len() - named));
@@ -614,21 +903,45 @@ fn batch(m: &Manifest, order: &[usize], from: usize, room: usize) -> usize {
 /// Renders a hunk as one or more strings of at most about `limit` bytes each; each part
 /// starts with a header giving the line numbers where it starts. A line longer than a part is
 /// split into segments: each segment after the first starts a new part and repeats the line's
-/// prefix followed by `…`, so that every byte of the line is shown, in order.
-fn parts(placed: &PlacedHunk, limit: usize, labels: &HashMap<String, String>) -> Vec<String> {
+/// prefix followed by `…`, so that every byte of the line is shown, in order. A hunk in
+/// several parts names in each part's header the functions that part changes (`name_at`:
+/// the function around a line of the old or the new side), so that every page names what it
+/// shows.
+fn parts(
+    placed: &PlacedHunk,
+    limit: usize,
+    labels: &HashMap<String, String>,
+    name_at: &dyn Fn(bool, u32) -> Option<String>,
+) -> Vec<String> {
     let h = &placed.hunk;
     let (mut old, mut new) = (h.old_start, h.new_start);
-    let mut out = Vec::new();
-    let mut text = header(placed, labels, old, new, 0);
-    let room = limit.saturating_sub(text.len() + 16);
+    // Each part: where it starts, its lines, and the functions its changed lines are in.
+    type Part<'l> = ((u32, u32), Vec<std::borrow::Cow<'l, str>>, Vec<String>);
+    let mut found: Vec<Part<'_>> = Vec::new();
+    let mut current: Part<'_> = ((old, new), Vec::new(), Vec::new());
+    let mut size = header(placed, labels, (old, new), 0, None).len();
+    let room = limit.saturating_sub(size + 16);
     for line in &h.lines {
         for segment in segments(line, room) {
-            if text.len() + segment.len() + 1 > limit && text.contains('\n') {
-                out.push(std::mem::take(&mut text));
-                text = header(placed, labels, old, new, out.len());
+            if size + segment.len() + 1 > limit && !current.1.is_empty() {
+                found.push(std::mem::replace(
+                    &mut current,
+                    ((old, new), Vec::new(), Vec::new()),
+                ));
+                size = header(placed, labels, (old, new), found.len(), None).len();
             }
-            text.push('\n');
-            text.push_str(&segment);
+            size += segment.len() + 1;
+            current.1.push(segment);
+        }
+        let name = match line.as_bytes().first() {
+            Some(b'-') => name_at(true, old),
+            Some(b'+') => name_at(false, new),
+            _ => None,
+        };
+        if let Some(name) = name {
+            if !current.2.contains(&name) {
+                current.2.push(name);
+            }
         }
         match line.as_bytes().first() {
             Some(b'-') => old += 1,
@@ -640,8 +953,21 @@ fn parts(placed: &PlacedHunk, limit: usize, labels: &HashMap<String, String>) ->
             _ => {}
         }
     }
-    out.push(text);
-    out
+    found.push(current);
+    let single = found.len() == 1;
+    found
+        .into_iter()
+        .enumerate()
+        .map(|(n, (at, lines, names))| {
+            let names = (!single).then_some(names.as_slice());
+            let mut text = header(placed, labels, at, n, names);
+            for line in lines {
+                text.push('\n');
+                text.push_str(&line);
+            }
+            text
+        })
+        .collect()
 }
 
 /// Splits a line into segments of at most `room` bytes (at least [`MIN_PART`] / 2, cut at
@@ -707,7 +1033,8 @@ const CURSOR: Cursor = Cursor("gp2");
 
 fn encode(fp: u64, at: At) -> String {
     let position = match at {
-        At::Map(n) => format!("m{n}"),
+        At::Map(n, None) => format!("m{n}"),
+        At::Map(n, Some(page)) => format!("m{n}.{page}"),
         At::Hunks(p) => format!("{}.{}.{}", p.file, p.hunk, p.part),
     };
     CURSOR.encode_position(fp, &position)
@@ -717,7 +1044,11 @@ fn decode(cursor: &str, fp: u64) -> Result<At, CursorError> {
     let position = CURSOR.decode_position(cursor, fp)?;
     let invalid = || CursorError::Invalid(cursor.chars().take(80).collect());
     if let Some(n) = position.strip_prefix('m') {
-        return n.parse().map(At::Map).map_err(|_| invalid());
+        let (n, page) = match n.split_once('.') {
+            Some((n, page)) => (n, Some(page.parse().map_err(|_| invalid())?)),
+            None => (n, None),
+        };
+        return n.parse().map(|n| At::Map(n, page)).map_err(|_| invalid());
     }
     let mut numbers = position.split('.').map(str::parse::<usize>);
     match (
@@ -747,8 +1078,10 @@ mod tests {
         };
         let c = encode(0xabc, At::Hunks(at));
         assert_eq!(decode(&c, 0xabc), Ok(At::Hunks(at)));
-        let m = encode(0xabc, At::Map(7));
-        assert_eq!(decode(&m, 0xabc), Ok(At::Map(7)));
+        let m = encode(0xabc, At::Map(7, None));
+        assert_eq!(decode(&m, 0xabc), Ok(At::Map(7, None)));
+        let m = encode(0xabc, At::Map(7, Some(3)));
+        assert_eq!(decode(&m, 0xabc), Ok(At::Map(7, Some(3))));
         assert!(matches!(decode(&c, 0xabd), Err(CursorError::Stale(_))));
         for bad in [
             "",
@@ -787,10 +1120,10 @@ mod tests {
             section: None,
         };
         let labels = HashMap::new();
-        let whole = parts(&placed, usize::MAX, &labels);
+        let whole = parts(&placed, usize::MAX, &labels, &|_, _| None);
         assert_eq!(whole.len(), 1);
         assert!(whole[0].starts_with("@@ -10 +20 @@ f\n context 0\n-old 1\n+new 2"));
-        let split = parts(&placed, 120, &labels);
+        let split = parts(&placed, 120, &labels, &|_, _| Some("f".to_owned()));
         assert!(split.len() > 3);
         assert!(split.iter().all(|p| p.len() <= 140), "{split:?}");
         // Every line appears once, in order, across the parts.
@@ -830,7 +1163,7 @@ mod tests {
             functions: Vec::new(),
             section: None,
         };
-        let split = parts(&placed, 1000, &HashMap::new());
+        let split = parts(&placed, 1000, &HashMap::new(), &|_, _| None);
         assert!(split.len() >= 5, "{}", split.len());
         assert!(split.iter().all(|p| p.len() <= 1000), "{split:?}");
         let mut rejoined = String::new();

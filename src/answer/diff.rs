@@ -15,7 +15,8 @@ pub fn answer(diff: &Diff, _argv: &[OsString], ctx: &Call) -> Result<String, Ans
     if built.files.is_empty() {
         return Err(AnswerError::Unsupported("nothing changed".into()));
     }
-    render_change(ctx, &repo, &built, &diff.patch, true, &|body| {
+    let range = super::spans_commits(&repo, &built)?;
+    render_change(ctx, &repo, &built, &diff.patch, true, range, &|body| {
         crate::json::to_string(body)
     })
 }

@@ -72,7 +72,8 @@ pub fn answer(pr: &PrDiff, ctx: &Call) -> Result<String, AnswerError> {
         head_sha: view.head.short(SHORT_ID),
         merge_base: merge_base.short(SHORT_ID),
     };
-    render_change(ctx, &repo, &built, &[], true, &|body| {
+    let range = super::spans_commits(&repo, &built)?;
+    render_change(ctx, &repo, &built, &[], true, range, &|body| {
         crate::json::to_string(&GhAnswer { pull_request, body })
     })
 }

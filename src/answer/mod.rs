@@ -29,6 +29,7 @@ pub mod overview;
 mod pickaxe;
 pub mod role;
 mod show;
+pub mod toc;
 
 use std::ffi::{OsStr, OsString};
 
@@ -209,13 +210,15 @@ fn finish(mut json: String, budget: Budget) -> Result<Vec<u8>, AnswerError> {
 
 /// Renders a change answer of the shim (`diff`, `show`, `gh pr diff`): the compact body for
 /// `built` with the hunk options `patch`, within the call's budget and paged by its cursor,
-/// wrapped by `wrap` into the command's own answer.
+/// wrapped by `wrap` into the command's own answer. `range` says the change spans several
+/// commits (its table of contents comes first unless the whole answer is as small).
 fn render_change(
     ctx: &Call,
     repo: &Repo,
     built: &crate::manifest::Manifest,
     patch: &[OsString],
     hunks: bool,
+    range: bool,
     wrap: &dyn Fn(&compact::Body) -> Result<String, serde_json::Error>,
 ) -> Result<String, AnswerError> {
     let input = compact::Input {
@@ -227,6 +230,7 @@ fn render_change(
         cursor: ctx.cursor.as_deref(),
         next: &|cursor| next_page(ctx, cursor),
         raw: Some(&ctx.raw_command),
+        range,
     };
     compact::render(repo, &input, wrap)
 }
@@ -260,6 +264,22 @@ pub fn short_date(iso: &str) -> String {
 /// A date as a log line prints it: the day (`2024-05-01`).
 pub fn day(iso: &str) -> &str {
     iso.get(..10).unwrap_or(iso)
+}
+
+/// Whether a change between two commits spans several commits: the head is not a commit
+/// whose first parent is the base (a working tree, the index or a single commit is one
+/// change).
+fn spans_commits(repo: &Repo, m: &crate::manifest::Manifest) -> Result<bool, AnswerError> {
+    use crate::git::revs::Head;
+    let (Some(base), Some(head), Head::Object) =
+        (&m.target.base_sha, &m.target.head_sha, m.target.head)
+    else {
+        return Ok(false);
+    };
+    if base == head {
+        return Ok(false);
+    }
+    Ok(repo.parents(head)?.first() != Some(base))
 }
 
 /// `base..head` with short ids, as an answer names its range.

@@ -126,9 +126,39 @@ pub fn map_entries(files: &[FileChange], order: &[usize]) -> Vec<MapEntry> {
 /// A file's functions as the map lists them: each added or signature-changed function with
 /// its signature (visibility included), then the others by kind on one line each (`modified
 /// a, b`, `renamed a -> b`, `moved c from x.rs`, `deleted d`, `reformatted e`); a name listed
-/// twice (two definitions under `cfg`, say) once.
+/// twice (two definitions under `cfg`, say) once. Then its declarations (types, traits,
+/// constants) added, deleted or with a changed head, by kind and name (`deleted class
+/// MaybeStripAnsi, class _Stream`): a line without hunks (`git show -s`, a map page) hides no
+/// name.
 pub fn function_lines(f: &FileChange) -> Vec<String> {
-    function_lines_where(f, &|_| true)
+    let mut out = function_lines_where(f, &|_| true);
+    out.extend(declaration_lines(f));
+    out
+}
+
+/// A file's declarations added, deleted or with a changed head, one line per kind of change:
+/// `added struct Map, const LIMIT`, `signature trait Read`.
+pub fn declaration_lines(f: &FileChange) -> Vec<String> {
+    let Functions::Analysed(a) = &f.functions else {
+        return Vec::new();
+    };
+    let mut by: Vec<(&'static str, Vec<String>)> = Vec::new();
+    for d in &a.declarations {
+        let verb = match d.change_type {
+            ChangeType::Added => "added",
+            ChangeType::Deleted => "deleted",
+            _ => "signature",
+        };
+        let name = format!("{} {}", d.kind, d.name);
+        match by.iter_mut().find(|(v, _)| *v == verb) {
+            Some((_, names)) if names.contains(&name) => {}
+            Some((_, names)) => names.push(name),
+            None => by.push((verb, vec![name])),
+        }
+    }
+    by.into_iter()
+        .map(|(verb, names)| format!("{verb} {}", names.join(", ")))
+        .collect()
 }
 
 /// Like [`function_lines`], for the changes `keep` keeps (a file's functions that no hunk
@@ -187,7 +217,7 @@ pub fn function_lines_where(f: &FileChange, keep: &dyn Fn(&FunctionChange) -> bo
 /// Renames as the map lists them: `a -> b` each, except that the members of one renamed scope
 /// (an impl whose header changed, a class renamed) are said once, `renamed <&'a mut R as Read>
 /// -> <&mut R as Read>: next, peek`, where they would otherwise repeat both scopes per member.
-fn rename_lines(renames: &[(&str, &str)]) -> Vec<String> {
+pub(super) fn rename_lines(renames: &[(&str, &str)]) -> Vec<String> {
     type Scopes<'a> = (&'a str, &'a str, &'a str);
     let mut groups: Vec<(Scopes<'_>, Vec<(&str, &str)>)> = Vec::new();
     for &(old, new) in renames {
@@ -226,7 +256,7 @@ fn rename_lines(renames: &[(&str, &str)]) -> Vec<String> {
 /// A qualified name split at its last separator outside brackets (`::` or `.`): its scope, the
 /// separator and its member (`<&'a mut R as Read>::next` gives `<&'a mut R as Read>`, `::`
 /// and `next`).
-fn split_member(name: &str) -> Option<(&str, &str, &str)> {
+pub(super) fn split_member(name: &str) -> Option<(&str, &str, &str)> {
     let bytes = name.as_bytes();
     let mut depth = 0i32;
     let mut found = None;
@@ -251,7 +281,7 @@ fn split_member(name: &str) -> Option<(&str, &str, &str)> {
 
 /// A signature as the map shows it: without leading Rust attributes (`#[inline]`,
 /// `#[cfg(...)]`, `#[cfg_attr(...)]`), which say how it is built rather than what it is.
-fn shown_signature(signature: &str) -> &str {
+pub(super) fn shown_signature(signature: &str) -> &str {
     let mut rest = signature.trim_start();
     while let Some(after) = rest.strip_prefix("#[") {
         let mut depth = 1usize;
@@ -449,7 +479,7 @@ fn changed_names(f: &FileChange) -> String {
 
 /// Splits a path into its directory (with a final `/`, `""` at the top) and its name; a path
 /// that is not UTF-8 stays whole, C-quoted as git quotes it.
-fn split(path: &[u8]) -> (String, String) {
+pub(super) fn split(path: &[u8]) -> (String, String) {
     if path.to_str().is_err() || display_path(path).starts_with('"') {
         // Quoted whole (see `display_path`): a quoted name under a plain directory could read
         // like another path.
@@ -544,7 +574,7 @@ fn file_line(f: &FileChange, name: &str) -> String {
 }
 
 /// `added Type::name: pub fn name(x: u8)`, `renamed old -> new`, `moved from a.rs`, ...
-fn function_line(c: &FunctionChange, signatures: bool) -> String {
+pub(super) fn function_line(c: &FunctionChange, signatures: bool) -> String {
     let mut line = match c.change_type {
         ChangeType::Added => format!("added {}", c.name),
         ChangeType::Deleted => format!("deleted {}", c.name),
@@ -728,7 +758,7 @@ pub fn dependency_lines(m: Change<'_>) -> Vec<String> {
 }
 
 /// The first `depth` directories of a path (`a/b/`), or `""` for a top-level file.
-fn prefix(path: &[u8], depth: usize) -> String {
+pub(super) fn prefix(path: &[u8], depth: usize) -> String {
     let dirs: Vec<&[u8]> = path.split(|b| *b == b'/').collect();
     let n = dirs.len().saturating_sub(1).min(depth);
     let mut out = String::new();
@@ -779,6 +809,8 @@ mod tests {
             signature: format!("fn {name}()"),
             old_path: Some("was.rs".into()),
             edited: false,
+            visibility: crate::lang::Visibility::Public,
+            test: false,
         }
     }
 
@@ -910,6 +942,33 @@ mod tests {
                 "reformatted d"
             ]
         );
+        // Declarations are named too: a line without hunks hides no deleted class.
+        let declared = |name: &str, kind: &str, change_type| crate::lang::DeclarationChange {
+            name: name.into(),
+            kind: kind.into(),
+            change_type,
+            signature: format!("{kind} {name}"),
+            visibility: crate::lang::Visibility::Public,
+            test: false,
+            start_line: 1,
+        };
+        if let Functions::Analysed(a) = &mut f.functions {
+            a.declarations = vec![
+                declared("Old", "class", ChangeType::Deleted),
+                declared("New", "class", ChangeType::Added),
+                declared("_Stream", "class", ChangeType::Deleted),
+                declared("LIMIT", "const", ChangeType::SignatureChanged),
+            ];
+        }
+        assert_eq!(
+            function_lines(&f)[4..],
+            [
+                "deleted class Old, class _Stream",
+                "added class New",
+                "signature const LIMIT"
+            ]
+        );
+        assert!(function_lines_where(&f, &|_| true).len() == 4);
         assert_eq!(
             shown_signature("#[cfg(feature = \"x\")] #[cfg_attr(docsrs, doc(cfg(y)))] pub fn f()"),
             "pub fn f()"

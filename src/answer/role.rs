@@ -100,25 +100,27 @@ pub fn of(f: &FileChange) -> Role {
     {
         return Role::Other;
     }
-    // Every extension counts: `Cargo.toml.orig` and `setup.cfg.in` are configuration too.
+    // Production code is code: a file whose language is not known is something else.
+    let code = f
+        .language
+        .is_some_and(|language| !NOT_CODE.contains(&language.label()));
+    // Every extension counts: `Cargo.toml.orig` and `setup.cfg.in` are configuration too. A
+    // README, changelog or licence is one by its name unless it is code (`licenses.go`).
     if name
         .split('.')
         .skip(1)
         .any(|e| OTHER_EXTENSIONS.contains(&e))
-        || name.starts_with("readme")
-        || name.starts_with("changelog")
-        || name.starts_with("license")
+        || (!code
+            && (name.starts_with("readme")
+                || name.starts_with("changelog")
+                || name.starts_with("license")))
         || name == "makefile"
         || name == "dockerfile"
         || name.starts_with('.')
     {
         return Role::Other;
     }
-    // Production code is code: a file whose language is not known is something else.
-    match f.language {
-        Some(language) if !NOT_CODE.contains(&language.label()) => Role::Production,
-        _ => Role::Other,
-    }
+    if code { Role::Production } else { Role::Other }
 }
 
 #[cfg(test)]
@@ -173,6 +175,10 @@ mod tests {
             ("web/index.html", Role::Other),
             ("scripts/build.sh", Role::Other),
             ("tools/gen.sh", Role::Production),
+            ("cobra/cmd/licenses.go", Role::Production),
+            ("LICENSE", Role::Other),
+            ("LICENSE-MIT", Role::Other),
+            ("CHANGELOG", Role::Other),
         ] {
             assert_eq!(role(path, false), want, "{path}");
         }

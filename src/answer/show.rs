@@ -77,7 +77,7 @@ pub fn answer(show: &Show, ctx: &Call) -> Result<String, AnswerError> {
     } else {
         Vec::new()
     };
-    render_change(ctx, &repo, &built, &show.patch, hunks, &|body| {
+    render_change(ctx, &repo, &built, &show.patch, hunks, false, &|body| {
         crate::json::to_string(&ShowAnswer {
             commit: sha.short(SHORT_ID),
             parents: merge_parents.clone(),

@@ -228,7 +228,12 @@ pub fn mentioning(
 /// Whether an analysis defines, calls or imports one of `names` (a cached analysis stands for
 /// the word search of the file's text, which would have found any of them).
 fn refers(analysis: &Analysis, names: &[&str]) -> bool {
-    let leaf = |name: &str| name.rsplit(['.', ':']).next().unwrap_or(name).to_owned();
+    let leaf = |name: &str| {
+        name.rsplit(['.', ':', '#'])
+            .next()
+            .unwrap_or(name)
+            .to_owned()
+    };
     analysis
         .calls
         .iter()

@@ -224,7 +224,8 @@ fn family(language: Language) -> &'static [Language] {
 
 /// Whether a path is test code by the common conventions: a `test`/`tests`/`__tests__`/`spec`
 /// directory, `test_*.py`, `*_test.py`, `conftest.py`, `*_test.go`, `*.test.ts`, `*.spec.js`,
-/// `*Test.java`, `tests.rs`.
+/// `*Test.java`, `*Tests.cs`, `*Test.kt`, `*Spec.scala`, `*Test.php`, `*_spec.rb`, `*_spec.lua`,
+/// `*.bats`, `tests.rs`.
 pub fn is_test_path(path: &str) -> bool {
     let mut parts: Vec<&str> = path.split('/').collect();
     let name = parts.pop().unwrap_or("");
@@ -247,7 +248,13 @@ pub fn is_test_path(path: &str) -> bool {
         || matches!(stem, "tests" | "test")
         || stem.ends_with("_tests")
         || stem.ends_with("_test")
-        || (lower.ends_with(".java") && (stem.ends_with("Test") || stem.ends_with("Tests")))
+        || ((lower.ends_with(".java") || lower.ends_with(".php"))
+            && (stem.ends_with("Test") || stem.ends_with("Tests")))
+        // C#, Kotlin, Swift and Scala test classes (`ParserTests.cs`, `ParserSpec.scala`).
+        || ([".cs", ".kt", ".swift", ".scala"].iter().any(|e| lower.ends_with(e))
+            && ["Test", "Tests", "Spec"].iter().any(|s| stem.ends_with(s)))
+        || stem.ends_with("_spec")
+        || lower.ends_with(".bats")
 }
 
 /// Builds the context of a manifest's changed functions, or of the functions named in
@@ -377,7 +384,7 @@ fn find_named(
         for (path, analysis) in analyses {
             let Some(file) = tree.get(path) else { continue };
             for f in &analysis.functions {
-                if f.name == *name || (!name.contains(['.', ':']) && f.leaf == *name) {
+                if f.name == *name || (!name.contains(['.', ':', '#']) && f.leaf == *name) {
                     found.push(Target {
                         name: f.name.clone(),
                         leaf: f.leaf.clone(),
@@ -463,7 +470,7 @@ fn callee_files(
 }
 
 fn leaf_of(name: &str) -> &str {
-    name.rsplit(['.', ':']).next().unwrap_or(name)
+    name.rsplit(['.', ':', '#']).next().unwrap_or(name)
 }
 
 /// The manifest's function changes as targets.
@@ -759,16 +766,20 @@ fn callees(
             } else {
                 format!("{}{separator}{}", site.qualifier, site.name)
             };
-            let resolved_file = match (scheme, &own_view) {
-                (Some(s), Some(view)) => {
-                    defining_file(s, project, tree, analyses, view, call, function)
-                }
-                // By name: only a definition in the same file is certain enough.
-                _ => analysis
+            // By name: only a definition in the same file is certain enough.
+            let same_file = || {
+                analysis
                     .functions
                     .iter()
                     .any(|f| f.leaf == site.name && site.qualifier.is_empty())
-                    .then(|| t.file.clone()),
+                    .then(|| t.file.clone())
+            };
+            let resolved_file = match (scheme, &own_view) {
+                (Some(s), Some(view)) => {
+                    defining_file(s, project, tree, analyses, view, call, function)
+                        .or_else(|| s.own_file_fallback().then(same_file).flatten())
+                }
+                _ => same_file(),
             };
             Callee {
                 callee,
@@ -797,7 +808,6 @@ fn defining_file(
     for path in paths {
         for k in (1..path.len()).rev() {
             let module = path[..k].to_vec();
-            let qualified = &path[k..];
             for file in resolve::module_files(scheme, project, &module) {
                 let Some(analysis) = analyses.get(&file) else {
                     continue;
@@ -805,11 +815,9 @@ fn defining_file(
                 if tree.get(&file).is_none() {
                     continue;
                 }
-                if analysis
-                    .functions
-                    .iter()
-                    .any(|f| resolve::segments(scheme, &f.name) == qualified)
-                {
+                if analysis.functions.iter().any(|f| {
+                    resolve::defines(scheme, &resolve::segments(scheme, &f.name), &path, k)
+                }) {
                     return Some(file);
                 }
             }
@@ -835,6 +843,14 @@ mod tests {
             "web/a.spec.js",
             "src/test/java/FooTest.java",
             "x/__tests__/y.js",
+            "lib/cart_spec.rb",
+            "busted/x_spec.lua",
+            "Slim/RouteTest.php",
+            "integration/add.bats",
+            "lib/ParserTests.cs",
+            "clikt/src/commonTest/kotlin/OptionTest.kt",
+            "Sources/X/ParserTests.swift",
+            "shared/src/x/ImmutableParserSpec.scala",
         ] {
             assert!(is_test_path(p), "{p}");
         }
@@ -843,6 +859,8 @@ mod tests {
             "pkg/testing_utils_not.py",
             "src/contest.rs",
             "latest.py",
+            "src/CommandLine/Parser.cs",
+            "src/Contest.kt",
         ] {
             assert!(!is_test_path(p), "{p}");
         }

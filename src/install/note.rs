@@ -12,9 +12,22 @@ use std::path::PathBuf;
 use super::block::{self, Edit, Marks};
 use super::{InstallError, Layout};
 
-/// What an agent is told: when the JSON is the cheapest read, that git's own output is still
-/// there for a slice, and that every answer is bounded.
+/// What an agent is told: what each answer costs, that the first page of a range is its
+/// table of contents with the interface in it, and when a pipe is the cheaper read.
 pub const NOTE: &str = "\
+## git in this environment (git-prism)
+`git diff`, `git show`, `git log`, `git blame` and `gh pr diff` answer you in compact JSON. A page is at most 20,000 bytes (about 6,000 tokens) and says what its next pages hold and how large they are: stop once you have what you need.
+- A commit or an uncommitted change (`git show <commit>`, `git diff`): git's changed lines without context (`-U3` or `-W` adds it), each hunk headed by the functions it changes; about as large as `git diff -U0`. `git show -s <commit>` is its message, files, functions and types, without code: read it first when you need only part, then narrow with `-- <path>`.
+- A range (`git diff <a>..<b>`): page 1 is its table of contents, about 2,500 tokens: every public function, type and constant added, removed or re-signed, with its signature; the other changed functions by name; tests and docs counted. The hunks come on later pages (`next` prints the next one).
+- History: `git log [-n N] [-- path]` (each commit's files, functions and message), `git log -S <term>` or `-G <regex>` (the changed lines holding it, in their functions), `git blame -L a,b <file>`.
+- For one slice of a large patch a pipe is cheaper: `git diff -U0 <a>..<b> -- <path> | grep <pattern>`. Pipes, redirects and format options (`--stat`, `--name-only`, `--format=...`) get git's own output, unchanged; `GIT_PRISM_INSIDE_SHIM=1 git ...` always does.";
+
+/// The notes earlier releases wrote (0.1.0): recognised as ours, so that install replaces
+/// them and uninstall removes them.
+const PREVIOUS: &[&str] = &[NOTE_0_1_0];
+
+/// The note of 0.1.0.
+const NOTE_0_1_0: &str = "\
 ## git in this environment (git-prism)
 `git diff`, `git show`, `git log`, `git blame` and `gh pr diff` answer you in compact JSON when that costs fewer tokens than git's own output; every answer is at most 20,000 bytes (about 6,000 tokens), so even a big range is safe to ask for.
 - A whole commit or range (`git show <commit>`, `git diff <a>..<b>`): git's hunks, each headed by the function it changes (`added Map::get`, `signature parse`). A change too large for one answer starts with its map (every file, every changed function, the signature of each added one: the new API in one call), then hunks; `next` is the command for the next page. `-U3` or `-W` adds context, `-- <path>` narrows.
@@ -80,16 +93,26 @@ pub fn agent_files(layout: &Layout) -> Vec<AgentFile> {
 
 /// The block as install writes it.
 pub fn block() -> String {
+    block_of(NOTE)
+}
+
+/// The block holding `note`.
+fn block_of(note: &str) -> String {
     format!(
-        "{BEGIN}\n<!-- Added by `git-prism shim install`; `git-prism shim uninstall` removes it. -->\n{NOTE}\n{END}\n"
+        "{BEGIN}\n<!-- Added by `git-prism shim install`; `git-prism shim uninstall` removes it. -->\n{note}\n{END}\n"
     )
 }
 
-/// Whether the lines from BEGIN to END are the block install writes.
+/// Whether the lines from BEGIN to END are the block this install writes, or one an earlier
+/// release wrote.
 fn is_our_note(body: &[&[u8]]) -> bool {
-    let wanted = block();
-    let wanted: Vec<&[u8]> = wanted.lines().map(str::as_bytes).collect();
-    wanted.as_slice() == body
+    std::iter::once(NOTE)
+        .chain(PREVIOUS.iter().copied())
+        .any(|note| {
+            let wanted = block_of(note);
+            let wanted: Vec<&[u8]> = wanted.lines().map(str::as_bytes).collect();
+            wanted.as_slice() == body
+        })
 }
 
 /// Plans adding the note to every found agent's file; the edits, nothing written. Every file
@@ -187,7 +210,7 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let home = tmp.path();
         std::fs::create_dir_all(home.join(".gemini")).unwrap();
-        let edited = block().replace("every answer is at most", "answers are at most");
+        let edited = block().replace("A page is at most", "Pages are at most");
         let content = format!("mine\n\n{edited}");
         std::fs::write(home.join(".gemini/GEMINI.md"), &content).unwrap();
         let l = layout(home);
@@ -200,5 +223,35 @@ mod tests {
             std::fs::read_to_string(home.join(".gemini/GEMINI.md")).unwrap(),
             content
         );
+    }
+
+    #[test]
+    fn the_note_of_an_earlier_release_is_replaced_and_removed() {
+        let tmp = tempfile::tempdir().unwrap();
+        let home = tmp.path();
+        std::fs::create_dir_all(home.join(".claude")).unwrap();
+        let old = format!("# Mine\n\n{}", block_of(NOTE_0_1_0));
+        std::fs::write(home.join(".claude/CLAUDE.md"), &old).unwrap();
+        let l = layout(home);
+        assert_eq!(files_with_note(&l).len(), 1);
+        for e in plan_add(&l).unwrap() {
+            e.apply().unwrap();
+        }
+        let now = std::fs::read_to_string(home.join(".claude/CLAUDE.md")).unwrap();
+        assert_eq!(now, format!("# Mine\n\n{}", block()));
+        std::fs::write(home.join(".claude/CLAUDE.md"), &old).unwrap();
+        for e in plan_remove(&l).unwrap() {
+            e.apply().unwrap();
+        }
+        assert_eq!(
+            std::fs::read_to_string(home.join(".claude/CLAUDE.md")).unwrap(),
+            "# Mine\n"
+        );
+    }
+
+    #[test]
+    fn the_note_stays_short() {
+        // What every session of every agent pays to read.
+        assert!(NOTE.len() <= 1_400, "{}", NOTE.len());
     }
 }

@@ -10,7 +10,7 @@ use tree_sitter::Node;
 
 use super::normal::{Parens, caseless, lone_statement, redundant};
 use super::walk::text;
-use super::{Analyzer, Language, Normal, Role, fnv};
+use super::{Analyzer, Declaration, Language, Normal, Role, Visibility, fnv};
 
 /// The C analyzer.
 pub struct C;
@@ -51,6 +51,24 @@ impl Analyzer for C {
         node.kind() == "comment"
     }
 
+    fn visibility(
+        &self,
+        _outer: Node<'_>,
+        node: Node<'_>,
+        _name: &str,
+        source: &[u8],
+    ) -> Visibility {
+        linkage(node, source)
+    }
+
+    fn declaration<'t>(&self, node: Node<'t>, _source: &[u8]) -> Option<Declaration<'t>> {
+        declaration(node)
+    }
+
+    fn declaration_kinds(&self) -> &'static [&'static str] {
+        DECLARATION_KINDS
+    }
+
     fn normal(&self, node: Node<'_>, parent: Option<Node<'_>>, source: &[u8]) -> Normal {
         normal(&PARENS, node, parent, source)
     }
@@ -62,6 +80,70 @@ impl Analyzer for C {
     fn imports(&self, node: Node<'_>, source: &[u8]) -> Vec<String> {
         include(node, source).into_iter().collect()
     }
+}
+
+/// A definition's linkage as its visibility (C and C++): `static` keeps it in its file.
+pub(super) fn linkage(node: Node<'_>, source: &[u8]) -> Visibility {
+    let mut cursor = node.walk();
+    let is_static = node
+        .children(&mut cursor)
+        .any(|c| c.kind() == "storage_class_specifier" && text(c, source) == "static");
+    if is_static {
+        Visibility::Private
+    } else {
+        Visibility::Public
+    }
+}
+
+/// The node kinds [`declaration`] answers for.
+pub(super) const DECLARATION_KINDS: &[&str] = &[
+    "struct_specifier",
+    "union_specifier",
+    "enum_specifier",
+    "class_specifier",
+    "type_definition",
+    "alias_declaration",
+    "preproc_def",
+];
+
+/// What a node declares besides functions (C and C++): a named struct, union, enum or class
+/// with a body (its head up to the body), a `typedef` or C++ `using` alias (named by what it
+/// defines, its head up to a body it spells out), a `#define` (up to its value).
+pub(super) fn declaration<'t>(node: Node<'t>) -> Option<Declaration<'t>> {
+    let (kind, name, head) = match node.kind() {
+        "struct_specifier" | "union_specifier" | "enum_specifier" | "class_specifier" => {
+            let body = node.child_by_field_name("body")?;
+            let kind: &'static str = match node.kind() {
+                "struct_specifier" => "struct",
+                "union_specifier" => "union",
+                "enum_specifier" => "enum",
+                _ => "class",
+            };
+            (kind, node.child_by_field_name("name")?, Some(body))
+        }
+        "type_definition" => {
+            let name = node
+                .child_by_field_name("declarator")
+                .filter(|d| d.kind() == "type_identifier")?;
+            let body = node
+                .child_by_field_name("type")
+                .and_then(|t| t.child_by_field_name("body"));
+            ("typedef", name, body)
+        }
+        "alias_declaration" => ("using", node.child_by_field_name("name")?, None),
+        "preproc_def" => (
+            "define",
+            node.child_by_field_name("name")?,
+            node.child_by_field_name("value"),
+        ),
+        _ => return None,
+    };
+    Some(Declaration {
+        kind,
+        name,
+        outer: node,
+        head_end: head.map_or(node.end_byte(), |b| b.start_byte()),
+    })
 }
 
 /// The node naming a function definition (C or C++): the end of its declarator chain, found
@@ -379,5 +461,22 @@ int main(int argc, char **argv) { return proto(argc); }
         for (a, b) in pairs {
             differ(Language::C, &f(a), &f(b));
         }
+    }
+
+    #[test]
+    fn visibility_and_declarations() {
+        let source = "#define LIMIT 10\nstruct point { int x; };\ntypedef struct { int y; } pair;\ntypedef unsigned long id_t;\nenum color { RED };\nint area(struct point p) { return 0; }\nstatic int helper(void) { struct local { int z; }; return 1; }\n";
+        assert_eq!(
+            crate::lang::testing::interface(Language::C, source),
+            [
+                "area public",
+                "helper private",
+                "define LIMIT public: #define LIMIT",
+                "struct point public: struct point",
+                "typedef pair public: typedef struct",
+                "typedef id_t public: typedef unsigned long id_t",
+                "enum color public: enum color",
+            ]
+        );
     }
 }

@@ -35,10 +35,10 @@ use std::sync::OnceLock;
 use rustix::fs::{AtFlags, FileType, Mode, OFlags};
 use rustix::io::Errno;
 
-use super::{Analysis, Call, CallSite, Function, FunctionKind};
+use super::{Analysis, Call, CallSite, Declared, Function, FunctionKind, Visibility};
 
 /// Bumped whenever extraction changes what it produces.
-pub const FORMAT: u32 = 7;
+pub const FORMAT: u32 = 10;
 
 /// The cache is pruned back under this many bytes.
 pub const MAX_BYTES: u64 = 512 * 1024 * 1024;
@@ -398,6 +398,25 @@ fn checksum(bytes: &[u8]) -> u64 {
     })
 }
 
+/// A visibility as two bits of an entry's flags.
+fn visibility_bits(v: Visibility) -> u8 {
+    match v {
+        Visibility::Private => 0,
+        Visibility::Implementation => 1,
+        Visibility::Public => 2,
+    }
+}
+
+/// Reads [`visibility_bits`]; `None` for bits it never writes.
+fn visibility_of(bits: u8) -> Option<Visibility> {
+    match bits {
+        0 => Some(Visibility::Private),
+        1 => Some(Visibility::Implementation),
+        2 => Some(Visibility::Public),
+        _ => None,
+    }
+}
+
 fn encode(a: &Analysis) -> Vec<u8> {
     let mut out = Vec::with_capacity(
         256 + a
@@ -429,7 +448,11 @@ fn encode(a: &Analysis) -> Vec<u8> {
     for f in &a.functions {
         put_str(&mut out, &f.name);
         put_str(&mut out, &f.leaf);
-        out.push(u8::from(f.kind == FunctionKind::Method) | (u8::from(f.test) << 1));
+        out.push(
+            u8::from(f.kind == FunctionKind::Method)
+                | (u8::from(f.test) << 1)
+                | (visibility_bits(f.visibility) << 2),
+        );
         put_u32(&mut out, f.start_line);
         put_u32(&mut out, f.end_line);
         put_str(&mut out, &f.signature);
@@ -440,6 +463,15 @@ fn encode(a: &Analysis) -> Vec<u8> {
         for t in &f.tokens {
             put_u32(&mut out, *t);
         }
+    }
+    put_u32(&mut out, a.declarations.len() as u32);
+    for d in &a.declarations {
+        put_str(&mut out, &d.name);
+        put_str(&mut out, &d.kind);
+        put_str(&mut out, &d.signature);
+        out.push(u8::from(d.test) | (visibility_bits(d.visibility) << 2));
+        put_u32(&mut out, d.start_line);
+        put_u32(&mut out, d.end_line);
     }
     put_u32(&mut out, a.calls.len() as u32);
     for c in &a.calls {
@@ -484,6 +516,7 @@ fn decode(bytes: &[u8]) -> Option<Analysis> {
             FunctionKind::Function
         };
         let test = flags & 2 != 0;
+        let visibility = visibility_of(flags >> 2)?;
         let start_line = r.u32()?;
         let end_line = r.u32()?;
         let signature = r.string()?;
@@ -508,6 +541,24 @@ fn decode(bytes: &[u8]) -> Option<Analysis> {
             body_hash,
             text_hash,
             tokens,
+            visibility,
+        });
+    }
+    let count = r.u32()?;
+    let mut declarations = Vec::with_capacity(count.min(65_536) as usize);
+    for _ in 0..count {
+        let name = r.string()?;
+        let kind = r.string()?;
+        let signature = r.string()?;
+        let flags = r.u8()?;
+        declarations.push(Declared {
+            name,
+            kind,
+            signature,
+            test: flags & 1 != 0,
+            visibility: visibility_of(flags >> 2)?,
+            start_line: r.u32()?,
+            end_line: r.u32()?,
         });
     }
     let count = r.u32()?;
@@ -533,6 +584,7 @@ fn decode(bytes: &[u8]) -> Option<Analysis> {
     }
     (r.at == bytes.len()).then_some(Analysis {
         functions,
+        declarations,
         imports,
         calls,
         parse_errors,

@@ -68,10 +68,11 @@ fn callee(mut expr: Node<'_>, source: &[u8]) -> Option<CallSite> {
     site(text(name, source), qualifier, member)
 }
 
-/// A call site from its parts, if `name` is an identifier.
+/// A call site from its parts, if `name` is an identifier (Ruby's may end with `?` or `!`).
 pub fn site(name: &str, qualifier: &str, member: bool) -> Option<CallSite> {
-    let identifier = !name.is_empty()
-        && name
+    let word = name.strip_suffix(['?', '!']).unwrap_or(name);
+    let identifier = !word.is_empty()
+        && word
             .chars()
             .all(|c| c.is_alphanumeric() || c == '_' || c == '$');
     if !identifier {

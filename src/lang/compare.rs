@@ -20,7 +20,7 @@
 
 use std::collections::HashMap;
 
-use super::{Analysis, Function, FunctionKind};
+use super::{Analysis, Declared, Function, FunctionKind, Visibility};
 
 /// How similar two bodies must be (token multisets, Dice coefficient) to count as one function
 /// renamed.
@@ -113,6 +113,30 @@ pub struct FunctionChange {
     pub old_path: Option<String>,
     /// Whether a renamed, moved or signature-changed function's body changed too.
     pub edited: bool,
+    /// How far it is visible: for a change that kept it, the more visible of its two sides
+    /// (a public function made private is a change of the interface).
+    pub visibility: Visibility,
+    /// Whether it is a test (by its own markers, or inside a test scope).
+    pub test: bool,
+}
+
+/// One declaration's change (a type, trait, constant...: [`super::Declared`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DeclarationChange {
+    /// Qualified name.
+    pub name: String,
+    /// What it declares (`struct`, `class`, `const`, ...).
+    pub kind: String,
+    /// Added, deleted, or `SignatureChanged` (its head changed).
+    pub change_type: ChangeType,
+    /// Its head (the new one; the old one for deletions).
+    pub signature: String,
+    /// How far it is visible (the more visible side for a changed head).
+    pub visibility: Visibility,
+    /// Whether it is inside a test scope.
+    pub test: bool,
+    /// First line (of the new version; of the old one for deletions).
+    pub start_line: u32,
 }
 
 /// Function-level changes of one file.
@@ -120,6 +144,8 @@ pub struct FunctionChange {
 pub struct FileFunctions {
     /// Changes, in source order.
     pub changed: Vec<FunctionChange>,
+    /// Declarations added, deleted or with a changed head, in source order.
+    pub declarations: Vec<DeclarationChange>,
     /// Functions whose only changes are whitespace, comments or docstrings.
     pub formatting_only: Vec<String>,
     /// Imports added.
@@ -171,7 +197,48 @@ fn change(f: &Function, change_type: ChangeType) -> FunctionChange {
         signature: f.signature.clone(),
         old_path: None,
         edited: false,
+        visibility: f.visibility,
+        test: f.test,
     }
+}
+
+/// Pairs two sides' declarations by kind and name (duplicates in order): what is new, gone, or
+/// declared with another head.
+fn compare_declarations(old: &[Declared], new: &[Declared]) -> Vec<DeclarationChange> {
+    let change =
+        |d: &Declared, change_type: ChangeType, visibility: Visibility| DeclarationChange {
+            name: d.name.clone(),
+            kind: d.kind.clone(),
+            change_type,
+            signature: d.signature.clone(),
+            visibility,
+            test: d.test,
+            start_line: d.start_line,
+        };
+    let mut old_used = vec![false; old.len()];
+    let mut by_name = Index::new(
+        old.iter()
+            .enumerate()
+            .map(|(i, d)| (i, (d.kind.as_str(), d.name.as_str()))),
+    );
+    let mut out = Vec::new();
+    for n in new {
+        match by_name.take(&(n.kind.as_str(), n.name.as_str()), &mut old_used) {
+            Some(i) if old[i].signature != n.signature => out.push(change(
+                n,
+                ChangeType::SignatureChanged,
+                old[i].visibility.max(n.visibility),
+            )),
+            Some(_) => {}
+            None => out.push(change(n, ChangeType::Added, n.visibility)),
+        }
+    }
+    for (d, used) in old.iter().zip(&old_used) {
+        if !used {
+            out.push(change(d, ChangeType::Deleted, d.visibility));
+        }
+    }
+    out
 }
 
 /// Compares one file's two sides (`None`: the side does not exist or was not analysed).
@@ -201,6 +268,7 @@ pub fn compare(before: Option<&Analysis>, after: Option<&Analysis>) -> Pending {
         .cloned()
         .collect();
 
+    out.declarations = compare_declarations(&old.declarations, &new.declarations);
     let mut old_used = vec![false; old.functions.len()];
     let mut new_used = vec![false; new.functions.len()];
     // Pair equal names: identical bodies first, then in order of appearance.
@@ -234,6 +302,7 @@ pub fn compare(before: Option<&Analysis>, after: Option<&Analysis>) -> Pending {
                 if signature {
                     let mut c = change(n, ChangeType::SignatureChanged);
                     c.edited = body;
+                    c.visibility = c.visibility.max(o.visibility);
                     out.changed.push(c);
                 } else if body {
                     out.changed.push(change(n, ChangeType::Modified));
@@ -285,6 +354,7 @@ pub fn compare(before: Option<&Analysis>, after: Option<&Analysis>) -> Pending {
         deleted_used[i] = true;
         added_used[j] = true;
         let mut c = change(added[j], ChangeType::Renamed);
+        c.visibility = c.visibility.max(deleted[i].visibility);
         c.old_name = Some(deleted[i].name.clone());
         c.edited = deleted[i].body_hash != added[j].body_hash;
         out.changed.push(c);
@@ -394,6 +464,7 @@ pub fn finish(files: Vec<(String, Pending)>) -> Vec<FileFunctions> {
         let n = &files[fa].1.added[ia];
         let o = &files[fd].1.deleted[id];
         let mut c = change(n, ChangeType::Moved);
+        c.visibility = c.visibility.max(o.visibility);
         c.old_path = Some(files[fd].0.clone());
         c.old_name = (o.name != n.name).then(|| o.name.clone());
         c.edited = o.body_hash != n.body_hash;

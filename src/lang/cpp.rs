@@ -19,7 +19,7 @@ use tree_sitter::Node;
 use super::c::{self, ATOMS, UNARY, declarator_name, include, precedence};
 use super::normal::Parens;
 use super::walk::text;
-use super::{Analyzer, Language, Normal, Role};
+use super::{Analyzer, Declaration, Language, Normal, Role, Visibility};
 
 /// The C++ analyzer.
 pub struct Cpp;
@@ -79,6 +79,41 @@ impl Analyzer for Cpp {
         node.kind() == "comment"
     }
 
+    fn visibility(
+        &self,
+        outer: Node<'_>,
+        node: Node<'_>,
+        _name: &str,
+        source: &[u8],
+    ) -> Visibility {
+        if c::linkage(node, source) == Visibility::Private {
+            return Visibility::Private;
+        }
+        let overrides = node
+            .child_by_field_name("declarator")
+            .filter(|d| d.kind() == "function_declarator")
+            .is_some_and(|d| {
+                let mut cursor = d.walk();
+                d.children(&mut cursor)
+                    .any(|c| c.kind() == "virtual_specifier")
+            });
+        let access = member_access(outer, source);
+        if overrides && access != Visibility::Private {
+            Visibility::Implementation
+        } else {
+            access
+        }
+    }
+
+    fn declaration<'t>(&self, node: Node<'t>, source: &[u8]) -> Option<Declaration<'t>> {
+        let _ = source;
+        c::declaration(node)
+    }
+
+    fn declaration_kinds(&self) -> &'static [&'static str] {
+        c::DECLARATION_KINDS
+    }
+
     fn normal(&self, node: Node<'_>, parent: Option<Node<'_>>, source: &[u8]) -> Normal {
         c::normal(&PARENS, node, parent, source)
     }
@@ -98,6 +133,61 @@ impl Analyzer for Cpp {
             _ => Vec::new(),
         }
     }
+}
+
+/// A class body's access sections: its id and range, and where each label starts with the
+/// access it gives.
+type Sections = (usize, std::ops::Range<usize>, Vec<(usize, Visibility)>);
+
+thread_local! {
+    /// The access sections of the class body last asked about (so a class of many members
+    /// costs one pass over its body, not one per member).
+    static SECTIONS: std::cell::RefCell<Sections> =
+        const { std::cell::RefCell::new((usize::MAX, 0..0, Vec::new())) };
+}
+
+/// The access of a class member (a definition, or the declaration holding a nested type):
+/// the nearest label before it, else the default of its class (`class`: private; `struct`,
+/// `union`: public). Protected members are public to subclasses: counted public. Anything not
+/// in a class body is public.
+fn member_access(member: Node<'_>, source: &[u8]) -> Visibility {
+    let mut member = member;
+    let mut list = member.parent();
+    if list.is_some_and(|p| matches!(p.kind(), "field_declaration" | "declaration")) {
+        member = list.unwrap_or(member);
+        list = member.parent();
+    }
+    let Some(list) = list.filter(|l| l.kind() == "field_declaration_list") else {
+        return Visibility::Public;
+    };
+    let default = match list.parent().map(|c| c.kind()) {
+        Some("class_specifier") => Visibility::Private,
+        _ => Visibility::Public,
+    };
+    SECTIONS.with(|cache| {
+        let mut cache = cache.borrow_mut();
+        if cache.0 != list.id() || cache.1 != list.byte_range() {
+            let mut labels = Vec::new();
+            let mut cursor = list.walk();
+            for child in list.children(&mut cursor) {
+                if child.kind() == "access_specifier" {
+                    let access = if text(child, source).trim() == "private" {
+                        Visibility::Private
+                    } else {
+                        Visibility::Public
+                    };
+                    labels.push((child.start_byte(), access));
+                }
+            }
+            *cache = (list.id(), list.byte_range(), labels);
+        }
+        cache
+            .2
+            .iter()
+            .rev()
+            .find(|(at, _)| *at < member.start_byte())
+            .map_or(default, |(_, access)| *access)
+    })
 }
 
 /// Whether a node is the declaration a template declaration introduces.
@@ -352,6 +442,26 @@ void local() { struct L { void m() {} }; }
             Language::Cpp,
             "void f() { decltype((x)) y = x; }\n",
             "void f() { decltype(x) y = x; }\n",
+        );
+    }
+
+    #[test]
+    fn visibility_and_declarations() {
+        let source = "namespace app {\nclass Shape {\n    int id;\n    void reset() {}\npublic:\n    virtual double area() const { return 0; }\n    struct Point { int x; };\nprivate:\n    void grow() {}\n};\nstruct Circle : Shape {\n    double area() const override { return 1; }\n};\nstatic int helper() { return 0; }\nint count() { return 1; }\nusing Id = long;\n}\n";
+        assert_eq!(
+            crate::lang::testing::interface(Language::Cpp, source),
+            [
+                "app::Shape::reset private",
+                "app::Shape::area public",
+                "app::Shape::grow private",
+                "app::Circle::area implementation",
+                "app::helper private",
+                "app::count public",
+                "class app::Shape public: class Shape",
+                "struct app::Shape::Point public: struct Point",
+                "struct app::Circle public: struct Circle : Shape",
+                "using app::Id public: using Id = long",
+            ]
         );
     }
 }

@@ -56,7 +56,7 @@ use tree_sitter::Node;
 
 use super::normal::{Parens, caseless, only_child, quoted_value, redundant};
 use super::walk::text;
-use super::{Normal, Role, fnv};
+use super::{Declaration, Normal, Role, Visibility, fnv};
 
 /// Which grammar a tree comes from, where they differ.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -105,6 +105,102 @@ pub(super) fn role<'t>(node: Node<'t>, source: &[u8], dialect: Dialect) -> Role<
         _ => Role::Other,
     }
 }
+
+/// How far a definition is visible (both analyzers): what `export` wraps (on the same line),
+/// what is assigned to `exports` or `module.exports`, and class and interface members that are
+/// neither `private` nor `#private` (the walker caps those by their class: members of a class
+/// that is not exported are not). Read from the node, its children and the bytes before it.
+pub(super) fn visibility(node: Node<'_>, source: &[u8]) -> Visibility {
+    let public = |yes: bool| {
+        if yes {
+            Visibility::Public
+        } else {
+            Visibility::Private
+        }
+    };
+    match node.kind() {
+        "export_statement" => Visibility::Public,
+        "method_definition"
+        | "method_signature"
+        | "abstract_method_signature"
+        | "public_field_definition"
+        | "field_definition" => {
+            let mut cursor = node.walk();
+            let private = node.children(&mut cursor).any(|c| {
+                c.kind() == "private_property_identifier"
+                    || (c.kind() == "accessibility_modifier" && text(c, source) == "private")
+            });
+            public(!private)
+        }
+        "assignment_expression" => public(node.child_by_field_name("left").is_some_and(|l| {
+            let target = text(l, source);
+            target.starts_with("exports.") || target.starts_with("module.exports")
+        })),
+        _ => public(exported(node, source)),
+    }
+}
+
+/// Whether `export` (or `export default`) comes right before a node, on its line.
+fn exported(node: Node<'_>, source: &[u8]) -> bool {
+    let before = word_before(source, node.start_byte());
+    let word = &source[before.clone()];
+    word == b"export"
+        || (word == b"default" && &source[word_before(source, before.start)] == b"export")
+}
+
+/// What a node declares besides functions (both analyzers): classes, interfaces, type aliases,
+/// enums, and constants (a `const` whose first value is not a function).
+pub(super) fn declaration<'t>(node: Node<'t>, _source: &[u8]) -> Option<Declaration<'t>> {
+    let kind = match node.kind() {
+        "class_declaration" | "abstract_class_declaration" => "class",
+        "interface_declaration" => "interface",
+        "type_alias_declaration" => "type",
+        "enum_declaration" => "enum",
+        "lexical_declaration" => {
+            if node.child(0).is_none_or(|c| c.kind() != "const") {
+                return None;
+            }
+            let mut cursor = node.walk();
+            let declarator = node
+                .named_children(&mut cursor)
+                .find(|c| c.kind() == "variable_declarator")?;
+            let name = declarator
+                .child_by_field_name("name")
+                .filter(|n| n.kind() == "identifier")?;
+            let value = declarator.child_by_field_name("value");
+            if value.is_some_and(is_function_value) {
+                return None;
+            }
+            return Some(Declaration {
+                kind: "const",
+                name,
+                outer: node,
+                head_end: value.map_or(node.end_byte(), |v| v.start_byte()),
+            });
+        }
+        _ => return None,
+    };
+    let head_end = match kind {
+        "type" => None,
+        _ => node.child_by_field_name("body"),
+    };
+    Some(Declaration {
+        kind,
+        name: node.child_by_field_name("name")?,
+        outer: node,
+        head_end: head_end.map_or(node.end_byte(), |b| b.start_byte()),
+    })
+}
+
+/// The node kinds [`declaration`] answers for.
+pub(super) const DECLARATION_KINDS: &[&str] = &[
+    "class_declaration",
+    "abstract_class_declaration",
+    "interface_declaration",
+    "type_alias_declaration",
+    "enum_declaration",
+    "lexical_declaration",
+];
 
 /// Whether a node is a comment.
 pub(super) fn is_comment(node: Node<'_>) -> bool {

@@ -13,7 +13,7 @@ use tree_sitter::Node;
 
 use super::normal::{Parens, caseless, redundant};
 use super::walk::text;
-use super::{Analyzer, Language, Normal, Role};
+use super::{Analyzer, Declaration, Language, Normal, Role, Visibility};
 
 /// The Go analyzer.
 pub struct Go;
@@ -48,6 +48,54 @@ impl Analyzer for Go {
 
     fn is_comment(&self, node: Node<'_>) -> bool {
         is_comment(node)
+    }
+
+    fn visibility(
+        &self,
+        _outer: Node<'_>,
+        _node: Node<'_>,
+        name: &str,
+        _source: &[u8],
+    ) -> Visibility {
+        // Go exports what starts with a capital letter.
+        let leaf = name.rsplit('.').next().unwrap_or(name);
+        if leaf.starts_with(char::is_uppercase) {
+            Visibility::Public
+        } else {
+            Visibility::Private
+        }
+    }
+
+    fn declaration<'t>(&self, node: Node<'t>, _source: &[u8]) -> Option<Declaration<'t>> {
+        let (kind, head_end) = match node.kind() {
+            "type_spec" => {
+                let ty = node.child_by_field_name("type");
+                let kind = match ty.map(|t| t.kind()) {
+                    Some("struct_type") => "struct",
+                    Some("interface_type") => "interface",
+                    _ => "type",
+                };
+                (kind, ty.and_then(open_brace))
+            }
+            "type_alias" => ("type", None),
+            "const_spec" => ("const", node.child_by_field_name("value")),
+            "var_spec" => ("var", node.child_by_field_name("value")),
+            _ => return None,
+        };
+        // `type X struct`, `const X`: the keyword before a lone spec is part of its head.
+        let keyword = node
+            .prev_sibling()
+            .filter(|k| matches!(k.kind(), "type" | "const" | "var"));
+        Some(Declaration {
+            kind,
+            name: node.child_by_field_name("name")?,
+            outer: keyword.unwrap_or(node),
+            head_end: head_end.map_or(node.end_byte(), |h| h.start_byte()),
+        })
+    }
+
+    fn declaration_kinds(&self) -> &'static [&'static str] {
+        &["type_spec", "type_alias", "const_spec", "var_spec"]
     }
 
     fn normal(&self, node: Node<'_>, parent: Option<Node<'_>>, source: &[u8]) -> Normal {
@@ -132,6 +180,19 @@ fn method<'t>(decl: Node<'t>, source: &[u8]) -> Role<'t> {
             outer: decl,
         },
     }
+}
+
+/// The `{` that opens a struct's or an interface's members.
+fn open_brace(ty: Node<'_>) -> Option<Node<'_>> {
+    let mut cursor = ty.walk();
+    let children: Vec<Node<'_>> = ty.children(&mut cursor).collect();
+    children.into_iter().find_map(|c| {
+        if c.kind() == "{" {
+            Some(c)
+        } else {
+            c.child(0).filter(|b| b.kind() == "{")
+        }
+    })
 }
 
 /// The last named child that is not a comment.
@@ -413,5 +474,26 @@ func (s *(Server)) Paren() {}
         for (a, b) in pairs {
             differ(Language::Go, &f(a), &f(b));
         }
+    }
+
+    #[test]
+    fn visibility_and_declarations() {
+        let source = "package p\n\nconst Version = \"1\"\nconst (\n\tA int = 1\n\tb = 2\n)\nvar Default Config\ntype Config struct {\n\tName string\n}\ntype reader interface {\n\tRead() error\n}\ntype ID = string\nfunc New() *Config { return nil }\nfunc helper() {}\nfunc (c *Config) Load() error { const local = 1; return nil }\nfunc (c *Config) reset() {}\n";
+        assert_eq!(
+            crate::lang::testing::interface(Language::Go, source),
+            [
+                "New public",
+                "helper private",
+                "Config.Load public",
+                "Config.reset private",
+                "const Version public: const Version",
+                "const A public: A int",
+                "const b private: b",
+                "var Default public: var Default Config",
+                "struct Config public: type Config struct",
+                "interface reader private: type reader interface",
+                "type ID public: type ID = string",
+            ]
+        );
     }
 }

@@ -14,7 +14,7 @@ use tree_sitter::Node;
 
 use super::normal::{Parens, caseless, redundant};
 use super::walk::text;
-use super::{Analyzer, Language, Normal, Role};
+use super::{Analyzer, Declaration, Language, Normal, Role, Visibility};
 
 /// The Java analyzer.
 pub struct Java;
@@ -82,6 +82,92 @@ impl Analyzer for Java {
 
     fn is_comment(&self, node: Node<'_>) -> bool {
         matches!(node.kind(), "line_comment" | "block_comment")
+    }
+
+    fn visibility(
+        &self,
+        _outer: Node<'_>,
+        node: Node<'_>,
+        _name: &str,
+        source: &[u8],
+    ) -> Visibility {
+        let mut cursor = node.walk();
+        let modifiers = node
+            .children(&mut cursor)
+            .find(|c| c.kind() == "modifiers")
+            .map_or("", |m| text(m, source));
+        let words: Vec<&str> = modifiers
+            .split(|c: char| !(c.is_alphanumeric() || c == '@' || c == '_'))
+            .collect();
+        if words.contains(&"@Override") {
+            Visibility::Implementation
+        } else if words.contains(&"public") || words.contains(&"protected") {
+            Visibility::Public
+        } else if words.contains(&"private") {
+            Visibility::Private
+        } else if node
+            .parent()
+            .is_some_and(|p| matches!(p.kind(), "interface_body" | "annotation_type_body"))
+        {
+            // Interface members are public without saying so.
+            Visibility::Public
+        } else {
+            Visibility::Private
+        }
+    }
+
+    fn declaration<'t>(&self, node: Node<'t>, source: &[u8]) -> Option<Declaration<'t>> {
+        let kind = match node.kind() {
+            "class_declaration" => "class",
+            "interface_declaration" => "interface",
+            "enum_declaration" => "enum",
+            "record_declaration" => "record",
+            "annotation_type_declaration" => "@interface",
+            "field_declaration" | "constant_declaration" => {
+                // A constant: `static final`, or any field of an interface.
+                let mut cursor = node.walk();
+                let modifiers = node
+                    .children(&mut cursor)
+                    .find(|c| c.kind() == "modifiers")
+                    .map_or("", |m| text(m, source));
+                let words: Vec<&str> = modifiers.split_whitespace().collect();
+                let constant = node.kind() == "constant_declaration"
+                    || (words.contains(&"static") && words.contains(&"final"));
+                if !constant {
+                    return None;
+                }
+                let declarator = node.child_by_field_name("declarator")?;
+                return Some(Declaration {
+                    kind: "const",
+                    name: declarator.child_by_field_name("name")?,
+                    outer: node,
+                    head_end: declarator
+                        .child_by_field_name("value")
+                        .map_or(node.end_byte(), |v| v.start_byte()),
+                });
+            }
+            _ => return None,
+        };
+        Some(Declaration {
+            kind,
+            name: node.child_by_field_name("name")?,
+            outer: node,
+            head_end: node
+                .child_by_field_name("body")
+                .map_or(node.end_byte(), |b| b.start_byte()),
+        })
+    }
+
+    fn declaration_kinds(&self) -> &'static [&'static str] {
+        &[
+            "class_declaration",
+            "interface_declaration",
+            "enum_declaration",
+            "record_declaration",
+            "annotation_type_declaration",
+            "field_declaration",
+            "constant_declaration",
+        ]
     }
 
     fn normal(&self, node: Node<'_>, parent: Option<Node<'_>>, source: &[u8]) -> Normal {
@@ -402,5 +488,47 @@ public class Outer<T> extends Base {
         for (a, b) in pairs {
             differ(Language::Java, &f(a), &f(b));
         }
+    }
+
+    #[test]
+    fn visibility_and_declarations() {
+        let source = r#"
+public class Client implements Runnable {
+    public static final int MAX = 3;
+    private static final String NAME = "x";
+    int count;
+    public Client() {}
+    protected void send() {}
+    void pack() {}
+    private void drop() {}
+    @Override
+    public void run() {}
+}
+public interface Store {
+    int LIMIT = 5;
+    void put(String k);
+}
+class Hidden {
+    public void open() {}
+}
+"#;
+        assert_eq!(
+            crate::lang::testing::interface(Language::Java, source),
+            [
+                "Client.Client public",
+                "Client.send public",
+                "Client.pack private",
+                "Client.drop private",
+                "Client.run implementation",
+                "Store.put public",
+                "Hidden.open private",
+                "class Client public: public class Client implements Runnable",
+                "const Client.MAX public: public static final int MAX",
+                "const Client.NAME private: private static final String NAME",
+                "interface Store public: public interface Store",
+                "const Store.LIMIT public: int LIMIT",
+                "class Hidden private: class Hidden",
+            ]
+        );
     }
 }

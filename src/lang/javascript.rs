@@ -14,7 +14,7 @@
 use tree_sitter::Node;
 
 use super::ecmascript::{self, Dialect};
-use super::{Analyzer, Language, Normal, Role};
+use super::{Analyzer, Declaration, Language, Normal, Role, Visibility};
 
 /// The JavaScript analyzer (`javascript` and `jsx`).
 pub struct JavaScript;
@@ -49,6 +49,24 @@ impl Analyzer for JavaScript {
 
     fn is_comment(&self, node: Node<'_>) -> bool {
         ecmascript::is_comment(node)
+    }
+
+    fn visibility(
+        &self,
+        _outer: Node<'_>,
+        node: Node<'_>,
+        _name: &str,
+        source: &[u8],
+    ) -> Visibility {
+        ecmascript::visibility(node, source)
+    }
+
+    fn declaration<'t>(&self, node: Node<'t>, source: &[u8]) -> Option<Declaration<'t>> {
+        ecmascript::declaration(node, source)
+    }
+
+    fn declaration_kinds(&self) -> &'static [&'static str] {
+        ecmascript::DECLARATION_KINDS
     }
 
     fn imports(&self, node: Node<'_>, source: &[u8]) -> Vec<String> {
@@ -296,6 +314,30 @@ async function load() {
             Language::JavaScript,
             "function f() { return <a b=\"it\\'s\" />; }\n",
             "function f() { return <a b=\"it's\" />; }\n",
+        );
+    }
+    #[test]
+    fn visibility_and_declarations() {
+        let source = r#"export function open() {}
+function helper() {}
+exports.load = function () {};
+export class Client {
+    send() {}
+    #drop() {}
+}
+const MAX = 3;
+"#;
+        assert_eq!(
+            crate::lang::testing::interface(Language::JavaScript, source),
+            [
+                "open public",
+                "helper private",
+                "load public",
+                "Client.send public",
+                "Client.#drop private",
+                "class Client public: class Client",
+                "const MAX private: const MAX",
+            ]
         );
     }
 }

@@ -27,19 +27,27 @@
 //! - Parsers are created once per thread and language and reused.
 //! - A tree with syntax errors still yields what could be extracted, flagged `parse_errors`.
 
+mod bash;
 mod c;
 pub mod cache;
 mod calls;
 pub mod compare;
 mod cpp;
+mod csharp;
 mod ecmascript;
 mod go;
 mod java;
 mod javascript;
+mod kotlin;
 mod languages;
+mod lua;
 mod normal;
+mod php;
 mod python;
+mod ruby;
 mod rust;
+mod scala;
+mod swift;
 mod typescript;
 mod walk;
 
@@ -50,7 +58,7 @@ use std::time::{Duration, Instant};
 
 use tree_sitter::{Node, Parser, Tree};
 
-pub use compare::{ChangeType, FileFunctions, FunctionChange};
+pub use compare::{ChangeType, DeclarationChange, FileFunctions, FunctionChange};
 pub use languages::Language;
 pub use walk::extract;
 
@@ -192,13 +200,26 @@ impl FunctionKind {
 }
 
 /// How a language's imports name what a file can call, for resolving calls to definitions
-/// (languages without one are matched by name).
+/// (languages without one are matched by name). Each scheme's rules are one file of the
+/// function context's resolver (`src/context/resolve/<scheme>.rs`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ImportScheme {
     /// Rust: `use` paths from the crate root, `self`, `super`; crates from `Cargo.toml`.
     Rust,
     /// Python: dotted modules from the file's package, relative imports.
     Python,
+    /// Ruby: constant paths are global (`Sinatra::Base.helpers` names the method wherever it
+    /// is defined); `require_relative` and `require` tell which files a file has loaded.
+    Ruby,
+    /// PHP: namespaces (taken from the directories, PSR-4), `use` bindings, `self::`,
+    /// `static::` and `$this->` calls on the enclosing class.
+    Php,
+    /// C#: `using` namespaces, static imports and aliases; functions are named with their
+    /// namespaces, so a name is its path.
+    CSharp,
+    /// Kotlin: `import` of a package's names, stars and aliases; a package is found by the
+    /// directories its files are in.
+    Kotlin,
 }
 
 /// One language's view of its tree-sitter grammar.
@@ -218,6 +239,25 @@ pub trait Analyzer: Sync {
     }
     /// The separator of qualified names (`::`, `.`).
     fn separator(&self) -> &'static str;
+    /// What joins a function's own name to its qualifier when the language spells it another
+    /// way than [`separator`](Analyzer::separator) (Ruby's `Foo#bar` and `Foo.bar`, Lua's
+    /// `M:f`); `node` is the definition (the node [`Role::Function`] or [`Role::Method`] was
+    /// given for).
+    fn name_separator(&self, _node: Node<'_>) -> &'static str {
+        self.separator()
+    }
+    /// A definition's kind when the language says otherwise than where it stands (`default`:
+    /// a method inside a `methods` scope or with a receiver, else a function), as Lua's
+    /// `function M.f()` is a function of the table `M`.
+    fn kind(&self, _node: Node<'_>, default: FunctionKind) -> FunctionKind {
+        default
+    }
+    /// The source as the grammar reads it: the same length, with the same line breaks, so
+    /// every position and line stays the file's (bats' `@test "name" {` lines are written as
+    /// the bash block they stand for). The default is the source itself.
+    fn prepare<'s>(&self, source: &'s [u8]) -> std::borrow::Cow<'s, [u8]> {
+        std::borrow::Cow::Borrowed(source)
+    }
     /// What `node` means; `source` is the file's text.
     fn role<'t>(&self, node: Node<'t>, source: &[u8]) -> Role<'t>;
     /// Whether a node is a comment (its tokens never count).
@@ -228,6 +268,12 @@ pub trait Analyzer: Sync {
     }
     /// The imports a node declares, as canonical strings (empty for non-imports).
     fn imports(&self, node: Node<'_>, source: &[u8]) -> Vec<String>;
+    /// Whether an import's tokens count as written (the default: the walk does not look inside
+    /// it) rather than as any other code's, through [`normal`](Analyzer::normal) (Lua's and
+    /// Ruby's `require` is a call, often inside a function, that formatters rewrite).
+    fn imports_as_written(&self) -> bool {
+        true
+    }
     /// Whether the node's subtree can contain imports (lets the walker skip the rest).
     fn may_hold_imports(&self, _node: Node<'_>) -> bool {
         true
@@ -277,6 +323,75 @@ pub trait Analyzer: Sync {
     fn implied_end(&self, _node: Node<'_>, _parent: Option<Node<'_>>) -> &'static [&'static str] {
         &[]
     }
+    /// How far a definition is visible: a function (`outer` and `node` as in
+    /// [`Role::Function`]) or a [`Declaration`] (`outer` and `node` its own), `name` its
+    /// qualified name. Answers list the added, deleted and re-signed public definitions of a
+    /// range first, with their signatures (the API), and the private ones by name. The walker
+    /// makes a definition inside a function private without asking. The default counts every
+    /// definition as public: a language that does not say shows every signature.
+    fn visibility(
+        &self,
+        _outer: Node<'_>,
+        _node: Node<'_>,
+        _name: &str,
+        _source: &[u8],
+    ) -> Visibility {
+        Visibility::Public
+    }
+    /// What a node declares besides functions that belongs to a file's interface: a type,
+    /// trait, interface, enum, constant or type alias (`None` for anything else). A node may
+    /// be a declaration and a scope at once (a class). The default declares nothing: the
+    /// language reports functions only.
+    fn declaration<'t>(&self, _node: Node<'t>, _source: &[u8]) -> Option<Declaration<'t>> {
+        None
+    }
+    /// The node kinds `declaration` may answer for; it is not asked about other nodes.
+    fn declaration_kinds(&self) -> &'static [&'static str] {
+        &[]
+    }
+}
+
+/// How far a definition is visible outside its file or module (ordered: the more visible is
+/// the greater).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Visibility {
+    /// Usable only where it is defined: `pub(crate)`, `private`, C's `static`, a Python or
+    /// Go name its language calls internal, anything inside a function.
+    Private,
+    /// A member of an implementation of an interface declared elsewhere (a Rust trait impl,
+    /// a Java `@Override`): as visible as the interface, its signature the interface's.
+    Implementation,
+    /// Part of the interface: `pub`, `export`, `public`, an exported Go name.
+    #[default]
+    Public,
+}
+
+impl Visibility {
+    /// The label used in the cache and in tests.
+    pub fn label(self) -> &'static str {
+        match self {
+            Visibility::Private => "private",
+            Visibility::Implementation => "implementation",
+            Visibility::Public => "public",
+        }
+    }
+}
+
+/// A declaration [`Analyzer::declaration`] found: what kind of thing it declares, the node
+/// holding its name, where it starts and where its head ends (the signature is the text in
+/// between, as for functions).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Declaration<'t> {
+    /// What it declares, in the language's own word (`struct`, `enum`, `trait`, `type`,
+    /// `const`, `class`, `interface`).
+    pub kind: &'static str,
+    /// The node holding its name.
+    pub name: Node<'t>,
+    /// The node whose start is the declaration's start (attributes included).
+    pub outer: Node<'t>,
+    /// Where its head ends: the start of its body or value (the end of the node when it has
+    /// neither).
+    pub head_end: usize,
 }
 
 /// A call as written: `name` is what is called, `qualifier` what comes before it.
@@ -314,6 +429,14 @@ pub static REGISTRY: &[&dyn Analyzer] = &[
     &java::Java,
     &c::C,
     &cpp::Cpp,
+    &ruby::Ruby,
+    &php::Php,
+    &lua::Lua,
+    &bash::Bash,
+    &csharp::CSharp,
+    &kotlin::Kotlin,
+    &swift::Swift,
+    &scala::Scala,
 ];
 
 /// Returns the analyzer for a language.
@@ -361,6 +484,27 @@ pub struct Function {
     pub text_hash: u64,
     /// The body's token hashes, sorted (a multiset for similarity); capped.
     pub tokens: Vec<u32>,
+    /// How far it is visible.
+    pub visibility: Visibility,
+}
+
+/// A type, trait, constant or other declaration found in a file ([`Analyzer::declaration`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Declared {
+    /// Qualified name (`module::Type`, `Outer.Inner`).
+    pub name: String,
+    /// What it declares (`struct`, `class`, `const`, ...).
+    pub kind: String,
+    /// The head's text on one line, as a function's signature (`pub struct Map<K, V>`).
+    pub signature: String,
+    /// How far it is visible.
+    pub visibility: Visibility,
+    /// Whether it is inside a test scope.
+    pub test: bool,
+    /// First line (1-based), attributes included.
+    pub start_line: u32,
+    /// Last line (1-based).
+    pub end_line: u32,
 }
 
 /// What analysing one file produced.
@@ -368,6 +512,8 @@ pub struct Function {
 pub struct Analysis {
     /// Functions and methods, in source order.
     pub functions: Vec<Function>,
+    /// Types, traits, constants and other declarations outside functions, in source order.
+    pub declarations: Vec<Declared>,
     /// Imports as canonical strings, sorted and deduplicated.
     pub imports: Vec<String>,
     /// Calls, in source order.
@@ -549,6 +695,8 @@ pub fn analyze(language: Language, source: &[u8]) -> Option<Analysis> {
     if out_of_time() {
         return Some(Analysis::skipped(OUT_OF_TIME.to_owned()));
     }
+    let prepared = analyzer.prepare(source);
+    let source = &*prepared;
     match parse(language, analyzer, source, None) {
         Ok(parsed) => Some(match parsed? {
             Some(tree) => extract(analyzer, &tree, source),
@@ -579,6 +727,8 @@ pub fn analyze_pair(
         let skipped = || Analysis::skipped(OUT_OF_TIME.to_owned());
         return Some((skipped(), skipped()));
     }
+    let (before, after) = (analyzer.prepare(before), analyzer.prepare(after));
+    let (before, after) = (&*before, &*after);
     let old = match parse(language, analyzer, before, None) {
         Ok(parsed) => parsed?,
         Err(reason) => return Some((Analysis::skipped(reason.clone()), Analysis::skipped(reason))),
@@ -746,6 +896,30 @@ pub(crate) mod testing {
         assert_ne!(x, y, "\n{a}\n---\n{b}");
     }
 
+    /// Each function's `name visibility`, then each declaration's `kind name visibility:
+    /// signature` (tests marked ` test`), as extracted from `source`.
+    pub fn interface(language: Language, source: &str) -> Vec<String> {
+        let analysis = analyze(language, source.as_bytes()).unwrap();
+        assert!(!analysis.parse_errors, "{source}");
+        let test = |t: bool| if t { " test" } else { "" };
+        let mut out: Vec<String> = analysis
+            .functions
+            .iter()
+            .map(|f| format!("{} {}{}", f.name, f.visibility.label(), test(f.test)))
+            .collect();
+        out.extend(analysis.declarations.iter().map(|d| {
+            format!(
+                "{} {} {}{}: {}",
+                d.kind,
+                d.name,
+                d.visibility.label(),
+                test(d.test),
+                d.signature
+            )
+        }));
+        out
+    }
+
     /// `(qualified name, kind label)` of each function extracted from `source`.
     pub fn names(language: Language, source: &str) -> Vec<(String, &'static str)> {
         functions(language, source)
@@ -855,6 +1029,14 @@ mod tests {
             (Language::Java, "", "class A {\n", "}\n"),
             (Language::C, "", "int a() {\n", "}\n"),
             (Language::Cpp, "", "namespace a {\n", "}\n"),
+            (Language::Ruby, "", "def a\n", "end\n"),
+            (Language::Php, "<?php\n", "function a() {\n", "}\n"),
+            (Language::Lua, "", "function a()\n", "end\n"),
+            (Language::Shell, "", "a() {\n", "}\n"),
+            (Language::CSharp, "", "class A {\n", "}\n"),
+            (Language::Kotlin, "", "fun a() {\n", "}\n"),
+            (Language::Swift, "", "func a() {\n", "}\n"),
+            (Language::Scala, "", "object A {\n", "}\n"),
         ];
         for &(label, head, open, close) in cases {
             let depth = (MAX_FILE_BYTES - 64) / (open.len() + close.len());

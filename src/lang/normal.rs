@@ -33,6 +33,29 @@ pub(super) fn named_count(node: Node<'_>, is_comment: fn(Node<'_>) -> bool) -> u
         .count()
 }
 
+/// Whether a named child of `parent` other than a comment follows `node`, its child: a
+/// statement after it, so the separator a line break stands for is between them. Walks the
+/// parent's children from the first (a sibling lookup would start from the tree's root).
+pub(super) fn followed(node: Node<'_>, parent: Node<'_>, is_comment: fn(Node<'_>) -> bool) -> bool {
+    let mut cursor = parent.walk();
+    if !cursor.goto_first_child() {
+        return false;
+    }
+    loop {
+        let current = cursor.node();
+        if current.start_byte() >= node.end_byte()
+            && current.id() != node.id()
+            && current.is_named()
+            && !is_comment(current)
+        {
+            return true;
+        }
+        if !cursor.goto_next_sibling() {
+            return false;
+        }
+    }
+}
+
 /// A token that means the same in any letter case (`0XFF`, `1E5`): counted in lower case.
 pub(super) fn caseless(text: &[u8]) -> Normal {
     if text.iter().any(u8::is_ascii_uppercase) {

@@ -6,7 +6,7 @@ use tree_sitter::Node;
 
 use super::normal::{caseless, named_count, only_child, quoted_value};
 use super::walk::text;
-use super::{Analyzer, ImportScheme, Language, Normal, Role};
+use super::{Analyzer, Declaration, ImportScheme, Language, Normal, Role, Visibility};
 /// The token a block ends with, written as a dedent: without it `if a:\n  b\nc` and
 /// `if a:\n  b\n  c` would have the same tokens.
 const DEDENT: &str = "\u{1}dedent";
@@ -122,6 +122,68 @@ impl Analyzer for Python {
 
     fn is_comment(&self, node: Node<'_>) -> bool {
         is_comment(node)
+    }
+
+    fn visibility(
+        &self,
+        _outer: Node<'_>,
+        _node: Node<'_>,
+        name: &str,
+        _source: &[u8],
+    ) -> Visibility {
+        // A leading underscore says internal, for a name and for what it is defined in; special
+        // methods (`__eq__`) are public.
+        let internal = name
+            .split('.')
+            .any(|part| part.starts_with('_') && !(part.len() > 4 && part.ends_with("__")));
+        if internal {
+            Visibility::Private
+        } else {
+            Visibility::Public
+        }
+    }
+
+    fn declaration<'t>(&self, node: Node<'t>, source: &[u8]) -> Option<Declaration<'t>> {
+        match node.kind() {
+            "class_definition" => Some(Declaration {
+                kind: "class",
+                name: node.child_by_field_name("name")?,
+                outer: node,
+                head_end: node
+                    .child_by_field_name("body")
+                    .map_or(node.end_byte(), |b| b.start_byte()),
+            }),
+            // A constant: `NAME = value` or `NAME: type = value` in a module or class body,
+            // the name in capitals.
+            "expression_statement" => {
+                let assignment = node.named_child(0).filter(|a| a.kind() == "assignment")?;
+                let name = assignment
+                    .child_by_field_name("left")
+                    .filter(|l| l.kind() == "identifier")?;
+                let word = &source[name.byte_range()];
+                let constant = word.len() > 1
+                    && word.iter().any(u8::is_ascii_uppercase)
+                    && word
+                        .iter()
+                        .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || *b == b'_');
+                if !constant {
+                    return None;
+                }
+                Some(Declaration {
+                    kind: "const",
+                    name,
+                    outer: node,
+                    head_end: assignment
+                        .child_by_field_name("right")
+                        .map_or(node.end_byte(), |r| r.start_byte()),
+                })
+            }
+            _ => None,
+        }
+    }
+
+    fn declaration_kinds(&self) -> &'static [&'static str] {
+        &["class_definition", "expression_statement"]
     }
 
     fn normal(&self, node: Node<'_>, parent: Option<Node<'_>>, source: &[u8]) -> Normal {
@@ -613,5 +675,25 @@ async def fetch():
             "def total(\n    values,\n    start=(1,),\n):\n    pass\n",
         );
         assert_eq!(f[0].signature, "def total(values, start=(1,))");
+    }
+
+    #[test]
+    fn visibility_and_declarations() {
+        let source = "MAX_SIZE = 10\n_CACHE: dict = {}\nlower = 1\nclass Client(Base):\n    RETRIES: int = 3\n    def send(self):\n        LOCAL = 1\n    def _prepare(self):\n        pass\n    def __eq__(self, other):\n        pass\nclass _Impl:\n    def run(self):\n        pass\ndef helper():\n    class Inner:\n        pass\n";
+        assert_eq!(
+            crate::lang::testing::interface(Language::Python, source),
+            [
+                "Client.send public",
+                "Client._prepare private",
+                "Client.__eq__ public",
+                "_Impl.run private",
+                "helper public",
+                "const MAX_SIZE public: MAX_SIZE",
+                "const _CACHE private: _CACHE: dict",
+                "class Client public: class Client(Base)",
+                "const Client.RETRIES public: RETRIES: int",
+                "class _Impl private: class _Impl",
+            ]
+        );
     }
 }

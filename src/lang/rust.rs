@@ -6,7 +6,9 @@ use tree_sitter::Node;
 
 use super::normal::{named_count, only_child};
 use super::walk::text;
-use super::{Analyzer, CallSite, ImportScheme, Language, Normal, Role, calls};
+use super::{
+    Analyzer, CallSite, Declaration, ImportScheme, Language, Normal, Role, Visibility, calls,
+};
 
 /// The Rust analyzer.
 pub struct Rust;
@@ -82,6 +84,68 @@ impl Analyzer for Rust {
 
     fn is_comment(&self, node: Node<'_>) -> bool {
         is_comment(node)
+    }
+
+    fn visibility(
+        &self,
+        _outer: Node<'_>,
+        node: Node<'_>,
+        _name: &str,
+        source: &[u8],
+    ) -> Visibility {
+        // A member of a trait impl is as visible as the trait; of a trait, as the trait is.
+        let container = node
+            .parent()
+            .filter(|p| p.kind() == "declaration_list")
+            .and_then(|p| p.parent());
+        match container {
+            Some(c) if c.kind() == "impl_item" && c.child_by_field_name("trait").is_some() => {
+                Visibility::Implementation
+            }
+            Some(c) if c.kind() == "trait_item" => declared_visibility(c, source),
+            _ => declared_visibility(node, source),
+        }
+    }
+
+    fn declaration<'t>(&self, node: Node<'t>, _source: &[u8]) -> Option<Declaration<'t>> {
+        let kind = match node.kind() {
+            "struct_item" => "struct",
+            "enum_item" => "enum",
+            "union_item" => "union",
+            "trait_item" => "trait",
+            "type_item" => "type",
+            "const_item" => "const",
+            "static_item" => "static",
+            _ => return None,
+        };
+        // The head: up to a braced body or a constant's value; a tuple struct's fields and a
+        // type alias's target are part of what it declares.
+        let head_end = match kind {
+            "const" | "static" => node.child_by_field_name("value"),
+            "type" => None,
+            _ => node
+                .child_by_field_name("body")
+                .filter(|b| b.kind() != "ordered_field_declaration_list"),
+        }
+        .map_or(node.end_byte(), |b| b.start_byte());
+        Some(Declaration {
+            kind,
+            name: node.child_by_field_name("name")?,
+            outer: node,
+            head_end,
+        })
+    }
+
+    fn declaration_kinds(&self) -> &'static [&'static str] {
+        &[
+            "struct_item",
+            "enum_item",
+            "union_item",
+            "trait_item",
+            "type_item",
+            "const_item",
+            "static_item",
+        ]
     }
 
     fn normal(&self, node: Node<'_>, parent: Option<Node<'_>>, _source: &[u8]) -> Normal {
@@ -209,6 +273,19 @@ impl Analyzer for Rust {
 
 fn is_comment(node: Node<'_>) -> bool {
     matches!(node.kind(), "line_comment" | "block_comment")
+}
+
+/// What an item's own visibility modifier says: `pub` is public; `pub(crate)`, `pub(super)`,
+/// `pub(in ..)` and no modifier are not.
+fn declared_visibility(item: Node<'_>, source: &[u8]) -> Visibility {
+    let mut cursor = item.walk();
+    let modifier = item
+        .children(&mut cursor)
+        .find(|c| c.kind() == "visibility_modifier");
+    match modifier {
+        Some(m) if text(m, source).trim() == "pub" => Visibility::Public,
+        _ => Visibility::Private,
+    }
 }
 
 /// Whether a statement is a `return`, `break` or `continue` ending its block, where a `;`
@@ -611,6 +688,63 @@ mod inner {
         assert_eq!(
             a[0].signature,
             "pub fn total<T: Clone>(values: &[T], start: T) -> T where T: Add"
+        );
+    }
+
+    #[test]
+    fn visibility_and_declarations() {
+        let source = r#"
+pub fn open() {}
+pub(crate) fn helper() {}
+fn private() { struct Local; }
+pub struct Map<K, V> { inner: Vec<(K, V)> }
+pub struct Wrapper(pub u8);
+pub(crate) enum Kind { A, B }
+pub trait Speak: Send {
+    fn speak(&self);
+    const LOUD: bool = false;
+}
+trait Hidden { fn h(&self); }
+impl<K, V> Map<K, V> {
+    pub fn get(&self) -> Option<&V> { None }
+    fn grow(&mut self) {}
+}
+impl<K, V> Clone for Map<K, V> {
+    fn clone(&self) -> Self { todo!() }
+}
+pub type Result<T> = std::result::Result<T, Error>;
+pub const MAX: usize = 10;
+static mut COUNT: u32 = 0;
+#[cfg(test)]
+mod tests {
+    pub struct Fixture;
+    #[test]
+    fn t() {}
+}
+"#;
+        assert_eq!(
+            crate::lang::testing::interface(Language::Rust, source),
+            [
+                "open public",
+                "helper private",
+                "private private",
+                "Speak::speak public",
+                "Hidden::h private",
+                "Map::get public",
+                "Map::grow private",
+                "<Map as Clone>::clone implementation",
+                "tests::t private test",
+                "struct Map public: pub struct Map<K, V>",
+                "struct Wrapper public: pub struct Wrapper(pub u8)",
+                "enum Kind private: pub(crate) enum Kind",
+                "trait Speak public: pub trait Speak: Send",
+                "const Speak::LOUD public: const LOUD: bool",
+                "trait Hidden private: trait Hidden",
+                "type Result public: pub type Result<T> = std::result::Result<T, Error>",
+                "const MAX public: pub const MAX: usize",
+                "static COUNT private: static mut COUNT: u32",
+                "struct tests::Fixture public test: pub struct Fixture",
+            ]
         );
     }
 }

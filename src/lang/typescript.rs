@@ -16,7 +16,7 @@
 use tree_sitter::Node;
 
 use super::ecmascript::{self, Dialect};
-use super::{Analyzer, Language, Normal, Role};
+use super::{Analyzer, Declaration, Language, Normal, Role, Visibility};
 
 /// The TypeScript analyzer (`typescript` and `tsx`).
 pub struct TypeScript;
@@ -55,6 +55,24 @@ impl Analyzer for TypeScript {
 
     fn is_comment(&self, node: Node<'_>) -> bool {
         ecmascript::is_comment(node)
+    }
+
+    fn visibility(
+        &self,
+        _outer: Node<'_>,
+        node: Node<'_>,
+        _name: &str,
+        source: &[u8],
+    ) -> Visibility {
+        ecmascript::visibility(node, source)
+    }
+
+    fn declaration<'t>(&self, node: Node<'t>, source: &[u8]) -> Option<Declaration<'t>> {
+        ecmascript::declaration(node, source)
+    }
+
+    fn declaration_kinds(&self) -> &'static [&'static str] {
+        ecmascript::DECLARATION_KINDS
     }
 
     fn imports(&self, node: Node<'_>, source: &[u8]) -> Vec<String> {
@@ -417,5 +435,47 @@ async function load() {
         for (a, b) in pairs {
             differ(Language::TypeScript, &f(a), &f(b));
         }
+    }
+    #[test]
+    fn visibility_and_declarations() {
+        let source = r#"export function open(): void {}
+function helper() {}
+export const handler = () => {};
+export const LIMIT = 5;
+const local = 1;
+export interface Store {
+    get(key: string): string;
+}
+export class Client {
+    send() {}
+    private pack() {}
+    #drop() {}
+}
+class Hidden {
+    run() {}
+}
+export type Id = string;
+export enum Mode { A, B }
+"#;
+        assert_eq!(
+            crate::lang::testing::interface(Language::TypeScript, source),
+            [
+                "open public",
+                "helper private",
+                "handler public",
+                "Store.get public",
+                "Client.send public",
+                "Client.pack private",
+                "Client.#drop private",
+                "Hidden.run private",
+                "const LIMIT public: const LIMIT",
+                "const local private: const local",
+                "interface Store public: interface Store",
+                "class Client public: class Client",
+                "class Hidden private: class Hidden",
+                "type Id public: type Id = string",
+                "enum Mode public: enum Mode",
+            ]
+        );
     }
 }

@@ -23,8 +23,8 @@ use std::rc::Rc;
 use tree_sitter::{Language, Node, Tree};
 
 use super::{
-    Analysis, Analyzer, Call, EXTRACT_BUDGET, Function, FunctionKind, MAX_SCOPE_DEPTH, Normal,
-    OVER_BUDGET, Role, fnv,
+    Analysis, Analyzer, Call, Declaration, Declared, EXTRACT_BUDGET, Function, FunctionKind,
+    MAX_SCOPE_DEPTH, Normal, OVER_BUDGET, Role, Visibility, fnv,
 };
 
 /// The most body tokens kept per function for similarity (the hash covers them all).
@@ -47,6 +47,8 @@ const NORMAL: u8 = 1;
 const IMPLIED: u8 = 2;
 /// `implied_end` may answer for children of nodes of the kind.
 const IMPLIED_CHILDREN: u8 = 4;
+/// `declaration` may answer for nodes of the kind.
+const DECLARATION: u8 = 8;
 
 thread_local! {
     /// Per grammar, which node kinds the analyzer's normalisation hooks are asked about:
@@ -66,6 +68,7 @@ fn hooks(analyzer: &dyn Analyzer, language: &Language) -> Rc<Vec<u8>> {
             (analyzer.normal_kinds(), NORMAL),
             (implied, IMPLIED),
             (children, IMPLIED_CHILDREN),
+            (analyzer.declaration_kinds(), DECLARATION),
         ] {
             for kind in kinds {
                 for named in [true, false] {
@@ -93,9 +96,15 @@ struct Scope<'t> {
     /// The node that opened it (popped when the walk leaves that node).
     node_id: usize,
     name: String,
+    /// What joins its name to the scope before it ([`Analyzer::separator`], or the function's
+    /// [`Analyzer::name_separator`]).
+    lead: &'static str,
     methods: bool,
     /// Whether everything inside is test code.
     test: bool,
+    /// The most visible anything inside can be: a declaration's own (a class that is not
+    /// exported hides its methods); `Public` for scopes that are not declarations.
+    cap: Visibility,
     /// Set for functions.
     open: Option<Open<'t>>,
 }
@@ -133,6 +142,24 @@ struct Comma<'t> {
 /// Returns a node's text (empty for invalid UTF-8).
 pub fn text<'s>(node: Node<'_>, source: &'s [u8]) -> &'s str {
     std::str::from_utf8(&source[node.byte_range()]).unwrap_or("")
+}
+
+/// The words of a node's modifier children (the direct children whose kind is in `kinds`):
+/// `public`, `static`, `@Override`, `private[pkg]` as `private` and `pkg`. For the analyzers'
+/// [`Analyzer::visibility`].
+pub(super) fn modifier_words<'s>(node: Node<'_>, kinds: &[&str], source: &'s [u8]) -> Vec<&'s str> {
+    let mut cursor = node.walk();
+    let mut words = Vec::new();
+    for child in node.children(&mut cursor) {
+        if kinds.contains(&child.kind()) {
+            words.extend(
+                text(child, source)
+                    .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '@'))
+                    .filter(|w| !w.is_empty()),
+            );
+        }
+    }
+    words
 }
 
 /// The walk's state besides the scopes.
@@ -219,6 +246,11 @@ impl<'t> Walk<'t, '_> {
             .unwrap_or(0)
     }
 
+    /// Whether the walk is inside a function.
+    fn in_function(&self) -> bool {
+        self.scopes.iter().any(|s| s.open.is_some())
+    }
+
     /// The current node's parent.
     fn parent(&self) -> Option<Node<'t>> {
         self.ancestors.last().map(|(n, _)| *n)
@@ -228,7 +260,18 @@ impl<'t> Walk<'t, '_> {
     fn enter(&mut self, node: Node<'t>, flags: u8, out: &mut Analysis) -> bool {
         let (analyzer, source) = (self.analyzer, self.source);
         // Past the depth limit, definitions are plain code of the innermost scope.
-        let role = if self.scopes.len() < MAX_SCOPE_DEPTH {
+        let shallow = self.scopes.len() < MAX_SCOPE_DEPTH;
+        // A declaration outside every function (one inside is a local detail); before its own
+        // scope opens, so a class is named by what encloses it.
+        let mut cap = Visibility::Public;
+        if shallow && flags & DECLARATION != 0 && !self.in_function() {
+            if let Some(d) = analyzer.declaration(node, source) {
+                let d = declared(analyzer, source, node, d, &self.scopes);
+                cap = d.visibility;
+                out.declarations.push(d);
+            }
+        }
+        let role = if shallow {
             analyzer.role(node, source)
         } else {
             Role::Other
@@ -275,8 +318,10 @@ impl<'t> Walk<'t, '_> {
                 self.scopes.push(Scope {
                     node_id: node.id(),
                     name,
+                    lead: analyzer.separator(),
                     methods,
                     test,
+                    cap: self.scopes.last().map_or(cap, |s| s.cap.min(cap)),
                     open: None,
                 });
             }
@@ -299,8 +344,10 @@ impl<'t> Walk<'t, '_> {
                     if !imports.is_empty() {
                         out.imports.extend(imports);
                         // Import statements still count as tokens of an enclosing body.
-                        self.tokens_of(node);
-                        return false;
+                        if analyzer.imports_as_written() {
+                            self.tokens_of(node);
+                            return false;
+                        }
                     }
                     if self.muted.is_none() && flags & NORMAL != 0 {
                         let parent = self.parent();
@@ -591,6 +638,51 @@ fn finish_signature(mut out: String, comma_at: Option<usize>) -> String {
     trimmed.chars().take(SIGNATURE_CHARS).collect()
 }
 
+/// A name qualified by its scopes: each `(join, name)` joined to the one before it by `join`,
+/// `leaf` by `lead`. Scopes without a name (Ruby's `class << self`) add no segment.
+fn qualify<'a>(parts: impl Iterator<Item = (&'a str, &'a str)>, lead: &str, leaf: &str) -> String {
+    let mut qualified = String::new();
+    for (join, part) in parts {
+        if !part.is_empty() {
+            if !qualified.is_empty() {
+                qualified.push_str(join);
+            }
+            qualified.push_str(part);
+        }
+    }
+    if !qualified.is_empty() {
+        qualified.push_str(lead);
+    }
+    qualified.push_str(leaf);
+    qualified
+}
+
+/// A declaration as the analysis records it: qualified by the enclosing scopes, its head on
+/// one line, its visibility.
+fn declared(
+    analyzer: &dyn Analyzer,
+    source: &[u8],
+    node: Node<'_>,
+    d: Declaration<'_>,
+    scopes: &[Scope<'_>],
+) -> Declared {
+    let parts = scopes.iter().map(|s| (s.lead, s.name.as_str()));
+    let name = qualify(parts, analyzer.separator(), text(d.name, source));
+    let head_end = d.head_end.clamp(node.start_byte(), node.end_byte());
+    let signature = signature_text(analyzer, d.outer, node, head_end, source);
+    let signature = signature.trim_end_matches(['=', ';', ' ']).to_owned();
+    let cap = scopes.last().map_or(Visibility::Public, |s| s.cap);
+    Declared {
+        visibility: analyzer.visibility(d.outer, node, &name, source).min(cap),
+        name,
+        kind: d.kind.to_owned(),
+        signature,
+        test: scopes.last().is_some_and(|s| s.test),
+        start_line: d.outer.start_position().row as u32 + 1,
+        end_line: node.end_position().row as u32 + 1,
+    }
+}
+
 #[allow(clippy::too_many_arguments, reason = "the parts of one definition")]
 fn open_function<'t>(
     analyzer: &dyn Analyzer,
@@ -604,20 +696,28 @@ fn open_function<'t>(
     out: &mut Analysis,
 ) -> Scope<'t> {
     let leaf = text(name, source).to_owned();
-    let kind = if receiver.is_some() || scopes.last().is_some_and(|s| s.methods) {
-        FunctionKind::Method
-    } else {
-        FunctionKind::Function
-    };
+    let kind = analyzer.kind(
+        node,
+        if receiver.is_some() || scopes.last().is_some_and(|s| s.methods) {
+            FunctionKind::Method
+        } else {
+            FunctionKind::Function
+        },
+    );
     let separator = analyzer.separator();
-    let mut qualified = String::new();
-    for part in scopes.iter().map(|s| s.name.as_str()).chain(receiver) {
-        qualified.push_str(part);
-        qualified.push_str(separator);
-    }
-    qualified.push_str(&leaf);
+    let lead = analyzer.name_separator(node);
+    let parts = scopes.iter().map(|s| (s.lead, s.name.as_str()));
+    let qualified = qualify(parts.chain(receiver.map(|r| (separator, r))), lead, &leaf);
     let test =
         scopes.last().is_some_and(|s| s.test) || analyzer.is_test(outer, node, &leaf, source);
+    let visibility = if scopes.iter().any(|s| s.open.is_some()) {
+        Visibility::Private
+    } else {
+        let cap = scopes.last().map_or(Visibility::Public, |s| s.cap);
+        analyzer
+            .visibility(outer, node, &qualified, source)
+            .min(cap)
+    };
     let sig_end = body.map_or(node.end_byte(), |b| b.start_byte());
     // Attributes before the function's own node (Rust's `#[...]` items are its siblings): hash
     // them here; everything from the node's start to its body comes through the walk.
@@ -647,12 +747,20 @@ fn open_function<'t>(
         body_hash: 0,
         text_hash: 0,
         tokens: Vec::new(),
+        visibility,
     });
+    // Functions nested in a method with a receiver are named under both (Lua's `M:f.g`).
+    let (scope_name, lead) = match receiver {
+        Some(r) => (format!("{r}{lead}{leaf}"), separator),
+        None => (leaf, lead),
+    };
     Scope {
         node_id: node.id(),
-        name: leaf,
+        name: scope_name,
+        lead,
         methods: false,
         test,
+        cap: Visibility::Private,
         open: Some(Open {
             index,
             outer_start: outer.start_byte(),

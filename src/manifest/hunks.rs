@@ -53,27 +53,61 @@ pub struct PlacedHunk {
 }
 
 impl PlacedHunk {
-    /// How a hunk header names where it is: up to three of its functions, each as `label`
-    /// says (`and N more` past three), or git's own header text when it is in none.
+    /// How a hunk header names where it is: every function it changes, as `label` says
+    /// ([`place_names`]), or git's own header text when it is in none.
     pub fn place(&self, label: &dyn Fn(&str) -> String) -> Option<String> {
-        if self.functions.is_empty() {
-            return self.section.clone();
-        }
-        let mut shown: Vec<String> = Vec::new();
-        for name in &self.functions {
-            let l = label(name);
-            if !shown.contains(&l) {
-                shown.push(l);
-            }
-        }
-        let more = shown.len().saturating_sub(3);
-        shown.truncate(3);
-        let mut text = shown.join(", ");
-        if more > 0 {
-            text.push_str(&format!(" and {more} more"));
-        }
-        Some(text)
+        place_names(&self.functions, label).or_else(|| self.section.clone())
     }
+}
+
+/// The words a label may start with to say how its function changed (a modified function's
+/// label is its bare name).
+const KINDS: [&str; 6] = [
+    "added",
+    "deleted",
+    "signature",
+    "renamed",
+    "moved",
+    "reformatted",
+];
+
+/// Names every function of `names` as `label` says, each change once: modified functions by
+/// name first, then each kind of change once with its names (`parse, peek; added next;
+/// deleted old`). No name is left out: a label names every function its hunk changes.
+pub fn place_names(names: &[String], label: &dyn Fn(&str) -> String) -> Option<String> {
+    let mut groups: Vec<(&'static str, Vec<String>)> = Vec::new();
+    let mut seen: Vec<String> = Vec::new();
+    for name in names {
+        let l = label(name);
+        if seen.contains(&l) {
+            continue;
+        }
+        seen.push(l.clone());
+        let (kind, rest) = match l.split_once(' ') {
+            Some((k, rest)) => match KINDS.iter().find(|kind| **kind == k) {
+                Some(kind) => (*kind, rest.to_owned()),
+                None => ("", l.clone()),
+            },
+            None => ("", l.clone()),
+        };
+        match groups.iter_mut().find(|(k, _)| *k == kind) {
+            Some((_, names)) => names.push(rest),
+            None => groups.push((kind, vec![rest])),
+        }
+    }
+    groups.sort_by_key(|(k, _)| !k.is_empty());
+    let text = groups
+        .iter()
+        .map(|(k, names)| {
+            if k.is_empty() {
+                names.join(", ")
+            } else {
+                format!("{k} {}", names.join(", "))
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("; ");
+    (!text.is_empty()).then_some(text)
 }
 
 /// The hunks of one file of the manifest.
@@ -355,6 +389,29 @@ mod tests {
         // Labels that name one change once (a renamed function's old and new names).
         let one = |_: &str| "renamed a -> b".to_owned();
         assert_eq!(placed.place(&one).as_deref(), Some("renamed a -> b"));
+        // Every function is named, each kind of change once, modified ones first.
+        let many: Vec<String> = [
+            "to_base64",
+            "ser_bytes",
+            "run",
+            "ser_path",
+            "serialize",
+            "go",
+        ]
+        .iter()
+        .map(|s| (*s).to_owned())
+        .collect();
+        let kinds = |n: &str| match n {
+            "serialize" => "added <Data as Serialize>::serialize".to_owned(),
+            "run" | "go" => n.to_owned(),
+            _ => format!("deleted {n}"),
+        };
+        assert_eq!(
+            place_names(&many, &kinds).as_deref(),
+            Some(
+                "run, go; deleted to_base64, ser_bytes, ser_path; added <Data as Serialize>::serialize"
+            )
+        );
         let placed = place(hunk(100, 100, &["+z"]), &file);
         assert_eq!(
             placed.place(&name).as_deref(),

@@ -203,7 +203,9 @@ impl<'scope> ReadAhead<'scope> {
 }
 
 /// The input [`lang::analyze_versions`] takes for one side that was read.
-fn as_input(side: &Result<Option<(String, Vec<u8>)>, Analysis>) -> Option<(Option<&str>, &[u8])> {
+fn as_input(
+    side: &Result<Option<(String, Vec<u8>)>, Box<Analysis>>,
+) -> Option<(Option<&str>, &[u8])> {
     match side {
         Ok(Some((oid, content))) => Some((Some(oid.as_str()), content.as_slice())),
         _ => None,
@@ -239,17 +241,17 @@ fn run_job(objects: &Objects, job: &Job) -> Done {
         };
         // Generated files are not analysed (the manifest skips them): do not parse them.
         if !generated {
-            let side = |s: &Option<(String, u64, Option<Vec<u8>>)>| -> Result<Option<(String, Vec<u8>)>, Analysis> {
+            let side = |s: &Option<(String, u64, Option<Vec<u8>>)>| -> Result<Option<(String, Vec<u8>)>, Box<Analysis>> {
                 match s {
                     None => Ok(None),
-                    Some((_, size, _)) if *size > lang::MAX_FILE_BYTES as u64 => Err(too_large(*size)),
+                    Some((_, size, _)) if *size > lang::MAX_FILE_BYTES as u64 => Err(Box::new(too_large(*size))),
                     Some((oid, _, Some(content))) => Ok(Some((oid.clone(), content.clone()))),
                     Some(_) => Ok(None),
                 }
             };
             let (a, b) = (side(&old), side(&new));
             let (x, y) = lang::analyze_versions(label, as_input(&a), as_input(&b));
-            analyses = vec![a.err().or(x), b.err().or(y)];
+            analyses = vec![a.err().map(|e| *e).or(x), b.err().map(|e| *e).or(y)];
         }
     }
     for (i, side) in [old, new].into_iter().enumerate() {

@@ -601,6 +601,8 @@ mod tests {
                 signature: "fn f()".into(),
                 old_path: None,
                 edited: false,
+                visibility: crate::lang::Visibility::Public,
+                test: false,
             }],
             ..FileFunctions::default()
         };
@@ -631,6 +633,8 @@ mod tests {
                         signature: String::from_utf8_lossy(&rng.short_bytes(300)).into_owned(),
                         old_path: None,
                         edited: false,
+                        visibility: crate::lang::Visibility::Public,
+                        test: false,
                     })
                     .collect();
                 FileChange {

@@ -118,6 +118,7 @@ fn compact_manifest(
         cursor: q.paging.cursor.as_deref(),
         next,
         raw: None,
+        range: false,
     };
     let range = crate::answer::range_label(built);
     Ok(compact::render(repo, &input, &|body| {

@@ -186,7 +186,7 @@ impl Server {
 
     #[tool(
         name = "get_function_context",
-        description = "For each function a change touches (or each function named in function_names): its callers (file, line, calling function, whether it is a test), the calls it makes (with the defining file when resolved), the tests that exercise it, and a blast radius with a risk grade (none, low, medium, high). Rust and Python callers are credited through the calling file's imports (scoping: scoped); method calls on values of unknown type are marked candidate; other languages are matched by name (scoping: full_scan). Replaces grepping the repository for call sites and tests: call it before changing, deleting or approving a function."
+        description = "For each function a change touches (or each function named in function_names): its callers (file, line, calling function, whether it is a test), the calls it makes (with the defining file when resolved), the tests that exercise it, and a blast radius with a risk grade (none, low, medium, high). Rust, Python, Ruby, PHP, C# and Kotlin callers are credited through the calling file's imports, constant paths and namespaces (scoping: scoped); method calls on values of unknown type are marked candidate; other languages are matched by name (scoping: full_scan). Replaces grepping the repository for call sites and tests: call it before changing, deleting or approving a function."
     )]
     async fn get_function_context(
         &self,

@@ -438,9 +438,27 @@ fn answers_stay_within_the_budget_and_say_how_to_get_the_rest() {
     // functions), then every file's hunks, each exactly once.
     let mut seen: Vec<String> = Vec::new();
     let mut mapped: Vec<(String, Vec<String>)> = Vec::new();
+    let mut interface: Vec<(String, Vec<String>)> = Vec::new();
     let mut hunks_began = false;
     let mut page = doc;
     loop {
+        if let Some(api) = page["api"].as_object() {
+            assert!(
+                !hunks_began,
+                "the map went on after the hunks began: {page}"
+            );
+            assert!(mapped.is_empty(), "the interface comes first: {page}");
+            for (path, lines) in api {
+                let lines = lines.as_array().unwrap();
+                interface.push((
+                    path.clone(),
+                    lines
+                        .iter()
+                        .map(|l| l.as_str().unwrap().to_owned())
+                        .collect(),
+                ));
+            }
+        }
         if let Some(dirs) = page["files"].as_object() {
             for (dir, files) in dirs {
                 let Some(files) = files.as_object() else {
@@ -488,6 +506,12 @@ fn answers_stay_within_the_budget_and_say_how_to_get_the_rest() {
     let unique: std::collections::BTreeSet<&String> = seen.iter().collect();
     assert_eq!(unique.len(), seen.len(), "a hunk was shown twice");
     assert_eq!(mapped.len(), 120, "every file is in the map once");
+    // The new public functions are the interface, each with its signature, file by file.
+    assert_eq!(interface.len(), 120, "{interface:?}");
+    for (i, (path, lines)) in interface.iter().enumerate() {
+        assert_eq!(path, &format!("pkg/module_number_{i:03}.py"));
+        assert_eq!(lines, &[format!("added def g{i}()")]);
+    }
     for (i, (line, functions)) in mapped.iter().enumerate() {
         assert_eq!(
             line,
@@ -499,11 +523,7 @@ fn answers_stay_within_the_budget_and_say_how_to_get_the_rest() {
             },
             "{functions:?}"
         );
-        assert_eq!(
-            functions,
-            &[format!("added g{i}: def g{i}()"), format!("modified f{i}")],
-            "{line}"
-        );
+        assert_eq!(functions, &[format!("modified f{i}")], "{line}");
     }
 }
 

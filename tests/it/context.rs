@@ -678,3 +678,102 @@ fn a_file_importing_the_module_may_call_its_methods() {
         ["pkg/api.py:6 get candidate", "pkg/api3.py:6 get3 candidate"]
     );
 }
+
+#[test]
+fn ruby_callers_are_scoped_by_constants_and_requires() {
+    let env = TestEnv::new();
+    let repo = env.repo("rb");
+    let cart = "module Shop\n  class Cart\n    def self.build(items)\n      new(items)\n    end\n\n    def total\n      1\n    end\n\n    def report\n      self.total + 1\n    end\n  end\nend\n";
+    repo.write("lib/shop/cart.rb", cart)
+        .write(
+            "lib/shop/order.rb",
+            "module Shop\n  class Order\n    def total\n      2\n    end\n\n    def place\n      Cart.build([])\n    end\n  end\nend\n",
+        )
+        .write(
+            "lib/app.rb",
+            "require_relative \"shop/cart\"\n\ndef checkout(cart)\n  cart.total\nend\n\ndef start\n  Shop::Cart.build([1])\nend\n",
+        )
+        .write(
+            "lib/other.rb",
+            "def sum(x)\n  x.total\nend\n\ndef make\n  Shop::Order.build\nend\n",
+        );
+    repo.commit("rb");
+    repo.write(
+        "lib/shop/cart.rb",
+        cart.replace("new(items)", "new(items.compact)")
+            .replace("      1\n", "      3\n"),
+    );
+    repo.commit("change");
+    let doc = context(&env, &repo.dir, &["HEAD~1..HEAD"]);
+    // A constant path names the singleton method from inside the module (`Cart.build`) and
+    // from outside it (`Shop::Cart.build`); `Shop::Order.build` is another method.
+    let build = entry(&doc, "lib/shop/cart.rb", "Shop::Cart.build");
+    assert_eq!(build["scoping"], "scoped");
+    assert_eq!(
+        callers(build),
+        [
+            "lib/app.rb:8 start",
+            "lib/shop/order.rb:8 Shop::Order#place"
+        ]
+    );
+    // `self.total` resolves to the class's own method (a bare `total`, with neither arguments
+    // nor parentheses, reads as a local variable and is no call); `cart.total` is a candidate
+    // only in the file that requires the class's file.
+    let total = entry(&doc, "lib/shop/cart.rb", "Shop::Cart#total");
+    assert_eq!(
+        callers(total),
+        [
+            "lib/app.rb:4 checkout candidate",
+            "lib/shop/cart.rb:12 Shop::Cart#report"
+        ]
+    );
+}
+
+#[test]
+fn php_callers_are_scoped_by_namespaces_and_use() {
+    let env = TestEnv::new();
+    let repo = env.repo("php");
+    let route = "<?php\nnamespace App\\Routing;\n\nclass Route\n{\n    public static function create(): self\n    {\n        return new self();\n    }\n\n    public function run(): int\n    {\n        return 1;\n    }\n\n    public function twice(): int\n    {\n        return $this->run() * 2;\n    }\n}\n";
+    repo.write("src/Routing/Route.php", route)
+        .write(
+            "src/Routing/Group.php",
+            "<?php\nnamespace App\\Routing;\n\nclass Group\n{\n    public static function create(): self\n    {\n        return new self();\n    }\n\n    public function add(): Route\n    {\n        return Route::create();\n    }\n}\n",
+        )
+        .write(
+            "src/App.php",
+            "<?php\nnamespace App;\n\nuse App\\Routing\\Route;\n\nclass App\n{\n    public function boot(Route $r): int\n    {\n        Route::create();\n        return $r->run();\n    }\n}\n",
+        )
+        .write(
+            "src/Other.php",
+            "<?php\nnamespace App;\n\nclass Other\n{\n    public function go($x): int\n    {\n        Group::create();\n        return $x->run();\n    }\n}\n",
+        );
+    repo.commit("php");
+    repo.write(
+        "src/Routing/Route.php",
+        route
+            .replace("new self()", "new static()")
+            .replace("return 1;", "return 2;"),
+    );
+    repo.commit("change");
+    let doc = context(&env, &repo.dir, &["HEAD~1..HEAD"]);
+    // Through `use`, and by name in the same namespace; `Group::create` is another method.
+    let create = entry(&doc, "src/Routing/Route.php", "Route::create");
+    assert_eq!(create["scoping"], "scoped");
+    assert_eq!(
+        callers(create),
+        [
+            "src/App.php:10 App::boot",
+            "src/Routing/Group.php:13 Group::add"
+        ]
+    );
+    // `$this->run()` in the class; `$r->run()` a candidate in the file that uses `Route`,
+    // `$x->run()` none in a file that does not.
+    let run = entry(&doc, "src/Routing/Route.php", "Route::run");
+    assert_eq!(
+        callers(run),
+        [
+            "src/App.php:11 App::boot candidate",
+            "src/Routing/Route.php:18 Route::twice"
+        ]
+    );
+}

@@ -1,15 +1,18 @@
 //! Real formatters over real source: what a language's formatter does to a file is never
 //! reported as a function change, and real edits made alongside it still are.
 //!
-//! The files are under `tests/fixtures/formatting/<language>/` (see the README there). Each
-//! formatter runs at a narrow width so it rewraps most functions. A formatter is found through
-//! its environment variable (`GIT_PRISM_RUSTFMT`, `GIT_PRISM_BLACK`, `GIT_PRISM_PRETTIER`,
-//! `GIT_PRISM_PRETTIER_JAVA` for the Java plugin's entry file, `GIT_PRISM_GOFMT`,
-//! `GIT_PRISM_CLANG_FORMAT`), else on PATH; `make test` installs them all. A formatter that is
-//! not installed skips its tests with a message, unless `GIT_PRISM_REQUIRE_FORMATTERS` is set
-//! (as `make test` and CI set it): then its tests fail, so a missing tool is never a pass. `bench/formatting.py` runs the same commands
-//! for the figure in `bench/RESULTS.md`.
-
+//! The files are under `tests/fixtures/formatting/<language>/` (see the README there), or, for
+//! Ruby, C#, PHP, Kotlin, Lua and Bash, real files of the corpus projects (sinatra,
+//! commandline, slim, clikt, busted, bats-core; cloned by `crate::corpus`). Each formatter runs
+//! at a narrow width so it rewraps most functions. A formatter is found through its environment
+//! variable (`GIT_PRISM_RUSTFMT`, `GIT_PRISM_BLACK`, `GIT_PRISM_PRETTIER`,
+//! `GIT_PRISM_PRETTIER_JAVA` and `GIT_PRISM_PRETTIER_PHP` for the plugins' entry files,
+//! `GIT_PRISM_GOFMT`, `GIT_PRISM_CLANG_FORMAT`, `GIT_PRISM_RUBOCOP`, `GIT_PRISM_STYLUA`,
+//! `GIT_PRISM_SHFMT`, `GIT_PRISM_KTLINT`), else on PATH; `make test` installs them all. A
+//! formatter that is not installed skips its tests with a message, unless
+//! `GIT_PRISM_REQUIRE_FORMATTERS` is set (as `make test` and CI set it): then its tests fail, so
+//! a missing tool is never a pass. `bench/formatting.py` runs the same commands over the
+//! fixtures for the figure in `bench/RESULTS.md`.
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -29,17 +32,33 @@ struct Case {
     /// Its environment variable, and the program looked up on PATH without it.
     variable: &'static str,
     program: &'static str,
-    /// The arguments before the file names (`{plugin}` is the Java plugin's entry file).
+    /// The arguments before the file names (`{plugin}` is the entry file of a prettier
+    /// plugin, named by the variable `plugin`; `{tools}` is `tests/fixtures/formatting/tools`).
     args: &'static [&'static str],
+    plugin: &'static str,
+    /// Where the files come from.
+    files: Files,
     grammar: fn() -> Language,
     /// Definitions git-prism reports as functions, and their body and parameters fields.
     functions: &'static [&'static str],
     body: &'static str,
     /// Integer literal kinds.
     integers: &'static [&'static str],
-    /// The parameter list kind, and a parameter to add to it.
+    /// The parameter list kind, and a parameter to add to it (none: a language without
+    /// parameter lists).
     parameters: &'static str,
     extra: &'static str,
+}
+
+/// Where a case's files come from.
+enum Files {
+    /// `tests/fixtures/formatting/<dir>/`.
+    Fixtures,
+    /// Files of a corpus project at its HEAD (cloned by `crate::corpus::clone`).
+    Corpus {
+        bundle: &'static str,
+        paths: &'static [&'static str],
+    },
 }
 
 const STYLE: &str = "--style={BasedOnStyle: GNU, ColumnLimit: 50}";
@@ -50,6 +69,8 @@ const RUST: Case = Case {
     variable: "GIT_PRISM_RUSTFMT",
     program: "rustfmt",
     args: &["--edition", "2021", "--config", "max_width=50"],
+    plugin: "",
+    files: Files::Fixtures,
     grammar: || tree_sitter_rust::LANGUAGE.into(),
     functions: &["function_item"],
     body: "body",
@@ -64,6 +85,8 @@ const PYTHON: Case = Case {
     variable: "GIT_PRISM_BLACK",
     program: "black",
     args: &["-q", "-l", "50"],
+    plugin: "",
+    files: Files::Fixtures,
     grammar: || tree_sitter_python::LANGUAGE.into(),
     functions: &["function_definition"],
     body: "body",
@@ -80,6 +103,8 @@ const TYPESCRIPT: Case = Case {
     variable: "GIT_PRISM_PRETTIER",
     program: "prettier",
     args: PRETTIER,
+    plugin: "",
+    files: Files::Fixtures,
     grammar: || tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
     functions: &["function_declaration", "method_definition"],
     body: "body",
@@ -94,6 +119,8 @@ const JAVASCRIPT: Case = Case {
     variable: "GIT_PRISM_PRETTIER",
     program: "prettier",
     args: PRETTIER,
+    plugin: "",
+    files: Files::Fixtures,
     grammar: || tree_sitter_javascript::LANGUAGE.into(),
     functions: &["function_declaration", "method_definition"],
     body: "body",
@@ -116,6 +143,8 @@ const JAVA: Case = Case {
         "50",
         "--write",
     ],
+    plugin: "GIT_PRISM_PRETTIER_JAVA",
+    files: Files::Fixtures,
     grammar: || tree_sitter_java::LANGUAGE.into(),
     functions: &["method_declaration", "constructor_declaration"],
     body: "body",
@@ -130,6 +159,8 @@ const GO: Case = Case {
     variable: "GIT_PRISM_GOFMT",
     program: "gofmt",
     args: &["-w"],
+    plugin: "",
+    files: Files::Fixtures,
     grammar: || tree_sitter_go::LANGUAGE.into(),
     functions: &["function_declaration", "method_declaration"],
     body: "body",
@@ -144,6 +175,8 @@ const C: Case = Case {
     variable: "GIT_PRISM_CLANG_FORMAT",
     program: "clang-format",
     args: &["-i", STYLE],
+    plugin: "",
+    files: Files::Fixtures,
     grammar: || tree_sitter_c::LANGUAGE.into(),
     functions: &["function_definition"],
     body: "body",
@@ -158,6 +191,8 @@ const CPP: Case = Case {
     variable: "GIT_PRISM_CLANG_FORMAT",
     program: "clang-format",
     args: &["-i", STYLE],
+    plugin: "",
+    files: Files::Fixtures,
     grammar: || tree_sitter_cpp::LANGUAGE.into(),
     functions: &["function_definition"],
     body: "body",
@@ -165,6 +200,210 @@ const CPP: Case = Case {
     parameters: "parameter_list",
     extra: "int extra_param",
 };
+
+const RUBY: Case = Case {
+    dir: "ruby",
+    formatter: "rubocop",
+    variable: "GIT_PRISM_RUBOCOP",
+    program: "rubocop",
+    // Layout (what RuboCop's `-x` fixes) and the style rewrites of ADR 9; no configuration but
+    // a narrow line, so most methods are rewrapped.
+    args: &[
+        "--no-color",
+        "--format",
+        "quiet",
+        "--fail-level",
+        "F",
+        "--config",
+        "{tools}/rubocop.yml",
+        "-a",
+        "--only",
+        "Layout,Style/StringLiterals,Style/Semicolon,Style/MethodDefParentheses,\
+         Style/TrailingCommaInArguments,Style/TrailingCommaInArrayLiteral,\
+         Style/TrailingCommaInHashLiteral,Style/MethodCallWithoutArgsParentheses,\
+         Style/NumericLiterals,Style/ParenthesesAroundCondition,Style/MultilineIfThen,\
+         Style/WhileUntilDo",
+    ],
+    plugin: "",
+    files: Files::Corpus {
+        bundle: "sinatra",
+        paths: &[
+            "lib/sinatra/base.rb",
+            "lib/sinatra/indifferent_hash.rb",
+            "lib/sinatra/main.rb",
+            "lib/sinatra/show_exceptions.rb",
+        ],
+    },
+    grammar: || tree_sitter_ruby::LANGUAGE.into(),
+    functions: &["method", "singleton_method"],
+    body: "body",
+    integers: &["integer"],
+    parameters: "method_parameters",
+    extra: "extra_param = nil",
+};
+
+const PHP: Case = Case {
+    dir: "php",
+    formatter: "prettier-plugin-php",
+    variable: "GIT_PRISM_PRETTIER",
+    program: "prettier",
+    args: &[
+        "--log-level",
+        "warn",
+        "--plugin",
+        "{plugin}",
+        "--print-width",
+        "50",
+        "--write",
+    ],
+    plugin: "GIT_PRISM_PRETTIER_PHP",
+    files: Files::Corpus {
+        bundle: "slim",
+        paths: &[
+            "Slim/Middleware/BodyParsingMiddleware.php",
+            "Slim/Middleware/ErrorMiddleware.php",
+            "Slim/Routing/Route.php",
+            "Slim/Routing/RouteCollector.php",
+            "Slim/Routing/RouteParser.php",
+        ],
+    },
+    grammar: || tree_sitter_php::LANGUAGE_PHP.into(),
+    functions: &["method_declaration", "function_definition"],
+    body: "body",
+    integers: &["integer"],
+    parameters: "formal_parameters",
+    extra: "$extraParam = null",
+};
+
+const LUA: Case = Case {
+    dir: "lua",
+    formatter: "stylua",
+    variable: "GIT_PRISM_STYLUA",
+    program: "stylua",
+    args: &["--column-width", "50"],
+    plugin: "",
+    files: Files::Corpus {
+        bundle: "busted",
+        paths: &[
+            "busted/block.lua",
+            "busted/context.lua",
+            "busted/core.lua",
+            "busted/init.lua",
+            "busted/runner.lua",
+        ],
+    },
+    grammar: || tree_sitter_lua::LANGUAGE.into(),
+    functions: &["function_declaration"],
+    body: "body",
+    integers: &["number"],
+    parameters: "parameters",
+    extra: "extra_param",
+};
+
+const BASH: Case = Case {
+    dir: "bash",
+    formatter: "shfmt",
+    variable: "GIT_PRISM_SHFMT",
+    program: "shfmt",
+    // Four-space indents, binary operators first, case bodies indented, a space after each
+    // redirect: every file is rewritten.
+    args: &["-w", "-i", "4", "-bn", "-ci", "-sr"],
+    plugin: "",
+    files: Files::Corpus {
+        bundle: "bats-core",
+        paths: &[
+            "lib/bats-core/common.bash",
+            "lib/bats-core/semaphore.bash",
+            "lib/bats-core/test_functions.bash",
+            "lib/bats-core/tracing.bash",
+            "test/test_helper.bash",
+            "test/suite.bats",
+        ],
+    },
+    grammar: || tree_sitter_bash::LANGUAGE.into(),
+    functions: &["function_definition"],
+    body: "body",
+    integers: &["number", "word"],
+    parameters: "",
+    extra: "",
+};
+
+const CSHARP: Case = Case {
+    dir: "csharp",
+    formatter: "clang-format",
+    variable: "GIT_PRISM_CLANG_FORMAT",
+    program: "clang-format",
+    args: &["-i", STYLE],
+    plugin: "",
+    files: Files::Corpus {
+        bundle: "commandline",
+        paths: &[
+            "src/CommandLine/Core/InstanceBuilder.cs",
+            "src/CommandLine/Core/Tokenizer.cs",
+            "src/CommandLine/Core/TypeLookup.cs",
+            "src/CommandLine/Infrastructure/StringExtensions.cs",
+            "src/CommandLine/Text/HelpText.cs",
+            "src/CommandLine/UnParserExtensions.cs",
+        ],
+    },
+    grammar: || tree_sitter_c_sharp::LANGUAGE.into(),
+    functions: &[
+        "method_declaration",
+        "constructor_declaration",
+        "local_function_statement",
+    ],
+    body: "body",
+    integers: &["integer_literal"],
+    parameters: "parameter_list",
+    extra: "int extraParam",
+};
+
+const KOTLIN: Case = Case {
+    dir: "kotlin",
+    formatter: "ktlint",
+    variable: "GIT_PRISM_KTLINT",
+    program: "ktlint",
+    // The rules ktlint cannot fix (line length, names) are off: they would fail the run.
+    args: &[
+        "-F",
+        "--relative",
+        "--editorconfig={tools}/ktlint.editorconfig",
+    ],
+    plugin: "",
+    files: Files::Corpus {
+        bundle: "clikt",
+        paths: &[
+            "clikt/src/commonMain/kotlin/com/github/ajalt/clikt/completion/BashCompletionGenerator.kt",
+            "clikt/src/commonMain/kotlin/com/github/ajalt/clikt/completion/FishCompletionGenerator.kt",
+            "clikt/src/commonMain/kotlin/com/github/ajalt/clikt/core/Context.kt",
+            "clikt/src/commonMain/kotlin/com/github/ajalt/clikt/core/JaroWinkerSimilarity.kt",
+            "clikt/src/commonMain/kotlin/com/github/ajalt/clikt/core/exceptions.kt",
+            "clikt/src/commonMain/kotlin/com/github/ajalt/clikt/output/AbstractHelpFormatter.kt",
+            "clikt/src/commonMain/kotlin/com/github/ajalt/clikt/output/text.kt",
+            "clikt/src/commonMain/kotlin/com/github/ajalt/clikt/parameters/arguments/Argument.kt",
+            "clikt/src/commonMain/kotlin/com/github/ajalt/clikt/parameters/groups/CoOccurringOptionGroup.kt",
+            "clikt/src/commonMain/kotlin/com/github/ajalt/clikt/parameters/options/Option.kt",
+            "clikt/src/commonMain/kotlin/com/github/ajalt/clikt/parsers/CommandLineParser.kt",
+        ],
+    },
+    grammar: || tree_sitter_kotlin_ng::LANGUAGE.into(),
+    functions: &["function_declaration"],
+    body: "function_body",
+    integers: &["number_literal"],
+    parameters: "function_value_parameters",
+    extra: "extraParam: Int",
+};
+
+/// A function's body: the field of that name, or (grammars without fields) the child of that
+/// kind.
+fn body_of<'t>(case: &Case, function: Node<'t>) -> Option<Node<'t>> {
+    function.child_by_field_name(case.body).or_else(|| {
+        let mut cursor = function.walk();
+        function
+            .children(&mut cursor)
+            .find(|c| c.kind() == case.body)
+    })
+}
 
 /// A file named by the environment, absolute (formatters run in the test repository); none
 /// when the variable is unset or the file is missing (an install that could not happen).
@@ -189,9 +428,13 @@ fn command(case: &Case) -> Result<Vec<OsString>, String> {
     let program = find(case).ok_or_else(|| format!("{} not installed", case.formatter))?;
     let mut out = vec![program.into_os_string()];
     for arg in case.args {
-        if *arg == "{plugin}" {
-            let plugin = from_env("GIT_PRISM_PRETTIER_JAVA")
-                .ok_or_else(|| "prettier-plugin-java not installed".to_owned())?;
+        if arg.contains("{tools}") {
+            let tools =
+                Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/formatting/tools");
+            out.push(arg.replace("{tools}", &tools.to_string_lossy()).into());
+        } else if *arg == "{plugin}" {
+            let plugin =
+                from_env(case.plugin).ok_or_else(|| format!("{} not installed", case.formatter))?;
             out.push(plugin.into_os_string());
         } else {
             out.push((*arg).into());
@@ -200,11 +443,21 @@ fn command(case: &Case) -> Result<Vec<OsString>, String> {
     Ok(out)
 }
 
-/// The fixture files of a language: `(name, content)`, sorted.
-fn fixtures(dir: &str) -> Vec<(String, String)> {
+/// The files of a case: `(name, content)`, sorted; `None` when the corpus they come from is
+/// not there (the test is skipped, see `crate::corpus`).
+fn fixtures(case: &Case, env: &TestEnv) -> Option<Vec<(String, String)>> {
+    if let Files::Corpus { bundle, paths } = case.files {
+        let clone = crate::corpus::clone(env, bundle)?;
+        let mut files: Vec<(String, String)> = paths
+            .iter()
+            .map(|p| ((*p).to_owned(), clone.git(&["show", &format!("HEAD:{p}")])))
+            .collect();
+        files.sort();
+        return Some(files);
+    }
     let root = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fixtures/formatting")
-        .join(dir);
+        .join(case.dir);
     let mut files: Vec<(String, String)> = std::fs::read_dir(&root)
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -216,7 +469,7 @@ fn fixtures(dir: &str) -> Vec<(String, String)> {
         .collect();
     files.sort();
     assert!(!files.is_empty(), "no fixtures in {}", root.display());
-    files
+    Some(files)
 }
 
 /// Runs the formatter over the files in the repository's work tree.
@@ -257,8 +510,10 @@ fn formatting_is_not_a_change(case: &Case) {
         }
     };
     let env = TestEnv::new();
+    let Some(files) = fixtures(case, &env) else {
+        return;
+    };
     let repo = env.repo(case.dir);
-    let files = fixtures(case.dir);
     for (name, content) in &files {
         repo.write(name, content);
     }
@@ -308,7 +563,7 @@ fn real_edits(case: &Case, source: &str) -> (Vec<Edit>, usize, usize) {
         let mut cursor = node.walk();
         stack.extend(node.children(&mut cursor));
         if case.functions.contains(&node.kind())
-            && node.child_by_field_name(case.body).is_some()
+            && body_of(case, node).is_some()
             && !has_descendant(node, |n| {
                 n.id() != node.id() && case.functions.contains(&n.kind())
             })
@@ -323,7 +578,7 @@ fn real_edits(case: &Case, source: &str) -> (Vec<Edit>, usize, usize) {
         if literals + parameters >= 8 {
             break;
         }
-        let edit = if i % 2 == 0 {
+        let edit = if i % 2 == 0 || case.parameters.is_empty() {
             literal_edit(case, *function, source).inspect(|_| literals += 1)
         } else {
             parameter_edit(case, *function, source).inspect(|_| parameters += 1)
@@ -348,7 +603,7 @@ fn has_descendant(node: Node<'_>, found: impl Fn(Node<'_>) -> bool) -> bool {
 
 /// The first decimal integer literal in the function's body, incremented.
 fn literal_edit(case: &Case, function: Node<'_>, source: &str) -> Option<Edit> {
-    let body = function.child_by_field_name(case.body)?;
+    let body = body_of(case, function)?;
     let mut stack = vec![body];
     let mut found: Option<Node<'_>> = None;
     while let Some(n) = stack.pop() {
@@ -374,7 +629,7 @@ fn literal_edit(case: &Case, function: Node<'_>, source: &str) -> Option<Edit> {
 /// A parameter added at the end of the function's parameter list (none when the list ends
 /// with a variadic or keyword-arguments parameter, or is `(void)`).
 fn parameter_edit(case: &Case, function: Node<'_>, source: &str) -> Option<Edit> {
-    let body_start = function.child_by_field_name(case.body)?.start_byte();
+    let body_start = body_of(case, function)?.start_byte();
     // The last parameter list before the body (after a Go method's receiver).
     let mut list: Option<Node<'_>> = None;
     let mut stack = vec![function];
@@ -423,8 +678,10 @@ fn real_edits_survive_formatting(case: &Case) {
         }
     };
     let env = TestEnv::new();
+    let Some(files) = fixtures(case, &env) else {
+        return;
+    };
     let repo = env.repo(case.dir);
-    let files = fixtures(case.dir);
     for (name, content) in &files {
         repo.write(name, content);
     }
@@ -442,7 +699,11 @@ fn real_edits_survive_formatting(case: &Case) {
         repo.write(name, &text);
         edited.push((name.clone(), text));
     }
-    assert!(literals > 0 && parameters > 0, "{}: no edits", case.dir);
+    assert!(
+        literals > 0 && (parameters > 0 || case.parameters.is_empty()),
+        "{}: no edits",
+        case.dir
+    );
     repo.commit("edited");
     let expected = function_changes(&changes(&manifest(&env, &repo.dir, &["HEAD~1..HEAD"])));
     // The edits alone: exactly one change per edited function, of the edit's kind.
@@ -546,4 +807,64 @@ fn clang_format_changes_no_cpp_function() {
 #[test]
 fn clang_format_keeps_real_cpp_edits() {
     real_edits_survive_formatting(&CPP);
+}
+
+#[test]
+fn rubocop_changes_no_function() {
+    formatting_is_not_a_change(&RUBY);
+}
+
+#[test]
+fn rubocop_keeps_real_edits() {
+    real_edits_survive_formatting(&RUBY);
+}
+
+#[test]
+fn prettier_php_changes_no_function() {
+    formatting_is_not_a_change(&PHP);
+}
+
+#[test]
+fn prettier_php_keeps_real_edits() {
+    real_edits_survive_formatting(&PHP);
+}
+
+#[test]
+fn stylua_changes_no_function() {
+    formatting_is_not_a_change(&LUA);
+}
+
+#[test]
+fn stylua_keeps_real_edits() {
+    real_edits_survive_formatting(&LUA);
+}
+
+#[test]
+fn shfmt_changes_no_function() {
+    formatting_is_not_a_change(&BASH);
+}
+
+#[test]
+fn shfmt_keeps_real_edits() {
+    real_edits_survive_formatting(&BASH);
+}
+
+#[test]
+fn clang_format_changes_no_csharp_function() {
+    formatting_is_not_a_change(&CSHARP);
+}
+
+#[test]
+fn clang_format_keeps_real_csharp_edits() {
+    real_edits_survive_formatting(&CSHARP);
+}
+
+#[test]
+fn ktlint_changes_no_function() {
+    formatting_is_not_a_change(&KOTLIN);
+}
+
+#[test]
+fn ktlint_keeps_real_edits() {
+    real_edits_survive_formatting(&KOTLIN);
 }
