@@ -5,7 +5,7 @@
 //! repositories' time and memory, function context's second) or count agreement with git
 //! (fidelity, imara). `BENCH_FIGURES` picks them by name, comma-separated (`passthrough`,
 //! `guard`, `manifest`, `tokens`, `context`, `fidelity`, `hostile`, `verify`, `blame`,
-//! `imara`; `all` by default). Results are printed and appended to `bench/RESULTS.md` with the
+//! `analysis`, `imara`; `all` by default). Results are printed and appended to `bench/RESULTS.md` with the
 //! machine, date and commit. Nothing here runs in CI.
 
 mod analysis;
