@@ -725,11 +725,7 @@ val anon = object : Runnable {
         let source = "package p\n\nimport a.b.C\nimport a.b.*\nimport a.b.f as g\n\nfun top() {\n    a.b()\n    c()\n    d.e.f(1)\n    list.map { it + 1 }\n}\n";
         let analysis = analyze(Language::Kotlin, source.as_bytes()).unwrap();
         assert_eq!(analysis.imports, vec!["a.b.*", "a.b.C", "a.b.f as g"]);
-        let calls: Vec<(String, String)> = analysis
-            .calls
-            .into_iter()
-            .map(|c| (c.site.name, c.site.qualifier))
-            .collect();
+        let calls = crate::lang::testing::call_sites(&analysis);
         assert_eq!(
             calls,
             vec![
@@ -743,20 +739,11 @@ val anon = object : Runnable {
 
     #[test]
     fn comments_do_not_change_the_body() {
-        let a = analyze(
+        crate::lang::testing::comments_only(
             Language::Kotlin,
             b"class K {\n    fun f(x: Int): Int {\n        val y = x + 1\n        return y\n    }\n}\n",
-        )
-        .unwrap();
-        let b = analyze(
-            Language::Kotlin,
             b"class K {\n    /** Adds one. */\n    fun f(x: Int /* x */): Int { // add\n        val y = x+1 /* really */\n        return y\n    }\n}\n",
-        )
-        .unwrap();
-        let (a, b) = (&a.functions[0], &b.functions[0]);
-        assert_eq!(a.body_hash, b.body_hash);
-        assert_eq!(a.signature_hash, b.signature_hash);
-        assert_ne!(a.text_hash, b.text_hash);
+        );
     }
 
     #[test]

@@ -920,6 +920,31 @@ pub(crate) mod testing {
         out
     }
 
+    /// Asserts that `b` is `a` with comments added (and spacing changed): its first function
+    /// keeps its signature and body fingerprints, its text differs. Returns `b`'s function.
+    #[track_caller]
+    pub fn comments_only(language: Language, a: &[u8], b: &[u8]) -> Function {
+        let first = |source: &[u8]| {
+            let mut functions = analyze(language, source).unwrap().functions;
+            assert!(!functions.is_empty(), "no function in {source:?}");
+            functions.swap_remove(0)
+        };
+        let (a, b) = (first(a), first(b));
+        assert_eq!(a.body_hash, b.body_hash);
+        assert_eq!(a.signature_hash, b.signature_hash);
+        assert_ne!(a.text_hash, b.text_hash);
+        b
+    }
+
+    /// `(name, qualifier)` of each call an analysis found, in order.
+    pub fn call_sites(analysis: &super::Analysis) -> Vec<(String, String)> {
+        analysis
+            .calls
+            .iter()
+            .map(|c| (c.site.name.clone(), c.site.qualifier.clone()))
+            .collect()
+    }
+
     /// `(qualified name, kind label)` of each function extracted from `source`.
     pub fn names(language: Language, source: &str) -> Vec<(String, &'static str)> {
         functions(language, source)
