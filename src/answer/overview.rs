@@ -573,8 +573,44 @@ fn file_line(f: &FileChange, name: &str) -> String {
     line
 }
 
-/// `added Type::name: pub fn name(x: u8)`, `renamed old -> new`, `moved from a.rs`, ...
+/// A function's qualified name and its signature in one: the scope written into the signature
+/// before the name (`pub fn get(&self)` of `Map::get` is `pub fn Map::get(&self)`); the
+/// signature alone when it already shows the scope before the name (Go's receiver: `func (c
+/// *Command) Run()`); `name: signature` when the name is not in it.
+pub(super) fn signed(name: &str, signature: &str) -> String {
+    let signature = shown_signature(signature);
+    if signature.is_empty() {
+        return name.to_owned();
+    }
+    let (scope, sep, leaf) = split_member(name).unwrap_or(("", "", name));
+    let is_word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+    let at = signature.match_indices(leaf).map(|(i, _)| i).find(|&i| {
+        !is_word(signature[..i].chars().next_back())
+            && !is_word(signature[i + leaf.len()..].chars().next())
+    });
+    match at {
+        Some(_) if scope.is_empty() => signature.to_owned(),
+        Some(i) if signature[..i].contains(scope.trim_start_matches('*')) => signature.to_owned(),
+        Some(i) => format!("{}{scope}{sep}{}", &signature[..i], &signature[i..]),
+        None => format!("{name}: {signature}"),
+    }
+}
+
+/// `added pub fn Type::name(x: u8)` (the name written into its signature, said once),
+/// `renamed old -> new`, `moved from a.rs`, ...; without signatures `added Type::name`.
 pub(super) fn function_line(c: &FunctionChange, signatures: bool) -> String {
+    let shows_signature = matches!(
+        c.change_type,
+        ChangeType::Added | ChangeType::SignatureChanged
+    );
+    if signatures && shows_signature && !c.signature.is_empty() {
+        let verb = match c.change_type {
+            ChangeType::Added => "added",
+            _ => "signature",
+        };
+        let edited = if c.edited { " (edited)" } else { "" };
+        return format!("{verb}{edited} {}", signed(&c.name, &c.signature));
+    }
     let mut line = match c.change_type {
         ChangeType::Added => format!("added {}", c.name),
         ChangeType::Deleted => format!("deleted {}", c.name),
@@ -593,14 +629,6 @@ pub(super) fn function_line(c: &FunctionChange, signatures: bool) -> String {
     };
     if c.edited {
         line.push_str(" (edited)");
-    }
-    let shows_signature = matches!(
-        c.change_type,
-        ChangeType::Added | ChangeType::SignatureChanged
-    );
-    if signatures && shows_signature && !c.signature.is_empty() {
-        line.push_str(": ");
-        line.push_str(shown_signature(&c.signature));
     }
     line
 }
@@ -891,7 +919,7 @@ mod tests {
     fn functions_read_as_their_kind_of_change() {
         assert_eq!(
             function_line(&change("a", ChangeType::Added), true),
-            "added a: fn a()"
+            "added fn a()"
         );
         assert_eq!(
             function_line(&change("a", ChangeType::Added), false),
@@ -936,8 +964,8 @@ mod tests {
         assert_eq!(
             function_lines(&f),
             [
-                "added a: fn a()",
-                "added b: fn b()",
+                "added fn a()",
+                "added fn b()",
                 "modified c",
                 "reformatted d"
             ]

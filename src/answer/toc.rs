@@ -378,7 +378,7 @@ fn api_lines(f: &FileChange, shaped: &HashSet<*const FunctionChange>) -> (Vec<St
             items += 1;
             lines.push(format!(
                 "moved {} from {}",
-                signed(&c.name, &c.signature),
+                overview::signed(&c.name, &c.signature),
                 c.old_path.as_deref().unwrap_or("?"),
             ));
             continue;
@@ -459,36 +459,13 @@ fn api_lines(f: &FileChange, shaped: &HashSet<*const FunctionChange>) -> (Vec<St
 /// A public function's change with its signature, the name said once: `added pub fn
 /// Map::get(&self)`, `renamed a -> pub fn b()`.
 fn api_line(c: &FunctionChange) -> String {
-    let signed = signed(&c.name, &c.signature);
+    let signed = overview::signed(&c.name, &c.signature);
     match c.change_type {
         ChangeType::Renamed => format!(
             "renamed {} -> {signed}",
             c.old_name.as_deref().unwrap_or("?")
         ),
         t => format!("{} {signed}", verb(t)),
-    }
-}
-
-/// A function's qualified name and its signature in one: the scope written into the signature
-/// before the name (`pub fn get(&self)` of `Map::get` is `pub fn Map::get(&self)`); the
-/// signature alone when it already shows the scope before the name (Go's receiver: `func (c
-/// *Command) Run()`); `name: signature` when the name is not in it.
-fn signed(name: &str, signature: &str) -> String {
-    let signature = overview::shown_signature(signature);
-    if signature.is_empty() {
-        return name.to_owned();
-    }
-    let (scope, sep, leaf) = overview::split_member(name).unwrap_or(("", "", name));
-    let is_word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
-    let at = signature.match_indices(leaf).map(|(i, _)| i).find(|&i| {
-        !is_word(signature[..i].chars().next_back())
-            && !is_word(signature[i + leaf.len()..].chars().next())
-    });
-    match at {
-        Some(_) if scope.is_empty() => signature.to_owned(),
-        Some(i) if signature[..i].contains(scope.trim_start_matches('*')) => signature.to_owned(),
-        Some(i) => format!("{}{scope}{sep}{}", &signature[..i], &signature[i..]),
-        None => format!("{name}: {signature}"),
     }
 }
 
@@ -1075,24 +1052,27 @@ mod tests {
     #[test]
     fn a_signature_carries_its_qualified_name() {
         assert_eq!(
-            signed("Map::get", "pub fn get(&self) -> u8"),
+            overview::signed("Map::get", "pub fn get(&self) -> u8"),
             "pub fn Map::get(&self) -> u8"
         );
-        assert_eq!(signed("get", "pub fn get(&self)"), "pub fn get(&self)");
         assert_eq!(
-            signed("Option.flag", "@property def flag(self) -> bool"),
+            overview::signed("get", "pub fn get(&self)"),
+            "pub fn get(&self)"
+        );
+        assert_eq!(
+            overview::signed("Option.flag", "@property def flag(self) -> bool"),
             "@property def Option.flag(self) -> bool"
         );
         assert_eq!(
-            signed("Command.Run", "func (c *Command) Run() error"),
+            overview::signed("Command.Run", "func (c *Command) Run() error"),
             "func (c *Command) Run() error"
         );
         assert_eq!(
-            signed("<A as B>::x", "fn x(&self)"),
+            overview::signed("<A as B>::x", "fn x(&self)"),
             "fn <A as B>::x(&self)"
         );
-        assert_eq!(signed("a::b", "fn bb()"), "a::b: fn bb()");
-        assert_eq!(signed("f", ""), "f");
+        assert_eq!(overview::signed("a::b", "fn bb()"), "a::b: fn bb()");
+        assert_eq!(overview::signed("f", ""), "f");
     }
 
     #[test]
