@@ -113,7 +113,7 @@ pub struct Body {
     #[serde(skip_serializing_if = "Ordered::is_empty")]
     pub api: Ordered<Vec<String>>,
     /// Files by directory, each `M name +added -removed [flags]` with its changed functions
-    /// (`added Type::name: <signature>`, `modified f, g`, ...).
+    /// (`added pub fn Type::name(..)`, the name written into its signature, `modified f, g`, ...).
     #[serde(skip_serializing_if = "Ordered::is_empty")]
     pub files: Ordered<Ordered<Vec<String>>>,
     /// Tests, benches, examples, docs and configuration counted per directory (the first page

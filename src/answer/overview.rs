@@ -92,7 +92,7 @@ pub struct MapEntry {
     pub line: String,
     /// Its path, the key its functions are listed under.
     pub path: String,
-    /// `added Type::name: <signature>`, `modified f`, ...
+    /// `added pub fn Type::name(..)` (the name written into its signature), `modified f`, ...
     pub functions: Vec<String>,
 }
 
