@@ -254,4 +254,12 @@ mod tests {
         // What every session of every agent pays to read.
         assert!(NOTE.len() <= 1_400, "{}", NOTE.len());
     }
+
+    #[test]
+    fn the_readme_shows_the_note_as_it_is() {
+        assert!(
+            include_str!("../../README.md").contains(NOTE),
+            "README.md's copy of the note differs from NOTE"
+        );
+    }
 }
