@@ -3,6 +3,8 @@
 //! - 300 TypeScript files just under 1 MiB whose parses take their whole time budget (a
 //!   repository of a few MB): the shim's `git show`, cold and again (budgets: 60 s and 1 GiB,
 //!   then 15 s), and the MCP server's `get_change_manifest`;
+//! - one file of about 1 MiB declaring about 20,000 constants and 20,000 functions: the
+//!   shim's `git show -s`, whose file line names them (budget: 5 s);
 //! - twenty 16 MiB files changed in one commit: `get_file_snapshots` of all of them with
 //!   `include_diff_hunks`, `max_file_size_bytes` at its 16 MiB limit and the largest
 //!   `max_response_tokens` (budget: 1 GiB).
@@ -20,6 +22,10 @@ use crate::report::Report;
 /// Files of the time-eating repository, and their size.
 const SLOW_FILES: usize = 300;
 const SLOW_BYTES: usize = 1_040_000;
+/// The size of the file that declares tens of thousands of names, and how long its answer
+/// may take (a list built by scanning itself took 22 s on such a file).
+const MANY_BYTES: usize = 1_000_000;
+const MANY_SECONDS: u64 = 5;
 /// Files of the large-blob repository, and their size.
 const BIG_FILES: usize = 20;
 const BIG_BYTES: usize = 16 * 1024 * 1024 - 4096;
@@ -164,6 +170,20 @@ pub fn run(options: &Options, report: &mut Report) -> Result<()> {
         let line = format!("{i} {}\n", "y".repeat(70));
         line.repeat(BIG_BYTES / line.len()).into_bytes()
     })?;
+    let many = dir.join("many");
+    build_repo(&options.git, &many, 1, &|_| {
+        // One file of about 1 MiB that declares tens of thousands of constants and functions:
+        // every list of names an answer builds must be linear in them.
+        let mut text = String::new();
+        let mut i = 0;
+        while text.len() < MANY_BYTES {
+            text.push_str(&format!(
+                "export const C{i:06} = {i};\nexport function f{i:06}() {{}}\n"
+            ));
+            i += 1;
+        }
+        text.into_bytes()
+    })?;
     let cache = dir.join("cache");
     let _ = std::fs::remove_dir_all(&cache);
     let shim = dir.join("shim");
@@ -180,13 +200,13 @@ pub fn run(options: &Options, report: &mut Report) -> Result<()> {
 
     let mut rows = Vec::new();
     let mut ok = true;
-    let mut shim_show = |label: &str, limit: Duration| -> Result<()> {
+    let mut shim_show = |label: &str, repo: &Path, args: &[&str], limit: Duration| -> Result<()> {
         let started = Instant::now();
         // The bench holds the pipe the shim writes to, as an agent's harness does (a file it
         // opened for the child would not be the harness's stream: git would answer).
         let mut child = Command::new("git")
-            .args(["show", "HEAD"])
-            .current_dir(&slow)
+            .args(args)
+            .current_dir(repo)
             .env("PATH", &path)
             .env("CLAUDECODE", "1")
             .env("GIT_PRISM_CACHE_DIR", &cache)
@@ -220,9 +240,22 @@ pub fn run(options: &Options, report: &mut Report) -> Result<()> {
     };
     shim_show(
         "shim `git show HEAD`, 300 time-eating files, cold",
+        &slow,
+        &["show", "HEAD"],
         Duration::from_secs(60),
     )?;
-    shim_show("the same, again", Duration::from_secs(15))?;
+    shim_show(
+        "the same, again",
+        &slow,
+        &["show", "HEAD"],
+        Duration::from_secs(15),
+    )?;
+    shim_show(
+        "shim `git show -s HEAD`, one file declaring about 20,000 constants and functions",
+        &many,
+        &["show", "-s", "HEAD"],
+        Duration::from_secs(MANY_SECONDS),
+    )?;
     let _ = std::fs::remove_dir_all(&cache);
     let cache_env = [("GIT_PRISM_CACHE_DIR", cache.as_path())];
     let (wall, rss, bytes) = mcp_call(
@@ -265,7 +298,7 @@ pub fn run(options: &Options, report: &mut Report) -> Result<()> {
     report.section(
         "Hostile repositories",
         &format!(
-            "Whole processes, wall time and peak resident memory (`wait4`). The time-eating repository: {SLOW_FILES} TypeScript files of {SLOW_BYTES} bytes whose parses each take their whole budget. The large one: {BIG_FILES} files of 16 MiB changed in one commit. Budgets (issue 22): {}.",
+            "Whole processes, wall time and peak resident memory (`wait4`). The time-eating repository: {SLOW_FILES} TypeScript files of {SLOW_BYTES} bytes whose parses each take their whole budget. The many-named one: one file of {MANY_BYTES} bytes declaring constants and functions by the tens of thousands. The large one: {BIG_FILES} files of 16 MiB changed in one commit. Budgets (issue 22): {}.",
             if ok { "met" } else { "NOT MET" }
         ),
         &["call", "wall (s)", "peak (MiB)", "answer", "budget"],

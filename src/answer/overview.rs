@@ -8,7 +8,7 @@
 //! already know. The same vocabulary labels hunk headers (`added Map::get`, `renamed a -> b`,
 //! a modified function by its name alone) and a log's one-line summary of a commit.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use bstr::ByteSlice;
 use serde::Serialize;
@@ -143,6 +143,8 @@ pub fn declaration_lines(f: &FileChange) -> Vec<String> {
         return Vec::new();
     };
     let mut by: Vec<(&'static str, Vec<String>)> = Vec::new();
+    // A set, not a scan of each list: a file of 1 MiB may declare 100,000 constants.
+    let mut seen: HashSet<(&'static str, String)> = HashSet::new();
     for d in &a.declarations {
         let verb = match d.change_type {
             ChangeType::Added => "added",
@@ -150,8 +152,10 @@ pub fn declaration_lines(f: &FileChange) -> Vec<String> {
             _ => "signature",
         };
         let name = format!("{} {}", d.kind, d.name);
+        if !seen.insert((verb, name.clone())) {
+            continue;
+        }
         match by.iter_mut().find(|(v, _)| *v == verb) {
-            Some((_, names)) if names.contains(&name) => {}
             Some((_, names)) => names.push(name),
             None => by.push((verb, vec![name])),
         }
@@ -172,19 +176,23 @@ pub fn function_lines_where(f: &FileChange, keep: &dyn Fn(&FunctionChange) -> bo
     let mut out: Vec<String> = Vec::new();
     let mut renames: Vec<(&str, &str)> = Vec::new();
     let mut by: Vec<(&'static str, Vec<String>)> = Vec::new();
-    let mut add = |kind: &'static str, text: String| match by.iter_mut().find(|(k, _)| *k == kind) {
-        Some((_, names)) => {
-            if !names.contains(&text) {
-                names.push(text);
-            }
+    // Sets, not scans of each list: a file of 1 MiB may hold 100,000 functions.
+    let mut seen: HashSet<(&'static str, String)> = HashSet::new();
+    let mut add = |kind: &'static str, text: String| {
+        if !seen.insert((kind, text.clone())) {
+            return;
         }
-        None => by.push((kind, vec![text])),
+        match by.iter_mut().find(|(k, _)| *k == kind) {
+            Some((_, names)) => names.push(text),
+            None => by.push((kind, vec![text])),
+        }
     };
+    let mut lines_seen: HashSet<String> = HashSet::new();
     for c in kept {
         match c.change_type {
             ChangeType::Added | ChangeType::SignatureChanged => {
                 let line = function_line(c, true);
-                if !out.contains(&line) {
+                if lines_seen.insert(line.clone()) {
                     out.push(line);
                 }
             }
