@@ -46,22 +46,7 @@ fn build(git: &Path, dir: &Path, lines: usize) -> Result<()> {
     let tmp = dir.with_extension("tmp");
     let _ = std::fs::remove_dir_all(&tmp);
     std::fs::create_dir_all(&tmp)?;
-    let run = |args: &[&str]| -> Result<()> {
-        let status = Command::new(git)
-            .args(args)
-            .current_dir(&tmp)
-            .env("GIT_PRISM_PASSTHROUGH", "1")
-            .env("GIT_AUTHOR_NAME", "A")
-            .env("GIT_AUTHOR_EMAIL", "a@example.com")
-            .env("GIT_COMMITTER_NAME", "A")
-            .env("GIT_COMMITTER_EMAIL", "a@example.com")
-            .stdout(Stdio::null())
-            .status()?;
-        if !status.success() {
-            bail!("git {args:?} failed");
-        }
-        Ok(())
-    };
+    let run = |args: &[&str]| crate::scratch::run(git, &tmp, args).map(drop);
     run(&["init", "-q"])?;
     let mut text: Vec<String> = (0..lines).map(|i| format!("l{i:07} c0\n")).collect();
     let mut rng = Lcg(lines as u64);

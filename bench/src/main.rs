@@ -16,6 +16,7 @@ mod hostile;
 mod manifest;
 mod passthrough;
 mod report;
+mod scratch;
 mod timing;
 mod tokens;
 mod verify;

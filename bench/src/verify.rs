@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use anyhow::{Context, Result, ensure};
+use anyhow::{Result, ensure};
 
 use crate::Options;
 use crate::report::Report;
@@ -16,25 +16,7 @@ const DIRS: usize = 1_000;
 const PER_DIR: usize = 100;
 
 fn git(options: &Options, dir: &Path) -> Command {
-    let mut c = Command::new(&options.git);
-    c.current_dir(dir)
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("GIT_CONFIG_GLOBAL", "/dev/null")
-        .env("GIT_AUTHOR_NAME", "bench")
-        .env("GIT_AUTHOR_EMAIL", "bench@example.com")
-        .env("GIT_COMMITTER_NAME", "bench")
-        .env("GIT_COMMITTER_EMAIL", "bench@example.com");
-    c
-}
-
-fn run_ok(mut c: Command) -> Result<Vec<u8>> {
-    let out = c.output().with_context(|| format!("{c:?}"))?;
-    ensure!(
-        out.status.success(),
-        "{c:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    Ok(out.stdout)
+    crate::scratch::git(&options.git, dir)
 }
 
 /// The 100,000-file repository, built on first use.
@@ -45,11 +27,7 @@ fn big_repo(options: &Options) -> Result<PathBuf> {
     }
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir)?;
-    run_ok({
-        let mut c = git(options, &dir);
-        c.args(["init", "-q", "-b", "main"]);
-        c
-    })?;
+    crate::scratch::run(&options.git, &dir, &["init", "-q", "-b", "main"])?;
     for d in 0..DIRS {
         let sub = dir.join(format!("d{d:04}"));
         std::fs::create_dir_all(&sub)?;
@@ -62,30 +40,20 @@ fn big_repo(options: &Options) -> Result<PathBuf> {
         &["commit", "-q", "-m", "base"],
         &["tag", "base"],
     ] {
-        let mut c = git(options, &dir);
-        c.args(args);
-        run_ok(c)?;
+        crate::scratch::run(&options.git, &dir, args)?;
     }
     std::fs::write(dir.join("d0000/f000.txt"), "changed\n")?;
-    run_ok({
-        let mut c = git(options, &dir);
-        c.args(["commit", "-q", "-am", "work"]);
-        c
-    })?;
+    crate::scratch::run(&options.git, &dir, &["commit", "-q", "-am", "work"])?;
     std::fs::write(dir.join(".git/bench-ready"), "")?;
     Ok(dir)
 }
 
 pub fn run(options: &Options, report: &mut Report) -> Result<()> {
     let dir = big_repo(options)?;
-    let files = run_ok({
-        let mut c = git(options, &dir);
-        c.args(["ls-files", "-z"]);
-        c
-    })?
-    .split(|b| *b == 0)
-    .filter(|p| !p.is_empty())
-    .count();
+    let files = crate::scratch::run(&options.git, &dir, &["ls-files", "-z"])?
+        .split(|b| *b == 0)
+        .filter(|p| !p.is_empty())
+        .count();
     let verify = || {
         let mut c = Command::new(&options.binary);
         c.current_dir(&dir)
