@@ -17,7 +17,8 @@
 //! One pipe is let through: agents end their commands with `| cat`, and a plain `cat` (no
 //! options, no files) copies its input unchanged, so a pipe read by a plain `cat` whose own
 //! stdout the harness holds counts as the harness's stream. That reader is found among our
-//! siblings, waiting up to 50 ms (`CAT_POLLS`) for the shell to start it; `cat -n`,
+//! siblings, waiting up to 50 ms (`CAT_POLLS`) for the shell to start it, and up to 450 ms more
+//! (`EXEC_POLLS`) while it is forked but not yet `cat` (a loaded machine); `cat -n`,
 //! `head`, `grep`, a second `cat`, `cat > file` and `$(...)` still get git's bytes.
 //!
 //! On Linux this reads `/proc/<pid>/stat` and `/proc/<pid>/environ` of a few ancestors and
@@ -68,6 +69,11 @@ const MAX_FDS: usize = 4096;
 /// How many times (a millisecond apart) to look for the `cat` a pipe leads to.
 const CAT_POLLS: usize = 50;
 
+/// How many more times to look while a sibling reading our pipe has been forked by the shell
+/// but has not yet run its command: it will, and on a loaded machine that can take longer
+/// than [`CAT_POLLS`] (`$(...)`, where no sibling ever reads, never waits for these).
+const EXEC_POLLS: usize = 450;
+
 /// Returns whether a `/proc/<pid>/cmdline` is a plain `cat`: no options and no files (`-` is
 /// standard input), so it copies its input to its output unchanged.
 pub fn is_plain_cat(cmdline: &[u8]) -> bool {
@@ -110,7 +116,8 @@ pub fn parse_ppid(stat: &[u8]) -> Option<u32> {
 #[cfg(target_os = "linux")]
 mod imp {
     use super::{
-        CAT_POLLS, MAX_DEPTH, MAX_FDS, Refusal, environ_has, is_plain_cat, parse_ppid, tty_index,
+        CAT_POLLS, EXEC_POLLS, MAX_DEPTH, MAX_FDS, Refusal, environ_has, is_plain_cat, parse_ppid,
+        tty_index,
     };
     use std::os::unix::fs::MetadataExt;
 
@@ -167,13 +174,16 @@ mod imp {
     /// Returns the process reading our stdout pipe when it is a plain `cat` (no options, no
     /// files). The reader is a sibling started by the same shell, which may not have started
     /// it, or the reader may not have exec'd `cat` yet, when we look: the answer waits for it
-    /// for up to [`CAT_POLLS`] milliseconds. In `$(...)` the shell itself reads and no sibling
-    /// ever does: the wait ends that.
+    /// for up to [`CAT_POLLS`] milliseconds, and [`EXEC_POLLS`] more while the reader is forked
+    /// but has not run its command yet. In `$(...)` the shell itself reads and no sibling ever
+    /// does: the wait ends that.
     fn plain_cat_reading(mine: &Stream) -> Option<u32> {
         let me = std::process::id();
         let parent = read_ppid(me).ok()?;
         let shell = std::fs::read_link(format!("/proc/{parent}/exe")).ok()?;
-        for _ in 0..CAT_POLLS {
+        let (mut polls, mut exec_polls) = (0, 0);
+        loop {
+            let mut forked = false;
             let children =
                 std::fs::read_to_string(format!("/proc/{parent}/task/{parent}/children")).ok()?;
             for pid in children
@@ -192,15 +202,22 @@ mod imp {
                 };
                 if exe == shell {
                     // The shell's child, not yet the command it will run.
+                    forked = true;
                     continue;
                 }
                 let argv = std::fs::read(format!("/proc/{pid}/cmdline")).ok()?;
                 let cat = is_plain_cat(&argv) && exe.file_name().is_some_and(|n| n == "cat");
                 return cat.then_some(pid);
             }
+            if forked && exec_polls < EXEC_POLLS {
+                exec_polls += 1;
+            } else if polls < CAT_POLLS {
+                polls += 1;
+            } else {
+                return None;
+            }
             std::thread::sleep(std::time::Duration::from_millis(1));
         }
-        None
     }
 
     /// Returns the nearest ancestor whose environment does not carry `marker`.
