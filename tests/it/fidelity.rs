@@ -337,3 +337,20 @@ fn a_pipe_into_a_plain_cat_on_the_harness_stream_is_answered() {
         );
     }
 }
+
+/// A reader the shell has forked but that becomes `cat` only later (a loaded machine, here a
+/// subshell that sleeps first) is waited for: the shim does not give up on it after 50 ms.
+#[test]
+fn a_cat_that_starts_late_is_waited_for() {
+    let env = TestEnv::new();
+    let repo = fixture(&env);
+    for shell in shells() {
+        let script = "git diff HEAD~1 | (sleep 0.2; exec cat)";
+        let out = agent(&env, &repo.dir, shell, &["-c", script]);
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            text.contains("\"hunks\":{"),
+            "{shell} -c {script:?}: {text}"
+        );
+    }
+}
