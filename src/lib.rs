@@ -15,6 +15,7 @@
 //! their layers (`docs/ARCHITECTURE.md`).
 
 pub mod answer;
+pub mod broker;
 pub mod budget;
 pub mod cli;
 pub mod confine;

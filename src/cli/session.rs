@@ -2,7 +2,8 @@
 //! ADR 16), say what the scope allows here (`check`), ask git whether the session's work is
 //! done (`verify`, ADR 17), and show the guard's record (`log`).
 
-use std::ffi::OsString;
+use std::ffi::{OsStr, OsString};
+use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
 use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
 
@@ -10,7 +11,7 @@ use anyhow::{Context, Result, bail};
 
 use super::Out;
 use crate::exit_codes;
-use crate::guard::{log, place, scope, session};
+use crate::guard::{log, place, sandbox, scope, session};
 use crate::locate::FileId;
 
 /// Arguments of `session`.
@@ -25,6 +26,10 @@ pub struct Args {
     /// The agent's command line (after `--`)
     #[arg(last = true, value_name = "COMMAND")]
     command: Vec<OsString>,
+    /// Start even where the kernel cannot hold the whole sandbox (no user namespaces, no
+    /// Landlock or no TCP rules), saying what does not hold
+    #[arg(long)]
+    weaker: bool,
 }
 
 #[derive(Debug, clap::Subcommand)]
@@ -60,7 +65,7 @@ pub fn run(args: Args, out: &mut Out<'_>) -> Result<i32> {
         Some(Action::Check { scope }) => check(scope, out),
         Some(Action::Log { json, last }) => show_log(json, last, out),
         Some(Action::Verify { checks, repos }) => verify(&checks, &repos, out),
-        None => start(args.scope, args.command, out),
+        None => start(args.scope, args.command, args.weaker, out),
     }
 }
 
@@ -79,10 +84,16 @@ fn scope_file(named: Option<PathBuf>) -> Result<PathBuf> {
 }
 
 /// Checks the scope, records the session (a copy of the scope and what the environment named
-/// as it started, `guard::session`), then runs the agent's command with `GIT_PRISM_SCOPE`
-/// naming the session's scope and git-prism's `git` first on PATH (the guard holds only calls
-/// that reach it).
-fn start(named: Option<PathBuf>, command: Vec<OsString>, out: &mut Out<'_>) -> Result<i32> {
+/// as it started, `guard::session`), then starts the agent's command in a sandbox derived
+/// from the scope (`guard::sandbox`, ADR 19) with `GIT_PRISM_SCOPE` naming the session's scope
+/// and git-prism's `git` first on PATH, and serves its git writes as the broker
+/// (`broker::server`) until it ends; ends as the agent ended.
+fn start(
+    named: Option<PathBuf>,
+    command: Vec<OsString>,
+    weaker: bool,
+    out: &mut Out<'_>,
+) -> Result<i32> {
     let Some(named) = named else {
         bail!("git-prism session needs --scope <file> and the agent's command after `--`");
     };
@@ -97,28 +108,64 @@ fn start(named: Option<PathBuf>, command: Vec<OsString>, out: &mut Out<'_>) -> R
     let state = log::dir().context(
         "no state directory for the session's record: set HOME, XDG_STATE_HOME or GIT_PRISM_STATE_DIR",
     )?;
+    std::fs::create_dir_all(&state)
+        .with_context(|| format!("cannot create the state directory {}", state.display()))?;
+    let state = state.canonicalize()?;
     let support = crate::confine::support();
-    let temp_dir = std::env::var_os("TMPDIR")
+    let base_temp = std::env::var_os("TMPDIR")
         .map(PathBuf::from)
         .filter(|p| p.is_absolute())
         .unwrap_or_else(|| PathBuf::from("/tmp"));
-    let record = session::Record {
-        version: session::VERSION,
-        id: session::new_id(),
-        started: crate::time::now_rfc3339(),
-        scope_file: session::Bytes::of(file.as_os_str()),
-        command: command.iter().map(|a| session::Bytes::of(a)).collect(),
-        cwd: session::Bytes::of(std::env::current_dir()?.as_os_str()),
-        temp_dir: session::Bytes::of(temp_dir.as_os_str()),
-        environment: crate::guard::session_vars()
-            .filter_map(|v| {
-                std::env::var_os(v).map(|value| (v.to_owned(), session::Bytes::of(&value)))
-            })
-            .collect(),
-        repos: loaded
-            .entries
-            .iter()
-            .map(|e| session::Repo {
+    let id = session::new_id();
+    let cwd = std::env::current_dir()?;
+
+    // What the kernel can hold here; anything it cannot is said, and refused unless --weaker.
+    let namespaces = !no_namespaces_for_tests() && crate::confine::sandbox::namespaces_available();
+    let mut weak = Vec::new();
+    match support {
+        crate::confine::Support::None => weak.push(
+            "no Landlock: the agent is not confined, only its git and gh calls are held by the guard"
+                .to_owned(),
+        ),
+        crate::confine::Support::WritesOnly { abi } => weak.push(format!(
+            "Landlock ABI {abi} has no TCP rules: the agent's own connections are not held"
+        )),
+        crate::confine::Support::Full { .. } => {}
+    }
+    if support.any() && !namespaces {
+        weak.push(
+            "no user namespaces: the agent can write its repositories' git directories and read unlisted repositories and credentials"
+                .to_owned(),
+        );
+    }
+    if !weak.is_empty() && !weaker {
+        bail!(
+            "the kernel cannot hold the agent's sandbox: {}; run `git-prism session --weaker ...` to start it anyway",
+            weak.join("; ")
+        );
+    }
+    let sandboxed = support.any();
+    let temp_dir = if sandboxed {
+        private_temp(&base_temp, &id)?
+    } else {
+        base_temp.clone()
+    };
+    let session_dir = state.join("sessions").join(&id);
+    let socket = session_dir.join("broker.sock");
+    let home = std::env::var_os("HOME")
+        .map(PathBuf::from)
+        .filter(|p| p.is_absolute());
+
+    let repos: Vec<session::Repo> = loaded
+        .entries
+        .iter()
+        .map(|e| {
+            let top = e
+                .identity
+                .work_tree
+                .clone()
+                .unwrap_or_else(|| e.identity.git_dir.clone());
+            session::Repo {
                 path: session::Bytes::of(e.path.as_os_str()),
                 permission: e.permission,
                 protected: e.protected.clone(),
@@ -133,42 +180,301 @@ fn start(named: Option<PathBuf>, command: Vec<OsString>, out: &mut Out<'_>) -> R
                 head: crate::git::refs::resolve(&e.identity.ref_store(), "HEAD")
                     .and_then(|r| r.oid)
                     .map(|oid| oid.as_str().to_owned()),
+                programs: crate::guard::config::programs(
+                    &crate::git::push::own_config(&top, &[]).unwrap_or_default(),
+                ),
+            }
+        })
+        .collect();
+    let policy = if sandboxed {
+        let var = |name: &str| std::env::var_os(name);
+        let links = |tree: &std::path::Path| crate::git::push::gitlinks(tree);
+        Some(sandbox::policy(&sandbox::Inputs {
+            repos: &repos,
+            settings: &loaded.sandbox,
+            home: home.clone(),
+            cwd: cwd.clone(),
+            temp_dir: temp_dir.clone(),
+            state_dir: state.clone(),
+            session_dir: session_dir.clone(),
+            empty_file: session_dir.join("empty"),
+            program: program.clone(),
+            var: &var,
+            gitlinks: &links,
+        })?)
+    } else {
+        None
+    };
+    let record = session::Record {
+        version: session::VERSION,
+        id: id.clone(),
+        started: crate::time::now_rfc3339(),
+        scope_file: session::Bytes::of(file.as_os_str()),
+        command: command.iter().map(|a| session::Bytes::of(a)).collect(),
+        cwd: session::Bytes::of(cwd.as_os_str()),
+        temp_dir: session::Bytes::of(temp_dir.as_os_str()),
+        environment: crate::guard::session_vars()
+            .filter_map(|v| {
+                std::env::var_os(v).map(|value| (v.to_owned(), session::Bytes::of(&value)))
             })
             .collect(),
+        repos,
         kernel: support.line(),
+        sandbox: policy.as_ref().map(|p| session::Sandbox {
+            settings: loaded.sandbox.clone(),
+            socket: session::Bytes::of(socket.as_os_str()),
+            hidden: p
+                .sandbox
+                .hidden
+                .iter()
+                .map(|h| session::Bytes::of(h.path.as_os_str()))
+                .collect(),
+            namespaces,
+        }),
     };
     let scope_copy = session::create(&state, &text, &record)?;
     // The hooks of network calls run through links made now, beside the record.
     let _ = crate::guard::hook::wrapper_dir(&scope_copy, true);
-    for e in &loaded.entries {
-        writeln!(
-            out.stderr,
-            "git-prism session: {} {}{}",
-            e.permission.name(),
-            e.path.display(),
-            if e.permission == scope::Permission::WritePush {
-                format!(" (protected: {})", e.protected.join(", "))
-            } else {
-                String::new()
-            }
-        )?;
+
+    let Some(policy) = policy else {
+        say_started(out, &record, &loaded, None, &weak)?;
+        let mut command = std::process::Command::new(program);
+        command
+            .args(rest)
+            .env(scope::SCOPE_VAR, &scope_copy)
+            .env("PATH", path);
+        let err = command.exec();
+        return Err(
+            anyhow::Error::new(err).context(format!("cannot run {}", program.to_string_lossy()))
+        );
+    };
+    make_private_file(&session_dir.join("empty"))?;
+    for dir in &policy.create {
+        std::fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(dir)
+            .with_context(|| format!("cannot create {}", dir.display()))?;
     }
-    writeln!(
-        out.stderr,
-        "git-prism session: every other repository: read"
-    )?;
-    writeln!(out.stderr, "git-prism session: {}", support.line())?;
-    for line in temp_warnings(&loaded, &temp_dir) {
+    let listener = crate::broker::server::bind(&socket)
+        .with_context(|| format!("cannot listen on {}", socket.display()))?;
+    say_started(out, &record, &loaded, Some(&policy), &weak)?;
+
+    let mut sandbox = policy.sandbox.clone();
+    sandbox.namespaces = namespaces;
+    rules_off_for_tests(&policy, &mut sandbox);
+    let agent_env = agent_environment(&scope_copy, &socket, &state, &temp_dir, &path);
+    let child = crate::confine::sandbox::spawn(&sandbox, program, rest, &agent_env, &cwd)
+        .with_context(|| format!("cannot start {} in the sandbox", program.to_string_lossy()))?;
+    let pid = child.id() as i32;
+    let peers = match crate::broker::server::namespace_of(pid).filter(|_| namespaces) {
+        Some(ns) => crate::broker::server::Peers::Namespace(ns),
+        None => crate::broker::server::Peers::Descendants(pid),
+    };
+    let runner = crate::broker::server::Runner {
+        exe: std::env::current_exe().context("cannot find git-prism's own executable")?,
+        env: runner_environment(&scope_copy, &state, &temp_dir, &path),
+    };
+    let broker = crate::broker::server::Broker::new(listener, peers, runner);
+    broker.start();
+    let ended = crate::shim::exec::wait_passing_signals(pid)?;
+    broker.drain();
+    let _ = std::fs::remove_file(&socket);
+    Ok(crate::shim::exec::end_as(ended))
+}
+
+/// The session's private temporary directory, made new (0700) under `base`.
+fn private_temp(base: &std::path::Path, id: &str) -> Result<PathBuf> {
+    let dir = base.join(format!("git-prism-session-{}", &id[..16]));
+    std::fs::DirBuilder::new()
+        .mode(0o700)
+        .create(&dir)
+        .with_context(|| {
+            format!(
+                "cannot create the session's temporary directory {}",
+                dir.display()
+            )
+        })?;
+    Ok(dir.canonicalize()?)
+}
+
+/// An empty file no one writes (what hides files from the agent).
+fn make_private_file(path: &std::path::Path) -> Result<()> {
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o444)
+        .custom_flags(libc::O_NOFOLLOW)
+        .open(path)
+        .with_context(|| format!("cannot create {}", path.display()))?;
+    Ok(())
+}
+
+/// The agent's environment: the session's, without the variables that carry credentials, with
+/// the session's scope, broker, state, temporary directory and `PATH`.
+fn agent_environment(
+    scope_copy: &std::path::Path,
+    socket: &std::path::Path,
+    state: &std::path::Path,
+    temp: &std::path::Path,
+    path: &OsStr,
+) -> Vec<(OsString, OsString)> {
+    let keep_credentials = crate::confine::test_rule_off("env");
+    let mut env: Vec<(OsString, OsString)> = std::env::vars_os()
+        .filter(|(k, _)| {
+            let name = k.to_string_lossy();
+            (keep_credentials || !sandbox::WITHHELD_VARS.contains(&name.as_ref()))
+                && !matches!(
+                    name.as_ref(),
+                    crate::broker::BROKERED_VAR | "GIT_PRISM_INSIDE_SHIM"
+                )
+        })
+        .collect();
+    for (k, v) in [
+        (scope::SCOPE_VAR, scope_copy.as_os_str()),
+        (crate::broker::BROKER_VAR, socket.as_os_str()),
+        ("GIT_PRISM_STATE_DIR", state.as_os_str()),
+        ("TMPDIR", temp.as_os_str()),
+        ("PATH", path),
+    ] {
+        env.retain(|(n, _)| n != k);
+        env.push((k.into(), v.to_owned()));
+    }
+    env
+}
+
+/// The environment the broker runs calls in: the session's own (credentials included), with
+/// the session's scope, state, temporary directory and `PATH`, answers off (a brokered call is
+/// a write) and the broker's mark.
+fn runner_environment(
+    scope_copy: &std::path::Path,
+    state: &std::path::Path,
+    temp: &std::path::Path,
+    path: &OsStr,
+) -> Vec<(OsString, OsString)> {
+    let mut env: Vec<(OsString, OsString)> = std::env::vars_os()
+        .filter(|(k, _)| {
+            !matches!(
+                k.to_string_lossy().as_ref(),
+                crate::broker::BROKER_VAR | "GIT_PRISM_INSIDE_SHIM"
+            )
+        })
+        .collect();
+    let me = OsString::from(std::process::id().to_string());
+    for (k, v) in [
+        (scope::SCOPE_VAR, scope_copy.as_os_str()),
+        ("GIT_PRISM_STATE_DIR", state.as_os_str()),
+        ("TMPDIR", temp.as_os_str()),
+        ("PATH", path),
+        (crate::broker::BROKERED_VAR, me.as_os_str()),
+        ("GIT_PRISM_PASSTHROUGH", OsStr::new("1")),
+    ] {
+        env.retain(|(n, _)| n != k);
+        env.push((k.into(), v.to_owned()));
+    }
+    env
+}
+
+/// Says in at most six lines what the session holds: its id, what the agent may write and
+/// may not read, where its work leaves the machine, and what the kernel holds.
+fn say_started(
+    out: &mut Out<'_>,
+    record: &session::Record,
+    loaded: &scope::Scope,
+    policy: Option<&sandbox::Policy>,
+    weak: &[String],
+) -> Result<()> {
+    let home = std::env::var_os("HOME").map(PathBuf::from);
+    let mut lines = vec![format!(
+        "session {}: `git-prism session verify --session {}` asks git whether its work is done",
+        record.id, record.id
+    )];
+    let listed: Vec<String> = loaded
+        .entries
+        .iter()
+        .map(|e| format!("{} {}", e.permission.name(), e.path.display()))
+        .collect();
+    lines.push(format!(
+        "scope: {}; every other repository: {}",
+        listed.join(", "),
+        match (policy, loaded.sandbox.unlisted) {
+            (Some(_), scope::Unlisted::Hidden) => "hidden",
+            _ => "read",
+        }
+    ));
+    if let Some(p) = policy {
+        lines.extend(p.lines(&record.repos, home.as_deref()));
+    }
+    let pushes: Vec<String> = loaded
+        .entries
+        .iter()
+        .filter(|e| e.permission == scope::Permission::WritePush)
+        .map(|e| format!("{} (never {})", e.path.display(), e.protected.join(", ")))
+        .collect();
+    let leaves = if pushes.is_empty() {
+        "no push".to_owned()
+    } else {
+        format!("pushes from {}", pushes.join(", "))
+    };
+    let own = match policy.map(|p| &p.sandbox.confinement.network) {
+        Some(crate::confine::Network::Ports(ports)) => format!(
+            "; the agent's own TCP: ports {}",
+            ports
+                .iter()
+                .map(u16::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        Some(crate::confine::Network::Any) => "; the agent's own TCP: any port".to_owned(),
+        _ => String::new(),
+    };
+    lines.push(format!("its work leaves the machine: {leaves}{own}"));
+    let mut kernel = record.kernel.clone();
+    if !weak.is_empty() {
+        kernel = format!("{kernel}; weaker (--weaker): {}", weak.join("; "));
+    }
+    lines.push(kernel);
+    for line in lines.iter().take(6) {
+        writeln!(out.stderr, "git-prism session: {line}")?;
+    }
+    for line in temp_warnings(loaded, &record.temp_dir.path()) {
         writeln!(out.stderr, "git-prism session: {line}")?;
     }
     out.stderr.flush()?;
-    let mut command = std::process::Command::new(program);
-    command
-        .args(rest)
-        .env(scope::SCOPE_VAR, &scope_copy)
-        .env("PATH", path);
-    let err = command.exec();
-    Err(anyhow::Error::new(err).context(format!("cannot run {}", program.to_string_lossy())))
+    Ok(())
+}
+
+/// Test switch (debug builds only): behave as if the kernel refused user namespaces.
+fn no_namespaces_for_tests() -> bool {
+    #[cfg(debug_assertions)]
+    {
+        std::env::var_os("GIT_PRISM_TEST_NO_NAMESPACES").is_some()
+    }
+    #[cfg(not(debug_assertions))]
+    {
+        false
+    }
+}
+
+/// Removes the sandbox's rules a test switches off (`GIT_PRISM_TEST_RULE_OFF`, debug builds
+/// only), so each is shown to hold alone.
+fn rules_off_for_tests(policy: &sandbox::Policy, sandbox: &mut crate::confine::sandbox::Sandbox) {
+    use crate::confine::test_rule_off;
+    if test_rule_off("read-only") {
+        sandbox.read_only.clear();
+    }
+    let off = |path: &PathBuf| {
+        (test_rule_off("hide-unlisted") && policy.unlisted.contains(path))
+            || (test_rule_off("hide-credentials") && policy.credentials.contains(path))
+    };
+    sandbox.hidden.retain(|h| !off(&h.path));
+    if test_rule_off("tcp") {
+        sandbox.confinement.network = crate::confine::Network::Any;
+    }
+    if test_rule_off("landlock") {
+        sandbox.confinement.dirs = vec![PathBuf::from("/")];
+        sandbox.confinement.network = crate::confine::Network::Any;
+    }
 }
 
 /// One line per repository of the scope the kernel layer cannot hold because the temporary
@@ -323,6 +629,19 @@ fn check(named: Option<PathBuf>, out: &mut Out<'_>) -> Result<i32> {
 /// started (each repository's HEAD, its protected paths) and what its record says of skipped
 /// hooks.
 fn verify(checks: &super::verify::Checks, named: &[PathBuf], out: &mut Out<'_>) -> Result<i32> {
+    // Inside a session's sandbox the broker verifies, outside it, with the user's credentials
+    // (a `--pushed` check asks the remote).
+    if let Some(socket) = crate::broker::socket().filter(|_| !crate::broker::is_brokered()) {
+        let args: Vec<OsString> = std::env::args_os()
+            .skip_while(|a| a != "session")
+            .skip(1)
+            .skip_while(|a| a != "verify")
+            .skip(1)
+            .collect();
+        out.stdout.flush()?;
+        let ended = crate::broker::client::call(&socket, crate::broker::wire::Kind::Verify, &args)?;
+        return Ok(crate::shim::exec::end_as(ended));
+    }
     let file = scope_file(None)?;
     let record = session::load(&file)?.with_context(|| {
         format!(

@@ -103,6 +103,45 @@ pub fn config_value(cwd: &Path, globals: &[OsString], key: &str) -> Option<Strin
     Some(value.to_str_lossy().into_owned())
 }
 
+/// The repository's own configuration as a call in `cwd` with `globals` reads it: the
+/// `local` and `worktree` scopes, includes followed, as (key as git prints it, value) in git's
+/// order. The user's and the system's configuration, and the command line's, are left out.
+pub fn own_config(cwd: &Path, globals: &[OsString]) -> Result<Vec<(String, Vec<u8>)>, GitError> {
+    let git = Invocation::locate(cwd.to_owned(), globals.to_vec())?;
+    let out = git.metadata(&["config", "--list", "-z", "--show-scope", "--includes"])?;
+    let mut fields = out.split(|b| *b == 0);
+    let mut entries = Vec::new();
+    while let (Some(scope), Some(entry)) = (fields.next(), fields.next()) {
+        if !matches!(scope, b"local" | b"worktree") {
+            continue;
+        }
+        let (key, value) = match entry.find_byte(b'\n') {
+            Some(nl) => (&entry[..nl], entry[nl + 1..].to_vec()),
+            None => (entry, b"true".to_vec()),
+        };
+        entries.push((key.to_str_lossy().into_owned(), value));
+    }
+    Ok(entries)
+}
+
+/// The paths of the gitlinks (submodules) the index of the work tree `tree` records, relative
+/// to it (empty when they cannot be read).
+pub fn gitlinks(tree: &Path) -> Vec<PathBuf> {
+    let Ok(git) = Invocation::locate(tree.to_owned(), Vec::new()) else {
+        return Vec::new();
+    };
+    let Ok(out) = git.metadata(&["ls-files", "--stage", "-z"]) else {
+        return Vec::new();
+    };
+    out.split(|b| *b == 0)
+        .filter_map(|record| {
+            let (meta, path) = record.split_once_str("\t")?;
+            meta.starts_with(b"160000 ")
+                .then(|| PathBuf::from(std::ffi::OsStr::from_bytes(path)))
+        })
+        .collect()
+}
+
 /// A repository as the real git finds it for a call.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Found {

@@ -138,6 +138,11 @@ pub fn commit_paths(
                 .iter()
                 .map(OsString::from),
         );
+        // A submodule's change is a change of its path, whatever `diff.ignoreSubmodules` or
+        // `submodule.<name>.ignore` say (they hide it from diffs, not from the commit).
+        if !crate::confine::test_rule_off("ignore-submodules") {
+            full.push("--ignore-submodules=none".into());
+        }
         full.extend(args);
         let out = git.output(&full)?;
         Ok(out

@@ -94,12 +94,8 @@ impl Plan {
 
     /// The variables the shim sets for git so that its hooks run through the wrapper in
     /// `wrapper`: `core.hooksPath` appended to the configuration git reads from the
-    /// environment, and the plan.
-    pub fn environment(&self, wrapper: &Path) -> Vec<(String, OsString)> {
-        let count = std::env::var("GIT_CONFIG_COUNT")
-            .ok()
-            .and_then(|v| v.parse::<usize>().ok())
-            .unwrap_or(0);
+    /// environment (which holds `count` entries before it), and the plan.
+    pub fn environment(&self, wrapper: &Path, count: usize) -> Vec<(String, OsString)> {
         let lines = |paths: &[PathBuf]| {
             let mut out = Vec::new();
             for p in paths {

@@ -27,6 +27,7 @@
 //! commands and aliases it knows, which paths a commit would take, and, for a push, the
 //! repository's configuration.
 
+pub mod config;
 pub mod file;
 pub mod hook;
 pub mod kernel;
@@ -34,6 +35,7 @@ pub mod log;
 pub mod observe;
 pub mod place;
 pub mod push;
+pub mod sandbox;
 pub mod scope;
 pub mod session;
 
@@ -84,6 +86,10 @@ pub struct Decision {
     /// For a write that makes or moves commits, or a push: the refs the shim reads before and
     /// after git runs, for the record of what it did (issue 28).
     pub watch: Option<observe::Watch>,
+    /// Settings the shim adds to git's configuration (`GIT_CONFIG_COUNT`): the program-naming
+    /// settings of the repository's configuration as the session started them, where they
+    /// changed since ([`config::drift`]).
+    pub config: Vec<(String, OsString)>,
 }
 
 /// Run the call or not.
@@ -151,6 +157,9 @@ pub enum Rule {
     Unconfined(String),
     /// The guard failed (a panic).
     Failed(String),
+    /// A call the session's broker will not run for the sandbox: a read (which runs inside
+    /// it), or one naming a path the agent may not read.
+    Sandbox(String),
 }
 
 impl Rule {
@@ -197,6 +206,7 @@ impl Rule {
                 format!("{why}; every write is refused until the scope is fixed")
             }
             Rule::Failed(why) => format!("the guard failed: {why}"),
+            Rule::Sandbox(why) => why.clone(),
         }
     }
 
@@ -215,6 +225,7 @@ impl Rule {
             Rule::InvalidScope(_) => {
                 "fix the file (`git-prism session check` says what is wrong) or run it yourself"
             }
+            Rule::Sandbox(_) => "use paths inside the session's scope",
             _ => "run it yourself outside the agent's session, or change the session's scope",
         }
     }
@@ -234,6 +245,7 @@ impl Decision {
             prepare: Vec::new(),
             hooks: None,
             index_copy: None,
+            config: Vec::new(),
             watch: None,
         }
     }
@@ -253,6 +265,30 @@ impl Decision {
     fn record_it(mut self, rule: Rule) -> Decision {
         self.outcome = Outcome::Record;
         self.rule = rule;
+        self
+    }
+
+    /// Whether the call runs inside the agent's sandbox as it is: a read the guard allows that
+    /// needs nothing the sandbox withholds (no network, no write, nothing made or watched).
+    /// Every other call of a sandboxed agent goes to the session's broker.
+    pub fn runs_in_sandbox(&self) -> bool {
+        self.outcome == Outcome::Allow
+            && self.rule == Rule::Read
+            && self
+                .confinement
+                .as_ref()
+                .is_some_and(|c| c.network == Network::None)
+            && self.prepare.is_empty()
+            && self.hooks.is_none()
+            && self.watch.is_none()
+            && self.config.is_empty()
+    }
+
+    /// The decision turned into a refusal by the broker's own rules.
+    pub fn refused_by_broker(mut self, why: String) -> Decision {
+        self.outcome = Outcome::Refuse;
+        self.rule = Rule::Sandbox(why);
+        self.confinement = None;
         self
     }
 
@@ -417,6 +453,7 @@ pub fn check(tool: Program, args: &[OsString], cwd: Option<&Path>, scope_file: &
                 targets: Vec::new(),
                 locks_index: false,
                 moves: None,
+                settings: Vec::new(),
             };
             decide(d, &ctx, call, cwd, repo)
         }
@@ -429,6 +466,18 @@ pub fn check(tool: Program, args: &[OsString], cwd: Option<&Path>, scope_file: &
             // pager, an editor, an ssh command) turn even a read into a call the guard cannot
             // see into: checked after every alias, whose value can hold `-c` settings too.
             if let Some(why) = programs(&call.place, &ctx) {
+                call.effect = Effect::Unknown(why);
+            }
+            // A repository's configuration is a second command line: `git config` sets only
+            // what `-c` may (issue 34).
+            let settings = if crate::confine::test_rule_off("config-writes") {
+                &[][..]
+            } else {
+                &call.settings[..]
+            };
+            if let Some(why) = settings.iter().find_map(|(key, value)| {
+                config::setting_refusal(key, value.as_deref(), "git config")
+            }) {
                 call.effect = Effect::Unknown(why);
             }
             let hooks_named = names_hooks(&call.place);
@@ -539,7 +588,9 @@ fn decide(
                     .ok()
                     .and_then(|s| s.entry_for(&found).map(|e| e.permission))
                     .unwrap_or(Permission::Read);
-                if permission < Permission::WriteLocal {
+                // In a session's sandbox no git directory is writable (git's writes go
+                // through the broker): the read works on a copy there too.
+                if permission < Permission::WriteLocal || sandbox::socket().is_some() {
                     d.index_copy = Some(found.git_dir.join("index"));
                 }
             }
@@ -566,6 +617,7 @@ fn decide(
     let scope = scope.unwrap_or(Scope {
         file: ctx.scope_file.clone(),
         entries: Vec::new(),
+        sandbox: Default::default(),
     });
     // Places outside the repository: new repositories, output files and directories.
     if let Some(refused) = targets(&mut d, &scope, &here, &call) {
@@ -631,6 +683,11 @@ fn decide(
     if let Some(why) = place::elsewhere(&identity, &place::Env::current()) {
         return d.refuse(Rule::Elsewhere(why));
     }
+    // The repository's configuration is a second command line: a program named in it since
+    // the session started does not run with what this call is given (issue 34).
+    if let Some(rule) = drifted(&mut d, ctx, &identity, &here, &call.place) {
+        return d.refuse(rule);
+    }
     match call.effect {
         Effect::Read | Effect::NewRepository | Effect::Init { .. } => d,
         Effect::Alias { name: alias, .. } => d.refuse(Rule::RunsProgram(format!(
@@ -693,6 +750,45 @@ fn decide(
     }
 }
 
+/// For a write in one of the session's repositories: the settings that name a program and
+/// changed since the session started are given back as they were (into `d.config`), or the
+/// rule that refuses the call when one appeared that has no neutral value.
+fn drifted(
+    d: &mut Decision,
+    ctx: &Context,
+    identity: &place::Identity,
+    here: &Path,
+    place: &Place,
+) -> Option<Rule> {
+    if crate::confine::test_rule_off("config-drift") {
+        return None;
+    }
+    let record = ctx.record.as_ref()?;
+    let repo = record
+        .repos
+        .iter()
+        .find(|r| r.identity().common_dir == identity.common_dir)?;
+    let now = match crate::git::push::own_config(here, &place.globals) {
+        Ok(c) => config::programs(&c),
+        Err(e) => {
+            return Some(Rule::RunsProgram(format!(
+                "the repository's configuration cannot be read ({})",
+                crate::text::chain(&e)
+            )));
+        }
+    };
+    match config::drift(&repo.programs, &now, &identity.common_dir.join("hooks")) {
+        config::Drift::None => None,
+        config::Drift::Restore(settings) => {
+            d.config = settings;
+            None
+        }
+        config::Drift::Refuse(key) => Some(Rule::RunsProgram(format!(
+            "`{key}` in the repository's configuration names a program and was set after the session started (`git config --unset {key}` removes it)"
+        ))),
+    }
+}
+
 /// A push: where it goes, and whether the permission and the protected branches allow it.
 fn push_decision(
     mut d: Decision,
@@ -713,6 +809,16 @@ fn push_decision(
         }
     };
     let settings = settings.unwrap_or_default();
+    // The configuration's submodule recursion is judged as if given on the command line: a
+    // push that pushes other repositories cannot be placed.
+    if !p.recursion_given && !crate::confine::test_rule_off("push-recurse") {
+        if let Some(why) = push::recursion(&settings) {
+            return match needs(Permission::WritePush, "a push".into()) {
+                None => d.refuse(Rule::Unplaceable(why)),
+                Some(rule) => d.refuse(rule),
+            };
+        }
+    }
     let source_dirs = d
         .confinement
         .as_ref()
@@ -947,91 +1053,11 @@ fn resolve_aliases(cwd: &Path, mut call: Call) -> Call {
             targets: inner.targets,
             locks_index: inner.locks_index,
             moves: inner.moves,
+            settings: inner.settings,
         };
     }
     call
 }
-
-/// `-c` keys known to name no program and no file git would write (`*` matches a
-/// subsection or a name). Any other key makes the call one the guard cannot see into: the
-/// list of keys that run something (`tar.<fmt>.command`, `man.<tool>.path`,
-/// `gpg.ssh.defaultKeyCommand`, `core.sshCommand`, ...) is long and grows with git.
-const HARMLESS_KEYS: &[&str] = &[
-    "user.*",
-    "author.*",
-    "committer.*",
-    "color.*",
-    "advice.*",
-    "log.*",
-    "format.pretty",
-    "diff.renames",
-    "diff.algorithm",
-    "diff.context",
-    "diff.interhunkcontext",
-    "diff.noprefix",
-    "diff.mnemonicprefix",
-    "diff.relative",
-    "diff.indentheuristic",
-    "diff.colormoved",
-    "diff.suppressblankempty",
-    "diff.ignoresubmodules",
-    "diff.statgraphwidth",
-    "diff.renamelimit",
-    "core.quotepath",
-    "core.abbrev",
-    "core.autocrlf",
-    "core.eol",
-    "core.safecrlf",
-    "core.filemode",
-    "core.ignorecase",
-    "core.precomposeunicode",
-    "core.untrackedcache",
-    "core.commentchar",
-    "core.commentstring",
-    "core.pager",
-    "core.editor",
-    "core.fsmonitor",
-    "core.hookspath",
-    "pager.*",
-    "init.defaultbranch",
-    "push.default",
-    "push.autosetupremote",
-    "push.followtags",
-    "remote.*.push",
-    "remote.*.url",
-    "remote.*.pushurl",
-    "remote.*.fetch",
-    "remote.pushdefault",
-    "branch.*.merge",
-    "branch.*.remote",
-    "branch.*.pushremote",
-    "branch.*.rebase",
-    "pull.rebase",
-    "pull.ff",
-    "merge.ff",
-    "merge.conflictstyle",
-    "rebase.autosquash",
-    "rebase.autostash",
-    "rebase.updaterefs",
-    "fetch.prune",
-    "fetch.prunetags",
-    "gc.auto",
-    "maintenance.auto",
-    "status.*",
-    "commit.verbose",
-    "commit.cleanup",
-    "commit.status",
-    "commit.gpgsign",
-    "tag.gpgsign",
-    "tag.sort",
-    "versionsort.suffix",
-    "i18n.*",
-    "protocol.version",
-    "safe.directory",
-    "grep.*",
-    "column.*",
-    "alias.*",
-];
 
 /// Variables whose value is a program git (or a program it starts) runs, or configuration it
 /// reads: with a scope set by hand they must be unset, or name a harmless pager or editor.
@@ -1094,14 +1120,6 @@ pub fn session_vars() -> impl Iterator<Item = &'static str> {
     USER_VARS.iter().chain(PROGRAM_VARS).copied()
 }
 
-/// A pager or editor that runs nothing that could call git.
-fn harmless_program(v: &OsStr) -> bool {
-    matches!(
-        v.as_bytes(),
-        b"" | b"cat" | b"less" | b"more" | b"true" | b"false" | b":" | b"less -R" | b"less -FRX"
-    )
-}
-
 /// Why a call's `-c` settings or environment make git run a program of the caller's choosing
 /// (whose `git` calls would not come back here) or read configuration the session did not
 /// start with, if they do. A pager or editor that is `cat`, `less`, `more` or `true` runs
@@ -1110,30 +1128,8 @@ fn harmless_program(v: &OsStr) -> bool {
 fn programs(place: &Place, ctx: &Context) -> Option<String> {
     for (key, value) in &place.config {
         let key = key.to_ascii_lowercase();
-        if !HARMLESS_KEYS.iter().any(|p| key_matches(p, &key)) {
-            return Some(format!(
-                "`-c {key}` is not a setting this guard knows to run nothing"
-            ));
-        }
-        let value = value.as_deref();
-        if key.starts_with("alias.") {
-            if value.is_some_and(|v| v.as_bytes().trim_ascii_start().starts_with(b"!")) {
-                return Some(format!("`-c {key}` runs a shell command"));
-            }
-        } else if key == "core.pager" || key.starts_with("pager.") || key == "core.editor" {
-            if !value.is_none_or(harmless_program) {
-                return Some(format!("`-c {key}` names a program git would run"));
-            }
-        } else if key == "core.hookspath" {
-            if value.is_none_or(|v| v.as_bytes() != b"/dev/null") {
-                return Some("`-c core.hooksPath` names programs git would run".into());
-            }
-        } else if key.starts_with("remote.")
-            && value.is_some_and(|v| effect::runs_transport(v.as_bytes()))
-        {
-            return Some(format!("`-c {key}` names a transport that runs a program"));
-        } else if key == "core.fsmonitor" && value.is_none_or(|v| v.as_bytes() != b"false") {
-            return Some("`-c core.fsmonitor` names a program git would run".into());
+        if let Some(why) = config::setting_refusal(&key, value.as_deref(), "-c") {
+            return Some(why);
         }
     }
     // The environment: as the session started when `git-prism session` recorded it (a change
@@ -1142,7 +1138,7 @@ fn programs(place: &Place, ctx: &Context) -> Option<String> {
     for var in session_vars() {
         let now = std::env::var_os(var);
         let pager_like = PAGER_VARS.contains(&var);
-        let harmless_now = pager_like && now.as_deref().is_some_and(harmless_program);
+        let harmless_now = pager_like && now.as_deref().is_some_and(config::harmless_program);
         if let Some(record) = &ctx.record {
             let recorded = record.environment.get(var).map(session::Bytes::os);
             if now != recorded && !harmless_now {
@@ -1173,17 +1169,6 @@ fn programs(place: &Place, ctx: &Context) -> Option<String> {
         }
     }
     None
-}
-
-/// Whether a lowered configuration key matches a [`HARMLESS_KEYS`] pattern (`*` is one or
-/// more characters: a subsection, or a name).
-fn key_matches(pattern: &str, key: &str) -> bool {
-    match pattern.split_once('*') {
-        None => pattern == key,
-        Some((head, tail)) => {
-            key.len() > head.len() + tail.len() && key.starts_with(head) && key.ends_with(tail)
-        }
-    }
 }
 
 /// The command line as one string (for the refusal line and the record).

@@ -274,6 +274,20 @@ fn truthy(v: &str) -> bool {
     )
 }
 
+/// Why a push configured as `settings` says would push other repositories too
+/// (`push.recurseSubmodules=on-demand|only`, or `submodule.recurse=true`, which git reads as
+/// `on-demand` for a push), if it would.
+pub fn recursion(settings: &crate::git::push::PushSettings) -> Option<String> {
+    if let Some(v) = settings.get("push.recursesubmodules") {
+        return (!matches!(v.to_ascii_lowercase().as_str(), "no" | "check" | "false")).then(|| {
+            format!("push.recurseSubmodules={v} in the configuration pushes other repositories")
+        });
+    }
+    let v = settings.get("submodule.recurse")?;
+    matches!(v.to_ascii_lowercase().as_str(), "true" | "yes" | "on" | "1")
+        .then(|| format!("submodule.recurse={v} in the configuration pushes other repositories"))
+}
+
 #[cfg(test)]
 mod tests {
     use std::ffi::OsString;
@@ -371,3 +385,4 @@ mod tests {
         assert_eq!(destinations(&push("push"), &elsewhere).unwrap(), ["main"]);
     }
 }
+

@@ -3,6 +3,10 @@
 //!
 //! ```toml
 //! protected_paths = ["migrations/"] # optional: paths no commit of the session may change
+//! unlisted = "hidden"               # optional: "read" lets the agent read unlisted repositories
+//! writable = ["~/.cache/pip"]       # optional: more places the agent itself may write
+//! hidden = ["~/work/secret"]        # optional: more places the agent may not read
+//! ports = [443, 80]                 # optional: the agent's own TCP ports ("any": every port)
 //!
 //! [[repo]]
 //! path = "/home/me/src/app"      # a repository's top (or a bare repository)
@@ -74,7 +78,60 @@ pub struct Scope {
     pub file: PathBuf,
     /// Its repositories.
     pub entries: Vec<Entry>,
+    /// What the agent's sandbox adds to or takes from the defaults (`git-prism session`).
+    pub sandbox: Settings,
 }
+
+/// The scope's settings for the agent's sandbox (ADR 19).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Settings {
+    /// Whether the agent may read repositories the scope does not list.
+    #[serde(default)]
+    pub unlisted: Unlisted,
+    /// More places the agent itself may write (`~/` is the home directory).
+    #[serde(default)]
+    pub writable: Vec<String>,
+    /// More places the agent may not read (`~/` is the home directory).
+    #[serde(default)]
+    pub hidden: Vec<String>,
+    /// The TCP ports the agent's own processes may connect to (default 443 and 80).
+    #[serde(default)]
+    pub ports: Option<Ports>,
+}
+
+/// Whether unlisted repositories are visible to the agent.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Unlisted {
+    /// Not readable (the default): the scope is an allow-list.
+    #[default]
+    Hidden,
+    /// Readable, as outside a session (never writable).
+    Read,
+}
+
+/// The agent's own TCP ports.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(untagged)]
+pub enum Ports {
+    /// These ports only.
+    List(Vec<u16>),
+    /// `"any"`: every port.
+    Any(AnyPort),
+}
+
+/// The word `any`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum AnyPort {
+    /// Every port.
+    Any,
+}
+
+/// The agent's TCP ports when the scope names none: the web's (HTTPS, HTTP), where an agent's
+/// API and package registries are.
+pub const DEFAULT_PORTS: [u16; 2] = [443, 80];
 
 /// Why a scope cannot be used.
 #[derive(Debug, thiserror::Error)]
@@ -122,6 +179,14 @@ struct File {
     protected_paths: Vec<String>,
     #[serde(default)]
     repo: Vec<RawEntry>,
+    #[serde(default)]
+    unlisted: Unlisted,
+    #[serde(default)]
+    writable: Vec<String>,
+    #[serde(default)]
+    hidden: Vec<String>,
+    #[serde(default)]
+    ports: Option<Ports>,
 }
 
 #[derive(Deserialize)]
@@ -184,6 +249,12 @@ pub fn load(file: &Path) -> Result<Scope, ScopeError> {
     Ok(Scope {
         file: file.to_owned(),
         entries,
+        sandbox: Settings {
+            unlisted: parsed.unlisted,
+            writable: parsed.writable,
+            hidden: parsed.hidden,
+            ports: parsed.ports,
+        },
     })
 }
 

@@ -31,8 +31,9 @@ use super::scope::{Entry, Permission, Scope};
 pub const RECORD_FILE: &str = "session.json";
 /// The scope copy's file name.
 pub const SCOPE_FILE: &str = "scope.toml";
-/// The record's format version.
-pub const VERSION: u32 = 1;
+/// The record's format version (2: the agent's sandbox and each repository's programs; a
+/// version 1 record is read as one without them).
+pub const VERSION: u32 = 2;
 /// The largest record read.
 const MAX_BYTES: u64 = 4 * 1024 * 1024;
 
@@ -64,6 +65,24 @@ pub struct Record {
     pub repos: Vec<Repo>,
     /// What the kernel could hold when the session started (`Support::line`).
     pub kernel: String,
+    /// The agent's sandbox and the broker that runs its git writes, when the session started
+    /// them (ADR 19).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sandbox: Option<Sandbox>,
+}
+
+/// What a session's sandbox holds, as it started.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Sandbox {
+    /// The scope's settings for it.
+    pub settings: super::scope::Settings,
+    /// The broker's socket, which the shim inside the sandbox sends its writes to.
+    pub socket: Bytes,
+    /// Every path the agent cannot read: a brokered call that names one is refused.
+    pub hidden: Vec<Bytes>,
+    /// Whether the user and mount namespace holds (false: Landlock alone, `--weaker`).
+    pub namespaces: bool,
 }
 
 /// One repository of the session's scope.
@@ -87,6 +106,11 @@ pub struct Repo {
     /// The commit HEAD was at as the session started (`None`: no commit yet); what
     /// `session verify` measures the session's work from.
     pub head: Option<String>,
+    /// The settings of the repository's own configuration that name a program, as the session
+    /// started (key, value, in git's order): a call that finds them changed is refused, or runs
+    /// with them as they were ([`super::config`]).
+    #[serde(default)]
+    pub programs: Vec<(String, Bytes)>,
 }
 
 /// Bytes that are written as a string when they are UTF-8, else as their byte values (a path
@@ -145,6 +169,11 @@ impl Record {
                     protected_paths: r.protected_paths.clone(),
                 })
                 .collect(),
+            sandbox: self
+                .sandbox
+                .as_ref()
+                .map(|s| s.settings.clone())
+                .unwrap_or_default(),
         }
     }
 }
@@ -212,7 +241,7 @@ pub fn load(scope: &Path) -> Result<Option<Record>, SessionError> {
         reason,
     };
     let record: Record = serde_json::from_slice(&bytes).map_err(|e| invalid(e.to_string()))?;
-    if record.version != VERSION {
+    if !(1..=VERSION).contains(&record.version) {
         return Err(invalid(format!(
             "version {} is not {VERSION}",
             record.version
@@ -307,6 +336,7 @@ mod tests {
             environment: BTreeMap::from([("HOME".to_owned(), Bytes::Text("/home/x".into()))]),
             repos: Vec::new(),
             kernel: String::new(),
+            sandbox: None,
         };
         let scope = create(state.path(), b"", &record).unwrap();
         assert_eq!(load(&scope).unwrap(), Some(record.clone()));

@@ -123,6 +123,9 @@ pub struct Call {
     /// For a write that makes or moves commits: what the session's record of its effects
     /// watches (issue 28).
     pub moves: Option<Moves>,
+    /// For `git config`: the settings it writes (key as git compares it, value), which the
+    /// guard holds to the same rule as `-c`.
+    pub settings: Vec<(String, Option<OsString>)>,
 }
 
 /// A write that makes commits or moves HEAD (`commit`, `merge`, `rebase`, `reset`,
@@ -177,6 +180,10 @@ pub struct Push {
     /// An option that makes the push's destinations unknowable here (`--receive-pack`,
     /// `--recurse-submodules=on-demand`...).
     pub unplaceable: Option<String>,
+    /// Whether the command line says whether submodules are pushed too
+    /// (`--recurse-submodules=<how>`, `--no-recurse-submodules`): it wins over the
+    /// configuration's `push.recurseSubmodules` and `submodule.recurse`.
+    pub recursion_given: bool,
 }
 
 impl Push {
@@ -203,6 +210,7 @@ pub fn git(args: &[OsString]) -> Call {
         targets: Vec::new(),
         locks_index: false,
         moves: None,
+        settings: Vec::new(),
     };
     if g.informational.is_some() {
         return call(place, Effect::Read);
@@ -675,6 +683,7 @@ fn subcommand(sub: &OsString, rest: &[OsString]) -> Call {
         targets: Vec::new(),
         locks_index: false,
         moves: None,
+        settings: Vec::new(),
     };
     let done = |mut call: Call, effect: Effect| {
         call.effect = effect;
@@ -1133,6 +1142,9 @@ fn subcommand(sub: &OsString, rest: &[OsString]) -> Call {
         )
     } else {
         call.moves = moves(&name, &t);
+        if name == "config" {
+            call.settings = config_writes(rest);
+        }
         local(&name)
     };
     done(call, effect)
@@ -1280,11 +1292,13 @@ fn push(t: &Tokens) -> Effect {
             b"--tags" => p.tags = true,
             b"--prune" => p.prune = true,
             b"--dry-run" | b"-n" => p.dry_run = true,
+            b"--no-recurse-submodules" => p.recursion_given = true,
             b"--no-verify" => p.no_verify = true,
             b"--receive-pack" | b"--exec" => {
                 p.unplaceable = Some("--receive-pack runs a program on the remote".into());
             }
             b"--recurse-submodules" => {
+                p.recursion_given = true;
                 let v = value.clone().unwrap_or_default();
                 if !matches!(v.as_bytes(), b"no" | b"check") {
                     p.unplaceable = Some("--recurse-submodules pushes other repositories".into());
@@ -1322,7 +1336,6 @@ fn push(t: &Tokens) -> Effect {
             | b"-4"
             | b"--ipv6"
             | b"-6"
-            | b"--no-recurse-submodules"
             | b"--no-dry-run"
             | b"--no-tags"
             | b"--no-all"

@@ -188,6 +188,17 @@ pub fn run(image: &Image, confinement: Option<crate::confine::Prepared>) -> io::
         }
     }
     drop(confinement);
+    wait_passing_signals(pid)
+}
+
+/// Waits for the child `pid` as [`run`] does: ignoring `SIGINT` and `SIGQUIT` meanwhile (the
+/// terminal sends them to the child too, as `system(3)` does) and passing `SIGTERM` and
+/// `SIGHUP` on; returns how it ended.
+#[allow(
+    unsafe_code,
+    reason = "waitpid and signal dispositions have no safe wrapper that keeps the caller's signal state"
+)]
+pub fn wait_passing_signals(pid: i32) -> io::Result<Ended> {
     CHILD.store(pid, std::sync::atomic::Ordering::SeqCst);
     // SAFETY: sigaction with zeroed, then filled, structures; the old actions are restored
     // below before this function returns.

@@ -113,7 +113,21 @@ pub fn run(tool: Program, argv0: OsString, args: Vec<OsString>) -> i32 {
     let mut held = None;
     if let Some(scope) = std::env::var_os(crate::guard::scope::SCOPE_VAR).filter(|v| !v.is_empty())
     {
-        match guard(tool, &args, &scope) {
+        let decision = judge(tool, &args, &scope);
+        // Inside a session's sandbox, a call that needs what the sandbox withholds (a git
+        // directory, the network with the user's credentials, gh's token) is the broker's;
+        // it judges the call again itself (ADR 19).
+        if let Some(socket) = crate::broker::socket() {
+            if !decision.runs_in_sandbox() && !crate::broker::is_brokered() {
+                if tool == Program::Gh {
+                    if let Ok((_, bytes)) = structured_answer(tool, &args) {
+                        return write_answer(&bytes);
+                    }
+                }
+                return brokered(&socket, tool, &args);
+            }
+        }
+        match guard(tool, &scope, decision) {
             Ok(h) => held = Some(h),
             Err(code) => return code,
         }
@@ -135,6 +149,62 @@ pub fn run(tool: Program, argv0: OsString, args: Vec<OsString>) -> i32 {
     passthrough(tool, &argv0, &args, held.as_ref())
 }
 
+/// Sends a call to the session's broker and ends as it ended there.
+fn brokered(socket: &std::path::Path, tool: Program, args: &[OsString]) -> i32 {
+    let kind = match tool {
+        Program::Git => crate::broker::wire::Kind::Git,
+        Program::Gh => crate::broker::wire::Kind::Gh,
+    };
+    if truthy_var("GIT_PRISM_DEBUG") {
+        note(format_args!("brokered: {}", socket.display()));
+    }
+    match crate::broker::client::call(socket, kind, args) {
+        Ok(ended) => exec::end_as(ended),
+        Err(e) => {
+            note(format_args!(
+                "{}: in the session's sandbox this call needs the session's broker (its git directories are read-only, its credentials withheld)",
+                crate::text::chain(&e)
+            ));
+            exit_codes::REFUSED
+        }
+    }
+}
+
+/// The guard's decision on a call (a panic in the guard is a refusal: failing open would be
+/// worse than no guard); for a call the session's broker started, also the broker's own rules.
+fn judge(tool: Program, args: &[OsString], scope: &OsStr) -> crate::guard::Decision {
+    use crate::guard::Decision;
+    let cwd = std::env::current_dir().ok();
+    let decision = crate::unwind::catch(|| crate::guard::check(tool, args, cwd.as_deref(), scope))
+        .unwrap_or_else(|panic| Decision::failed(tool, args, panic));
+    if !crate::broker::is_brokered() {
+        return decision;
+    }
+    if decision.runs_in_sandbox() {
+        return decision.refused_by_broker(
+            "a read runs inside the session's sandbox, not through its broker".into(),
+        );
+    }
+    let hidden = crate::guard::session::load(std::path::Path::new(scope))
+        .ok()
+        .flatten()
+        .and_then(|r| r.sandbox)
+        .map(|s| s.hidden.iter().map(|h| h.path()).collect::<Vec<_>>())
+        .unwrap_or_default();
+    match cwd
+        .as_deref()
+        .and_then(|cwd| crate::guard::sandbox::names_hidden(args, cwd, &hidden))
+    {
+        Some(path) if !crate::confine::test_rule_off("hidden-args") => {
+            decision.refused_by_broker(format!(
+                "{} is hidden from the agent, and git would read it outside the sandbox",
+                path.display()
+            ))
+        }
+        _ => decision,
+    }
+}
+
 /// A call the guard let through, and what the kernel layer puts around it.
 struct Held {
     decision: crate::guard::Decision,
@@ -146,12 +216,8 @@ struct Held {
 
 /// Holds a call to the session's scope: `Err(status)` when it is refused (the line printed,
 /// the record kept), else what the kernel layer must apply before git runs.
-fn guard(tool: Program, args: &[OsString], scope: &OsStr) -> Result<Held, i32> {
+fn guard(tool: Program, scope: &OsStr, decision: crate::guard::Decision) -> Result<Held, i32> {
     use crate::guard::{Decision, Outcome, hook};
-    let cwd = std::env::current_dir().ok();
-    let decision = crate::unwind::catch(|| crate::guard::check(tool, args, cwd.as_deref(), scope))
-        // A guard that cannot decide refuses: failing open would be worse than no guard.
-        .unwrap_or_else(|panic| Decision::failed(tool, args, panic));
     // Switches for tests only, honoured in debug builds alone (`hook::test_switch_off`): the
     // tests prove each layer holds without the other.
     let argv_off = hook::test_switch_off("GIT_PRISM_TEST_ARGV_LAYER");
@@ -187,7 +253,21 @@ fn guard(tool: Program, args: &[OsString], scope: &OsStr) -> Result<Held, i32> {
             ));
         }
     }
-    let mut env = Vec::new();
+    let mut env: Vec<(String, OsString)> = Vec::new();
+    // Program-naming settings changed since the session started, as they were: after the
+    // configuration git reads from the environment, before the hook wrapper's.
+    let mut count = std::env::var("GIT_CONFIG_COUNT")
+        .ok()
+        .and_then(|v| v.parse::<usize>().ok())
+        .unwrap_or(0);
+    if !decision.config.is_empty() {
+        for (key, value) in &decision.config {
+            env.push((format!("GIT_CONFIG_KEY_{count}"), key.into()));
+            env.push((format!("GIT_CONFIG_VALUE_{count}"), value.clone()));
+            count += 1;
+        }
+        env.push(("GIT_CONFIG_COUNT".to_owned(), count.to_string().into()));
+    }
     if decision.confinement.is_some() && !kernel_off {
         for p in &decision.prepare {
             // Made as git would make them; a failure is git's to report.
@@ -211,7 +291,11 @@ fn guard(tool: Program, args: &[OsString], scope: &OsStr) -> Result<Held, i32> {
                 .flatten()
                 .is_some();
             match hook::wrapper_dir(std::path::Path::new(scope), has_record) {
-                Some(dir) => env.extend(plan.environment(&dir)),
+                Some(dir) => {
+                    let more = plan.environment(&dir, count);
+                    env.retain(|(k, _)| !more.iter().any(|(m, _)| m == k));
+                    env.extend(more);
+                }
                 None => {
                     return Err(refuse(&decision.unconfined(
                         "the hooks of a call that needs the network cannot be confined (no hook directory in the state directory)".into(),

@@ -18,6 +18,8 @@
 //! file-system writes only (Landlock ABI 1 to 3), or writes and TCP connections (ABI 4 and
 //! later). Nothing here decides what to allow: the guard computes the confinement.
 
+pub mod sandbox;
+
 use std::os::fd::AsFd;
 use std::path::{Path, PathBuf};
 
@@ -117,6 +119,22 @@ pub enum ConfineError {
     /// The kernel supports Landlock but did not enforce the ruleset.
     #[error("cannot confine git with Landlock: the kernel did not enforce the rules")]
     NotEnforced,
+}
+
+/// Whether the rule `rule` of the session's sandbox or guard is switched off for a test
+/// (`GIT_PRISM_TEST_RULE_OFF=<rule>[,<rule>...]`): read only in debug builds, so that each
+/// rule is shown to hold alone; a release build contains no code that reads it.
+pub fn test_rule_off(rule: &str) -> bool {
+    #[cfg(debug_assertions)]
+    {
+        std::env::var("GIT_PRISM_TEST_RULE_OFF")
+            .is_ok_and(|v| v.split(',').any(|r| r.trim() == rule))
+    }
+    #[cfg(not(debug_assertions))]
+    {
+        let _ = rule;
+        false
+    }
 }
 
 /// What the running kernel supports (one system call).
@@ -227,12 +245,15 @@ pub fn prepare(confinement: &Confinement) -> Result<Prepared, ConfineError> {
         ruleset = ruleset.scope(scopes)?;
     }
     let mut created = ruleset.create()?;
+    // Device nodes are handled but never granted: a device file made in a writable directory
+    // (a disk, a terminal) would reach past every other rule.
+    let granted = writes & !(AccessFs::MakeChar | AccessFs::MakeBlock);
     for dir in &confinement.dirs {
         if let Some(fd) = open(dir) {
-            created = created.add_rule(PathBeneath::new(fd.as_fd(), writes))?;
+            created = created.add_rule(PathBeneath::new(fd.as_fd(), granted))?;
         }
     }
-    let file_rights = writes & AccessFs::from_file(abi);
+    let file_rights = granted & AccessFs::from_file(abi);
     for file in &confinement.files {
         if let Some(fd) = open(file) {
             created = created.add_rule(PathBeneath::new(fd.as_fd(), file_rights))?;

@@ -1,0 +1,664 @@
+//! The agent's sandbox (ADR 19): a [`Sandbox`] — what is hidden, what is read-only, what may
+//! be written and connected to — put around a new process just before it execs the agent, so
+//! that the agent and everything it starts hold to it, whichever program they run.
+//!
+//! Two mechanisms, in this order, in the child between `fork` and `execve` ([`spawn`]):
+//!
+//! 1. **A user and mount namespace** ([`Sandbox::namespaces`]): a mount namespace of its own
+//!    (inside a new user namespace that maps only the caller's own user and group; for root
+//!    without user namespaces, a mount namespace alone), whose mounts receive nothing back
+//!    from it. In it, each hidden directory is covered by an empty read-only tmpfs (with the
+//!    few paths inside it that must stay visible bound back: [`Hidden::reveal`]), each hidden
+//!    file by an empty read-only file, and each read-only path (the git directories inside a
+//!    writable work tree) bound onto itself read-only. Landlock can only grant, so a git
+//!    directory inside a work tree the agent may write cannot be carved out by it alone; a
+//!    read-only mount can.
+//! 2. **Landlock** ([`super::Confinement`]): writes only where granted, TCP connections only to
+//!    the given ports, no signal to a process outside the domain; once in force, no mount can be
+//!    changed, so the namespace's mounts hold too.
+//!
+//! Before both, the capabilities that reach past paths (reading files by handle, raw devices,
+//! mounts, tracing) leave the bounding set, so a root agent cannot regain them by an `execve`.
+//!
+//! Everything is built before the fork ([`Sandbox::prepare`]): the child only makes system
+//! calls on memory allocated before it, and reports the first one that fails through a pipe
+//! (which step, and `errno`), so the caller can say exactly what the kernel refused. Nothing
+//! here decides what to hide or allow: `guard::sandbox` computes the policy from the scope.
+
+use std::ffi::{CString, OsStr, OsString};
+use std::io::{self, Read};
+use std::os::fd::{AsRawFd, OwnedFd};
+use std::os::unix::ffi::OsStrExt;
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+
+use super::{ConfineError, Confinement, Prepared};
+
+/// What a sandboxed process may see, write and reach.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Sandbox {
+    /// Whether to hide and make read-only with a mount namespace (without it, only Landlock
+    /// holds: the caller has said it accepts the weaker sandbox).
+    pub namespaces: bool,
+    /// Paths covered by something empty and read-only (directories by a tmpfs, files by
+    /// [`Sandbox::empty_file`]).
+    pub hidden: Vec<Hidden>,
+    /// Paths bound onto themselves read-only.
+    pub read_only: Vec<PathBuf>,
+    /// An empty regular file that hides files.
+    pub empty_file: PathBuf,
+    /// What may be written and connected to.
+    pub confinement: Confinement,
+}
+
+/// A hidden path, and the paths inside it that stay as they are.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Hidden {
+    /// The path (absolute, links resolved).
+    pub path: PathBuf,
+    /// Paths inside it that stay visible (the session's own directory inside the hidden
+    /// directory of every session).
+    pub reveal: Vec<PathBuf>,
+}
+
+impl Hidden {
+    /// A path hidden whole.
+    pub fn whole(path: PathBuf) -> Hidden {
+        Hidden {
+            path,
+            reveal: Vec::new(),
+        }
+    }
+}
+
+/// The step of the sandbox's set-up the kernel refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// Creating the user and mount namespace.
+    Namespace,
+    /// Mapping the user and group into the user namespace.
+    IdMap,
+    /// Keeping the namespace's mounts from propagating out.
+    Private,
+    /// Hiding a path.
+    Hide,
+    /// Making a path read-only.
+    ReadOnly,
+    /// Dropping capabilities.
+    Capabilities,
+    /// Putting the Landlock rules in force.
+    Landlock,
+    /// Returning to the working directory.
+    Cwd,
+}
+
+impl Step {
+    fn code(self) -> u32 {
+        self as u32
+    }
+
+    fn from_code(code: u32) -> Option<Step> {
+        [
+            Step::Namespace,
+            Step::IdMap,
+            Step::Private,
+            Step::Hide,
+            Step::ReadOnly,
+            Step::Capabilities,
+            Step::Landlock,
+            Step::Cwd,
+        ]
+        .into_iter()
+        .find(|s| s.code() == code)
+    }
+
+    fn what(self) -> &'static str {
+        match self {
+            Step::Namespace => "cannot create a user and mount namespace",
+            Step::IdMap => "cannot map the user into the user namespace",
+            Step::Private => "cannot make the namespace's mounts private",
+            Step::Hide => "cannot hide a path",
+            Step::ReadOnly => "cannot make a path read-only",
+            Step::Capabilities => "cannot drop capabilities",
+            Step::Landlock => "cannot put the Landlock rules in force",
+            Step::Cwd => "cannot return to the working directory",
+        }
+    }
+}
+
+/// The error returned by [`spawn`].
+#[derive(Debug, thiserror::Error)]
+pub enum SandboxError {
+    /// The rules could not be built.
+    #[error("cannot build the sandbox's rules")]
+    Rules(#[from] ConfineError),
+    /// A path or argument holds a NUL byte.
+    #[error("{0} holds a NUL byte")]
+    Nul(String),
+    /// The kernel refused a step of the set-up.
+    #[error("{}{}", .step.what(), .path.as_ref().map(|p| format!(" ({})", p.display())).unwrap_or_default())]
+    Refused {
+        /// The step.
+        step: Step,
+        /// The path the step was about, when it was about one.
+        path: Option<PathBuf>,
+        /// The kernel's error.
+        #[source]
+        source: io::Error,
+    },
+    /// The program could not be started.
+    #[error("cannot run {}", .program.to_string_lossy())]
+    Exec {
+        /// The program.
+        program: OsString,
+        /// Why.
+        #[source]
+        source: io::Error,
+    },
+}
+
+impl SandboxError {
+    /// Whether the kernel refused the namespaces themselves (user namespaces disabled): the
+    /// one failure a weaker sandbox (Landlock alone) avoids.
+    pub fn namespaces_refused(&self) -> bool {
+        matches!(
+            self,
+            SandboxError::Refused {
+                step: Step::Namespace | Step::IdMap,
+                ..
+            }
+        )
+    }
+}
+
+/// One mount made in the child.
+enum Mount {
+    /// An empty tmpfs (writable until [`Mount::Seal`], so reveal points can be made in it).
+    Tmpfs { target: CString },
+    /// A directory made inside a tmpfs (a reveal point or one of its parents).
+    Mkdir { path: CString },
+    /// A file made inside a tmpfs (a reveal point).
+    Touch { path: CString },
+    /// A bind mount.
+    Bind { source: CString, target: CString },
+    /// A bind mount made read-only, keeping the flags an unprivileged namespace may not drop.
+    ReadOnly {
+        target: CString,
+        flags: libc::c_ulong,
+    },
+    /// A tmpfs made read-only.
+    Seal { target: CString },
+}
+
+/// A sandbox ready for a fork: every path converted, every descriptor open, the Landlock
+/// ruleset built.
+struct Plan {
+    namespaces: bool,
+    uid_map: Vec<u8>,
+    gid_map: Vec<u8>,
+    root: bool,
+    mounts: Vec<(Mount, usize)>,
+    paths: Vec<PathBuf>,
+    cwd: CString,
+    landlock: Option<Prepared>,
+    /// Descriptors the bind mounts read from (`/proc/self/fd/<n>`), kept open until the exec.
+    _held: Vec<OwnedFd>,
+}
+
+/// Capabilities that reach past paths and mounts: reading files by handle, device nodes, raw
+/// I/O, mounts and namespaces, tracing, modules, the clock, and the like.
+const DROPPED_CAPABILITIES: &[libc::c_int] = &[
+    2,  // CAP_DAC_READ_SEARCH: open_by_handle_at
+    9,  // CAP_LINUX_IMMUTABLE
+    12, // CAP_NET_ADMIN
+    16, // CAP_SYS_MODULE
+    17, // CAP_SYS_RAWIO
+    18, // CAP_SYS_CHROOT
+    19, // CAP_SYS_PTRACE
+    21, // CAP_SYS_ADMIN
+    22, // CAP_SYS_BOOT
+    25, // CAP_SYS_TIME
+    27, // CAP_MKNOD
+    31, // CAP_SETFCAP
+    32, // CAP_MAC_OVERRIDE
+    33, // CAP_MAC_ADMIN
+    34, // CAP_SYSLOG
+    38, // CAP_PERFMON
+    39, // CAP_BPF
+];
+
+fn cstring(path: &Path) -> Result<CString, SandboxError> {
+    CString::new(path.as_os_str().as_bytes())
+        .map_err(|_| SandboxError::Nul(path.display().to_string()))
+}
+
+/// The mount flags a read-only remount must keep (an unprivileged mount namespace may not
+/// clear them), from the flags of the mount `path` is on.
+fn locked_flags(path: &Path) -> libc::c_ulong {
+    let Ok(stat) = rustix::fs::statvfs(path) else {
+        return 0;
+    };
+    let f = stat.f_flag;
+    let mut flags = 0;
+    for (st, ms) in [
+        (rustix::fs::StatVfsMountFlags::NOSUID, libc::MS_NOSUID),
+        (rustix::fs::StatVfsMountFlags::NODEV, libc::MS_NODEV),
+        (rustix::fs::StatVfsMountFlags::NOEXEC, libc::MS_NOEXEC),
+        (rustix::fs::StatVfsMountFlags::NOATIME, libc::MS_NOATIME),
+        (
+            rustix::fs::StatVfsMountFlags::NODIRATIME,
+            libc::MS_NODIRATIME,
+        ),
+        (rustix::fs::StatVfsMountFlags::RELATIME, libc::MS_RELATIME),
+    ] {
+        if f.contains(st) {
+            flags |= ms;
+        }
+    }
+    flags
+}
+
+impl Sandbox {
+    /// Builds everything the child needs, for a process that will run in `cwd`.
+    fn prepare(&self, cwd: &Path) -> Result<Plan, SandboxError> {
+        let uid = rustix::process::getuid().as_raw();
+        let gid = rustix::process::getgid().as_raw();
+        let mut plan = Plan {
+            namespaces: self.namespaces,
+            uid_map: format!("{uid} {uid} 1").into_bytes(),
+            gid_map: format!("{gid} {gid} 1").into_bytes(),
+            root: uid == 0,
+            mounts: Vec::new(),
+            paths: Vec::new(),
+            cwd: cstring(cwd)?,
+            landlock: Some(super::prepare(&self.confinement)?),
+            _held: Vec::new(),
+        };
+        if !self.namespaces {
+            return Ok(plan);
+        }
+        for hidden in &self.hidden {
+            let Ok(meta) = std::fs::symlink_metadata(&hidden.path) else {
+                continue;
+            };
+            let index = plan.paths.len();
+            plan.paths.push(hidden.path.clone());
+            let target = cstring(&hidden.path)?;
+            if !meta.is_dir() {
+                let empty = cstring(&self.empty_file)?;
+                plan.mounts.push((
+                    Mount::Bind {
+                        source: empty,
+                        target: target.clone(),
+                    },
+                    index,
+                ));
+                plan.mounts.push((
+                    Mount::ReadOnly {
+                        target,
+                        flags: locked_flags(&self.empty_file),
+                    },
+                    index,
+                ));
+                continue;
+            }
+            plan.mounts.push((
+                Mount::Tmpfs {
+                    target: target.clone(),
+                },
+                index,
+            ));
+            for reveal in &hidden.reveal {
+                let Ok(inside) = reveal.strip_prefix(&hidden.path) else {
+                    continue;
+                };
+                let Ok(fd) = rustix::fs::open(
+                    reveal,
+                    rustix::fs::OFlags::PATH | rustix::fs::OFlags::CLOEXEC,
+                    rustix::fs::Mode::empty(),
+                ) else {
+                    continue;
+                };
+                let is_dir = std::fs::metadata(reveal).is_ok_and(|m| m.is_dir());
+                let mut at = hidden.path.clone();
+                let parts: Vec<_> = inside.components().collect();
+                for (i, part) in parts.iter().enumerate() {
+                    at.push(part);
+                    let path = cstring(&at)?;
+                    let last = i + 1 == parts.len();
+                    plan.mounts.push((
+                        if last && !is_dir {
+                            Mount::Touch { path }
+                        } else {
+                            Mount::Mkdir { path }
+                        },
+                        index,
+                    ));
+                }
+                let source = CString::new(format!("/proc/self/fd/{}", fd.as_raw_fd()))
+                    .map_err(|_| SandboxError::Nul("a descriptor path".into()))?;
+                plan.mounts.push((
+                    Mount::Bind {
+                        source,
+                        target: cstring(reveal)?,
+                    },
+                    index,
+                ));
+                plan._held.push(fd);
+            }
+            plan.mounts.push((Mount::Seal { target }, index));
+        }
+        for path in &self.read_only {
+            if std::fs::symlink_metadata(path).is_err() {
+                continue;
+            }
+            let index = plan.paths.len();
+            plan.paths.push(path.clone());
+            let target = cstring(path)?;
+            plan.mounts.push((
+                Mount::Bind {
+                    source: target.clone(),
+                    target: target.clone(),
+                },
+                index,
+            ));
+            plan.mounts.push((
+                Mount::ReadOnly {
+                    target,
+                    flags: locked_flags(path),
+                },
+                index,
+            ));
+        }
+        Ok(plan)
+    }
+}
+
+/// Where a step failed in the child: the step, the path's index in [`Plan::paths`] (or
+/// `u32::MAX`), and `errno`.
+type Failure = (Step, u32, i32);
+
+impl Plan {
+    /// Sets the sandbox up on the calling process. Runs in the child between `fork` and
+    /// `execve`: system calls only, on memory allocated before the fork.
+    #[allow(
+        unsafe_code,
+        reason = "unshare, mount, prctl and raw writes to /proc have no async-signal-safe wrapper"
+    )]
+    fn enter(&mut self) -> Result<(), Failure> {
+        let errno = || io::Error::last_os_error().raw_os_error().unwrap_or(0);
+        let none = u32::MAX;
+        if self.namespaces {
+            // SAFETY: unshare takes flags only.
+            let userns = unsafe { libc::unshare(libc::CLONE_NEWUSER | libc::CLONE_NEWNS) } == 0;
+            if userns {
+                for (file, bytes) in [
+                    (c"/proc/self/setgroups", &b"deny"[..]),
+                    (c"/proc/self/uid_map", &self.uid_map[..]),
+                    (c"/proc/self/gid_map", &self.gid_map[..]),
+                ] {
+                    // SAFETY: open/write/close on a static path and a buffer made before the
+                    // fork.
+                    let ok = unsafe {
+                        let fd = libc::open(file.as_ptr(), libc::O_WRONLY | libc::O_CLOEXEC);
+                        let ok = fd >= 0
+                            && libc::write(fd, bytes.as_ptr().cast(), bytes.len())
+                                == bytes.len() as isize;
+                        if fd >= 0 {
+                            libc::close(fd);
+                        }
+                        ok
+                    };
+                    if !ok {
+                        return Err((Step::IdMap, none, errno()));
+                    }
+                }
+            } else {
+                let first = errno();
+                // Root where user namespaces are off: a mount namespace alone (the
+                // capabilities that could undo it are dropped below).
+                // SAFETY: unshare takes flags only.
+                if !self.root || unsafe { libc::unshare(libc::CLONE_NEWNS) } != 0 {
+                    return Err((Step::Namespace, none, first));
+                }
+            }
+            // SAFETY: mount with a static path and null pointers where the kernel takes none.
+            let private = unsafe {
+                libc::mount(
+                    std::ptr::null(),
+                    c"/".as_ptr(),
+                    std::ptr::null(),
+                    libc::MS_REC | libc::MS_SLAVE,
+                    std::ptr::null(),
+                )
+            };
+            if private != 0 {
+                return Err((Step::Private, none, errno()));
+            }
+            for (mount, index) in &self.mounts {
+                let at = *index as u32;
+                // SAFETY: every pointer is a NUL-terminated string made before the fork, or
+                // null where the kernel takes none.
+                let (step, r) = unsafe {
+                    match mount {
+                        Mount::Tmpfs { target } => (
+                            Step::Hide,
+                            libc::mount(
+                                c"tmpfs".as_ptr(),
+                                target.as_ptr(),
+                                c"tmpfs".as_ptr(),
+                                libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC,
+                                c"mode=0755,size=16k,nr_inodes=256".as_ptr().cast(),
+                            ),
+                        ),
+                        Mount::Mkdir { path } => {
+                            let r = libc::mkdir(path.as_ptr(), 0o755);
+                            let exists = r != 0
+                                && io::Error::last_os_error().raw_os_error() == Some(libc::EEXIST);
+                            (Step::Hide, if exists { 0 } else { r })
+                        }
+                        Mount::Touch { path } => {
+                            let fd = libc::open(
+                                path.as_ptr(),
+                                libc::O_WRONLY | libc::O_CREAT | libc::O_CLOEXEC,
+                                0o644,
+                            );
+                            if fd >= 0 {
+                                libc::close(fd);
+                            }
+                            (Step::Hide, if fd >= 0 { 0 } else { -1 })
+                        }
+                        Mount::Bind { source, target } => (
+                            Step::Hide,
+                            libc::mount(
+                                source.as_ptr(),
+                                target.as_ptr(),
+                                std::ptr::null(),
+                                libc::MS_BIND,
+                                std::ptr::null(),
+                            ),
+                        ),
+                        Mount::ReadOnly { target, flags } => (
+                            Step::ReadOnly,
+                            libc::mount(
+                                std::ptr::null(),
+                                target.as_ptr(),
+                                std::ptr::null(),
+                                libc::MS_BIND | libc::MS_REMOUNT | libc::MS_RDONLY | flags,
+                                std::ptr::null(),
+                            ),
+                        ),
+                        Mount::Seal { target } => (
+                            Step::Hide,
+                            libc::mount(
+                                std::ptr::null(),
+                                target.as_ptr(),
+                                std::ptr::null(),
+                                libc::MS_REMOUNT
+                                    | libc::MS_RDONLY
+                                    | libc::MS_NOSUID
+                                    | libc::MS_NODEV
+                                    | libc::MS_NOEXEC,
+                                std::ptr::null(),
+                            ),
+                        ),
+                    }
+                };
+                if r != 0 {
+                    return Err((step, at, errno()));
+                }
+            }
+        }
+        for cap in DROPPED_CAPABILITIES {
+            // SAFETY: prctl with integer arguments. A capability this kernel does not know
+            // (EINVAL) is not held either.
+            let r = unsafe { libc::prctl(libc::PR_CAPBSET_DROP, *cap as libc::c_ulong, 0, 0, 0) };
+            if r != 0 && errno() != libc::EINVAL {
+                return Err((Step::Capabilities, none, errno()));
+            }
+        }
+        if let Some(landlock) = self.landlock.take() {
+            if landlock.restrict_self().is_err() {
+                return Err((Step::Landlock, none, errno()));
+            }
+        }
+        // SAFETY: chdir on a string made before the fork: the working directory as the
+        // namespace shows it (a read-only mount over it takes effect).
+        if unsafe { libc::chdir(self.cwd.as_ptr()) } != 0 {
+            return Err((Step::Cwd, none, errno()));
+        }
+        Ok(())
+    }
+}
+
+/// Starts `program` (looked up on the `PATH` of `env`) with `args` and exactly the
+/// environment `env`, in `cwd`, inside `sandbox`; returns the child once it has exec'd.
+#[allow(
+    unsafe_code,
+    reason = "pre_exec: the sandbox is entered in the child, between fork and exec"
+)]
+pub fn spawn(
+    sandbox: &Sandbox,
+    program: &OsStr,
+    args: &[OsString],
+    env: &[(OsString, OsString)],
+    cwd: &Path,
+) -> Result<std::process::Child, SandboxError> {
+    let mut plan = sandbox.prepare(cwd)?;
+    let (mut report_read, report_write) = pipe()?;
+    let report_fd = report_write.as_raw_fd();
+    let mut command = std::process::Command::new(program);
+    command.args(args).env_clear().current_dir(cwd);
+    for (k, v) in env {
+        command.env(k, v);
+    }
+    // SAFETY: the closure makes system calls only, on memory allocated before the fork
+    // (`Plan::enter`), and writes its failure to a pipe made before it.
+    unsafe {
+        command.pre_exec(move || match plan.enter() {
+            Ok(()) => Ok(()),
+            Err((step, index, errno)) => {
+                let mut buf = [0u8; 12];
+                buf[..4].copy_from_slice(&step.code().to_le_bytes());
+                buf[4..8].copy_from_slice(&index.to_le_bytes());
+                buf[8..].copy_from_slice(&errno.to_le_bytes());
+                libc::write(report_fd, buf.as_ptr().cast(), buf.len());
+                Err(io::Error::from_raw_os_error(errno))
+            }
+        });
+    }
+    let spawned = command.spawn();
+    drop(report_write);
+    drop(command);
+    let mut buf = Vec::new();
+    let _ = report_read.read_to_end(&mut buf);
+    if buf.len() == 12 {
+        let word = |i: usize| [buf[i], buf[i + 1], buf[i + 2], buf[i + 3]];
+        let step = Step::from_code(u32::from_le_bytes(word(0))).unwrap_or(Step::Namespace);
+        let index = u32::from_le_bytes(word(4));
+        let errno = i32::from_le_bytes(word(8));
+        let path = sandbox_path(sandbox, index);
+        return Err(SandboxError::Refused {
+            step,
+            path,
+            source: io::Error::from_raw_os_error(errno),
+        });
+    }
+    spawned.map_err(|source| SandboxError::Exec {
+        program: program.to_owned(),
+        source,
+    })
+}
+
+/// The path of the `index`-th mount target, in the order [`Sandbox::prepare`] numbers them.
+fn sandbox_path(sandbox: &Sandbox, index: u32) -> Option<PathBuf> {
+    let existing = sandbox
+        .hidden
+        .iter()
+        .map(|h| &h.path)
+        .chain(&sandbox.read_only)
+        .filter(|p| std::fs::symlink_metadata(p).is_ok());
+    existing.into_iter().nth(index as usize).cloned()
+}
+
+/// A pipe whose ends close on exec.
+fn pipe() -> Result<(std::fs::File, OwnedFd), SandboxError> {
+    let (read, write) = rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC).map_err(|e| {
+        SandboxError::Refused {
+            step: Step::Namespace,
+            path: None,
+            source: e.into(),
+        }
+    })?;
+    Ok((std::fs::File::from(read), write))
+}
+
+/// Whether this kernel lets this user create the sandbox's user and mount namespace: a
+/// short-lived child tries (about a millisecond).
+#[allow(unsafe_code, reason = "pre_exec: the namespace is tried in the child")]
+pub fn namespaces_available() -> bool {
+    let probe = Sandbox {
+        namespaces: true,
+        ..Sandbox::default()
+    };
+    let Ok(mut plan) = probe.prepare(Path::new("/")) else {
+        return false;
+    };
+    plan.landlock = None;
+    let mut command = std::process::Command::new("/proc/self/exe");
+    command
+        .arg("--version")
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null());
+    // SAFETY: the closure makes system calls only, on memory allocated before the fork.
+    unsafe {
+        command.pre_exec(move || {
+            plan.enter()
+                .map_err(|(_, _, errno)| io::Error::from_raw_os_error(errno))
+        });
+    }
+    command.status().is_ok_and(|s| s.success())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn steps_round_trip_through_their_codes() {
+        for step in [
+            Step::Namespace,
+            Step::IdMap,
+            Step::Private,
+            Step::Hide,
+            Step::ReadOnly,
+            Step::Capabilities,
+            Step::Landlock,
+            Step::Cwd,
+        ] {
+            assert_eq!(Step::from_code(step.code()), Some(step));
+        }
+        assert_eq!(Step::from_code(99), None);
+    }
+}
