@@ -212,7 +212,7 @@ fn start(
         scope_file: session::Bytes::of(file.as_os_str()),
         command: command.iter().map(|a| session::Bytes::of(a)).collect(),
         cwd: session::Bytes::of(cwd.as_os_str()),
-        temp_dir: session::Bytes::of(temp_dir.as_os_str()),
+        temp_dir: session::Bytes::of(base_temp.as_os_str()),
         environment: crate::guard::session_vars()
             .filter_map(|v| {
                 std::env::var_os(v).map(|value| (v.to_owned(), session::Bytes::of(&value)))
@@ -223,6 +223,7 @@ fn start(
         sandbox: policy.as_ref().map(|p| session::Sandbox {
             settings: loaded.sandbox.clone(),
             socket: session::Bytes::of(socket.as_os_str()),
+            temp_dir: session::Bytes::of(temp_dir.as_os_str()),
             hidden: p
                 .sandbox
                 .hidden

@@ -625,17 +625,17 @@ pub fn namespaces_available() -> bool {
         return false;
     };
     plan.landlock = None;
+    // The child ends as soon as the namespace is made: nothing is exec'd.
     let mut command = std::process::Command::new("/proc/self/exe");
     command
-        .arg("--version")
         .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null());
     // SAFETY: the closure makes system calls only, on memory allocated before the fork.
     unsafe {
-        command.pre_exec(move || {
-            plan.enter()
-                .map_err(|(_, _, errno)| io::Error::from_raw_os_error(errno))
+        command.pre_exec(move || match plan.enter() {
+            Ok(()) => libc::_exit(0),
+            Err((_, _, errno)) => Err(io::Error::from_raw_os_error(errno)),
         });
     }
     command.status().is_ok_and(|s| s.success())

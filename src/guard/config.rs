@@ -123,7 +123,6 @@ pub const PROGRAM_KEYS: &[&str] = &[
     "core.worktree",
     "sequence.editor",
     "pager.*",
-    "alias.*",
     "diff.external",
     "diff.*.command",
     "diff.*.textconv",
@@ -192,38 +191,61 @@ pub fn harmless_program(v: &OsStr) -> bool {
     )
 }
 
+/// Where a setting is given.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Via {
+    /// `-c key=value` (or a `GIT_CONFIG_*` variable, or inside an alias).
+    CommandLine,
+    /// `git config key value`: the repository's own configuration.
+    Config,
+}
+
+impl Via {
+    /// The setting as the person wrote it, quoted.
+    fn named(self, key: &str) -> String {
+        match self {
+            Via::CommandLine => format!("`-c {key}`"),
+            Via::Config => format!("`git config {key}`"),
+        }
+    }
+}
+
 /// Why setting `key` to `value` (`-c key=value`, `git config key value`) would make git run a
 /// program of the caller's choosing or write somewhere the guard cannot see, if it would.
 /// `key` is lowered as git compares it ([`normal_key`]).
-pub fn setting_refusal(key: &str, value: Option<&OsStr>, how: &str) -> Option<String> {
+pub fn setting_refusal(key: &str, value: Option<&OsStr>, how: Via) -> Option<String> {
     if !HARMLESS_KEYS.iter().any(|p| key_matches(p, key)) {
         return Some(format!(
-            "`{how} {key}` is not a setting this guard knows to run nothing"
+            "{} is not a setting this guard knows to run nothing",
+            how.named(key)
         ));
     }
     if key.starts_with("alias.") {
         if value.is_some_and(|v| v.as_bytes().trim_ascii_start().starts_with(b"!")) {
-            return Some(format!("`{how} {key}` runs a shell command"));
+            return Some(format!("{} runs a shell command", how.named(key)));
         }
     } else if key == "core.pager" || key.starts_with("pager.") || key == "core.editor" {
         if !value.is_none_or(harmless_program) {
-            return Some(format!("`{how} {key}` names a program git would run"));
+            return Some(format!("{} names a program git would run", how.named(key)));
         }
     } else if key == "core.hookspath" {
         if value.is_none_or(|v| v.as_bytes() != b"/dev/null") {
             return Some(format!(
-                "`{how} core.hooksPath` names programs git would run"
+                "{} names programs git would run",
+                how.named("core.hooksPath")
             ));
         }
     } else if key.starts_with("remote.")
         && value.is_some_and(|v| effect::runs_transport(v.as_bytes()))
     {
         return Some(format!(
-            "`{how} {key}` names a transport that runs a program"
+            "{} names a transport that runs a program",
+            how.named(key)
         ));
     } else if key == "core.fsmonitor" && value.is_none_or(|v| v.as_bytes() != b"false") {
         return Some(format!(
-            "`{how} core.fsmonitor` names a program git would run"
+            "{} names a program git would run",
+            how.named("core.fsmonitor")
         ));
     }
     None
@@ -327,7 +349,8 @@ mod tests {
 
     #[test]
     fn settings_that_run_programs_are_refused_whichever_way_they_are_set() {
-        let refused = |k: &str, v: &str| setting_refusal(k, Some(OsStr::new(v)), "-c").is_some();
+        let refused =
+            |k: &str, v: &str| setting_refusal(k, Some(OsStr::new(v)), Via::CommandLine).is_some();
         assert!(refused("core.sshcommand", "./p"));
         assert!(refused("credential.helper", "store"));
         assert!(refused("remote.origin.uploadpack", "./p"));

@@ -157,6 +157,9 @@ pub enum Rule {
     Unconfined(String),
     /// The guard failed (a panic).
     Failed(String),
+    /// A setting of the repository's configuration that names a program appeared since the
+    /// session started.
+    Configured(String),
     /// A call the session's broker will not run for the sandbox: a read (which runs inside
     /// it), or one naming a path the agent may not read.
     Sandbox(String),
@@ -206,7 +209,7 @@ impl Rule {
                 format!("{why}; every write is refused until the scope is fixed")
             }
             Rule::Failed(why) => format!("the guard failed: {why}"),
-            Rule::Sandbox(why) => why.clone(),
+            Rule::Sandbox(why) | Rule::Configured(why) => why.clone(),
         }
     }
 
@@ -226,6 +229,9 @@ impl Rule {
                 "fix the file (`git-prism session check` says what is wrong) or run it yourself"
             }
             Rule::Sandbox(_) => "use paths inside the session's scope",
+            Rule::Configured(_) => {
+                "remove the setting, or run it yourself outside the agent's session"
+            }
             _ => "run it yourself outside the agent's session, or change the session's scope",
         }
     }
@@ -476,7 +482,7 @@ pub fn check(tool: Program, args: &[OsString], cwd: Option<&Path>, scope_file: &
                 &call.settings[..]
             };
             if let Some(why) = settings.iter().find_map(|(key, value)| {
-                config::setting_refusal(key, value.as_deref(), "git config")
+                config::setting_refusal(key, value.as_deref(), config::Via::Config)
             }) {
                 call.effect = Effect::Unknown(why);
             }
@@ -592,6 +598,20 @@ fn decide(
                 // through the broker): the read works on a copy there too.
                 if permission < Permission::WriteLocal || sandbox::socket().is_some() {
                     d.index_copy = Some(found.git_dir.join("index"));
+                }
+            }
+        }
+        // A read that goes to the network runs git's transport (an ssh command, an upload
+        // pack) with the user's credentials: the repository's configuration is held to the
+        // session's start for it too.
+        if call.network {
+            if let Some((cwd, found)) =
+                cwd.and_then(|cwd| place::of_call(cwd, &call.place).map(|f| (cwd, f)))
+            {
+                let here = cwd.join(call.place.chdir.iter().collect::<PathBuf>());
+                if let Some(rule) = drifted(&mut d, ctx, &found, &here, &call.place) {
+                    d.repo = Some(found.shown());
+                    return d.refuse(rule);
                 }
             }
         }
@@ -783,7 +803,7 @@ fn drifted(
             d.config = settings;
             None
         }
-        config::Drift::Refuse(key) => Some(Rule::RunsProgram(format!(
+        config::Drift::Refuse(key) => Some(Rule::Configured(format!(
             "`{key}` in the repository's configuration names a program and was set after the session started (`git config --unset {key}` removes it)"
         ))),
     }
@@ -1128,7 +1148,8 @@ pub fn session_vars() -> impl Iterator<Item = &'static str> {
 fn programs(place: &Place, ctx: &Context) -> Option<String> {
     for (key, value) in &place.config {
         let key = key.to_ascii_lowercase();
-        if let Some(why) = config::setting_refusal(&key, value.as_deref(), "-c") {
+        if let Some(why) = config::setting_refusal(&key, value.as_deref(), config::Via::CommandLine)
+        {
             return Some(why);
         }
     }

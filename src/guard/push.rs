@@ -385,4 +385,3 @@ mod tests {
         assert_eq!(destinations(&push("push"), &elsewhere).unwrap(), ["main"]);
     }
 }
-

@@ -92,10 +92,7 @@ pub fn names_hidden(args: &[OsString], cwd: &Path, hidden: &[PathBuf]) -> Option
             }
         }
     }
-    let vars: Vec<OsString> = PATH_VARS
-        .iter()
-        .filter_map(std::env::var_os)
-        .collect();
+    let vars: Vec<OsString> = PATH_VARS.iter().filter_map(std::env::var_os).collect();
     for v in &vars {
         candidates.extend(v.as_bytes().split(|b| *b == b':'));
     }

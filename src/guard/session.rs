@@ -79,6 +79,8 @@ pub struct Sandbox {
     pub settings: super::scope::Settings,
     /// The broker's socket, which the shim inside the sandbox sends its writes to.
     pub socket: Bytes,
+    /// The agent's private temporary directory (inside [`Record::temp_dir`]).
+    pub temp_dir: Bytes,
     /// Every path the agent cannot read: a brokered call that names one is refused.
     pub hidden: Vec<Bytes>,
     /// Whether the user and mount namespace holds (false: Landlock alone, `--weaker`).

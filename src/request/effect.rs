@@ -1263,14 +1263,13 @@ fn config_reads(t: &Tokens) -> bool {
 pub fn config_writes(args: &[OsString]) -> Vec<(String, Option<OsString>)> {
     let t = options::tokenize("config", args);
     let mut positionals: Vec<&OsString> = t.positionals().collect();
-    if matches!(positionals.first().map(|p| p.as_bytes()), Some(b"set")) {
-        positionals.remove(0);
-    } else if matches!(
-        positionals.first().map(|p| p.as_bytes()),
-        Some(b"unset" | b"remove-section")
-    ) || t.has(&["--unset", "--unset-all", "--remove-section"])
-    {
-        return Vec::new();
+    match positionals.first().map(|p| p.as_bytes()) {
+        Some(b"set") => {
+            positionals.remove(0);
+        }
+        Some(b"get" | b"list" | b"unset" | b"remove-section") => return Vec::new(),
+        _ if t.has(&["--unset", "--unset-all", "--remove-section"]) => return Vec::new(),
+        _ => {}
     }
     match positionals.as_slice() {
         [key, value, ..] => vec![(config_key(&key.to_string_lossy()), Some((*value).clone()))],

@@ -229,6 +229,40 @@ pub const TABLE: &[(&str, &[(&str, Takes)])] = &[
             ("--no-includes", Flag),
         ],
     ),
+    // git config's subcommands (git 2.46 and later): their own options, besides the ones above
+    (
+        "config get",
+        &[
+            ("--all", Flag),
+            ("--no-all", Flag),
+            ("--regexp", Flag),
+            ("--no-regexp", Flag),
+            ("--value", Value),
+            ("--no-value", Flag),
+            ("--url", Value),
+            ("--no-url", Flag),
+        ],
+    ),
+    (
+        "config set",
+        &[
+            ("--all", Flag),
+            ("--no-all", Flag),
+            ("--value", Value),
+            ("--no-value", Flag),
+            ("--append", Flag),
+            ("--no-append", Flag),
+        ],
+    ),
+    (
+        "config unset",
+        &[
+            ("--all", Flag),
+            ("--no-all", Flag),
+            ("--value", Value),
+            ("--no-value", Flag),
+        ],
+    ),
     // git stash
     (
         "stash",
@@ -1379,6 +1413,17 @@ impl Tokens {
 /// Reads the arguments of `command` (after its name) as git's parse-options does, with the
 /// option table of `command`.
 pub fn tokenize(command: &str, args: &[OsString]) -> Tokens {
+    // `git config get|set|unset` take options of their own besides `git config`'s.
+    let sub = match (command, args.first().map(|a| a.as_bytes())) {
+        ("config", Some(b"get")) => Some("config get"),
+        ("config", Some(b"set")) => Some("config set"),
+        ("config", Some(b"unset")) => Some("config unset"),
+        _ => None,
+    };
+    let takes = |command: &str, name: &[u8]| {
+        sub.and_then(|s| takes(s, name))
+            .or_else(|| takes(command, name))
+    };
     let mut out = Tokens::default();
     let mut i = 0;
     while let Some(arg) = args.get(i) {

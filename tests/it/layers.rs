@@ -45,7 +45,7 @@ const LAYERS: &[&[&str]] = &[
     // One function per use case, shared by the edges.
     &["query"],
     // The session guard: the scope, and where a call acts (below the shim that enforces it).
-    &["guard"],
+    &["guard", "broker"],
     // The program's edges.
     &["shim", "serve", "install"],
     &["cli"],

@@ -49,6 +49,7 @@ mod security_answers;
 mod security_exec;
 mod security_fs;
 mod security_serve;
+mod session_sandbox;
 mod session_verify;
 mod snapshot;
 mod verify;
