@@ -516,11 +516,10 @@ fn a_stand_in_agent_does_a_whole_task() {
     let url = format!("git://127.0.0.1:{}/remote.git", d.port);
     s.git(&s.app, &["remote", "set-url", "origin", &url]);
     std::fs::create_dir_all(s.env.home.join(".codex")).unwrap();
-    let script = format!(
-        "set -e
+    let script = "set -e
 cd app
 git switch -q -c feature
-echo 'fn main() {{}}' > main.rs
+echo 'fn main() {}' > main.rs
 git add main.rs
 git commit -q -m 'add main'
 git push -q -u origin feature
@@ -531,9 +530,8 @@ echo scratch > \"$TMPDIR/scratch\"
 cat \"$TMPDIR/scratch\"
 git -C ../ref log -1 --format=%s
 cat ../ref/README
-echo done"
-    );
-    let out = s.run(&script, &[]);
+echo done";
+    let out = s.run(script, &[]);
     assert!(out.status.success(), "{}", text(&out));
     let o = stdout(&out);
     for want in ["verified", "scratch", "init", "ref", "done"] {
