@@ -11,9 +11,10 @@ from world import git_ok, real_git, run
 
 
 def expand(context, text: str) -> str:
-    """Substitutes {tmp}, {home}, {repo}, {shim} and {cursor} in a step's text."""
+    """Substitutes {tmp}, {home}, {repo}, {shim}, {real_git} and {cursor} in a step's text."""
     for name, value in (
         ("tmp", context.tmp),
+        ("real_git", context.real_git),
         ("home", context.home),
         ("repo", context.repo or ""),
         ("shim", context.shim_dir),

@@ -604,7 +604,7 @@ fn decide(
         // A read that goes to the network runs git's transport (an ssh command, an upload
         // pack) with the user's credentials: the repository's configuration is held to the
         // session's start for it too.
-        if call.network {
+        if call.network && d.confinement.is_some() {
             if let Some((cwd, found)) =
                 cwd.and_then(|cwd| place::of_call(cwd, &call.place).map(|f| (cwd, f)))
             {

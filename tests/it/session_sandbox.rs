@@ -657,6 +657,42 @@ fn without_namespaces_the_session_starts_only_when_told_to_run_weaker() {
     );
 }
 
+/// gh runs through the broker with the user's token; the agent never holds it, and gh's
+/// writes are judged as outside a sandbox.
+#[test]
+fn gh_gets_the_user_s_token_and_the_agent_does_not() {
+    let s = Sandboxed::new();
+    let fake = s.root.join("fake-gh");
+    s.env.script(
+        &fake,
+        "gh",
+        "#!/bin/sh\necho \"gh $* token=${GH_TOKEN:-none}\"\n",
+    );
+    let path = format!(
+        "{}:{}",
+        s.env.shim_path().to_string_lossy(),
+        fake.display()
+    );
+    let mut cmd = s.env.command(bin(), std::ffi::OsStr::new(&path));
+    cmd.args(["session", "--scope"])
+        .arg(&s.scope)
+        .args([
+            "--",
+            "sh",
+            "-c",
+            "cd app; echo \"agent token=${GH_TOKEN:-none}\"; gh pr list; gh pr merge 1; echo merge=$?",
+        ])
+        .current_dir(&s.root)
+        .env("GIT_PRISM_STATE_DIR", &s.state)
+        .env("TMPDIR", &s.tmp)
+        .env("GH_TOKEN", "gho_SECRET");
+    let out = cmd.output().unwrap();
+    let o = stdout(&out);
+    assert!(o.contains("agent token=none"), "{}", text(&out));
+    assert!(o.contains("gh pr list token=gho_SECRET"), "{}", text(&out));
+    assert!(o.contains("merge=1") && !o.contains("gh pr merge"), "{}", text(&out));
+}
+
 /// git ≥ 2.46's read forms of `git config get` are reads, in a session as anywhere.
 #[test]
 fn config_get_forms_are_reads() {
