@@ -4,7 +4,7 @@
 //! runs, so machine noise hits both sides alike; the others hold absolute budgets (hostile
 //! repositories' time and memory, function context's second) or count agreement with git
 //! (fidelity, imara). `BENCH_FIGURES` picks them by name, comma-separated (`passthrough`,
-//! `guard`, `manifest`, `tokens`, `context`, `fidelity`, `hostile`, `verify`, `blame`,
+//! `guard`, `sandbox`, `manifest`, `tokens`, `context`, `fidelity`, `hostile`, `verify`, `blame`,
 //! `analysis`, `imara`; `all` by default). Results are printed and appended to `bench/RESULTS.md` with the
 //! machine, date and commit. Nothing here runs in CI.
 
@@ -16,6 +16,7 @@ mod hostile;
 mod manifest;
 mod passthrough;
 mod report;
+mod sandbox;
 mod scratch;
 mod timing;
 mod tokens;
@@ -77,6 +78,10 @@ fn parse_args() -> Result<Options> {
 }
 
 fn main() -> Result<()> {
+    let raw: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
+    if raw.first().is_some_and(|a| a == "--inner") {
+        return sandbox::inner(&raw[1..]);
+    }
     let options = parse_args()?;
     std::fs::create_dir_all(&options.work)?;
     manifest::check_corpus(&options.corpus)?;
@@ -88,6 +93,9 @@ fn main() -> Result<()> {
     }
     if wants("guard") {
         passthrough::guard_cost(&options, &mut report)?;
+    }
+    if wants("sandbox") {
+        sandbox::run(&options, &mut report)?;
     }
     if wants("manifest") {
         manifest::speed(

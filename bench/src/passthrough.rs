@@ -366,15 +366,15 @@ fn decision_cost(options: &Options) -> Result<String> {
 }
 
 /// The directories that put each variant first on PATH.
-struct Dirs {
-    real_dir: PathBuf,
-    shim_dir: PathBuf,
-    floor_dir: PathBuf,
-    home: PathBuf,
+pub struct Dirs {
+    pub real_dir: PathBuf,
+    pub shim_dir: PathBuf,
+    pub floor_dir: PathBuf,
+    pub home: PathBuf,
 }
 
 impl Dirs {
-    fn prepare(options: &Options) -> Result<Dirs> {
+    pub fn prepare(options: &Options) -> Result<Dirs> {
         let real_dir = options
             .git
             .parent()

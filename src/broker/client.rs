@@ -30,6 +30,9 @@ pub enum ClientError {
     /// This process's working directory cannot be named.
     #[error("the working directory cannot be read")]
     Cwd(#[source] std::io::Error),
+    /// The broker serves only the session's own processes.
+    #[error("the session's broker serves only the session's processes, and this is not one of the session's processes")]
+    NotServed,
 }
 
 /// The socket the signal handler writes to (`-1`: none).
@@ -170,5 +173,6 @@ pub fn call(socket: &Path, kind: Kind, args: &[OsString]) -> Result<Ended, Clien
     Ok(match reply? {
         Reply::Exited(code) | Reply::Failed(code) => Ended::Exited(code),
         Reply::Signaled(sig) => Ended::Signaled(sig),
+        Reply::NotServed => return Err(ClientError::NotServed),
     })
 }

@@ -93,13 +93,15 @@ pub enum Peers {
 }
 
 /// What the broker runs a call as.
-#[derive(Clone, Debug)]
 pub struct Runner {
     /// git-prism's own executable.
     pub exe: PathBuf,
     /// The session's environment, with the session's own variables set (its scope, state and
     /// temporary directory, `PATH` with the shim first) and the broker's mark.
     pub env: Vec<(OsString, OsString)>,
+    /// The broker's view (the agent's hidden paths hidden), which a call that needs no
+    /// credentials enters before it runs.
+    pub view: Option<crate::confine::sandbox::View>,
 }
 
 impl Runner {
@@ -175,7 +177,16 @@ impl Broker {
 
     /// Serves one connection.
     fn serve(&self, mut stream: UnixStream) {
-        let Ok((request, fds)) = wire::receive(&mut stream) else {
+        // Who calls is checked before anything of the call is read.
+        if self.check_peer(&stream).is_err() {
+            let _ = wire::reply(&mut stream, Reply::NotServed);
+            return;
+        }
+        // A caller that connects and sends nothing keeps no thread for long.
+        let _ = stream.set_read_timeout(Some(std::time::Duration::from_secs(30)));
+        let received = wire::receive(&mut stream);
+        let _ = stream.set_read_timeout(None);
+        let Ok((request, fds)) = received else {
             return;
         };
         let mut fds = fds.into_iter();
@@ -189,10 +200,6 @@ impl Broker {
             let _ = rustix::io::write(stderr, line.as_bytes());
             let _ = wire::reply(stream, Reply::Failed(crate::exit_codes::REFUSED));
         };
-        if let Err(why) = self.check_peer(&stream) {
-            fail(&mut stream, &stderr, &why);
-            return;
-        }
         let Some(cwd) = same_directory(&request.cwd, &cwd_fd) else {
             fail(
                 &mut stream,
@@ -248,6 +255,13 @@ impl Broker {
             }
         };
         let err_fd = stderr.try_clone().ok();
+        let (view_fds, view_var) = match self.runner.view.as_ref().filter(|_| request.kind == Kind::Git) {
+            Some(v) => {
+                let (fds, var) = v.for_child();
+                (fds, Some(var))
+            }
+            None => (Vec::new(), None),
+        };
         let mut command = std::process::Command::new(&self.runner.exe);
         command
             .arg0(argv0)
@@ -258,6 +272,9 @@ impl Broker {
             .stdin(std::process::Stdio::from(stdin))
             .stdout(std::process::Stdio::from(stdout))
             .stderr(std::process::Stdio::from(stderr));
+        if let Some(var) = &view_var {
+            command.env(crate::confine::sandbox::VIEW_VAR, var);
+        }
         let (blocked, ignored) = (request.blocked, request.ignored);
         let (dev, ino) = (cwd.1, cwd.2);
         // SAFETY: the closure makes only async-signal-safe calls (setsid, sigprocmask, signal,
@@ -267,6 +284,13 @@ impl Broker {
                 // A session of its own: the caller's terminal signals reach it through the
                 // caller, and its process group can be signalled as one.
                 libc::setsid();
+                // The view's namespaces, at the numbers the child is told (dup2 leaves them
+                // open across the exec).
+                for (from, to) in &view_fds {
+                    if libc::dup2(*from, *to) < 0 {
+                        return Err(std::io::Error::last_os_error());
+                    }
+                }
                 let mut set: libc::sigset_t = std::mem::zeroed();
                 libc::sigemptyset(&mut set);
                 for sig in 1..64 {
@@ -443,6 +467,7 @@ mod tests {
     #[test]
     fn a_call_keeps_only_the_variables_that_say_what_it_is() {
         let runner = Runner {
+            view: None,
             exe: "/x".into(),
             env: vec![
                 ("PATH".into(), "/session".into()),

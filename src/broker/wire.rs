@@ -6,7 +6,7 @@
 //! client → broker   "GPB1" <u32 length> + SCM_RIGHTS [stdin, stdout, stderr, cwd]
 //!                   <length bytes: kind, signal mask, ignored signals, cwd, argv, environment>
 //! client → broker   'K' <i32 signal>          (zero or more, while the call runs)
-//! broker → client   'E' <i32 code> | 'S' <i32 signal> | 'X' <i32 code>   (once)
+//! broker → client   'E' <i32 code> | 'S' <i32 signal> | 'X' <i32 code> | 'P' 0   (once)
 //! ```
 //!
 //! Integers are little-endian; byte strings are a `u32` length and the bytes (arguments,
@@ -82,6 +82,9 @@ pub enum Reply {
     /// The broker refused or failed before anything ran (it said why on the call's stderr);
     /// the call ends with this code.
     Failed(i32),
+    /// The broker does not serve the caller (not one of the session's processes): it read
+    /// nothing of the call.
+    NotServed,
 }
 
 /// A message from the caller while its call runs.
@@ -227,6 +230,7 @@ pub fn reply(stream: &mut UnixStream, reply: Reply) -> io::Result<()> {
         Reply::Exited(c) => (b'E', c),
         Reply::Signaled(s) => (b'S', s),
         Reply::Failed(c) => (b'X', c),
+        Reply::NotServed => (b'P', 0),
     };
     let mut buf = [0u8; 5];
     buf[0] = tag;
@@ -260,6 +264,7 @@ pub fn read_reply(stream: &mut UnixStream) -> Result<Reply, WireError> {
         Some((b'E', c)) => Ok(Reply::Exited(c)),
         Some((b'S', s)) => Ok(Reply::Signaled(s)),
         Some((b'X', c)) => Ok(Reply::Failed(c)),
+        Some((b'P', _)) => Ok(Reply::NotServed),
         Some(_) => Err(WireError::Malformed("unknown reply")),
         None => Err(WireError::Malformed("the broker closed the connection")),
     }

@@ -272,9 +272,22 @@ fn start(
         Some(ns) => crate::broker::server::Peers::Namespace(ns),
         None => crate::broker::server::Peers::Descendants(pid),
     };
+    // The broker's view: what the agent cannot read stays hidden from the git writes the
+    // broker runs for it (a hook the agent edited, `commit -F <a key>`), but their git
+    // directories are writable. Calls that need the user's credentials (the network, gh,
+    // `session verify --pushed`) run outside it.
+    let view = if namespaces && !crate::confine::test_rule_off("broker-view") {
+        Some(
+            crate::confine::sandbox::View::make(&sandbox)
+                .context("cannot make the broker's view of the sandbox")?,
+        )
+    } else {
+        None
+    };
     let runner = crate::broker::server::Runner {
         exe: std::env::current_exe().context("cannot find git-prism's own executable")?,
         env: runner_environment(&scope_copy, &state, &temp_dir, &path),
+        view,
     };
     let broker = crate::broker::server::Broker::new(listener, peers, runner);
     broker.start();

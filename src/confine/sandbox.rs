@@ -613,6 +613,157 @@ fn pipe() -> Result<(std::fs::File, OwnedFd), SandboxError> {
     Ok((std::fs::File::from(read), write))
 }
 
+/// A user and mount namespace kept open by descriptors, for processes to enter later: the
+/// broker's view, in which the git writes it runs for the agent see what the agent sees (the
+/// hidden paths hidden) but may write their git directories.
+pub struct View {
+    /// The user namespace (`None`: the mount namespace was made without one, as root).
+    user: Option<OwnedFd>,
+    /// The mount namespace.
+    mnt: OwnedFd,
+}
+
+/// The variable naming, for the broker's child, the descriptors of the view it may enter
+/// (`<mount>` or `<mount>,<user>`).
+pub const VIEW_VAR: &str = "GIT_PRISM_VIEW";
+
+/// The descriptor numbers a child gets the view's namespaces at.
+const VIEW_FDS: (i32, i32) = (200, 201);
+
+impl View {
+    /// Makes the namespace of `sandbox` (its hidden paths; nothing read-only, no Landlock) in
+    /// a short-lived child and keeps it open.
+    #[allow(
+        unsafe_code,
+        reason = "fork without exec: the child makes the namespace, then waits to be released"
+    )]
+    pub fn make(sandbox: &Sandbox) -> Result<View, SandboxError> {
+        let view = Sandbox {
+            namespaces: true,
+            hidden: sandbox.hidden.clone(),
+            read_only: Vec::new(),
+            empty_file: sandbox.empty_file.clone(),
+            confinement: Confinement::default(),
+        };
+        let mut plan = view.prepare(Path::new("/"))?;
+        plan.landlock = None;
+        let (mut ready_read, ready_write) = pipe()?;
+        let (release_read, release_write) = pipe()?;
+        let failed = |source: io::Error| SandboxError::Refused {
+            step: Step::Namespace,
+            path: None,
+            source,
+        };
+        // SAFETY: the child makes system calls only (`Plan::enter`, write, read, _exit) on
+        // memory allocated before the fork.
+        let pid = unsafe { libc::fork() };
+        if pid < 0 {
+            return Err(failed(io::Error::last_os_error()));
+        }
+        if pid == 0 {
+            // SAFETY: in the child: system calls on descriptors and buffers made before the fork.
+            unsafe {
+                // The parent's ends: the child's copies would keep the pipes open for ever.
+                libc::close(release_write.as_raw_fd());
+                libc::close(ready_read.as_raw_fd());
+                let code: u8 = if plan.enter().is_ok() { 0 } else { 1 };
+                libc::write(ready_write.as_raw_fd(), (&code as *const u8).cast(), 1);
+                let mut byte = 0u8;
+                libc::read(release_read.as_raw_fd(), (&mut byte as *mut u8).cast(), 1);
+                libc::_exit(0);
+            }
+        }
+        drop(ready_write);
+        drop(release_read);
+        let mut code = [1u8];
+        let made = ready_read.read_exact(&mut code).is_ok() && code[0] == 0;
+        let open = |kind: &str| -> Option<OwnedFd> {
+            rustix::fs::open(
+                format!("/proc/{pid}/ns/{kind}"),
+                rustix::fs::OFlags::RDONLY | rustix::fs::OFlags::CLOEXEC,
+                rustix::fs::Mode::empty(),
+            )
+            .ok()
+        };
+        let same_user = std::fs::read_link(format!("/proc/{pid}/ns/user")).ok()
+            == std::fs::read_link("/proc/self/ns/user").ok();
+        let result = match (made, open("mnt")) {
+            (true, Some(mnt)) => Ok(View {
+                user: if same_user { None } else { open("user") },
+                mnt,
+            }),
+            _ => Err(failed(io::Error::other("the view's namespace was not made"))),
+        };
+        drop(release_write);
+        let mut status = 0;
+        // SAFETY: reaps the child forked above.
+        unsafe {
+            libc::waitpid(pid, &mut status, 0);
+        }
+        result
+    }
+
+    /// The descriptors a child is to get (kept open across its `execve` at fixed numbers) and
+    /// the value of [`VIEW_VAR`] that names them.
+    pub fn for_child(&self) -> (Vec<(i32, i32)>, String) {
+        let mut fds = vec![(self.mnt.as_raw_fd(), VIEW_FDS.0)];
+        let mut value = VIEW_FDS.0.to_string();
+        if let Some(user) = &self.user {
+            fds.push((user.as_raw_fd(), VIEW_FDS.1));
+            value = format!("{value},{}", VIEW_FDS.1);
+        }
+        (fds, value)
+    }
+}
+
+/// Enters the view whose descriptors [`VIEW_VAR`] names (the broker's child, for a call that
+/// needs no credentials), or only closes them: they never reach git. `Ok(false)` when there
+/// is no view to enter.
+#[allow(unsafe_code, reason = "setns and fcntl on descriptors the broker passed")]
+pub fn enter_view(enter: bool) -> io::Result<bool> {
+    let Some(value) = std::env::var_os(VIEW_VAR) else {
+        return Ok(false);
+    };
+    let fds: Vec<i32> = value
+        .to_string_lossy()
+        .split(',')
+        .filter_map(|f| f.parse().ok())
+        .filter(|f| *f == VIEW_FDS.0 || *f == VIEW_FDS.1)
+        .collect();
+    let mut entered = false;
+    let cwd = std::env::current_dir();
+    if enter {
+        let (mnt, user) = (fds.first().copied(), fds.get(1).copied());
+        // SAFETY: setns on descriptors this process was given for it; the user namespace
+        // first, as the mount namespace belongs to it.
+        unsafe {
+            if let Some(user) = user {
+                if libc::setns(user, libc::CLONE_NEWUSER) != 0 {
+                    return Err(io::Error::last_os_error());
+                }
+            }
+            if let Some(mnt) = mnt {
+                if libc::setns(mnt, libc::CLONE_NEWNS) != 0 {
+                    return Err(io::Error::last_os_error());
+                }
+                entered = true;
+            }
+        }
+    }
+    for fd in fds {
+        // SAFETY: closes a descriptor this process was given and no one else holds.
+        unsafe {
+            libc::close(fd);
+        }
+    }
+    if entered {
+        // Entering a mount namespace leaves the working directory at its root: back to the
+        // same path, in the view (the caller's directory is never one the view hides).
+        std::env::set_current_dir(cwd?)?;
+    }
+    Ok(entered)
+}
+
 /// Whether this kernel lets this user create the sandbox's user and mount namespace: a
 /// short-lived child tries (about a millisecond).
 #[allow(unsafe_code, reason = "pre_exec: the namespace is tried in the child")]

@@ -113,6 +113,18 @@ pub fn run(tool: Program, argv0: OsString, args: Vec<OsString>) -> i32 {
     let mut held = None;
     if let Some(scope) = std::env::var_os(crate::guard::scope::SCOPE_VAR).filter(|v| !v.is_empty())
     {
+        // The broker's child: a call that needs no credentials runs in the broker's view,
+        // where what the agent cannot read is hidden (entered before anything else runs: a
+        // user namespace is entered only by a process of one thread).
+        if crate::broker::is_brokered() {
+            let network = tool == Program::Gh || crate::request::effect::git(&args).network;
+            if let Err(e) = crate::confine::sandbox::enter_view(!network) {
+                note(format_args!("cannot enter the session's view: {e}"));
+                return exit_codes::REFUSED;
+            }
+        } else {
+            let _ = crate::confine::sandbox::enter_view(false);
+        }
         let decision = judge(tool, &args, &scope);
         // Inside a session's sandbox, a call that needs what the sandbox withholds (a git
         // directory, the network with the user's credentials, gh's token) is the broker's;

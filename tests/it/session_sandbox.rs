@@ -467,6 +467,22 @@ fn the_broker_reads_nothing_hidden_for_the_agent() {
     );
 }
 
+/// A hook the agent can edit (a hooks directory in the work tree, set before the session, as
+/// husky does) runs for a brokered commit in the broker's view: what the agent cannot read is
+/// hidden from it too.
+#[test]
+fn a_brokered_commit_s_hook_cannot_read_what_the_agent_cannot() {
+    let s = Sandboxed::new();
+    s.git(&s.lib, &["config", "core.hooksPath", ".hooks"]);
+    std::fs::create_dir_all(s.lib.join(".hooks")).unwrap();
+    let script = "cd lib && printf '#!/bin/sh\\ncat ~/.ssh/id_ed25519 > stolen 2>/dev/null\\nexit 0\\n' > .hooks/pre-commit && chmod +x .hooks/pre-commit && git commit -q --allow-empty -m x; echo rc=$?; cat stolen";
+    let out = s.run(script, &[]);
+    assert!(stdout(&out).contains("rc=0"), "{}", text(&out));
+    assert!(!stdout(&out).contains("PRIVATE"), "{}", text(&out));
+    let out = s.run_without("broker-view", script);
+    assert!(stdout(&out).contains("PRIVATE"), "{}", text(&out));
+}
+
 /// The socket is the session's: a process that is not in the sandbox is refused.
 #[test]
 fn the_broker_serves_only_the_session_s_processes() {
