@@ -91,7 +91,10 @@ fn timed(
     } else {
         s.command(&s.me)
     };
-    cmd.arg("--inner").arg(runs.to_string()).arg("git").args(args);
+    cmd.arg("--inner")
+        .arg(runs.to_string())
+        .arg("git")
+        .args(args);
     let out = cmd.current_dir(&options.corpus).output()?;
     if !out.status.success() {
         bail!(

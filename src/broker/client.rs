@@ -31,7 +31,9 @@ pub enum ClientError {
     #[error("the working directory cannot be read")]
     Cwd(#[source] std::io::Error),
     /// The broker serves only the session's own processes.
-    #[error("the session's broker serves only the session's processes, and this is not one of the session's processes")]
+    #[error(
+        "the session's broker serves only the session's processes, and this is not one of the session's processes"
+    )]
     NotServed,
 }
 

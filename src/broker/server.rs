@@ -255,7 +255,12 @@ impl Broker {
             }
         };
         let err_fd = stderr.try_clone().ok();
-        let (view_fds, view_var) = match self.runner.view.as_ref().filter(|_| request.kind == Kind::Git) {
+        let (view_fds, view_var) = match self
+            .runner
+            .view
+            .as_ref()
+            .filter(|_| request.kind == Kind::Git)
+        {
             Some(v) => {
                 let (fds, var) = v.for_child();
                 (fds, Some(var))

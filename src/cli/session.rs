@@ -214,9 +214,9 @@ fn start(
         cwd: session::Bytes::of(cwd.as_os_str()),
         temp_dir: session::Bytes::of(base_temp.as_os_str()),
         environment: crate::guard::session_vars()
-            .filter_map(|v| {
-                std::env::var_os(v).map(|value| (v.to_owned(), session::Bytes::of(&value)))
-            })
+            .map(str::to_owned)
+            .chain(crate::guard::config_env_vars())
+            .filter_map(|v| std::env::var_os(&v).map(|value| (v, session::Bytes::of(&value))))
             .collect(),
         repos,
         kernel: support.line(),
@@ -284,9 +284,19 @@ fn start(
     } else {
         None
     };
+    // The broker's git finds its programs (ssh, credential helpers) on the session's PATH,
+    // never in a directory the agent can write.
+    let runner_path = std::env::join_paths(std::env::split_paths(&path).filter(|d| {
+        d.is_absolute()
+            && !sandbox.confinement.dirs.iter().any(|w| {
+                d.canonicalize()
+                    .unwrap_or_else(|_| d.clone())
+                    .starts_with(w)
+            })
+    }))?;
     let runner = crate::broker::server::Runner {
         exe: std::env::current_exe().context("cannot find git-prism's own executable")?,
-        env: runner_environment(&scope_copy, &state, &temp_dir, &path),
+        env: runner_environment(&scope_copy, &state, &temp_dir, &runner_path),
         view,
     };
     let broker = crate::broker::server::Broker::new(listener, peers, runner);

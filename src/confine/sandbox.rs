@@ -692,7 +692,9 @@ impl View {
                 user: if same_user { None } else { open("user") },
                 mnt,
             }),
-            _ => Err(failed(io::Error::other("the view's namespace was not made"))),
+            _ => Err(failed(io::Error::other(
+                "the view's namespace was not made",
+            ))),
         };
         drop(release_write);
         let mut status = 0;
@@ -719,7 +721,10 @@ impl View {
 /// Enters the view whose descriptors [`VIEW_VAR`] names (the broker's child, for a call that
 /// needs no credentials), or only closes them: they never reach git. `Ok(false)` when there
 /// is no view to enter.
-#[allow(unsafe_code, reason = "setns and fcntl on descriptors the broker passed")]
+#[allow(
+    unsafe_code,
+    reason = "setns and fcntl on descriptors the broker passed"
+)]
 pub fn enter_view(enter: bool) -> io::Result<bool> {
     let Some(value) = std::env::var_os(VIEW_VAR) else {
         return Ok(false);

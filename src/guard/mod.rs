@@ -1135,6 +1135,24 @@ const PAGER_VARS: &[&str] = &[
     "MANPAGER",
 ];
 
+/// The `GIT_CONFIG_KEY_<n>` and `GIT_CONFIG_VALUE_<n>` variables `GIT_CONFIG_COUNT` counts in
+/// this process's environment (at most 1,000).
+pub fn config_env_vars() -> Vec<String> {
+    let count = std::env::var("GIT_CONFIG_COUNT")
+        .ok()
+        .and_then(|v| v.parse::<usize>().ok())
+        .unwrap_or(0)
+        .min(1000);
+    (0..count)
+        .flat_map(|n| {
+            [
+                format!("GIT_CONFIG_KEY_{n}"),
+                format!("GIT_CONFIG_VALUE_{n}"),
+            ]
+        })
+        .collect()
+}
+
 /// The variables `git-prism session` records as the session starts.
 pub fn session_vars() -> impl Iterator<Item = &'static str> {
     USER_VARS.iter().chain(PROGRAM_VARS).copied()
@@ -1178,6 +1196,18 @@ fn programs(place: &Place, ctx: &Context) -> Option<String> {
         let fine = var == "GIT_CONFIG_COUNT" && now == "0";
         if !fine {
             return Some(format!("`{var}` is set, and names what git runs or reads"));
+        }
+    }
+    // The settings `GIT_CONFIG_COUNT` counts: each as the session started (a count equal to
+    // the session's does not make its entries the session's).
+    if let Some(record) = &ctx.record {
+        for var in config_env_vars() {
+            let now = std::env::var_os(&var);
+            if now != record.environment.get(&var).map(session::Bytes::os) {
+                return Some(format!(
+                    "`{var}` differs from the session's, so git would read another setting"
+                ));
+            }
         }
     }
     // A trace written to a file can be written into a repository.

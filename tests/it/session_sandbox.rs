@@ -388,6 +388,55 @@ fn a_program_set_through_an_included_file_does_not_run() {
     assert!(marker.exists(), "without the rule the program runs");
 }
 
+/// The environment's configuration entries are the session's: a call that keeps the count and
+/// changes an entry is refused; and the broker's git never finds a program in a directory the
+/// agent writes, even where the session's PATH names one.
+#[test]
+fn the_broker_s_git_runs_only_the_session_s_programs() {
+    let s = Sandboxed::new();
+    let marker = s.tmp.join("pwned");
+    let script = format!(
+        "cd lib && GIT_CONFIG_KEY_0=core.sshCommand GIT_CONFIG_VALUE_0='touch {m}' git ls-remote ssh://127.0.0.1:9/x >/dev/null 2>&1; echo rc=$?",
+        m = marker.display()
+    );
+    let out = s.run(
+        &script,
+        &[
+            ("GIT_CONFIG_COUNT", "1"),
+            ("GIT_CONFIG_KEY_0", "user.name"),
+            ("GIT_CONFIG_VALUE_0", "Me"),
+        ],
+    );
+    assert!(stdout(&out).contains("rc=1"), "{}", text(&out));
+    assert!(!marker.exists(), "{}", text(&out));
+    // A directory of the agent's on the session's PATH.
+    let bin_dir = s.lib.join("bin");
+    std::fs::create_dir_all(&bin_dir).unwrap();
+    let path = format!(
+        "{}:{}",
+        bin_dir.display(),
+        s.env.shim_path().to_string_lossy()
+    );
+    let mut cmd = s.env.command(bin(), std::ffi::OsStr::new(&path));
+    cmd.args(["session", "--scope"])
+        .arg(&s.scope)
+        .args([
+            "--",
+            "sh",
+            "-c",
+            &format!(
+                "cd lib && printf '#!/bin/sh\\ntouch {m}\\nexit 1\\n' > bin/ssh && chmod +x bin/ssh && git ls-remote ssh://127.0.0.1:9/x >/dev/null 2>&1; echo done",
+                m = marker.display()
+            ),
+        ])
+        .current_dir(&s.root)
+        .env("GIT_PRISM_STATE_DIR", &s.state)
+        .env("TMPDIR", &s.tmp);
+    let out = cmd.output().unwrap();
+    assert!(stdout(&out).contains("done"), "{}", text(&out));
+    assert!(!marker.exists(), "the agent's ssh ran: {}", text(&out));
+}
+
 /// `push.recurseSubmodules` from the configuration is judged as `--recurse-submodules` on the
 /// command line would be.
 #[test]
@@ -684,11 +733,7 @@ fn gh_gets_the_user_s_token_and_the_agent_does_not() {
         "gh",
         "#!/bin/sh\necho \"gh $* token=${GH_TOKEN:-none}\"\n",
     );
-    let path = format!(
-        "{}:{}",
-        s.env.shim_path().to_string_lossy(),
-        fake.display()
-    );
+    let path = format!("{}:{}", s.env.shim_path().to_string_lossy(), fake.display());
     let mut cmd = s.env.command(bin(), std::ffi::OsStr::new(&path));
     cmd.args(["session", "--scope"])
         .arg(&s.scope)
@@ -706,7 +751,11 @@ fn gh_gets_the_user_s_token_and_the_agent_does_not() {
     let o = stdout(&out);
     assert!(o.contains("agent token=none"), "{}", text(&out));
     assert!(o.contains("gh pr list token=gho_SECRET"), "{}", text(&out));
-    assert!(o.contains("merge=1") && !o.contains("gh pr merge"), "{}", text(&out));
+    assert!(
+        o.contains("merge=1") && !o.contains("gh pr merge"),
+        "{}",
+        text(&out)
+    );
 }
 
 /// git ≥ 2.46's read forms of `git config get` are reads, in a session as anywhere.
