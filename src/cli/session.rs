@@ -34,6 +34,13 @@ pub struct Args {
 
 #[derive(Debug, clap::Subcommand)]
 enum Action {
+    /// List the sessions started on this machine: id, start, whether it still runs, the
+    /// agent's command and the scope
+    List {
+        /// Print each session as a JSON line
+        #[arg(long)]
+        json: bool,
+    },
     /// Say what the session's scope allows in the repository here
     Check {
         /// The scope file [default: $GIT_PRISM_SCOPE]
@@ -42,6 +49,10 @@ enum Action {
     },
     /// Ask git whether the session's work is committed, pushed and merged (silent when it is)
     Verify {
+        /// The session to verify, by its id or a unique start of it (`session list`), also
+        /// after it ended [default: the session this runs in]
+        #[arg(long, value_name = "ID")]
+        session: Option<String>,
         #[command(flatten)]
         checks: super::verify::Checks,
         /// The repositories to verify [default: every one the scope lets the session write]
@@ -51,6 +62,9 @@ enum Action {
     /// Print the guard's record: every refusal, every push it let through, and what each
     /// commit, merge, rebase, reset and push did
     Log {
+        /// Only this session's records, by its id or a unique start of it
+        #[arg(long, value_name = "ID")]
+        session: Option<String>,
         /// Print the records as JSON lines
         #[arg(long)]
         json: bool,
@@ -63,10 +77,115 @@ enum Action {
 pub fn run(args: Args, out: &mut Out<'_>) -> Result<i32> {
     match args.action {
         Some(Action::Check { scope }) => check(scope, out),
-        Some(Action::Log { json, last }) => show_log(json, last, out),
-        Some(Action::Verify { checks, repos }) => verify(&checks, &repos, out),
+        Some(Action::Log {
+            session,
+            json,
+            last,
+        }) => show_log(session.as_deref(), json, last, out),
+        Some(Action::Verify {
+            session,
+            checks,
+            repos,
+        }) => verify(session.as_deref(), &checks, &repos, out),
+        Some(Action::List { json }) => list(json, out),
         None => start(args.scope, args.command, args.weaker, out),
     }
+}
+
+/// The directory of the session `id` names (its whole id, or a start of it that only one
+/// session's id has), under the state directory.
+fn session_dir(id: &str) -> Result<PathBuf> {
+    let sessions = log::dir()
+        .context("no state directory: set HOME, XDG_STATE_HOME or GIT_PRISM_STATE_DIR")?
+        .join("sessions");
+    if id.len() < 4 || !id.bytes().all(|b| b.is_ascii_hexdigit()) {
+        bail!("`{id}` is not a session id (`git-prism session list` shows them)");
+    }
+    let found: Vec<PathBuf> = std::fs::read_dir(&sessions)
+        .map(|entries| {
+            entries
+                .flatten()
+                .filter(|e| e.file_name().to_string_lossy().starts_with(id))
+                .map(|e| e.path())
+                .collect()
+        })
+        .unwrap_or_default();
+    match found.as_slice() {
+        [one] => Ok(one.clone()),
+        [] => bail!(
+            "no session {id} in {} (`git-prism session list` shows them)",
+            sessions.display()
+        ),
+        _ => bail!(
+            "{id} starts the ids of {} sessions: give more of it",
+            found.len()
+        ),
+    }
+}
+
+/// The scope of the session to act on: the one `--session` names, else the one this process
+/// runs in (`GIT_PRISM_SCOPE`).
+fn session_scope(id: Option<&str>) -> Result<PathBuf> {
+    match id {
+        Some(id) => Ok(session_dir(id)?.join(session::SCOPE_FILE)),
+        None => std::env::var_os(scope::SCOPE_VAR)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+            .context("not in a session: name one with --session <id> (`git-prism session list` shows them)"),
+    }
+}
+
+/// Lists the sessions of the state directory, oldest first.
+fn list(json: bool, out: &mut Out<'_>) -> Result<i32> {
+    let sessions = log::dir()
+        .context("no state directory: set HOME, XDG_STATE_HOME or GIT_PRISM_STATE_DIR")?
+        .join("sessions");
+    let mut records: Vec<session::Record> = std::fs::read_dir(&sessions)
+        .map(|entries| {
+            entries
+                .flatten()
+                .filter_map(|e| {
+                    session::load(&e.path().join(session::SCOPE_FILE))
+                        .ok()
+                        .flatten()
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    records.sort_by(|a, b| a.started.cmp(&b.started).then(a.id.cmp(&b.id)));
+    if records.is_empty() && !json {
+        writeln!(out.stdout, "no sessions yet ({})", sessions.display())?;
+    }
+    for r in &records {
+        let running = r
+            .sandbox
+            .as_ref()
+            .is_some_and(|s| std::os::unix::net::UnixStream::connect(s.socket.path()).is_ok());
+        let words: Vec<OsString> = r.command.iter().map(session::Bytes::os).collect();
+        let command = crate::shell::join(words.iter().map(OsString::as_os_str));
+        if json {
+            let line = serde_json::json!({
+                "id": r.id,
+                "started": r.started,
+                "running": running,
+                "command": command,
+                "scope": r.scope_file.path(),
+                "repos": r.repos.iter().map(|p| p.path.path()).collect::<Vec<_>>(),
+            });
+            writeln!(out.stdout, "{}", crate::json::to_string(&line)?)?;
+        } else {
+            writeln!(
+                out.stdout,
+                "{}  {}  {:<7}  {}  (scope {})",
+                r.id,
+                r.started,
+                if running { "running" } else { "ended" },
+                command,
+                r.scope_file.path().display()
+            )?;
+        }
+    }
+    Ok(exit_codes::SUCCESS)
 }
 
 /// The scope file: the one named, else `$GIT_PRISM_SCOPE`, made absolute.
@@ -652,10 +771,17 @@ fn check(named: Option<PathBuf>, out: &mut Out<'_>) -> Result<i32> {
 /// `session verify`: the checks of `git-prism verify`, from what the session recorded as it
 /// started (each repository's HEAD, its protected paths) and what its record says of skipped
 /// hooks.
-fn verify(checks: &super::verify::Checks, named: &[PathBuf], out: &mut Out<'_>) -> Result<i32> {
+fn verify(
+    session_id: Option<&str>,
+    checks: &super::verify::Checks,
+    named: &[PathBuf],
+    out: &mut Out<'_>,
+) -> Result<i32> {
     // Inside a session's sandbox the broker verifies, outside it, with the user's credentials
     // (a `--pushed` check asks the remote).
-    if let Some(socket) = crate::broker::socket().filter(|_| !crate::broker::is_brokered()) {
+    if let Some(socket) =
+        crate::broker::socket().filter(|_| session_id.is_none() && !crate::broker::is_brokered())
+    {
         let args: Vec<OsString> = std::env::args_os()
             .skip_while(|a| a != "session")
             .skip(1)
@@ -666,7 +792,7 @@ fn verify(checks: &super::verify::Checks, named: &[PathBuf], out: &mut Out<'_>) 
         let ended = crate::broker::client::call(&socket, crate::broker::wire::Kind::Verify, &args)?;
         return Ok(crate::shim::exec::end_as(ended));
     }
-    let file = scope_file(None)?;
+    let file = session_scope(session_id)?;
     let record = session::load(&file)?.with_context(|| {
         format!(
             "{} is not the scope of a session `git-prism session` started (no record beside it): use `git-prism verify --since <rev>`",
@@ -785,9 +911,25 @@ fn effect_text(e: &crate::guard::observe::Effect) -> String {
     parts.join("; ")
 }
 
-/// Prints the guard's record.
-fn show_log(json: bool, last: Option<usize>, out: &mut Out<'_>) -> Result<i32> {
-    let records = log::read();
+/// Prints the guard's record (of one session, when one is named).
+fn show_log(
+    session_id: Option<&str>,
+    json: bool,
+    last: Option<usize>,
+    out: &mut Out<'_>,
+) -> Result<i32> {
+    let id = match session_id {
+        Some(id) => Some(
+            session::load(&session_dir(id)?.join(session::SCOPE_FILE))?
+                .context("the session's record cannot be read")?
+                .id,
+        ),
+        None => None,
+    };
+    let records: Vec<log::Record> = log::read()
+        .into_iter()
+        .filter(|r| id.is_none() || r.session == id)
+        .collect();
     let skip = last.map_or(0, |n| records.len().saturating_sub(n));
     if records.is_empty() && !json {
         writeln!(

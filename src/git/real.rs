@@ -51,6 +51,9 @@ pub struct Invocation {
     submodules: Vec<PathBuf>,
     /// The `--config-env` arguments that neutralise every filter driver, once computed.
     guard: Mutex<Option<Vec<OsString>>>,
+    /// Whether replace objects are ignored (`GIT_NO_REPLACE_OBJECTS`): for questions whose
+    /// answer a repository's `refs/replace/` must not change (`verify`).
+    no_replace: bool,
 }
 
 /// A git process started by [`Invocation::spawn`].
@@ -205,7 +208,13 @@ impl Invocation {
             globals,
             submodules: Vec::new(),
             guard: Mutex::new(None),
+            no_replace: false,
         })
+    }
+
+    /// Ignores replace objects in every command from now on (`GIT_NO_REPLACE_OBJECTS=1`).
+    pub fn ignore_replace_objects(&mut self) {
+        self.no_replace = true;
     }
 
     /// Sets the populated submodules' directories, whose filter drivers are neutralised too.
@@ -337,6 +346,9 @@ impl Invocation {
         cmd.current_dir(dir).args(globals);
         for value in SAFE_OVERRIDES {
             cmd.arg("-c").arg(value);
+        }
+        if self.no_replace {
+            cmd.env("GIT_NO_REPLACE_OBJECTS", "1");
         }
         cmd.env("GIT_PRISM_INSIDE_SHIM", "1")
             .env("GIT_OPTIONAL_LOCKS", "0")

@@ -85,6 +85,15 @@ pub struct Repo {
     submodule_git_dirs: Vec<PathBuf>,
 }
 
+/// The configuration override that switches replace objects off, when asked for.
+fn no_replace_override(no_replace: bool) -> Vec<bstr::BString> {
+    if no_replace {
+        vec!["core.useReplaceRefs=false".into()]
+    } else {
+        Vec::new()
+    }
+}
+
 /// A checked-out submodule: where git runs in it, and the git dir it reads there.
 struct Submodule {
     workdir: PathBuf,
@@ -94,6 +103,17 @@ struct Submodule {
 impl Repo {
     /// Opens the repository described by `location`.
     pub fn open(location: &Location) -> Result<Repo, GitError> {
+        Repo::open_with(location, false)
+    }
+
+    /// Opens the repository at `location` for a question its replace objects must not change
+    /// (`verify`: `git replace --graft <remote tip> HEAD` would make an unpushed commit look
+    /// pushed): gix and every git command it runs ignore `refs/replace/`.
+    pub fn open_ignoring_replacements(location: &Location) -> Result<Repo, GitError> {
+        Repo::open_with(location, true)
+    }
+
+    fn open_with(location: &Location, no_replace: bool) -> Result<Repo, GitError> {
         let dir = location.effective_dir();
         if !dir.is_dir() {
             return Err(GitError::NotARepository {
@@ -128,19 +148,34 @@ impl Repo {
                 if location.bare {
                     overrides.push("core.bare=true".into());
                 }
+                if no_replace {
+                    overrides.push("core.useReplaceRefs=false".into());
+                }
                 let options = gix::open::Options::default().cli_overrides(overrides);
                 gix::open_opts(git_dir, options)
                     .map(gix::Repository::into_sync)
                     .map_err(|e| not_a_repo(Box::new(e)))?
             }
-            None => gix::ThreadSafeRepository::discover_opts(
-                &dir,
-                gix::discover::upwards::Options::default().apply_environment(),
-                Default::default(),
-            )
-            .map_err(|e| not_a_repo(Box::new(e)))?,
+            None => {
+                let mut trust: gix::sec::trust::Mapping<gix::open::Options> = Default::default();
+                trust
+                    .full
+                    .modify(|o| o.cli_overrides(no_replace_override(no_replace)));
+                trust
+                    .reduced
+                    .modify(|o| o.cli_overrides(no_replace_override(no_replace)));
+                gix::ThreadSafeRepository::discover_opts(
+                    &dir,
+                    gix::discover::upwards::Options::default().apply_environment(),
+                    trust,
+                )
+                .map_err(|e| not_a_repo(Box::new(e)))?
+            }
         };
         let mut git = Invocation::locate(location.cwd.clone(), location.globals.clone())?;
+        if no_replace {
+            git.ignore_replace_objects();
+        }
         let workdir = agree_with_git(&inner, &git)?;
         let submodules = populated_submodules(&inner.to_thread_local(), workdir.as_deref(), &git)?;
         git.set_submodules(submodules.iter().map(|s| s.workdir.clone()).collect());
