@@ -345,3 +345,45 @@ fn an_answer_without_hunks_names_the_declarations_a_commit_deletes() {
     );
     assert!(names.contains("added class Writer"), "{doc}");
 }
+
+/// Issue 36: `Flask.test_request_context`, whose return type changed, was missing from the
+/// interface: its `test` prefix made it a test, though pytest collects `test*` methods only of
+/// test classes. A public method re-signed is on the interface, whatever its name.
+#[test]
+fn a_public_method_named_like_a_test_is_on_the_interface_when_re_signed() {
+    let env = TestEnv::new();
+    let repo = env.repo("flask");
+    let lines: String = (0..300)
+        .map(|i| format!("        value_{i} = compute({i}, {i} + 1)\n"))
+        .collect();
+    let app = |returns: &str| {
+        format!(
+            "class Flask:\n    def test_request_context(self, *args: t.Any) -> {returns}:\n        return RequestContext(self, *args)\n\n    def run(self) -> None:\n{lines}        return None\n"
+        )
+    };
+    repo.write("src/flask/app.py", app("RequestContext"));
+    for name in ["a", "b", "c", "d"] {
+        repo.write(&format!("src/flask/{name}.py"), "X = 1\n");
+    }
+    repo.commit("base");
+    repo.write("src/flask/app.py", app("\"RequestContext\""));
+    for name in ["a", "b", "c", "d"] {
+        repo.write(&format!("src/flask/{name}.py"), "X = 2\n");
+    }
+    repo.commit("quoted return type");
+    // `run` rewritten: more hunks than a table of contents.
+    repo.write(
+        "src/flask/app.py",
+        app("\"RequestContext\"").replace("compute(", "recompute("),
+    );
+    repo.commit("run recomputes");
+    let range = page(&env, &repo.dir, &["diff", "HEAD~2..HEAD"], None);
+    assert!(range.get("hunks").is_none(), "{range}");
+    assert_eq!(
+        range["api"]["src/flask/app.py"],
+        serde_json::json!([
+            "signature def Flask.test_request_context(self, *args: t.Any) -> \"RequestContext\""
+        ]),
+        "{range}"
+    );
+}
