@@ -38,7 +38,7 @@ use rustix::io::Errno;
 use super::{Analysis, Call, CallSite, Declared, Function, FunctionKind, Visibility};
 
 /// Bumped whenever extraction changes what it produces.
-pub const FORMAT: u32 = 11;
+pub const FORMAT: u32 = 12;
 
 /// The cache is pruned back under this many bytes.
 pub const MAX_BYTES: u64 = 512 * 1024 * 1024;

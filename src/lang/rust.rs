@@ -54,7 +54,7 @@ impl Analyzer for Rust {
                     .map(|t| type_name(text(t, source)))
                     .unwrap_or_default();
                 let name = match node.child_by_field_name("trait") {
-                    Some(tr) => format!("<{ty} as {}>", type_name(text(tr, source))),
+                    Some(tr) => format!("<{ty} as {}>", trait_name(tr, source)),
                     None => ty,
                 };
                 Role::Scope {
@@ -408,6 +408,83 @@ fn type_name(ty: &str) -> String {
     out.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
+/// A trait's name for qualifying the methods of an impl of it: its type arguments kept
+/// (`From<i128>`, `Encoder<&[u8]>`), so two impls of one trait for one type are told apart
+/// whatever else the file holds; lifetimes dropped (`Deserializer<'de>` is `Deserializer`,
+/// `PartialEq<&'a str>` is `PartialEq<&str>`): they never tell impls apart. Spelled from its
+/// tokens: one space between words, after a comma and around `->`, `=` and `+`, none
+/// elsewhere.
+fn trait_name(node: Node<'_>, source: &[u8]) -> String {
+    const LIFETIME: &str = "'";
+    let mut tokens: Vec<&str> = Vec::new();
+    let mut cursor = node.walk();
+    'walk: loop {
+        let current = cursor.node();
+        let lifetime = current.kind() == "lifetime";
+        if lifetime {
+            tokens.push(LIFETIME);
+        } else if current.child_count() == 0 && !is_comment(current) {
+            tokens.push(text(current, source));
+        } else if !is_comment(current) && cursor.goto_first_child() {
+            continue;
+        }
+        loop {
+            if cursor.node().id() == node.id() {
+                break 'walk;
+            }
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                break 'walk;
+            }
+        }
+    }
+    // Lifetimes out, with the comma that separated one from the next argument, and `<>` left
+    // empty by them.
+    let mut kept: Vec<&str> = Vec::with_capacity(tokens.len());
+    let mut skip_comma = false;
+    for token in tokens {
+        match token {
+            LIFETIME => {
+                if kept.last() == Some(&",") {
+                    kept.pop();
+                } else {
+                    skip_comma = true;
+                }
+                continue;
+            }
+            "," if skip_comma => {
+                skip_comma = false;
+                continue;
+            }
+            ">" if kept.last() == Some(&"<") => {
+                kept.pop();
+                skip_comma = false;
+                continue;
+            }
+            _ => skip_comma = false,
+        }
+        kept.push(token);
+    }
+    let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+    let mut out = String::new();
+    for token in kept {
+        let after_comma = out.ends_with(',');
+        if after_comma
+            || (word(out.chars().next_back()) && word(token.chars().next()))
+            || matches!(token, "->" | "=" | "+")
+        {
+            out.push(' ');
+        }
+        out.push_str(token);
+        if matches!(token, "->" | "=" | "+") {
+            out.push(' ');
+        }
+    }
+    out
+}
+
 fn join(prefix: &str, part: &str) -> String {
     let part: String = part.split_whitespace().collect();
     match (prefix.is_empty(), part.as_str()) {
@@ -498,6 +575,35 @@ mod inner {
                 ("Speak::loud".into(), "method"),
                 ("inner::fetch".into(), "function"),
                 ("inner::deeper::x".into(), "function"),
+            ]
+        );
+    }
+
+    #[test]
+    fn trait_impls_are_named_with_their_type_arguments() {
+        // Issue 36: `impl Encoder<&[u8]>` beside `impl Encoder<Bytes>` read as one name.
+        let source = r#"
+impl Encoder<Bytes> for LengthDelimitedCodec { fn encode(&mut self) {} }
+impl Encoder<&[u8]> for LengthDelimitedCodec { fn encode(&mut self) {} }
+impl<'a> PartialEq<&'a str> for Value { fn eq(&self) -> bool { true } }
+impl<'de> serde::Deserializer<'de> for Value { fn deserialize_any(self) {} }
+impl<'a, T> From<Cow<'a, [T]>> for Value { fn from(x: u8) -> Self { todo!() } }
+impl<K, V> FromIterator<(K, V)> for Map<K, V> { fn from_iter() {} }
+impl From<Box<dyn std::error::Error + Send>> for Error { fn from() {} }
+impl<T> Index<T> for Value where T: ?Sized { fn index(&self) {} }
+"#;
+        let got: Vec<String> = names(source).into_iter().map(|(n, _)| n).collect();
+        assert_eq!(
+            got,
+            [
+                "<LengthDelimitedCodec as Encoder<Bytes>>::encode",
+                "<LengthDelimitedCodec as Encoder<&[u8]>>::encode",
+                "<Value as PartialEq<&str>>::eq",
+                "<Value as serde::Deserializer>::deserialize_any",
+                "<Value as From<Cow<[T]>>>::from",
+                "<Map as FromIterator<(K, V)>>::from_iter",
+                "<Error as From<Box<dyn std::error::Error + Send>>>::from",
+                "<Value as Index<T>>::index",
             ]
         );
     }
