@@ -38,7 +38,7 @@ use rustix::io::Errno;
 use super::{Analysis, Call, CallSite, Declared, Function, FunctionKind, Visibility};
 
 /// Bumped whenever extraction changes what it produces.
-pub const FORMAT: u32 = 12;
+pub const FORMAT: u32 = 13;
 
 /// The cache is pruned back under this many bytes.
 pub const MAX_BYTES: u64 = 512 * 1024 * 1024;
@@ -458,6 +458,7 @@ fn encode(a: &Analysis) -> Vec<u8> {
         put_str(&mut out, &f.signature);
         put_u64(&mut out, f.signature_hash);
         put_u64(&mut out, f.body_hash);
+        put_u64(&mut out, f.shape_hash);
         put_u64(&mut out, f.text_hash);
         put_u32(&mut out, f.tokens.len() as u32);
         for t in &f.tokens {
@@ -522,6 +523,7 @@ fn decode(bytes: &[u8]) -> Option<Analysis> {
         let signature = r.string()?;
         let signature_hash = r.u64()?;
         let body_hash = r.u64()?;
+        let shape_hash = r.u64()?;
         let text_hash = r.u64()?;
         let n = r.u32()? as usize;
         let raw = r.take(n.checked_mul(4)?)?;
@@ -539,6 +541,7 @@ fn decode(bytes: &[u8]) -> Option<Analysis> {
             signature,
             signature_hash,
             body_hash,
+            shape_hash,
             text_hash,
             tokens,
             visibility,

@@ -62,6 +62,8 @@ pub use compare::{ChangeType, DeclarationChange, FileFunctions, FunctionChange};
 pub use languages::Language;
 pub use walk::extract;
 
+use python::DEDENT;
+
 /// Files larger than this are not analysed.
 pub const MAX_FILE_BYTES: usize = 1024 * 1024;
 /// Brackets nested deeper than this mark a file built to exhaust the parser (real code stays
@@ -480,6 +482,9 @@ pub struct Function {
     pub signature_hash: u64,
     /// Hash of the body's tokens without comments, whitespace, docstrings and nested functions.
     pub body_hash: u64,
+    /// The same hash with every name (identifier, constant, variable) counted by the order of
+    /// its first use rather than by its spelling: equal when a body changed only in names.
+    pub shape_hash: u64,
     /// Hash of the definition's raw text (to tell formatting-only edits from no edit).
     pub text_hash: u64,
     /// The body's token hashes, sorted (a multiset for similarity); capped.

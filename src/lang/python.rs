@@ -9,7 +9,7 @@ use super::walk::text;
 use super::{Analyzer, Declaration, ImportScheme, Language, Normal, Role, Visibility};
 /// The token a block ends with, written as a dedent: without it `if a:\n  b\nc` and
 /// `if a:\n  b\n  c` would have the same tokens.
-const DEDENT: &str = "\u{1}dedent";
+pub(super) const DEDENT: &str = "\u{1}dedent";
 
 /// Expressions that bind tighter than any operator: parentheses around them never matter.
 const ATOMS: &[&str] = &[

@@ -35,6 +35,8 @@ const PRIME: u64 = 0x0100_0000_01b3;
 const SIGNATURE_CHARS: usize = 240;
 
 const COMMA: u64 = fnv(b",");
+/// Marks a name's order of first use in a body's shape (apart from any token's hash).
+const NAME_SHAPE: u64 = 0x5a5a_0000_0000_0000;
 /// Tokens that close a delimited list: a comma right before one of them is a trailing comma.
 const CLOSING: [u64; 4] = [fnv(b")"), fnv(b"]"), fnv(b"}"), fnv(b">")];
 /// Tokens that open a delimited list: a comma right after one (or after another comma) is an
@@ -49,6 +51,25 @@ const IMPLIED: u8 = 2;
 const IMPLIED_CHILDREN: u8 = 4;
 /// `declaration` may answer for nodes of the kind.
 const DECLARATION: u8 = 8;
+/// Leaves of the kind are names (identifiers, constants, variables): a body's shape counts
+/// them by order of first use, not by spelling.
+const NAME: u8 = 16;
+
+/// Whether leaves of a grammar's node kind are names, by the kind's name: every grammar
+/// calls its identifiers `*identifier` (`identifier`, `field_identifier`,
+/// `simple_identifier`...), PHP `name`, Ruby and PHP their variables and constants.
+fn names_kind(kind: &str) -> bool {
+    kind.ends_with("identifier")
+        || matches!(
+            kind,
+            "name"
+                | "constant"
+                | "instance_variable"
+                | "class_variable"
+                | "global_variable"
+                | "variable_name"
+        )
+}
 
 thread_local! {
     /// Per grammar, which node kinds the analyzer's normalisation hooks are asked about:
@@ -64,6 +85,14 @@ fn hooks(analyzer: &dyn Analyzer, language: &Language) -> Rc<Vec<u8>> {
         }
         let mut flags = vec![0u8; language.node_kind_count().max(1)];
         let (implied, children) = analyzer.implied_kinds();
+        for (id, flag) in flags.iter_mut().enumerate() {
+            let kind = u16::try_from(id)
+                .ok()
+                .and_then(|id| language.node_kind_for_id(id));
+            if kind.is_some_and(names_kind) {
+                *flag |= NAME;
+            }
+        }
         for (kinds, flag) in [
             (analyzer.normal_kinds(), NORMAL),
             (implied, IMPLIED),
@@ -121,6 +150,10 @@ struct Open<'t> {
     name: Range<usize>,
     end: usize,
     body_hash: u64,
+    /// The body's tokens with each name counted as the order of its first use.
+    shape_hash: u64,
+    /// The names of the body seen so far, by hash, with the order of their first use.
+    names: HashMap<u64, u32>,
     signature_hash: u64,
     tokens: Vec<u32>,
     nested: Vec<Range<usize>>,
@@ -362,7 +395,7 @@ impl<'t> Walk<'t, '_> {
                                 }
                             }
                             Normal::As(hash) => {
-                                self.emit(node.byte_range(), hash, parent);
+                                self.emit(node.byte_range(), hash, parent, false);
                                 self.muted = Some(node.id());
                             }
                             Normal::Keep | Normal::Drop => {}
@@ -391,7 +424,7 @@ impl<'t> Walk<'t, '_> {
             let parent = self.parent();
             let end = node.end_byte();
             for token in self.analyzer.implied_end(node, parent) {
-                self.emit(end..end, fnv(token.as_bytes()), parent);
+                self.emit(end..end, fnv(token.as_bytes()), parent, false);
             }
         }
     }
@@ -413,12 +446,14 @@ impl<'t> Walk<'t, '_> {
         } else {
             Normal::Keep
         };
-        let hash = match normal {
+        let (hash, name) = match normal {
             Normal::Drop => return,
-            Normal::As(hash) => hash,
-            Normal::Keep | Normal::Unwrap => fnv(&self.source[leaf.byte_range()]),
+            Normal::As(hash) => (hash, false),
+            Normal::Keep | Normal::Unwrap => {
+                (fnv(&self.source[leaf.byte_range()]), flags & NAME != 0)
+            }
         };
-        self.emit(leaf.byte_range(), hash, parent);
+        self.emit(leaf.byte_range(), hash, parent, name);
     }
 
     /// Counts every leaf of a subtree (an import statement) as written.
@@ -429,7 +464,8 @@ impl<'t> Walk<'t, '_> {
             let current = cursor.node();
             if current.child_count() == 0 {
                 let hash = fnv(&self.source[current.byte_range()]);
-                self.emit(current.byte_range(), hash, None);
+                let name = self.flags_of(current) & NAME != 0;
+                self.emit(current.byte_range(), hash, None, name);
             } else if cursor.goto_first_child() {
                 continue;
             }
@@ -447,8 +483,9 @@ impl<'t> Walk<'t, '_> {
         }
     }
 
-    /// Gives a token to the innermost open function; a comma waits for the token after it.
-    fn emit(&mut self, at: Range<usize>, hash: u64, list: Option<Node<'t>>) {
+    /// Gives a token (a `name` or not) to the innermost open function; a comma waits for the
+    /// token after it.
+    fn emit(&mut self, at: Range<usize>, hash: u64, list: Option<Node<'t>>, name: bool) {
         let (analyzer, source) = (self.analyzer, self.source);
         let Some(open) = self.scopes.iter_mut().rev().find_map(|s| s.open.as_mut()) else {
             return;
@@ -462,7 +499,7 @@ impl<'t> Walk<'t, '_> {
             });
             return;
         }
-        count(open, &at, hash);
+        count(open, &at, hash, name);
     }
 
     /// Counts the innermost open function's waiting comma before a nested function opens:
@@ -470,7 +507,7 @@ impl<'t> Walk<'t, '_> {
     fn flush(&mut self) {
         if let Some(open) = self.scopes.iter_mut().rev().find_map(|s| s.open.as_mut()) {
             if let Some(comma) = open.comma.take() {
-                count(open, &comma.at, COMMA);
+                count(open, &comma.at, COMMA, false);
             }
         }
     }
@@ -492,7 +529,7 @@ fn settle(
         && !comma.after_opening
         && !comma.list.is_some_and(|l| analyzer.comma_counts(l, source));
     if !dropped {
-        count(open, &comma.at, COMMA);
+        count(open, &comma.at, COMMA, false);
     }
 }
 
@@ -507,11 +544,19 @@ fn within(region: &Range<usize>, at: &Range<usize>) -> bool {
     }
 }
 
-/// Adds a token to the body or the signature fingerprint, by where it lies.
-fn count(open: &mut Open<'_>, at: &Range<usize>, hash: u64) {
+/// Adds a token to the body or the signature fingerprint, by where it lies; a name counts
+/// toward the body's shape as the order of its first use.
+fn count(open: &mut Open<'_>, at: &Range<usize>, hash: u64, name: bool) {
     open.after_opening = hash == COMMA || OPENING.contains(&hash);
     if open.body.as_ref().is_some_and(|b| within(b, at)) {
         open.body_hash = mix(open.body_hash, hash);
+        let shape = if name {
+            let next = open.names.len() as u32;
+            u64::from(*open.names.entry(hash).or_insert(next)) | NAME_SHAPE
+        } else {
+            hash
+        };
+        open.shape_hash = mix(open.shape_hash, shape);
         if open.tokens.len() < TOKEN_CAP {
             open.tokens.push(hash as u32);
         }
@@ -745,6 +790,7 @@ fn open_function<'t>(
         signature,
         signature_hash: 0,
         body_hash: 0,
+        shape_hash: 0,
         text_hash: 0,
         tokens: Vec::new(),
         visibility,
@@ -769,6 +815,8 @@ fn open_function<'t>(
             name: name.byte_range(),
             end: node.end_byte(),
             body_hash: SEED,
+            shape_hash: SEED,
+            names: HashMap::new(),
             signature_hash,
             tokens: Vec::new(),
             nested: Vec::new(),
@@ -783,7 +831,7 @@ fn open_function<'t>(
 fn close(scope: Scope<'_>, source: &[u8], scopes: &mut [Scope<'_>], out: &mut Analysis) {
     let Some(mut open) = scope.open else { return };
     if let Some(comma) = open.comma.take() {
-        count(&mut open, &comma.at, COMMA);
+        count(&mut open, &comma.at, COMMA, false);
     }
     let mut text_hash = SEED;
     let begin = open.outer_start;
@@ -806,6 +854,7 @@ fn close(scope: Scope<'_>, source: &[u8], scopes: &mut [Scope<'_>], out: &mut An
     let f = &mut out.functions[open.index];
     f.signature_hash = open.signature_hash;
     f.body_hash = open.body_hash;
+    f.shape_hash = open.shape_hash;
     f.text_hash = text_hash;
     f.tokens = open.tokens;
 }

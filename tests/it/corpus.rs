@@ -489,6 +489,60 @@ fn scala_commits_of_scopt() {
     );
 }
 
+/// Issue 36: one rename rule for every language. A body that changed beyond names is a new
+/// function unless it is large and similar; one that changed only in names, or a member that
+/// kept its own name under a renamed scope, is the same function renamed.
+#[test]
+fn renames_follow_one_rule_on_real_commits() {
+    check(
+        "commandline",
+        &[
+            // `CreateDefault() { return new DefaultSentenceBuilder(); }` became `Create() {
+            // return Factory(); }`: a one-line body replaced (it read `renamed`).
+            (
+                "f734165",
+                &[
+                    "src/CommandLine/Text/HelpText.cs signature_changed CommandLine.Text.HelpText.HelpText @37",
+                    "src/CommandLine/Text/HelpText.cs signature_changed CommandLine.Text.HelpText.HelpText @60",
+                    "src/CommandLine/Text/HelpText.cs signature_changed CommandLine.Text.HelpText.HelpText @83",
+                    "src/CommandLine/Text/SentenceBuilder.cs added CommandLine.Text.SentenceBuilder.Create @21",
+                    "src/CommandLine/Text/SentenceBuilder.cs deleted CommandLine.Text.SentenceBuilder.CreateDefault @22",
+                ],
+            ),
+            // The property renamed with its field: its accessors changed only in that name.
+            (
+                "afd1d5a",
+                &[
+                    "src/CommandLine/Parser.cs modified CommandLine.Parser.ParseArguments @86",
+                    "src/CommandLine/Parser.cs modified CommandLine.Parser.ParseArguments @116",
+                    "src/CommandLine/ParserSettings.cs modified CommandLine.ParserSettings.ParserSettings @27",
+                    "src/CommandLine/ParserSettings.cs renamed CommandLine.ParserSettings.CaseInsensitiveEnumValues.get @59 (was CommandLine.ParserSettings.CaseInsensitiveValues.get) +edited",
+                    "src/CommandLine/ParserSettings.cs renamed CommandLine.ParserSettings.CaseInsensitiveEnumValues.set @60 (was CommandLine.ParserSettings.CaseInsensitiveValues.set) +edited",
+                ],
+            ),
+        ],
+    );
+    check(
+        "json",
+        &[
+            // `impl IntoDeserializer<'de, crate::Error>` now spelled `<'de, Error>`: the impls'
+            // one-line members keep their names under the renamed impls (they read `added`
+            // and `deleted` with the trait's arguments in the name, and nothing without them).
+            (
+                "0d084c5",
+                &[
+                    "src/map.rs renamed <Map as de::IntoDeserializer<Error>>::into_deserializer @596 (was <Map as de::IntoDeserializer<crate::Error>>::into_deserializer)",
+                    "src/map.rs renamed <&'de Map as de::IntoDeserializer<Error>>::into_deserializer @604 (was <&'de Map as de::IntoDeserializer<crate::Error>>::into_deserializer)",
+                    "src/map.rs imports +crate::error::Error -",
+                    "src/value/de.rs modified <VariantDeserializer as VariantAccess>::struct_variant @592",
+                    "src/value/de.rs modified <VariantRefDeserializer as VariantAccess>::struct_variant @1102",
+                    "src/value/de.rs imports +serde::de::Deserializer as _ -serde::de::Deserializer",
+                ],
+            ),
+        ],
+    );
+}
+
 /// The shim's answer to an agent's `git <args>`.
 fn agent_answer(env: &TestEnv, dir: &std::path::Path, args: &[&str]) -> Value {
     let out = env

@@ -709,6 +709,7 @@ mod tests {
                 signature: String::new(),
                 signature_hash: 0,
                 body_hash: 0,
+                shape_hash: 0,
                 text_hash: 0,
                 tokens: Vec::new(),
                 visibility: crate::lang::Visibility::Public,
