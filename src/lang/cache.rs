@@ -38,7 +38,7 @@ use rustix::io::Errno;
 use super::{Analysis, Call, CallSite, Declared, Function, FunctionKind, Visibility};
 
 /// Bumped whenever extraction changes what it produces.
-pub const FORMAT: u32 = 13;
+pub const FORMAT: u32 = 14;
 
 /// The cache is pruned back under this many bytes.
 pub const MAX_BYTES: u64 = 512 * 1024 * 1024;
@@ -478,7 +478,7 @@ fn encode(a: &Analysis) -> Vec<u8> {
     for c in &a.calls {
         put_str(&mut out, &c.site.name);
         put_str(&mut out, &c.site.qualifier);
-        out.push(u8::from(c.site.member));
+        out.push(u8::from(c.site.member) | (u8::from(c.test) << 1));
         put_u32(&mut out, c.line);
         put_u32(&mut out, c.caller.unwrap_or(u32::MAX));
     }
@@ -569,7 +569,9 @@ fn decode(bytes: &[u8]) -> Option<Analysis> {
     for _ in 0..count {
         let name = r.string()?;
         let qualifier = r.string()?;
-        let member = r.u8()? != 0;
+        let flags = r.u8()?;
+        let member = flags & 1 != 0;
+        let test = flags & 2 != 0;
         let line = r.u32()?;
         let caller = Some(r.u32()?).filter(|c| *c != u32::MAX);
         if caller.is_some_and(|c| c as usize >= functions.len()) {
@@ -583,6 +585,7 @@ fn decode(bytes: &[u8]) -> Option<Analysis> {
             },
             line,
             caller,
+            test,
         });
     }
     (r.at == bytes.len()).then_some(Analysis {

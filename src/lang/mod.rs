@@ -419,6 +419,9 @@ pub struct Call {
     /// The index in [`Analysis::functions`] of the innermost function making the call
     /// (`None` at module level).
     pub caller: Option<u32>,
+    /// Whether the call is test code: in a test, or anywhere in a test scope (a `#[cfg(test)]
+    /// mod tests`, a test class), a function around it or not.
+    pub test: bool,
 }
 
 /// Every analyzer, one line each.

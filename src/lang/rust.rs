@@ -609,6 +609,26 @@ impl<T> Index<T> for Value where T: ?Sized { fn index(&self) {} }
     }
 
     #[test]
+    fn a_test_module_calls_are_test_calls_in_and_out_of_functions() {
+        let source = "fn prod() { build(); }\n#[cfg(test)]\nmod tests {\n    macro_rules! matched {\n        () => { b.build() };\n    }\n    fn helper() { b.build(); }\n}\n";
+        let calls: Vec<(String, Option<u32>, bool)> = analyze(Language::Rust, source.as_bytes())
+            .unwrap()
+            .calls
+            .into_iter()
+            .filter(|c| c.site.name == "build")
+            .map(|c| (c.site.name, c.caller, c.test))
+            .collect();
+        assert_eq!(
+            calls,
+            [
+                ("build".to_owned(), Some(0), false),
+                ("build".to_owned(), None, true),
+                ("build".to_owned(), Some(1), true),
+            ]
+        );
+    }
+
+    #[test]
     fn use_trees_expand_to_leaves() {
         let source = "use std::collections::{HashMap, btree_map::{self, Entry as E}};\nuse crate::a::*;\nuse b;\npub use c::d as e;\nextern crate alloc;\n";
         let imports = analyze(Language::Rust, source.as_bytes()).unwrap().imports;

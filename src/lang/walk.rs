@@ -371,6 +371,9 @@ impl<'t> Walk<'t, '_> {
                                 .iter()
                                 .rev()
                                 .find_map(|s| s.open.as_ref().map(|o| o.index as u32)),
+                            // A test module's own calls are test code too, in a function
+                            // or not (a `macro_rules!` of `#[cfg(test)] mod tests`).
+                            test: self.scopes.last().is_some_and(|s| s.test),
                         });
                     }
                     let imports = analyzer.imports(node, source);

@@ -705,3 +705,37 @@ fn csharp_using_and_kotlin_import_scope_callers_and_resolve_callees() {
         )
     );
 }
+
+/// Issue 36: a test module's calls are tests. serde_json's `ExtendedFloat::mul` (its lexical
+/// float parser, imported in 422e1d3) is called by `#[cfg(test)] mod tests` in its own file,
+/// on values whose type the resolver does not know (`x.mul(&y)`): it read as untested.
+#[test]
+fn a_test_module_tests_its_own_file_on_a_real_commit() {
+    let env = TestEnv::new();
+    let Some(repo) = clone(&env, "json") else {
+        return;
+    };
+    let out = env
+        .command(crate::common::bin(), &env.plain_path())
+        .args([
+            "context",
+            "422e1d3~1..422e1d3",
+            "--function-names",
+            "ExtendedFloat::mul",
+        ])
+        .current_dir(&repo.dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let mul = &doc["functions"][0];
+    assert_eq!(mul["name"], "ExtendedFloat::mul", "{doc:#}");
+    assert_eq!(mul["blast_radius"]["has_tests"], true, "{doc:#}");
+    let tests: Vec<&str> = mul["test_references"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["function"].as_str().unwrap())
+        .collect();
+    assert_eq!(tests, ["tests::check_mul", "tests::mul_test"]);
+}

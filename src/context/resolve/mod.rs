@@ -528,6 +528,7 @@ mod tests {
             },
             line: 1,
             caller: None,
+            test: false,
         }
     }
 
