@@ -35,10 +35,10 @@ use std::sync::OnceLock;
 use rustix::fs::{AtFlags, FileType, Mode, OFlags};
 use rustix::io::Errno;
 
-use super::{Analysis, Call, CallSite, Declared, Function, FunctionKind, Visibility};
+use super::{Analysis, Call, CallSite, Declared, Function, FunctionKind, Opaque, Visibility};
 
 /// Bumped whenever extraction changes what it produces.
-pub const FORMAT: u32 = 14;
+pub const FORMAT: u32 = 15;
 
 /// The cache is pruned back under this many bytes.
 pub const MAX_BYTES: u64 = 512 * 1024 * 1024;
@@ -482,6 +482,13 @@ fn encode(a: &Analysis) -> Vec<u8> {
         put_u32(&mut out, c.line);
         put_u32(&mut out, c.caller.unwrap_or(u32::MAX));
     }
+    put_u32(&mut out, a.opaque.len() as u32);
+    for o in &a.opaque {
+        put_str(&mut out, &o.name);
+        put_u32(&mut out, o.start_line);
+        put_u32(&mut out, o.end_line);
+        put_u64(&mut out, o.hash);
+    }
     let sum = checksum(&out);
     out.extend_from_slice(&sum.to_le_bytes());
     out
@@ -588,11 +595,22 @@ fn decode(bytes: &[u8]) -> Option<Analysis> {
             test,
         });
     }
+    let count = r.u32()?;
+    let mut opaque = Vec::with_capacity(count.min(65_536) as usize);
+    for _ in 0..count {
+        opaque.push(Opaque {
+            name: r.string()?,
+            start_line: r.u32()?,
+            end_line: r.u32()?,
+            hash: r.u64()?,
+        });
+    }
     (r.at == bytes.len()).then_some(Analysis {
         functions,
         declarations,
         imports,
         calls,
+        opaque,
         parse_errors,
         skipped,
     })

@@ -31,7 +31,7 @@
 
 use std::collections::HashMap;
 
-use super::{Analysis, Declared, Function, FunctionKind, Visibility};
+use super::{Analysis, Declared, Function, FunctionKind, Opaque, Visibility};
 
 /// How similar two bodies must be (token multisets, Dice coefficient) to count as one function
 /// renamed.
@@ -186,6 +186,9 @@ pub struct FileFunctions {
     pub declarations: Vec<DeclarationChange>,
     /// Functions whose only changes are whitespace, comments or docstrings.
     pub formatting_only: Vec<String>,
+    /// Opaque wrappers ([`super::Opaque`], `macro x!`) added, deleted or changed, each once:
+    /// what changed inside them is not analysed.
+    pub opaque: Vec<String>,
     /// Imports added.
     pub imports_added: Vec<String>,
     /// Imports removed.
@@ -279,6 +282,40 @@ fn compare_declarations(old: &[Declared], new: &[Declared]) -> Vec<DeclarationCh
     out
 }
 
+/// The opaque wrappers that are not on both sides with the same tokens (pairs by name and
+/// fingerprint, so one moved is no change), new side first, each name once.
+fn compare_opaque(old: &[Opaque], new: &[Opaque]) -> Vec<String> {
+    let mut old_used = vec![false; old.len()];
+    let mut same = Index::new(
+        old.iter()
+            .enumerate()
+            .map(|(i, o)| (i, (o.name.as_str(), o.hash))),
+    );
+    let mut out: Vec<String> = Vec::new();
+    let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::new();
+    let mut unmatched: Vec<&str> = Vec::new();
+    for n in new {
+        if same
+            .take(&(n.name.as_str(), n.hash), &mut old_used)
+            .is_none()
+        {
+            unmatched.push(&n.name);
+        }
+    }
+    unmatched.extend(
+        old.iter()
+            .zip(&old_used)
+            .filter(|(_, used)| !**used)
+            .map(|(o, _)| o.name.as_str()),
+    );
+    for name in unmatched {
+        if seen.insert(name) {
+            out.push(name.to_owned());
+        }
+    }
+    out
+}
+
 /// Compares one file's two sides (`None`: the side does not exist or was not analysed).
 pub fn compare(before: Option<&Analysis>, after: Option<&Analysis>) -> Pending {
     let mut pending = Pending::default();
@@ -307,6 +344,7 @@ pub fn compare(before: Option<&Analysis>, after: Option<&Analysis>) -> Pending {
         .collect();
 
     out.declarations = compare_declarations(&old.declarations, &new.declarations);
+    out.opaque = compare_opaque(&old.opaque, &new.opaque);
     let mut old_used = vec![false; old.functions.len()];
     let mut new_used = vec![false; new.functions.len()];
     // Pair equal names: identical bodies first, then in order of appearance.

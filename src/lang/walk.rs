@@ -22,9 +22,10 @@ use std::rc::Rc;
 
 use tree_sitter::{Language, Node, Tree};
 
+use super::embed::{Embedded, Held};
 use super::{
     Analysis, Analyzer, Call, Declaration, Declared, EXTRACT_BUDGET, Function, FunctionKind,
-    MAX_SCOPE_DEPTH, Normal, OVER_BUDGET, Role, Visibility, fnv,
+    MAX_SCOPE_DEPTH, Normal, OVER_BUDGET, Opaque, Role, Visibility, Wrapper, fnv,
 };
 
 /// The most body tokens kept per function for similarity (the hash covers them all).
@@ -51,6 +52,8 @@ const IMPLIED: u8 = 2;
 const IMPLIED_CHILDREN: u8 = 4;
 /// `declaration` may answer for nodes of the kind.
 const DECLARATION: u8 = 8;
+/// `wrapper` may answer for nodes of the kind.
+const WRAPPER: u8 = 32;
 /// Leaves of the kind are names (identifiers, constants, variables): a body's shape counts
 /// them by order of first use, not by spelling.
 const NAME: u8 = 16;
@@ -98,6 +101,7 @@ fn hooks(analyzer: &dyn Analyzer, language: &Language) -> Rc<Vec<u8>> {
             (implied, IMPLIED),
             (children, IMPLIED_CHILDREN),
             (analyzer.declaration_kinds(), DECLARATION),
+            (analyzer.wrapper_kinds(), WRAPPER),
         ] {
             for kind in kinds {
                 for named in [true, false] {
@@ -134,6 +138,9 @@ struct Scope<'t> {
     /// The most visible anything inside can be: a declaration's own (a class that is not
     /// exported hides its methods); `Public` for scopes that are not declarations.
     cap: Visibility,
+    /// How visible every definition directly inside is, when the scope decides it
+    /// ([`Analyzer::members`]).
+    members: Option<Visibility>,
     /// Set for functions.
     open: Option<Open<'t>>,
 }
@@ -195,11 +202,29 @@ pub(super) fn modifier_words<'s>(node: Node<'_>, kinds: &[&str], source: &'s [u8
     words
 }
 
+/// The attributes of a wrapper whose body is read as items: those of each item directly
+/// inside (`#[cfg(x)] m! { fn f() }` reads as `#[cfg(x)] fn f()`).
+struct Inherited {
+    /// The id of the root of the wrapper's items.
+    root: usize,
+    /// The signature fingerprint they start an item's with.
+    hash: u64,
+    /// Their text, written before an item's signature.
+    text: String,
+}
+
 /// The walk's state besides the scopes.
 struct Walk<'t, 'a> {
     analyzer: &'a dyn Analyzer,
     source: &'a [u8],
     scopes: Vec<Scope<'t>>,
+    /// The wrappers' bodies read as items ([`super::embed`]).
+    embedded: &'t Embedded,
+    /// The root of a wrapper's items the walk goes into instead of the wrapper's own children
+    /// (set by `enter`).
+    into: Option<Node<'t>>,
+    /// The attributes of the wrappers the walk is inside, innermost last.
+    inherited: Vec<Inherited>,
     /// Kind flags of the grammar ([`hooks`]).
     flags: Rc<Vec<u8>>,
     /// The ancestors of the current node with their kind flags, innermost last.
@@ -210,8 +235,14 @@ struct Walk<'t, 'a> {
     muted: Option<usize>,
 }
 
-/// Extracts functions and imports from a parsed file.
-pub fn extract(analyzer: &dyn Analyzer, tree: &Tree, source: &[u8]) -> Analysis {
+/// Extracts functions and imports from a parsed file, reading the items of its wrappers
+/// where `embedded` holds them.
+pub fn extract<'t>(
+    analyzer: &dyn Analyzer,
+    tree: &'t Tree,
+    source: &[u8],
+    embedded: &'t Embedded,
+) -> Analysis {
     let root = tree.root_node();
     let mut out = Analysis {
         parse_errors: root.has_error(),
@@ -221,12 +252,17 @@ pub fn extract(analyzer: &dyn Analyzer, tree: &Tree, source: &[u8]) -> Analysis 
         analyzer,
         source,
         scopes: Vec::new(),
+        embedded,
+        into: None,
+        inherited: Vec::new(),
         flags: hooks(analyzer, &tree.language()),
         ancestors: Vec::new(),
         skip: Vec::new(),
         muted: None,
     };
     let mut cursor = root.walk();
+    // The cursors of the trees the walk left for a wrapper's items, each at its wrapper.
+    let mut outer: Vec<tree_sitter::TreeCursor<'t>> = Vec::new();
     let started = std::time::Instant::now();
     let mut visited = 0u32;
     'walk: loop {
@@ -241,6 +277,12 @@ pub fn extract(analyzer: &dyn Analyzer, tree: &Tree, source: &[u8]) -> Analysis 
         let flags = walk.flags_of(node);
         let noise = analyzer.is_comment(node) || analyzer.is_docstring(node, source);
         let descend = !noise && walk.enter(node, flags, &mut out);
+        if let Some(items) = walk.into.take().filter(|_| descend) {
+            // A wrapper's items, in its place: the wrapper is their parent.
+            walk.ancestors.push((node, flags));
+            outer.push(std::mem::replace(&mut cursor, items.walk()));
+            continue;
+        }
         if descend && cursor.goto_first_child() {
             walk.ancestors.push((node, flags));
             continue;
@@ -257,7 +299,11 @@ pub fn extract(analyzer: &dyn Analyzer, tree: &Tree, source: &[u8]) -> Analysis 
                 break;
             }
             if !cursor.goto_parent() {
-                break 'walk;
+                // The end of a wrapper's items: back at the wrapper, which is left next.
+                let Some(back) = outer.pop() else {
+                    break 'walk;
+                };
+                cursor = back;
             }
             walk.ancestors.pop();
         }
@@ -289,17 +335,82 @@ impl<'t> Walk<'t, '_> {
         self.ancestors.last().map(|(n, _)| *n)
     }
 
+    /// The wrapper attributes a definition directly inside a wrapper's items takes as its own.
+    fn inherited_by(&self, node: Node<'_>) -> Option<&Inherited> {
+        self.inherited
+            .last()
+            .filter(|i| node.parent().is_some_and(|p| p.id() == i.root))
+    }
+
+    /// Enters a wrapper whose body is read as items (`root`): its attributes, with those of
+    /// the wrapper it is directly inside, become those of each item directly inside.
+    fn inherit(&mut self, node: Node<'t>, w: &Wrapper<'t>, root: Node<'t>) {
+        let (analyzer, source) = (self.analyzer, self.source);
+        let (mut hash, mut text) = match self.inherited_by(node) {
+            Some(i) => (i.hash, i.text.clone()),
+            None => (SEED, String::new()),
+        };
+        let mut at = Some(w.outer).filter(|o| o.id() != node.id());
+        while let Some(n) = at.filter(|n| n.id() != node.id()) {
+            if !analyzer.is_comment(n) {
+                hash_leaves(analyzer, n, source, &mut hash);
+            }
+            at = n.next_sibling();
+        }
+        let own = signature_text(analyzer, w.outer, node, node.start_byte(), source);
+        if !own.is_empty() {
+            if !text.is_empty() {
+                text.push(' ');
+            }
+            text.push_str(&own);
+        }
+        self.inherited.push(Inherited {
+            root: root.id(),
+            hash,
+            text,
+        });
+    }
+
+    /// Records a wrapper whose body is not items: named under its scopes, fingerprinted.
+    fn opaque(&mut self, node: Node<'t>, w: &Wrapper<'t>, out: &mut Analysis) {
+        let (analyzer, source) = (self.analyzer, self.source);
+        let parts = self.scopes.iter().map(|s| (s.lead, s.name.as_str()));
+        let name = qualify(parts, analyzer.separator(), &w.name);
+        let mut hash = SEED;
+        hash_leaves(analyzer, w.body, source, &mut hash);
+        out.opaque.push(Opaque {
+            name: format!("{} {name}", w.kind),
+            start_line: w.outer.start_position().row as u32 + 1,
+            end_line: node.end_position().row as u32 + 1,
+            hash,
+        });
+    }
+
     /// Handles a node the walk enters; returns whether to descend into it.
     fn enter(&mut self, node: Node<'t>, flags: u8, out: &mut Analysis) -> bool {
         let (analyzer, source) = (self.analyzer, self.source);
         // Past the depth limit, definitions are plain code of the innermost scope.
         let shallow = self.scopes.len() < MAX_SCOPE_DEPTH;
+        if flags & WRAPPER != 0 && shallow && !self.in_function() {
+            if let Some(w) = analyzer.wrapper(node, source) {
+                match self.embedded.held(node) {
+                    Held::Items(root) => {
+                        self.inherit(node, &w, root);
+                        self.into = Some(root);
+                        return true;
+                    }
+                    Held::Empty => return false,
+                    Held::Opaque => self.opaque(node, &w, out),
+                }
+            }
+        }
         // A declaration outside every function (one inside is a local detail); before its own
         // scope opens, so a class is named by what encloses it.
         let mut cap = Visibility::Public;
         if shallow && flags & DECLARATION != 0 && !self.in_function() {
             if let Some(d) = analyzer.declaration(node, source) {
-                let d = declared(analyzer, source, node, d, &self.scopes);
+                let inherited = self.inherited_by(node);
+                let d = declared(analyzer, source, node, d, &self.scopes, inherited);
                 cap = d.visibility;
                 out.declarations.push(d);
             }
@@ -315,11 +426,9 @@ impl<'t> Walk<'t, '_> {
                 let scope = open_function(
                     analyzer,
                     source,
-                    node,
-                    name,
-                    body,
-                    outer,
+                    (node, name, body, outer),
                     None,
+                    self.inherited_by(node),
                     &self.scopes,
                     out,
                 );
@@ -335,11 +444,9 @@ impl<'t> Walk<'t, '_> {
                 let scope = open_function(
                     analyzer,
                     source,
-                    node,
-                    name,
-                    body,
-                    outer,
+                    (node, name, body, outer),
                     Some(&receiver),
+                    self.inherited_by(node),
                     &self.scopes,
                     out,
                 );
@@ -355,6 +462,7 @@ impl<'t> Walk<'t, '_> {
                     methods,
                     test,
                     cap: self.scopes.last().map_or(cap, |s| s.cap.min(cap)),
+                    members: analyzer.members(node, source),
                     open: None,
                 });
             }
@@ -413,6 +521,9 @@ impl<'t> Walk<'t, '_> {
     /// Handles a node the walk leaves (its subtree done).
     fn leave(&mut self, node: Node<'t>, flags: u8, out: &mut Analysis, quiet: bool) {
         let id = node.id();
+        if self.inherited.last().is_some_and(|i| i.root == id) {
+            self.inherited.pop();
+        }
         if self.scopes.last().is_some_and(|s| s.node_id == id) {
             if let Some(scope) = self.scopes.pop() {
                 close(scope, self.source, &mut self.scopes, out);
@@ -713,15 +824,23 @@ fn declared(
     node: Node<'_>,
     d: Declaration<'_>,
     scopes: &[Scope<'_>],
+    inherited: Option<&Inherited>,
 ) -> Declared {
     let parts = scopes.iter().map(|s| (s.lead, s.name.as_str()));
     let name = qualify(parts, analyzer.separator(), text(d.name, source));
     let head_end = d.head_end.clamp(node.start_byte(), node.end_byte());
     let signature = signature_text(analyzer, d.outer, node, head_end, source);
-    let signature = signature.trim_end_matches(['=', ';', ' ']).to_owned();
+    let mut signature = signature.trim_end_matches(['=', ';', ' ']).to_owned();
+    if let Some(i) = inherited.filter(|i| !i.text.is_empty()) {
+        signature = format!("{} {signature}", i.text);
+    }
     let cap = scopes.last().map_or(Visibility::Public, |s| s.cap);
+    let own = scopes
+        .last()
+        .and_then(|s| s.members)
+        .unwrap_or_else(|| analyzer.visibility(d.outer, node, &name, source));
     Declared {
-        visibility: analyzer.visibility(d.outer, node, &name, source).min(cap),
+        visibility: own.min(cap),
         name,
         kind: d.kind.to_owned(),
         signature,
@@ -731,18 +850,19 @@ fn declared(
     }
 }
 
-#[allow(clippy::too_many_arguments, reason = "the parts of one definition")]
+/// Opens a function's scope and reserves its place in the output. `definition` is its node,
+/// name, body and outer node as [`Role::Function`] gives them; `inherited`, the attributes of
+/// the wrapper it is directly inside.
 fn open_function<'t>(
     analyzer: &dyn Analyzer,
     source: &[u8],
-    node: Node<'t>,
-    name: Node<'t>,
-    body: Option<Node<'t>>,
-    outer: Node<'t>,
+    definition: (Node<'t>, Node<'t>, Option<Node<'t>>, Node<'t>),
     receiver: Option<&str>,
+    inherited: Option<&Inherited>,
     scopes: &[Scope<'t>],
     out: &mut Analysis,
 ) -> Scope<'t> {
+    let (node, name, body, outer) = definition;
     let leaf = text(name, source).to_owned();
     let kind = analyzer.kind(
         node,
@@ -762,14 +882,16 @@ fn open_function<'t>(
         Visibility::Private
     } else {
         let cap = scopes.last().map_or(Visibility::Public, |s| s.cap);
-        analyzer
-            .visibility(outer, node, &qualified, source)
-            .min(cap)
+        let own = scopes
+            .last()
+            .and_then(|s| s.members)
+            .unwrap_or_else(|| analyzer.visibility(outer, node, &qualified, source));
+        own.min(cap)
     };
     let sig_end = body.map_or(node.end_byte(), |b| b.start_byte());
     // Attributes before the function's own node (Rust's `#[...]` items are its siblings): hash
     // them here; everything from the node's start to its body comes through the walk.
-    let mut signature_hash = SEED;
+    let mut signature_hash = inherited.map_or(SEED, |i| i.hash);
     let mut sibling =
         Some(outer).filter(|o| o.id() != node.id() && o.end_byte() <= node.start_byte());
     while let Some(n) = sibling {
@@ -781,7 +903,10 @@ fn open_function<'t>(
         }
         sibling = n.next_sibling();
     }
-    let signature = signature_text(analyzer, outer, node, sig_end, source);
+    let mut signature = signature_text(analyzer, outer, node, sig_end, source);
+    if let Some(i) = inherited.filter(|i| !i.text.is_empty()) {
+        signature = format!("{} {signature}", i.text);
+    }
     let index = out.functions.len();
     out.functions.push(Function {
         name: qualified,
@@ -810,6 +935,7 @@ fn open_function<'t>(
         methods: false,
         test,
         cap: Visibility::Private,
+        members: None,
         open: Some(Open {
             index,
             outer_start: outer.start_byte(),

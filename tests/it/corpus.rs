@@ -72,7 +72,8 @@ pub(crate) fn clone<'e>(env: &'e TestEnv, name: &str) -> Option<Repo<'e>> {
 }
 
 /// One line per function change with its first line (`path change_type name @line [(was
-/// old)] [from old_path] [+edited]`), and the `formatting_only`, import and parse-error lines.
+/// old)] [from old_path] [+edited]`), and the `formatting_only`, import, opaque and
+/// parse-error lines.
 fn labelled(doc: &Value) -> Vec<String> {
     let mut out = Vec::new();
     for f in doc["files"].as_array().unwrap() {
@@ -113,6 +114,9 @@ fn labelled(doc: &Value) -> Vec<String> {
                 added.join(","),
                 removed.join(",")
             ));
+        }
+        for name in f["opaque_changed"].as_array().into_iter().flatten() {
+            out.push(format!("{path} opaque {}", name.as_str().unwrap()));
         }
         if f["parse_errors"].as_bool() == Some(true) {
             out.push(format!("{path} parse_errors"));
@@ -489,6 +493,62 @@ fn scala_commits_of_scopt() {
     );
 }
 
+/// Issue 36: items inside macro invocations were invisible (serde_json wrapped its 128-bit
+/// integer support in `serde_if_integer128! { .. }`; tokio much of its API in `cfg_*! { .. }`).
+/// A macro whose body is items is read as if they were written outside it; one whose body is
+/// not stays opaque, and is said to be.
+#[test]
+fn rust_items_inside_macros_on_real_commits() {
+    check(
+        "json",
+        &[
+            // Two `From` impls added inside `serde_if_integer128!`, told apart by the trait's
+            // type argument; a `#[cfg]` moved from two functions to the macro around each
+            // (their signatures read the same: the macro's attributes are its items'); a
+            // `from_integer! { i128 u128 }` (a list of types, not items) inside it, opaque.
+            (
+                "04ff227",
+                &[
+                    "src/number.rs added <Number as From<i128>>::from @746",
+                    "src/number.rs added <Number as From<u128>>::from @752",
+                    "src/number.rs parse_errors",
+                    "src/value/from.rs opaque macro from_integer!",
+                    "src/value/ser.rs modified <Serializer as serde::Serializer>::serialize_i128 @82",
+                    "src/value/ser.rs modified <Serializer as serde::Serializer>::serialize_u128 @109",
+                    "src/value/ser.rs parse_errors",
+                ],
+            ),
+            // The macro dropped, its functions written outside it, unchanged: reindented only
+            // (they read `added`); the `deserialize_number!(..)` lines it held moved into the
+            // impl beside their like, unchanged: nothing.
+            (
+                "37e76e0",
+                &[
+                    "src/de.rs formatting_only <&'a mut Deserializer as de::Deserializer>::deserialize_i128",
+                    "src/de.rs formatting_only <&'a mut Deserializer as de::Deserializer>::deserialize_u128",
+                    "src/de.rs formatting_only Deserializer::scan_integer128",
+                    "src/de.rs imports + -serde::serde_if_integer128",
+                    "src/number.rs imports + -serde::serde_if_integer128",
+                    "src/ser.rs formatting_only <&'a mut Serializer as ser::Serializer>::serialize_i128",
+                    "src/ser.rs formatting_only <&'a mut Serializer as ser::Serializer>::serialize_u128",
+                    "src/ser.rs formatting_only <MapKeySerializer as ser::Serializer>::serialize_i128",
+                    "src/ser.rs formatting_only <MapKeySerializer as ser::Serializer>::serialize_u128",
+                    "src/ser.rs formatting_only <NumberStrEmitter as ser::Serializer>::serialize_i128",
+                    "src/ser.rs formatting_only <NumberStrEmitter as ser::Serializer>::serialize_u128",
+                    "src/ser.rs formatting_only <RawValueStrEmitter as ser::Serializer>::serialize_i128",
+                    "src/ser.rs formatting_only <RawValueStrEmitter as ser::Serializer>::serialize_u128",
+                    "src/ser.rs imports + -serde::serde_if_integer128",
+                    "src/value/de.rs imports + -serde::serde_if_integer128",
+                    "src/value/from.rs imports + -serde::serde_if_integer128",
+                    "src/value/ser.rs formatting_only <Serializer as serde::Serializer>::serialize_i128",
+                    "src/value/ser.rs formatting_only <Serializer as serde::Serializer>::serialize_u128",
+                    "src/value/ser.rs imports + -serde::serde_if_integer128",
+                ],
+            ),
+        ],
+    );
+}
+
 /// Issue 36: one rename rule for every language. A body that changed beyond names is a new
 /// function unless it is large and similar; one that changed only in names, or a member that
 /// kept its own name under a renamed scope, is the same function renamed.
@@ -607,11 +667,32 @@ fn hunk_headers_name_the_functions_of_each_language() {
             "Read.optionRead",
         ),
         ("busted", "e5e6691", "busted/core.lua", "busted.getTrace"),
+        // Items inside a macro are named, not the macro (issue 36), and a change inside a
+        // macro whose body is not items says the macro is opaque.
+        (
+            "json",
+            "04ff227",
+            "src/number.rs",
+            "added <Number as From<i128>>::from, <Number as From<u128>>::from",
+        ),
+        (
+            "json",
+            "04ff227",
+            "src/value/from.rs",
+            "opaque macro from_integer!",
+        ),
     ] {
-        let Some(repo) = clone(&env, bundle) else {
-            return;
+        // One clone per bundle, however many rows it has.
+        let dir = env.root().join(bundle);
+        let dir = if dir.is_dir() {
+            dir
+        } else {
+            let Some(repo) = clone(&env, bundle) else {
+                return;
+            };
+            repo.dir
         };
-        let doc = agent_answer(&env, &repo.dir, &["show", commit]);
+        let doc = agent_answer(&env, &dir, &["show", commit]);
         let hunks: Vec<&str> = doc["hunks"][path]
             .as_array()
             .unwrap_or_else(|| panic!("{bundle}: no hunks for {path}: {doc}"))
