@@ -1094,6 +1094,55 @@ mod tests {
         assert_eq!(parsed, Ok(true));
     }
 
+    /// Issue 36: items inside wrappers are read as if written outside, in every language.
+    /// Rust's item-position macros are the only wrappers a grammar reads as tokens (its
+    /// analyzer says [`Analyzer::wrapper`]); the conditional blocks of C, C++, C# and Swift
+    /// and Python's `if TYPE_CHECKING:` are parsed as items by their grammars already.
+    #[test]
+    fn items_inside_wrappers_are_read_in_every_language() {
+        let cases: &[(Language, &str, &str)] = &[
+            (Language::Rust, "m! {\n    fn f() {}\n}\n", "f"),
+            (
+                Language::C,
+                "#ifdef X\nint f(void) { return 1; }\n#endif\n",
+                "f",
+            ),
+            (
+                Language::Cpp,
+                "class A {\n#ifdef X\n  void f() {}\n#endif\n};\n",
+                "A::f",
+            ),
+            (
+                Language::CSharp,
+                "class A {\n#if DEBUG\n  void F() {}\n#endif\n}\n",
+                "A.F",
+            ),
+            (
+                Language::Swift,
+                "class A {\n#if os(Linux)\n  func f() {}\n#endif\n}\n",
+                "A.f",
+            ),
+            (
+                Language::Python,
+                "if TYPE_CHECKING:\n    def f():\n        pass\n",
+                "f",
+            ),
+        ];
+        for &(language, source, name) in cases {
+            let names: Vec<String> = testing::functions(language, source)
+                .into_iter()
+                .map(|f| f.name)
+                .collect();
+            assert_eq!(names, [name], "{language}");
+        }
+        let wrappers: Vec<Language> = REGISTRY
+            .iter()
+            .filter(|a| !a.wrapper_kinds().is_empty())
+            .flat_map(|a| a.languages().iter().copied())
+            .collect();
+        assert_eq!(wrappers, [Language::Rust]);
+    }
+
     #[test]
     fn files_nested_past_the_limit_are_refused() {
         let deep = "[a=".repeat(MAX_NESTING + 1);
