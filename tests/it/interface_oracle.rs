@@ -134,6 +134,7 @@ fn python_public(lines: &[&str], at: usize, depth: usize, name: &str) -> bool {
 fn rust_public(lines: &[&str], at: usize, depth: usize) -> bool {
     let function = Regex::new(r"^(pub(\([^)]*\))?\s+)?((const|async|unsafe)\s+)*fn\s").unwrap();
     let module = Regex::new(r"^(pub(\([^)]*\))?\s+)?mod\s+(\w+)").unwrap();
+    let test_attribute = Regex::new(r"cfg\(.*\btest\b").unwrap();
     let mut want = depth;
     for i in (0..at.min(lines.len())).rev() {
         let (line, text) = (lines[i], lines[i].trim());
@@ -158,7 +159,6 @@ fn rust_public(lines: &[&str], at: usize, depth: usize) -> bool {
                 .take_while(|l| l.trim().starts_with("#[") || l.trim().starts_with("//"))
                 .copied()
                 .collect();
-            let test_attribute = Regex::new(r"cfg\(.*\btest\b").unwrap();
             if matches!(&m[3], "tests" | "test") || test_attribute.is_match(&attributes) {
                 return false;
             }
