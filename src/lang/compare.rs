@@ -63,7 +63,7 @@ const DELIMITERS: [u32; 9] = [
     super::fnv(super::DEDENT.as_bytes()) as u32,
 ];
 
-/// How many of a body's tokens say something: all but [`DELIMITERS`].
+/// How many of a body's tokens say something: all but brackets, commas and statement ends.
 pub fn meaningful(tokens: &[u32]) -> usize {
     tokens.iter().filter(|t| !DELIMITERS.contains(t)).count()
 }

@@ -28,7 +28,7 @@
 //! - A tree with syntax errors still yields what could be extracted, flagged `parse_errors`.
 //! - Items a grammar reads as plain tokens (a Rust macro invocation at item position, `cfg_rt!
 //!   { pub fn f() {} }`) are read as items where their body parses as items, each body parsed
-//!   again alone, nested ones too, within [`embed`]'s bounds; a body that does not is
+//!   again alone, nested ones too, within `embed`'s bounds; a body that does not is
 //!   [`Opaque`], and says so.
 
 mod bash;
