@@ -10,10 +10,12 @@
 //! Invariants:
 //! - The search visits only [`super::Analyzer::item_containers`] (a file, a module, an impl
 //!   and their item lists), never a function's body.
-//! - Bounded: wrappers nested deeper than [`MAX_DEPTH`], bodies past [`MAX_BYTES`] in all and
-//!   past [`MAX_WRAPPERS`] in number, and any found after the sub-parses have used
-//!   [`super::PARSE_BUDGET`], are opaque; each sub-parse has the budget of a parse. A hostile
-//!   file costs at most [`MAX_DEPTH`] parses of itself and one parse's time more.
+//! - Bounded: wrappers nested deeper than [`MAX_DEPTH`], and bodies past [`MAX_BYTES`] in all
+//!   and past [`MAX_WRAPPERS`] in number, are opaque; the sub-parses share one parse's time
+//!   budget ([`super::PARSE_BUDGET`]), and a file whose sub-parses run out of it, or of the
+//!   answer's time, is not analysed ([`Embedded::ran_out`]): a partial reading would be cached
+//!   as the file's. A hostile file costs at most [`MAX_DEPTH`] parses of itself and one parse's
+//!   time more.
 
 use std::collections::HashMap;
 use std::time::Instant;
@@ -50,9 +52,17 @@ pub struct Embedded {
     /// body. (A wrapper's first byte is its own: nested wrappers start inside their parent's
     /// body.)
     held: HashMap<usize, Option<usize>>,
+    /// Whether the sub-parses ran out of time with bodies left to read.
+    ran_out: bool,
 }
 
 impl Embedded {
+    /// Whether the sub-parses ran out of time (their budget, or the answer's) with bodies left
+    /// to read: the file's reading is partial.
+    pub fn ran_out(&self) -> bool {
+        self.ran_out
+    }
+
     /// What the wrapper `node` holds.
     pub fn held(&self, node: Node<'_>) -> Held<'_> {
         match self.held.get(&node.start_byte()) {
@@ -67,12 +77,13 @@ impl Embedded {
 }
 
 /// Finds the wrappers of `tree` and of the items they hold, and parses their bodies with
-/// `parse` (the ranges of one body, read as one source; `None` when it could not be parsed).
+/// `parse` (the ranges of one body, read as one source): `Some(Some(tree))`, `Some(None)` when
+/// the parse ran out of time, `None` when it could not be parsed.
 pub fn expand(
     analyzer: &dyn Analyzer,
     tree: &Tree,
     source: &[u8],
-    parse: &mut dyn FnMut(&[Range]) -> Option<Tree>,
+    parse: &mut dyn FnMut(&[Range]) -> Option<Option<Tree>>,
 ) -> Embedded {
     let mut out = Embedded::default();
     if analyzer.wrapper_kinds().is_empty() {
@@ -114,16 +125,23 @@ pub fn expand(
             }
             let len: usize = ranges.iter().map(|r| r.end_byte - r.start_byte).sum();
             // Past a bound the wrapper stays opaque: not entered in `held`.
-            if depth >= MAX_DEPTH
-                || bytes + len > MAX_BYTES
-                || parsed >= MAX_WRAPPERS
-                || started.elapsed() > PARSE_BUDGET
-            {
+            if depth >= MAX_DEPTH || bytes + len > MAX_BYTES || parsed >= MAX_WRAPPERS {
                 continue;
+            }
+            if started.elapsed() > PARSE_BUDGET {
+                out.ran_out = true;
+                return out;
             }
             bytes += len;
             parsed += 1;
-            let Some(body) = parse(&ranges) else { continue };
+            let body = match parse(&ranges) {
+                Some(Some(body)) => body,
+                Some(None) => {
+                    out.ran_out = true;
+                    return out;
+                }
+                None => continue,
+            };
             if body.root_node().has_error() {
                 continue;
             }
@@ -162,4 +180,52 @@ fn find(
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lang::{Language, for_language};
+
+    fn tree(source: &[u8]) -> Tree {
+        let analyzer = for_language(Language::Rust).unwrap();
+        let mut parser = tree_sitter::Parser::new();
+        parser
+            .set_language(&analyzer.grammar(Language::Rust))
+            .unwrap();
+        parser.parse(source, None).unwrap()
+    }
+
+    #[test]
+    fn a_body_that_cannot_be_read_in_time_makes_the_reading_partial() {
+        let analyzer = for_language(Language::Rust).unwrap();
+        let source = b"m! { fn f() {} }\nn! { fn g() {} }\n";
+        let tree = tree(source);
+        let root = tree.root_node();
+        let (m, n) = (root.child(0).unwrap(), root.child(1).unwrap());
+        // Out of time: the reading stops and says so (the file is then not analysed).
+        let mut calls = 0;
+        let late = expand(analyzer, &tree, source, &mut |_| {
+            calls += 1;
+            Some(None)
+        });
+        assert!(late.ran_out());
+        assert_eq!(calls, 1);
+        // Not parsed (no parser, no stack): that wrapper is opaque, the others are read.
+        let mut first = true;
+        let mut parser = tree_sitter::Parser::new();
+        parser
+            .set_language(&analyzer.grammar(Language::Rust))
+            .unwrap();
+        let partial = expand(analyzer, &tree, source, &mut |ranges| {
+            if std::mem::take(&mut first) {
+                return None;
+            }
+            parser.set_included_ranges(ranges).unwrap();
+            Some(parser.parse(source, None))
+        });
+        assert!(!partial.ran_out());
+        assert_eq!(partial.held(m), Held::Opaque);
+        assert!(matches!(partial.held(n), Held::Items(_)));
+    }
 }

@@ -706,13 +706,14 @@ fn parse(
 }
 
 /// Parses `ranges` of `source` alone, as one source (a wrapper's body read as items), within
-/// the time budget; positions stay the file's. `None` when it could not be parsed.
+/// the time budget; positions stay the file's. `Some(None)` when the parse ran out of time,
+/// `None` when it could not be parsed.
 fn parse_items(
     language: Language,
     analyzer: &dyn Analyzer,
     source: &[u8],
     ranges: &[tree_sitter::Range],
-) -> Option<Tree> {
+) -> Option<Option<Tree>> {
     let len: usize = ranges.iter().map(|r| r.end_byte - r.start_byte).sum();
     let room = parse_stack(len);
     crate::unwind::catch(|| {
@@ -722,10 +723,11 @@ fn parse_items(
     })
     .ok()
     .flatten()
-    .flatten()
 }
 
-/// Extracts one parsed file, its wrappers' items read first ([`embed`]).
+/// Extracts one parsed file, its wrappers' items read first (`embed`). A file whose wrappers
+/// could not all be read in time is not analysed, with the reason: a partial reading would
+/// be cached as the file's.
 fn extract_file(
     language: Language,
     analyzer: &dyn Analyzer,
@@ -735,6 +737,16 @@ fn extract_file(
     let embedded = embed::expand(analyzer, tree, source, &mut |ranges| {
         parse_items(language, analyzer, source, ranges)
     });
+    if embedded.ran_out() {
+        // The answer's time (a fact of the call), or the file's own cost (remembered).
+        if out_of_time() {
+            return Analysis::skipped(OUT_OF_TIME.to_owned());
+        }
+        return Analysis::skipped(format!(
+            "macro bodies: parse {OVER_BUDGET} ({} ms)",
+            PARSE_BUDGET.as_millis()
+        ));
+    }
     extract(analyzer, tree, source, &embedded)
 }
 
