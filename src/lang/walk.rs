@@ -14,6 +14,12 @@
 //! closes a delimiter, or lies outside the list) does not count unless
 //! [`Analyzer::comma_counts`] says it means something there. Each step looks at one node, its
 //! parent and at most its children, so the walk stays linear.
+//!
+//! A wrapper whose body [`super::embed`] read as items (a Rust macro at item position) is walked
+//! in its place: the walk goes into the body's own tree under the scopes around the wrapper, the
+//! wrapper's attributes counted as those of each item directly inside; a wrapper whose body is
+//! not items is recorded as [`Opaque`]. A body's shape fingerprint counts its names by the order
+//! of their first use, so a body that changed only in names keeps its shape (ADR 19).
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -52,11 +58,11 @@ const IMPLIED: u8 = 2;
 const IMPLIED_CHILDREN: u8 = 4;
 /// `declaration` may answer for nodes of the kind.
 const DECLARATION: u8 = 8;
-/// `wrapper` may answer for nodes of the kind.
-const WRAPPER: u8 = 32;
 /// Leaves of the kind are names (identifiers, constants, variables): a body's shape counts
 /// them by order of first use, not by spelling.
 const NAME: u8 = 16;
+/// `wrapper` may answer for nodes of the kind.
+const WRAPPER: u8 = 32;
 
 /// Whether leaves of a grammar's node kind are names, by the kind's name: every grammar
 /// calls its identifiers `*identifier` (`identifier`, `field_identifier`,
