@@ -107,6 +107,20 @@ Feature: The shim answers an agent's git with structure
     And the JSON has no field "message"
     And a hunk of "src/app.py" contains "@@ -1 +1 @@"
 
+  Scenario: Functions inside a Rust macro are named, and a macro that holds no items says so
+    Given the file "gen.sh" contains
+      """
+      printf 'pub struct Builder;\n\nimpl Builder {\n    pub fn new() -> Builder {\n        Builder\n    }\n}\n\nfrom_integer! {\n    i8\n}\n' > lib.rs
+      git add -A && git -c user.name=x -c user.email=x@y commit -q -m base
+      printf 'pub struct Builder;\n\nimpl Builder {\n    pub fn new() -> Builder {\n        Builder\n    }\n\n    cfg_unstable! {\n        pub fn track(&mut self) {}\n    }\n}\n\nfrom_integer! {\n    i8 i16\n}\n' > lib.rs
+      git -c user.name=x -c user.email=x@y commit -q -am track
+      """
+    When I run "sh gen.sh"
+    And the agent runs "git show HEAD"
+    Then stdout is JSON
+    And a hunk of "lib.rs" contains "@@ added Builder::track"
+    And a hunk of "lib.rs" contains "@@ opaque macro from_integer!"
+
   Scenario: git show -s is the commit without its hunks
     When the agent runs "git show -s main"
     Then the JSON field "message" is "main: greet the world"

@@ -133,7 +133,16 @@ pub fn map_entries(files: &[FileChange], order: &[usize]) -> Vec<MapEntry> {
 pub fn function_lines(f: &FileChange) -> Vec<String> {
     let mut out = function_lines_where(f, &|_| true);
     out.extend(declaration_lines(f));
+    if let Functions::Analysed(a) = &f.functions {
+        out.extend(opaque_line(a));
+    }
     out
+}
+
+/// The opaque wrappers a file's change touches, when any: `opaque macro x!, macro y!` (what
+/// changed inside them is not analysed).
+pub fn opaque_line(a: &crate::lang::FileFunctions) -> Option<String> {
+    (!a.opaque.is_empty()).then(|| format!("opaque {}", a.opaque.join(", ")))
 }
 
 /// A file's declarations added, deleted or with a changed head, one line per kind of change:

@@ -605,6 +605,7 @@ fn production_names(f: &FileChange) -> Vec<String> {
         let names: Vec<&str> = a.formatting_only.iter().map(String::as_str).collect();
         out.push(format!("reformatted {}", group_names(&names)));
     }
+    out.extend(overview::opaque_line(a));
     let tests = counts(a.changed.iter().filter(|c| c.test));
     if !tests.is_empty() {
         out.push(format!("tests: {tests}"));

@@ -633,11 +633,16 @@ fn function_context(
                 _ if call.site.name != t.leaf => continue,
                 _ => call.site.member,
             };
+            let is_test = is_test_path(path) || call.test || caller.is_some_and(|c| c.test);
+            // A test module in the definition's own file (`#[cfg(test)] mod tests`, `use
+            // super::*`) tests that file: a method it calls on a value whose type is not
+            // known (`builder.build()`) is the file's own.
+            let candidate = candidate && !(is_test && *path == t.file);
             callers.insert(Caller {
                 file: path.to_owned(),
                 line: call.line,
                 caller: caller.map(|c| c.name.clone()),
-                is_test: is_test_path(path) || caller.is_some_and(|c| c.test),
+                is_test,
                 candidate,
             });
         }

@@ -35,10 +35,10 @@ use std::sync::OnceLock;
 use rustix::fs::{AtFlags, FileType, Mode, OFlags};
 use rustix::io::Errno;
 
-use super::{Analysis, Call, CallSite, Declared, Function, FunctionKind, Visibility};
+use super::{Analysis, Call, CallSite, Declared, Function, FunctionKind, Opaque, Visibility};
 
 /// Bumped whenever extraction changes what it produces.
-pub const FORMAT: u32 = 10;
+pub const FORMAT: u32 = 15;
 
 /// The cache is pruned back under this many bytes.
 pub const MAX_BYTES: u64 = 512 * 1024 * 1024;
@@ -458,6 +458,7 @@ fn encode(a: &Analysis) -> Vec<u8> {
         put_str(&mut out, &f.signature);
         put_u64(&mut out, f.signature_hash);
         put_u64(&mut out, f.body_hash);
+        put_u64(&mut out, f.shape_hash);
         put_u64(&mut out, f.text_hash);
         put_u32(&mut out, f.tokens.len() as u32);
         for t in &f.tokens {
@@ -477,9 +478,16 @@ fn encode(a: &Analysis) -> Vec<u8> {
     for c in &a.calls {
         put_str(&mut out, &c.site.name);
         put_str(&mut out, &c.site.qualifier);
-        out.push(u8::from(c.site.member));
+        out.push(u8::from(c.site.member) | (u8::from(c.test) << 1));
         put_u32(&mut out, c.line);
         put_u32(&mut out, c.caller.unwrap_or(u32::MAX));
+    }
+    put_u32(&mut out, a.opaque.len() as u32);
+    for o in &a.opaque {
+        put_str(&mut out, &o.name);
+        put_u32(&mut out, o.start_line);
+        put_u32(&mut out, o.end_line);
+        put_u64(&mut out, o.hash);
     }
     let sum = checksum(&out);
     out.extend_from_slice(&sum.to_le_bytes());
@@ -522,6 +530,7 @@ fn decode(bytes: &[u8]) -> Option<Analysis> {
         let signature = r.string()?;
         let signature_hash = r.u64()?;
         let body_hash = r.u64()?;
+        let shape_hash = r.u64()?;
         let text_hash = r.u64()?;
         let n = r.u32()? as usize;
         let raw = r.take(n.checked_mul(4)?)?;
@@ -539,6 +548,7 @@ fn decode(bytes: &[u8]) -> Option<Analysis> {
             signature,
             signature_hash,
             body_hash,
+            shape_hash,
             text_hash,
             tokens,
             visibility,
@@ -566,7 +576,9 @@ fn decode(bytes: &[u8]) -> Option<Analysis> {
     for _ in 0..count {
         let name = r.string()?;
         let qualifier = r.string()?;
-        let member = r.u8()? != 0;
+        let flags = r.u8()?;
+        let member = flags & 1 != 0;
+        let test = flags & 2 != 0;
         let line = r.u32()?;
         let caller = Some(r.u32()?).filter(|c| *c != u32::MAX);
         if caller.is_some_and(|c| c as usize >= functions.len()) {
@@ -580,6 +592,17 @@ fn decode(bytes: &[u8]) -> Option<Analysis> {
             },
             line,
             caller,
+            test,
+        });
+    }
+    let count = r.u32()?;
+    let mut opaque = Vec::with_capacity(count.min(65_536) as usize);
+    for _ in 0..count {
+        opaque.push(Opaque {
+            name: r.string()?,
+            start_line: r.u32()?,
+            end_line: r.u32()?,
+            hash: r.u64()?,
         });
     }
     (r.at == bytes.len()).then_some(Analysis {
@@ -587,6 +610,7 @@ fn decode(bytes: &[u8]) -> Option<Analysis> {
         declarations,
         imports,
         calls,
+        opaque,
         parse_errors,
         skipped,
     })

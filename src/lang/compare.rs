@@ -6,13 +6,24 @@
 //! - A matched pair is unchanged when its token fingerprints are equal (only its raw text may
 //!   differ: reported as `formatting_only`), `signature_changed` when its signature tokens
 //!   differ, `modified` when its body tokens differ.
-//! - Unmatched functions are paired into `renamed` (same body, or at least
-//!   [`RENAME_SIMILARITY`] of its tokens) within a file, and into `moved` across files (same
-//!   name with at least [`MOVE_SIMILARITY`] of its tokens, or the same non-trivial body) by
-//!   [`finish`]; what remains is `added` or `deleted`.
-//!   Bodies under [`MIN_TOKENS`] are too small to pair by content among several candidates,
-//!   but when one function left a file and one arrived, of the same kind, with the same body
-//!   and the same signature apart from the name, that is a rename whatever the size.
+//! - Unmatched functions are paired into `renamed` within a file, and into `moved` across files
+//!   (same name with at least [`MOVE_SIMILARITY`] of its tokens, or the same non-trivial body) by
+//!   [`finish`]; what remains is `added` or `deleted`. One rename rule for every language
+//!   (issue 36): a function of the same kind under a new name is `renamed` when
+//!   - its body did not change: of at least [`MIN_TOKENS`] tokens, or of any size when the
+//!     pair is unmistakable (the one function that left the file and the one that arrived, or
+//!     a member that kept its own name under a renamed scope) with the same signature apart
+//!     from the name;
+//!   - its body changed only in names (each identifier replaced consistently, as when a field
+//!     is renamed with its property): when the pair is unmistakable or the body is large
+//!     (`edited`);
+//!   - its body changed beyond names but is large and similar: both sides at least
+//!     [`LARGE_BODY`] tokens that are not brackets, commas or statement ends (so a language's
+//!     braces and semicolons do not make one-line bodies large in one language and small in
+//!     another), and at least [`RENAME_SIMILARITY`] of its tokens shared (`edited`).
+//!
+//!   Otherwise the old function is `deleted` and the new one `added`: a small body that
+//!   changed beyond names leaves too little to say it is the same function.
 //! - Bounded: pairing by name is linear (an index of names); renames score at most
 //!   [`MAX_PAIRS`] pairs per file and moves at most [`MAX_PAIRS`] pairs per change, only among
 //!   same-named or same-bodied functions. Past that, what is left is `added` or `deleted` (a
@@ -20,7 +31,7 @@
 
 use std::collections::HashMap;
 
-use super::{Analysis, Declared, Function, FunctionKind, Visibility};
+use super::{Analysis, Declared, Function, FunctionKind, Opaque, Visibility};
 
 /// How similar two bodies must be (token multisets, Dice coefficient) to count as one function
 /// renamed.
@@ -29,6 +40,33 @@ pub const RENAME_SIMILARITY: f64 = 0.8;
 pub const MOVE_SIMILARITY: f64 = 0.5;
 /// Bodies with fewer tokens are too small to identify a function by content alone.
 pub const MIN_TOKENS: usize = 4;
+/// A body that changed under a new name is still the same function (`renamed`, `edited`) only
+/// when both sides have at least this many tokens that are not brackets, commas or statement
+/// ends ([`meaningful`]): `return x * 3` (4) is not, `let y = x * 3; y + 1` (9) is.
+pub const LARGE_BODY: usize = 8;
+
+/// How a body that changed only in names scores as a rename: below an unchanged body, above
+/// any similarity of changed tokens.
+const SAME_SHAPE: f64 = 0.999;
+
+/// The tokens that only delimit: brackets, commas and statement ends (written or implied, and
+/// Python's end of block), as the truncated hashes a function keeps.
+const DELIMITERS: [u32; 9] = [
+    super::fnv(b"{") as u32,
+    super::fnv(b"}") as u32,
+    super::fnv(b"(") as u32,
+    super::fnv(b")") as u32,
+    super::fnv(b"[") as u32,
+    super::fnv(b"]") as u32,
+    super::fnv(b",") as u32,
+    super::fnv(b";") as u32,
+    super::fnv(super::DEDENT.as_bytes()) as u32,
+];
+
+/// How many of a body's tokens say something: all but brackets, commas and statement ends.
+pub fn meaningful(tokens: &[u32]) -> usize {
+    tokens.iter().filter(|t| !DELIMITERS.contains(t)).count()
+}
 /// The most pairs of functions scored as a rename within a file, or as a move across files.
 pub const MAX_PAIRS: usize = 200_000;
 
@@ -148,6 +186,9 @@ pub struct FileFunctions {
     pub declarations: Vec<DeclarationChange>,
     /// Functions whose only changes are whitespace, comments or docstrings.
     pub formatting_only: Vec<String>,
+    /// Opaque wrappers ([`super::Opaque`], `macro x!`) added, deleted or changed, each once:
+    /// what changed inside them is not analysed.
+    pub opaque: Vec<String>,
     /// Imports added.
     pub imports_added: Vec<String>,
     /// Imports removed.
@@ -241,6 +282,40 @@ fn compare_declarations(old: &[Declared], new: &[Declared]) -> Vec<DeclarationCh
     out
 }
 
+/// The opaque wrappers that are not on both sides with the same tokens (pairs by name and
+/// fingerprint, so one moved is no change), new side first, each name once.
+fn compare_opaque(old: &[Opaque], new: &[Opaque]) -> Vec<String> {
+    let mut old_used = vec![false; old.len()];
+    let mut same = Index::new(
+        old.iter()
+            .enumerate()
+            .map(|(i, o)| (i, (o.name.as_str(), o.hash))),
+    );
+    let mut out: Vec<String> = Vec::new();
+    let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::new();
+    let mut unmatched: Vec<&str> = Vec::new();
+    for n in new {
+        if same
+            .take(&(n.name.as_str(), n.hash), &mut old_used)
+            .is_none()
+        {
+            unmatched.push(&n.name);
+        }
+    }
+    unmatched.extend(
+        old.iter()
+            .zip(&old_used)
+            .filter(|(_, used)| !**used)
+            .map(|(o, _)| o.name.as_str()),
+    );
+    for name in unmatched {
+        if seen.insert(name) {
+            out.push(name.to_owned());
+        }
+    }
+    out
+}
+
 /// Compares one file's two sides (`None`: the side does not exist or was not analysed).
 pub fn compare(before: Option<&Analysis>, after: Option<&Analysis>) -> Pending {
     let mut pending = Pending::default();
@@ -269,6 +344,7 @@ pub fn compare(before: Option<&Analysis>, after: Option<&Analysis>) -> Pending {
         .collect();
 
     out.declarations = compare_declarations(&old.declarations, &new.declarations);
+    out.opaque = compare_opaque(&old.opaque, &new.opaque);
     let mut old_used = vec![false; old.functions.len()];
     let mut new_used = vec![false; new.functions.len()];
     // Pair equal names: identical bodies first, then in order of appearance.
@@ -374,16 +450,26 @@ pub fn compare(before: Option<&Analysis>, after: Option<&Analysis>) -> Pending {
     pending
 }
 
+/// How well a deleted and an added function of one file pair as a rename (the module doc's
+/// rule); `None` when they do not.
 fn rename_score(o: &Function, n: &Function, only: bool) -> Option<f64> {
-    // The signature fingerprint leaves the name out: equal means equal parameters.
-    if only && o.body_hash == n.body_hash && o.signature_hash == n.signature_hash {
-        return Some(1.0);
-    }
-    if o.tokens.len() < MIN_TOKENS || n.tokens.len() < MIN_TOKENS {
-        return None;
-    }
+    // The one candidate, or a member that kept its own name under a renamed scope: nothing
+    // else it could be.
+    let unmistakable = only || o.leaf == n.leaf;
     if o.body_hash == n.body_hash {
-        return Some(1.0);
+        // The signature fingerprint leaves the name out: equal means equal parameters.
+        if unmistakable && o.signature_hash == n.signature_hash {
+            return Some(1.0);
+        }
+        return (o.tokens.len() >= MIN_TOKENS && n.tokens.len() >= MIN_TOKENS).then_some(1.0);
+    }
+    let large = meaningful(&o.tokens) >= LARGE_BODY && meaningful(&n.tokens) >= LARGE_BODY;
+    // Changed only in names (a field renamed with its property): the same function.
+    if o.shape_hash == n.shape_hash && (unmistakable || large) {
+        return Some(SAME_SHAPE);
+    }
+    if !large {
+        return None;
     }
     let s = similarity(&o.tokens, &n.tokens);
     (s >= RENAME_SIMILARITY).then_some(s)
@@ -566,6 +652,193 @@ mod tests {
                 "renamed gamma (was beta) +edited"
             ]
         );
+    }
+
+    /// Issue 36: one rename rule for every language. A one-line body renamed with an edit was
+    /// `renamed` in C# and PHP (whose braces and `;` made it four tokens and more) and
+    /// `added` + `deleted` in Kotlin, Swift and Scala.
+    #[test]
+    fn one_rename_rule_for_every_language() {
+        // (language, one line: name, parameter, factor; two statements: the same)
+        type Template = fn(&str, &str, u8) -> String;
+        let cases: &[(Language, Template, Template)] = &[
+            (
+                Language::Rust,
+                |n, p, k| format!("fn {n}({p}: u8) -> u8 {{ {p} * {k} }}\n"),
+                |n, p, k| format!("fn {n}({p}: u8) -> u8 {{ let y = {p} * {k}; y + 1 }}\n"),
+            ),
+            (
+                Language::Python,
+                |n, p, k| format!("def {n}({p}):\n    return {p} * {k}\n"),
+                |n, p, k| format!("def {n}({p}):\n    y = {p} * {k}\n    return y + 1\n"),
+            ),
+            (
+                Language::TypeScript,
+                |n, p, k| format!("function {n}({p}: number): number {{ return {p} * {k}; }}\n"),
+                |n, p, k| {
+                    format!(
+                        "function {n}({p}: number): number {{ const y = {p} * {k}; return y + 1; }}\n"
+                    )
+                },
+            ),
+            (
+                Language::JavaScript,
+                |n, p, k| format!("function {n}({p}) {{ return {p} * {k}; }}\n"),
+                |n, p, k| format!("function {n}({p}) {{ const y = {p} * {k}; return y + 1; }}\n"),
+            ),
+            (
+                Language::Go,
+                |n, p, k| format!("package a\n\nfunc {n}({p} int) int {{ return {p} * {k} }}\n"),
+                |n, p, k| {
+                    format!(
+                        "package a\n\nfunc {n}({p} int) int {{\n\ty := {p} * {k}\n\treturn y + 1\n}}\n"
+                    )
+                },
+            ),
+            (
+                Language::Java,
+                |n, p, k| format!("class A {{ int {n}(int {p}) {{ return {p} * {k}; }} }}\n"),
+                |n, p, k| {
+                    format!(
+                        "class A {{ int {n}(int {p}) {{ int y = {p} * {k}; return y + 1; }} }}\n"
+                    )
+                },
+            ),
+            (
+                Language::C,
+                |n, p, k| format!("int {n}(int {p}) {{ return {p} * {k}; }}\n"),
+                |n, p, k| format!("int {n}(int {p}) {{ int y = {p} * {k}; return y + 1; }}\n"),
+            ),
+            (
+                Language::Cpp,
+                |n, p, k| format!("int {n}(int {p}) {{ return {p} * {k}; }}\n"),
+                |n, p, k| format!("int {n}(int {p}) {{ int y = {p} * {k}; return y + 1; }}\n"),
+            ),
+            (
+                Language::Ruby,
+                |n, p, k| format!("class A\n  def {n}({p})\n    {p} * {k}\n  end\nend\n"),
+                |n, p, k| {
+                    format!("class A\n  def {n}({p})\n    y = {p} * {k}\n    y + 1\n  end\nend\n")
+                },
+            ),
+            (
+                Language::Php,
+                |n, p, k| {
+                    format!("<?php\nclass A {{ function {n}(${p}) {{ return ${p} * {k}; }} }}\n")
+                },
+                |n, p, k| {
+                    format!(
+                        "<?php\nclass A {{ function {n}(${p}) {{ $y = ${p} * {k}; return $y + 1; }} }}\n"
+                    )
+                },
+            ),
+            (
+                Language::Lua,
+                |n, p, k| format!("function {n}({p}) return {p} * {k} end\n"),
+                |n, p, k| format!("function {n}({p}) local y = {p} * {k} return y + 1 end\n"),
+            ),
+            (
+                Language::Shell,
+                |n, p, k| format!("{n}() {{ echo $(( {p} * {k} )); }}\n"),
+                |n, p, k| format!("{n}() {{ y=$(( {p} * {k} )); echo $(( y + 1 )); }}\n"),
+            ),
+            (
+                Language::CSharp,
+                |n, p, k| format!("class A {{ int {n}(int {p}) {{ return {p} * {k}; }} }}\n"),
+                |n, p, k| {
+                    format!(
+                        "class A {{ int {n}(int {p}) {{ var y = {p} * {k}; return y + 1; }} }}\n"
+                    )
+                },
+            ),
+            (
+                Language::Kotlin,
+                |n, p, k| {
+                    format!("class A {{\n    fun {n}({p}: Int): Int {{ return {p} * {k} }}\n}}\n")
+                },
+                |n, p, k| {
+                    format!(
+                        "class A {{\n    fun {n}({p}: Int): Int {{\n        val y = {p} * {k}\n        return y + 1\n    }}\n}}\n"
+                    )
+                },
+            ),
+            (
+                Language::Swift,
+                |n, p, k| {
+                    format!(
+                        "class A {{\n    func {n}({p}: Int) -> Int {{ return {p} * {k} }}\n}}\n"
+                    )
+                },
+                |n, p, k| {
+                    format!(
+                        "class A {{\n    func {n}({p}: Int) -> Int {{\n        let y = {p} * {k}\n        return y + 1\n    }}\n}}\n"
+                    )
+                },
+            ),
+            (
+                Language::Scala,
+                |n, p, k| format!("class A {{\n  def {n}({p}: Int): Int = {{ {p} * {k} }}\n}}\n"),
+                |n, p, k| {
+                    format!(
+                        "class A {{\n  def {n}({p}: Int): Int = {{\n    val y = {p} * {k}\n    y + 1\n  }}\n}}\n"
+                    )
+                },
+            ),
+        ];
+        // Each change as `kind leaf` lines, the qualifiers left out.
+        let leaves = |language: Language, before: String, after: String| -> Vec<String> {
+            summary(&one(language, &before, &after))
+                .into_iter()
+                .map(|line| {
+                    line.split(' ')
+                        .map(|word| {
+                            word.rsplit(['.', '#', ':'])
+                                .next()
+                                .unwrap_or(word)
+                                .to_owned()
+                        })
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                })
+                .collect()
+        };
+        for &(language, one_line, two) in cases {
+            // A small body edited under a new name: too little left to call it the same.
+            assert_eq!(
+                leaves(
+                    language,
+                    one_line("helper", "x", 3),
+                    one_line("assist", "x", 5)
+                ),
+                ["added assist", "deleted helper"],
+                "{language}"
+            );
+            // The same, unedited, or changed only in names: renamed.
+            assert_eq!(
+                leaves(
+                    language,
+                    one_line("helper", "x", 3),
+                    one_line("assist", "x", 3)
+                ),
+                ["renamed assist (was helper)"],
+                "{language}"
+            );
+            assert_eq!(
+                leaves(
+                    language,
+                    one_line("helper", "x", 3),
+                    one_line("assist", "z", 3)
+                ),
+                ["renamed assist (was helper) +edited"],
+                "{language}"
+            );
+            // A large and similar body edited under a new name: renamed, edited.
+            assert_eq!(
+                leaves(language, two("helper", "x", 3), two("assist", "x", 5)),
+                ["renamed assist (was helper) +edited"],
+                "{language}"
+            );
+        }
     }
 
     #[test]

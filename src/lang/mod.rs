@@ -2,7 +2,7 @@
 //!
 //! An [`Analyzer`] tells the shared walker what its grammar's nodes mean (a function, a scope
 //! that qualifies names, an import, a comment, a docstring) and what its formatters may write
-//! either way ([`Normal`], ADR 9). The walker ([`extract`]) turns a syntax tree into
+//! either way ([`Normal`], ADR 9). The walker (`walk::extract`) turns a syntax tree into
 //! [`Function`]s with qualified names and a fingerprint of their body tokens as the language
 //! reads them (without comments, whitespace, docstrings, trailing commas, optional semicolons,
 //! redundant parentheses...), and into import strings; [`compare`] turns two such extractions
@@ -26,6 +26,10 @@
 //!   reserved (an address-space limit) skips the file rather than failing the answer.
 //! - Parsers are created once per thread and language and reused.
 //! - A tree with syntax errors still yields what could be extracted, flagged `parse_errors`.
+//! - Items a grammar reads as plain tokens (a Rust macro invocation at item position, `cfg_rt!
+//!   { pub fn f() {} }`) are read as items where their body parses as items, each body parsed
+//!   again alone, nested ones too, within `embed`'s bounds; a body that does not is
+//!   [`Opaque`], and says so.
 
 mod bash;
 mod c;
@@ -35,6 +39,7 @@ pub mod compare;
 mod cpp;
 mod csharp;
 mod ecmascript;
+pub(crate) mod embed;
 mod go;
 mod java;
 mod javascript;
@@ -60,7 +65,9 @@ use tree_sitter::{Node, Parser, Tree};
 
 pub use compare::{ChangeType, DeclarationChange, FileFunctions, FunctionChange};
 pub use languages::Language;
-pub use walk::extract;
+use walk::extract;
+
+use python::DEDENT;
 
 /// Files larger than this are not analysed.
 pub const MAX_FILE_BYTES: usize = 1024 * 1024;
@@ -349,6 +356,66 @@ pub trait Analyzer: Sync {
     fn declaration_kinds(&self) -> &'static [&'static str] {
         &[]
     }
+    /// How visible every definition directly inside a scope is when the scope decides it
+    /// rather than each definition's own modifiers (a Rust trait impl's members are
+    /// implementations, a trait's members as visible as the trait); `scope` is a node
+    /// [`role`](Analyzer::role) called a [`Role::Scope`]. The default: each definition's own.
+    fn members(&self, _scope: Node<'_>, _source: &[u8]) -> Option<Visibility> {
+        None
+    }
+    /// Whether a node writes items in a form its grammar reads as plain tokens, and where:
+    /// a Rust macro invocation at item position (`cfg_rt! { pub fn f() {} }`). The walk
+    /// parses the [`Wrapper::items`] again as the file's language and reads what they hold as
+    /// if written in the wrapper's place; a body that does not parse as items is opaque
+    /// ([`Opaque`]). Asked only about [`wrapper_kinds`](Analyzer::wrapper_kinds), outside
+    /// functions. The default: no wrappers (conditional compilation blocks, decorators and
+    /// the like that a grammar parses as items need none).
+    fn wrapper<'t>(&self, _node: Node<'t>, _source: &[u8]) -> Option<Wrapper<'t>> {
+        None
+    }
+    /// The node kinds [`wrapper`](Analyzer::wrapper) may answer for.
+    fn wrapper_kinds(&self) -> &'static [&'static str] {
+        &[]
+    }
+    /// The node kinds whose children may be wrappers or hold them (a file, a module, an impl
+    /// and their item lists): where wrappers are looked for before the walk, so that a search
+    /// never enters function bodies.
+    fn item_containers(&self) -> &'static [&'static str] {
+        &[]
+    }
+}
+
+/// A node that writes items in a form its grammar reads as plain tokens
+/// ([`Analyzer::wrapper`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Wrapper<'t> {
+    /// What it is, in the language's word (`macro`).
+    pub kind: &'static str,
+    /// Its name as written (`cfg_rt!`, `cfg_if::cfg_if!`).
+    pub name: String,
+    /// The node whose start is the wrapper's start (its attributes included): its attributes
+    /// are those of each item directly inside.
+    pub outer: Node<'t>,
+    /// Its body as the grammar reads it (a token tree): fingerprinted when opaque.
+    pub body: Node<'t>,
+    /// The ranges that would hold its items, read as one source (one, or several: `cfg_if!`'s
+    /// branches); empty for an empty body.
+    pub items: Vec<tree_sitter::Range>,
+}
+
+/// An item-position wrapper whose body is not items (a Rust macro such as
+/// `forward_to_deserialize_any! { bool i8 }`): the analysis does not see inside it, and says
+/// so, naming it where a change lies in it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Opaque {
+    /// What it is and its qualified name: `macro <Value as Deserializer>::forward_to_deserialize_any!`.
+    pub name: String,
+    /// First line (1-based), attributes included.
+    pub start_line: u32,
+    /// Last line (1-based).
+    pub end_line: u32,
+    /// Hash of its tokens without comments and whitespace: equal when it did not change.
+    pub hash: u64,
 }
 
 /// How far a definition is visible outside its file or module (ordered: the more visible is
@@ -417,6 +484,9 @@ pub struct Call {
     /// The index in [`Analysis::functions`] of the innermost function making the call
     /// (`None` at module level).
     pub caller: Option<u32>,
+    /// Whether the call is test code: in a test, or anywhere in a test scope (a `#[cfg(test)]
+    /// mod tests`, a test class), a function around it or not.
+    pub test: bool,
 }
 
 /// Every analyzer, one line each.
@@ -480,6 +550,9 @@ pub struct Function {
     pub signature_hash: u64,
     /// Hash of the body's tokens without comments, whitespace, docstrings and nested functions.
     pub body_hash: u64,
+    /// The same hash with every name (identifier, constant, variable) counted by the order of
+    /// its first use rather than by its spelling: equal when a body changed only in names.
+    pub shape_hash: u64,
     /// Hash of the definition's raw text (to tell formatting-only edits from no edit).
     pub text_hash: u64,
     /// The body's token hashes, sorted (a multiset for similarity); capped.
@@ -518,6 +591,8 @@ pub struct Analysis {
     pub imports: Vec<String>,
     /// Calls, in source order.
     pub calls: Vec<Call>,
+    /// Item-position wrappers whose body is not items, in source order.
+    pub opaque: Vec<Opaque>,
     /// Whether the tree has syntax errors.
     pub parse_errors: bool,
     /// Why the file was not analysed, when it was not.
@@ -623,17 +698,65 @@ fn parse(
     // `stacker` panics when it cannot map the segment (an address-space limit): that file is
     // not analysed, the answer goes on.
     crate::unwind::catch(|| {
-        stacker::maybe_grow(room, room, || parse_here(language, analyzer, source, old))
+        stacker::maybe_grow(room, room, || {
+            parse_here(language, analyzer, source, old, &[])
+        })
     })
     .map_err(|e| format!("{NO_STACK} ({e})"))
 }
 
-/// [`parse`] on the current stack.
+/// Parses `ranges` of `source` alone, as one source (a wrapper's body read as items), within
+/// the time budget; positions stay the file's. `Some(None)` when the parse ran out of time,
+/// `None` when it could not be parsed.
+fn parse_items(
+    language: Language,
+    analyzer: &dyn Analyzer,
+    source: &[u8],
+    ranges: &[tree_sitter::Range],
+) -> Option<Option<Tree>> {
+    let len: usize = ranges.iter().map(|r| r.end_byte - r.start_byte).sum();
+    let room = parse_stack(len);
+    crate::unwind::catch(|| {
+        stacker::maybe_grow(room, room, || {
+            parse_here(language, analyzer, source, None, ranges)
+        })
+    })
+    .ok()
+    .flatten()
+}
+
+/// Extracts one parsed file, its wrappers' items read first (`embed`). A file whose wrappers
+/// could not all be read in time is not analysed, with the reason: a partial reading would
+/// be cached as the file's.
+fn extract_file(
+    language: Language,
+    analyzer: &dyn Analyzer,
+    tree: &Tree,
+    source: &[u8],
+) -> Analysis {
+    let embedded = embed::expand(analyzer, tree, source, &mut |ranges| {
+        parse_items(language, analyzer, source, ranges)
+    });
+    if embedded.ran_out() {
+        // The answer's time (a fact of the call), or the file's own cost (remembered).
+        if out_of_time() {
+            return Analysis::skipped(OUT_OF_TIME.to_owned());
+        }
+        return Analysis::skipped(format!(
+            "macro bodies: parse {OVER_BUDGET} ({} ms)",
+            PARSE_BUDGET.as_millis()
+        ));
+    }
+    extract(analyzer, tree, source, &embedded)
+}
+
+/// [`parse`] on the current stack, of the whole source or of `ranges` alone.
 fn parse_here(
     language: Language,
     analyzer: &dyn Analyzer,
     source: &[u8],
     old: Option<&Tree>,
+    ranges: &[tree_sitter::Range],
 ) -> Option<Option<Tree>> {
     PARSERS.with(|parsers| {
         let mut parsers = parsers.borrow_mut();
@@ -661,11 +784,18 @@ fn parse_here(
         };
         let options = tree_sitter::ParseOptions::new().progress_callback(&mut over_budget);
         let len = source.len();
+        if !ranges.is_empty() {
+            parser.set_included_ranges(ranges).ok()?;
+        }
         let tree = parser.parse_with_options(
             &mut |offset, _| if offset < len { &source[offset..] } else { &[] },
             old,
             Some(options),
         );
+        if !ranges.is_empty() {
+            // The parser is reused for whole files: back to the whole document.
+            parser.set_included_ranges(&[]).ok()?;
+        }
         // A cancelled parse leaves state behind; the next parse must start clean.
         if tree.is_none() {
             parser.reset();
@@ -699,7 +829,7 @@ pub fn analyze(language: Language, source: &[u8]) -> Option<Analysis> {
     let source = &*prepared;
     match parse(language, analyzer, source, None) {
         Ok(parsed) => Some(match parsed? {
-            Some(tree) => extract(analyzer, &tree, source),
+            Some(tree) => extract_file(language, analyzer, &tree, source),
             None => over_budget(),
         }),
         Err(reason) => Some(Analysis::skipped(reason)),
@@ -736,14 +866,14 @@ pub fn analyze_pair(
     let Some(old) = old else {
         return Some((over_budget(), over_budget()));
     };
-    let old_analysis = extract(analyzer, &old, before);
+    let old_analysis = extract_file(language, analyzer, &old, before);
     let mut edited = old.clone();
     for edit in edits(before, after) {
         edited.edit(&edit);
     }
     let new_analysis = match parse(language, analyzer, after, Some(&edited)) {
         Ok(parsed) => match parsed? {
-            Some(tree) => extract(analyzer, &tree, after),
+            Some(tree) => extract_file(language, analyzer, &tree, after),
             None => over_budget(),
         },
         Err(reason) => Analysis::skipped(reason),
@@ -974,6 +1104,55 @@ mod tests {
             .join()
             .unwrap();
         assert_eq!(parsed, Ok(true));
+    }
+
+    /// Issue 36: items inside wrappers are read as if written outside, in every language.
+    /// Rust's item-position macros are the only wrappers a grammar reads as tokens (its
+    /// analyzer says [`Analyzer::wrapper`]); the conditional blocks of C, C++, C# and Swift
+    /// and Python's `if TYPE_CHECKING:` are parsed as items by their grammars already.
+    #[test]
+    fn items_inside_wrappers_are_read_in_every_language() {
+        let cases: &[(Language, &str, &str)] = &[
+            (Language::Rust, "m! {\n    fn f() {}\n}\n", "f"),
+            (
+                Language::C,
+                "#ifdef X\nint f(void) { return 1; }\n#endif\n",
+                "f",
+            ),
+            (
+                Language::Cpp,
+                "class A {\n#ifdef X\n  void f() {}\n#endif\n};\n",
+                "A::f",
+            ),
+            (
+                Language::CSharp,
+                "class A {\n#if DEBUG\n  void F() {}\n#endif\n}\n",
+                "A.F",
+            ),
+            (
+                Language::Swift,
+                "class A {\n#if os(Linux)\n  func f() {}\n#endif\n}\n",
+                "A.f",
+            ),
+            (
+                Language::Python,
+                "if TYPE_CHECKING:\n    def f():\n        pass\n",
+                "f",
+            ),
+        ];
+        for &(language, source, name) in cases {
+            let names: Vec<String> = testing::functions(language, source)
+                .into_iter()
+                .map(|f| f.name)
+                .collect();
+            assert_eq!(names, [name], "{language}");
+        }
+        let wrappers: Vec<Language> = REGISTRY
+            .iter()
+            .filter(|a| !a.wrapper_kinds().is_empty())
+            .flat_map(|a| a.languages().iter().copied())
+            .collect();
+        assert_eq!(wrappers, [Language::Rust]);
     }
 
     #[test]

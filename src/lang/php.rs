@@ -148,12 +148,18 @@ impl Analyzer for Php {
         is_comment(node)
     }
 
-    fn is_test(&self, _outer: Node<'_>, _node: Node<'_>, name: &str, _source: &[u8]) -> bool {
-        name.starts_with("test")
+    fn is_test(&self, _outer: Node<'_>, node: Node<'_>, name: &str, _source: &[u8]) -> bool {
+        // PHPUnit runs `test*` methods of test classes (a scope that makes its methods
+        // tests); a `test*` method of any other class is that class's API.
+        name.starts_with("test") && node.kind() == "function_definition"
     }
 
-    fn is_test_scope(&self, _node: Node<'_>, name: &str, _source: &[u8]) -> bool {
-        name.ends_with("Test") || name.ends_with("TestCase")
+    fn is_test_scope(&self, node: Node<'_>, name: &str, source: &[u8]) -> bool {
+        let mut cursor = node.walk();
+        let extends_test_case = node
+            .children(&mut cursor)
+            .any(|c| c.kind() == "base_clause" && text(c, source).contains("TestCase"));
+        name.ends_with("Test") || name.ends_with("TestCase") || extends_test_case
     }
 
     fn imports(&self, node: Node<'_>, source: &[u8]) -> Vec<String> {
@@ -543,6 +549,26 @@ final class Client extends Base implements Store {
                 "class Client public: final class Client extends Base implements Store",
                 "const Client::MAX public: public const MAX",
                 "const Client::NAME private: private const NAME",
+            ]
+        );
+    }
+
+    #[test]
+    fn tests_are_the_test_methods_of_test_classes() {
+        let source = "<?php\nfunction testHelper() {}\nclass Connection {\n    public function testConnection() {}\n}\nclass RouteTest extends TestCase {\n    public function testRun() {}\n}\nclass Checks extends \\PHPUnit\\Framework\\TestCase {\n    public function testA() {}\n    private function build() {}\n}\n";
+        let tests: Vec<String> = crate::lang::testing::interface(Language::Php, source)
+            .into_iter()
+            .filter(|l| !l.starts_with("class "))
+            .collect();
+        assert_eq!(
+            tests,
+            [
+                "testHelper public test",
+                // A `test*` method of a class that is not a test class is the class's API.
+                "Connection::testConnection public",
+                "RouteTest::testRun public test",
+                "Checks::testA public test",
+                "Checks::build private test",
             ]
         );
     }

@@ -9,7 +9,7 @@ use super::walk::text;
 use super::{Analyzer, Declaration, ImportScheme, Language, Normal, Role, Visibility};
 /// The token a block ends with, written as a dedent: without it `if a:\n  b\nc` and
 /// `if a:\n  b\n  c` would have the same tokens.
-const DEDENT: &str = "\u{1}dedent";
+pub(super) const DEDENT: &str = "\u{1}dedent";
 
 /// Expressions that bind tighter than any operator: parentheses around them never matter.
 const ATOMS: &[&str] = &[
@@ -246,7 +246,10 @@ impl Analyzer for Python {
     }
 
     fn is_test(&self, outer: Node<'_>, node: Node<'_>, name: &str, source: &[u8]) -> bool {
-        if name.starts_with("test") {
+        // pytest collects `test*` functions of a module, and `test*` methods only of test
+        // classes (which make their methods tests as a scope): `Flask.test_request_context`
+        // is the application's API, not a test.
+        if name.starts_with("test") && !in_class(node) {
             return true;
         }
         // A pytest fixture is test code too.
@@ -343,6 +346,14 @@ impl Analyzer for Python {
         }
         out
     }
+}
+
+/// Whether a definition is a member of a class (directly in its body, decorated or not).
+fn in_class(node: Node<'_>) -> bool {
+    node.parent()
+        .filter(|p| p.kind() == "block")
+        .and_then(|b| b.parent())
+        .is_some_and(|c| c.kind() == "class_definition")
 }
 
 fn is_comment(node: Node<'_>) -> bool {
@@ -527,7 +538,7 @@ async def fetch():
 
     #[test]
     fn tests_are_marked() {
-        let source = "def prod(): pass\ndef test_a(): pass\n@pytest.fixture\ndef db(): pass\n@cache\ndef c(): pass\nclass TestX:\n    def helper(self): pass\nclass Case(unittest.TestCase):\n    def setUp(self): pass\nclass Plain:\n    def m(self): pass\n";
+        let source = "def prod(): pass\ndef test_a(): pass\n@pytest.fixture\ndef db(): pass\n@cache\ndef c(): pass\nclass TestX:\n    def helper(self): pass\nclass Case(unittest.TestCase):\n    def setUp(self): pass\nclass Plain:\n    def m(self): pass\nclass Flask:\n    @setupmethod\n    def test_request_context(self) -> RequestContext: pass\n    def test_client(self): pass\n";
         let tests: Vec<(String, bool)> = analyze(Language::Python, source.as_bytes())
             .unwrap()
             .functions
@@ -542,6 +553,10 @@ async def fetch():
             ("TestX.helper", true),
             ("Case.setUp", true),
             ("Plain.m", false),
+            // A `test*` method of a class that is not a test class is its API (pytest does not
+            // collect it).
+            ("Flask.test_request_context", false),
+            ("Flask.test_client", false),
         ]
         .iter()
         .map(|(n, t)| ((*n).to_owned(), *t))

@@ -228,8 +228,10 @@ impl Analyzer for Ruby {
         )
     }
 
-    fn is_test(&self, _outer: Node<'_>, _node: Node<'_>, name: &str, _source: &[u8]) -> bool {
-        name.starts_with("test_")
+    fn is_test(&self, _outer: Node<'_>, node: Node<'_>, name: &str, _source: &[u8]) -> bool {
+        // Minitest and Test::Unit run `test_` methods of test classes (a scope that makes its
+        // methods tests); a `test_` method of any other class or module is its API.
+        name.starts_with("test_") && node.parent().is_none_or(|p| p.kind() == "program")
     }
 
     fn is_test_scope(&self, node: Node<'_>, name: &str, source: &[u8]) -> bool {
@@ -785,5 +787,26 @@ end
                 "class App::Hidden private: class Hidden",
             ]
         );
+    }
+
+    #[test]
+    fn tests_are_the_test_methods_of_test_classes() {
+        let source = "def test_top; end\nclass Connection\n  def test_connection; end\nend\nclass CartTest < Minitest::Test\n  def test_total; end\nend\n";
+        let tests: Vec<(String, bool)> = analyze(Language::Ruby, source.as_bytes())
+            .unwrap()
+            .functions
+            .into_iter()
+            .map(|f| (f.name, f.test))
+            .collect();
+        let expected: Vec<(String, bool)> = [
+            ("test_top", true),
+            // A `test_` method of a class that is not a test class is the class's API.
+            ("Connection#test_connection", false),
+            ("CartTest#test_total", true),
+        ]
+        .iter()
+        .map(|(n, t)| ((*n).to_owned(), *t))
+        .collect();
+        assert_eq!(tests, expected);
     }
 }

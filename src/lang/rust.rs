@@ -7,7 +7,8 @@ use tree_sitter::Node;
 use super::normal::{named_count, only_child};
 use super::walk::text;
 use super::{
-    Analyzer, CallSite, Declaration, ImportScheme, Language, Normal, Role, Visibility, calls,
+    Analyzer, CallSite, Declaration, ImportScheme, Language, Normal, Role, Visibility, Wrapper,
+    calls,
 };
 
 /// The Rust analyzer.
@@ -54,7 +55,7 @@ impl Analyzer for Rust {
                     .map(|t| type_name(text(t, source)))
                     .unwrap_or_default();
                 let name = match node.child_by_field_name("trait") {
-                    Some(tr) => format!("<{ty} as {}>", type_name(text(tr, source))),
+                    Some(tr) => format!("<{ty} as {}>", trait_name(tr, source)),
                     None => ty,
                 };
                 Role::Scope {
@@ -93,18 +94,66 @@ impl Analyzer for Rust {
         _name: &str,
         source: &[u8],
     ) -> Visibility {
-        // A member of a trait impl is as visible as the trait; of a trait, as the trait is.
-        let container = node
-            .parent()
-            .filter(|p| p.kind() == "declaration_list")
-            .and_then(|p| p.parent());
-        match container {
-            Some(c) if c.kind() == "impl_item" && c.child_by_field_name("trait").is_some() => {
-                Visibility::Implementation
+        declared_visibility(node, source)
+    }
+
+    fn members(&self, scope: Node<'_>, source: &[u8]) -> Option<Visibility> {
+        // A member of a trait impl is as visible as the trait; of a trait, as the trait is
+        // (whether written in the body or in a macro there).
+        match scope.kind() {
+            "impl_item" if scope.child_by_field_name("trait").is_some() => {
+                Some(Visibility::Implementation)
             }
-            Some(c) if c.kind() == "trait_item" => declared_visibility(c, source),
-            _ => declared_visibility(node, source),
+            "trait_item" => Some(declared_visibility(scope, source)),
+            _ => None,
         }
+    }
+
+    fn wrapper<'t>(&self, node: Node<'t>, source: &[u8]) -> Option<Wrapper<'t>> {
+        // At item position: in a file, a module or an impl or trait body (`m!(..);` at the
+        // top of a file is a statement of the file).
+        let parent = node.parent()?;
+        let item_position = match parent.kind() {
+            "source_file" | "declaration_list" => true,
+            "expression_statement" => parent.parent().is_some_and(|p| p.kind() == "source_file"),
+            _ => false,
+        };
+        if !item_position {
+            return None;
+        }
+        let path = node.child_by_field_name("macro")?;
+        let mut cursor = node.walk();
+        let body = node
+            .children(&mut cursor)
+            .find(|c| c.kind() == "token_tree")?;
+        let name: String = text(path, source).split_whitespace().collect();
+        Some(Wrapper {
+            kind: "macro",
+            name: format!("{name}!"),
+            outer: first_attribute(if parent.kind() == "expression_statement" {
+                parent
+            } else {
+                node
+            }),
+            body,
+            items: branches(body, source).unwrap_or_else(|| inside(body).into_iter().collect()),
+        })
+    }
+
+    fn wrapper_kinds(&self) -> &'static [&'static str] {
+        &["macro_invocation"]
+    }
+
+    fn item_containers(&self) -> &'static [&'static str] {
+        &[
+            "source_file",
+            "declaration_list",
+            "mod_item",
+            "impl_item",
+            "trait_item",
+            "foreign_mod_item",
+            "expression_statement",
+        ]
     }
 
     fn declaration<'t>(&self, node: Node<'t>, _source: &[u8]) -> Option<Declaration<'t>> {
@@ -377,6 +426,69 @@ fn test_attribute(attribute: &str) -> bool {
     last.starts_with("test") || matches!(last, "rstest" | "quickcheck" | "proptest" | "bench")
 }
 
+/// What a token tree holds between its delimiters, as a range of the file (`None` when empty
+/// or not delimited).
+fn inside(tree: Node<'_>) -> Option<tree_sitter::Range> {
+    let open = tree
+        .child(0)
+        .filter(|c| matches!(c.kind(), "{" | "(" | "["))?;
+    let close = tree
+        .child(tree.child_count().checked_sub(1)?)
+        .filter(|c| matches!(c.kind(), "}" | ")" | "]") && c.id() != open.id())?;
+    (open.end_byte() < close.start_byte()).then(|| tree_sitter::Range {
+        start_byte: open.end_byte(),
+        end_byte: close.start_byte(),
+        start_point: open.end_position(),
+        end_point: close.start_position(),
+    })
+}
+
+/// The branches of a `cfg_if!`-style body, `if #[cfg(..)] { items } else if #[cfg(..)] {
+/// items } else { items }`: what each branch's braces hold (`None` when the body has another
+/// shape). Each branch's items are the wrapper's: they read as if written outside, one after
+/// the other.
+fn branches(body: Node<'_>, source: &[u8]) -> Option<Vec<tree_sitter::Range>> {
+    let mut cursor = body.walk();
+    let tokens: Vec<Node<'_>> = body.children(&mut cursor).collect();
+    // Between the body's own delimiters.
+    let inner = tokens.get(1..tokens.len().checked_sub(1)?)?;
+    fn kind<'t>(n: Option<&Node<'t>>) -> &'t str {
+        n.map_or("", |n| n.kind())
+    }
+    let group = |n: Option<&Node<'_>>, open: &str| {
+        n.is_some_and(|n| n.kind() == "token_tree" && kind(n.child(0).as_ref()) == open)
+    };
+    let mut out = Vec::new();
+    let mut at = 0;
+    let mut first = true;
+    loop {
+        // `if #[..] { .. }` (first, or after `else`), or a final `else { .. }`.
+        let conditional = kind(inner.get(at)) == "if";
+        if conditional {
+            if !(kind(inner.get(at + 1)) == "#" && group(inner.get(at + 2), "[")) {
+                return None;
+            }
+            at += 3;
+        } else if first {
+            return None;
+        }
+        if !group(inner.get(at), "{") {
+            return None;
+        }
+        out.extend(inner.get(at).and_then(|g| inside(*g)));
+        at += 1;
+        first = false;
+        if at == inner.len() {
+            return Some(out);
+        }
+        // A token tree reads `else` as a name.
+        if !conditional || inner.get(at).is_none_or(|e| text(*e, source) != "else") {
+            return None;
+        }
+        at += 1;
+    }
+}
+
 /// The first of the attributes directly before an item (or the item itself).
 fn first_attribute(node: Node<'_>) -> Node<'_> {
     let mut first = node;
@@ -406,6 +518,83 @@ fn type_name(ty: &str) -> String {
         }
     }
     out.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// A trait's name for qualifying the methods of an impl of it: its type arguments kept
+/// (`From<i128>`, `Encoder<&[u8]>`), so two impls of one trait for one type are told apart
+/// whatever else the file holds; lifetimes dropped (`Deserializer<'de>` is `Deserializer`,
+/// `PartialEq<&'a str>` is `PartialEq<&str>`): they never tell impls apart. Spelled from its
+/// tokens: one space between words, after a comma and around `->`, `=` and `+`, none
+/// elsewhere.
+fn trait_name(node: Node<'_>, source: &[u8]) -> String {
+    const LIFETIME: &str = "'";
+    let mut tokens: Vec<&str> = Vec::new();
+    let mut cursor = node.walk();
+    'walk: loop {
+        let current = cursor.node();
+        let lifetime = current.kind() == "lifetime";
+        if lifetime {
+            tokens.push(LIFETIME);
+        } else if current.child_count() == 0 && !is_comment(current) {
+            tokens.push(text(current, source));
+        } else if !is_comment(current) && cursor.goto_first_child() {
+            continue;
+        }
+        loop {
+            if cursor.node().id() == node.id() {
+                break 'walk;
+            }
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                break 'walk;
+            }
+        }
+    }
+    // Lifetimes out, with the comma that separated one from the next argument, and `<>` left
+    // empty by them.
+    let mut kept: Vec<&str> = Vec::with_capacity(tokens.len());
+    let mut skip_comma = false;
+    for token in tokens {
+        match token {
+            LIFETIME => {
+                if kept.last() == Some(&",") {
+                    kept.pop();
+                } else {
+                    skip_comma = true;
+                }
+                continue;
+            }
+            "," if skip_comma => {
+                skip_comma = false;
+                continue;
+            }
+            ">" if kept.last() == Some(&"<") => {
+                kept.pop();
+                skip_comma = false;
+                continue;
+            }
+            _ => skip_comma = false,
+        }
+        kept.push(token);
+    }
+    let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+    let mut out = String::new();
+    for token in kept {
+        let after_comma = out.ends_with(',');
+        if after_comma
+            || (word(out.chars().next_back()) && word(token.chars().next()))
+            || matches!(token, "->" | "=" | "+")
+        {
+            out.push(' ');
+        }
+        out.push_str(token);
+        if matches!(token, "->" | "=" | "+") {
+            out.push(' ');
+        }
+    }
+    out
 }
 
 fn join(prefix: &str, part: &str) -> String {
@@ -500,6 +689,221 @@ mod inner {
                 ("inner::deeper::x".into(), "function"),
             ]
         );
+    }
+
+    #[test]
+    fn trait_impls_are_named_with_their_type_arguments() {
+        // Issue 36: `impl Encoder<&[u8]>` beside `impl Encoder<Bytes>` read as one name.
+        let source = r#"
+impl Encoder<Bytes> for LengthDelimitedCodec { fn encode(&mut self) {} }
+impl Encoder<&[u8]> for LengthDelimitedCodec { fn encode(&mut self) {} }
+impl<'a> PartialEq<&'a str> for Value { fn eq(&self) -> bool { true } }
+impl<'de> serde::Deserializer<'de> for Value { fn deserialize_any(self) {} }
+impl<'a, T> From<Cow<'a, [T]>> for Value { fn from(x: u8) -> Self { todo!() } }
+impl<K, V> FromIterator<(K, V)> for Map<K, V> { fn from_iter() {} }
+impl From<Box<dyn std::error::Error + Send>> for Error { fn from() {} }
+impl<T> Index<T> for Value where T: ?Sized { fn index(&self) {} }
+"#;
+        let got: Vec<String> = names(source).into_iter().map(|(n, _)| n).collect();
+        assert_eq!(
+            got,
+            [
+                "<LengthDelimitedCodec as Encoder<Bytes>>::encode",
+                "<LengthDelimitedCodec as Encoder<&[u8]>>::encode",
+                "<Value as PartialEq<&str>>::eq",
+                "<Value as serde::Deserializer>::deserialize_any",
+                "<Value as From<Cow<[T]>>>::from",
+                "<Map as FromIterator<(K, V)>>::from_iter",
+                "<Error as From<Box<dyn std::error::Error + Send>>>::from",
+                "<Value as Index<T>>::index",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_test_module_calls_are_test_calls_in_and_out_of_functions() {
+        let source = "fn prod() { build(); }\n#[cfg(test)]\nmod tests {\n    macro_rules! matched {\n        () => { b.build() };\n    }\n    fn helper() { b.build(); }\n}\n";
+        let calls: Vec<(String, Option<u32>, bool)> = analyze(Language::Rust, source.as_bytes())
+            .unwrap()
+            .calls
+            .into_iter()
+            .filter(|c| c.site.name == "build")
+            .map(|c| (c.site.name, c.caller, c.test))
+            .collect();
+        assert_eq!(
+            calls,
+            [
+                ("build".to_owned(), Some(0), false),
+                ("build".to_owned(), None, true),
+                ("build".to_owned(), Some(1), true),
+            ]
+        );
+    }
+
+    /// Issue 36: tokio writes much of its API inside `cfg_*! { .. }` blocks, which the grammar
+    /// reads as tokens: their items are read as if written outside, nested ones too.
+    #[test]
+    fn items_inside_item_macros_are_read_as_items() {
+        let source = r#"
+cfg_rt! {
+    pub fn spawn() {}
+    pub struct Handle;
+    cfg_net! {
+        pub fn bind() {}
+    }
+}
+impl Builder {
+    cfg_unstable! {
+        pub fn track_task_schedule_latency(&mut self) -> &mut Self { self }
+    }
+    pub fn new() -> Builder { Builder }
+}
+impl Clone for Builder {
+    cfg_x! { fn clone(&self) -> Self { todo!() } }
+}
+cfg_if::cfg_if! {
+    if #[cfg(unix)] {
+        pub fn unix() {}
+    } else if #[cfg(windows)] {
+        pub(crate) fn windows() {}
+    } else {
+        fn other() {}
+    }
+}
+mod inner {
+    cfg_io! { pub async fn read() {} }
+}
+#[cfg(test)]
+mod tests {
+    cfg_rt! { fn helper() {} }
+}
+"#;
+        assert_eq!(
+            crate::lang::testing::interface(Language::Rust, source),
+            [
+                "spawn public",
+                "bind public",
+                "Builder::track_task_schedule_latency public",
+                "Builder::new public",
+                "<Builder as Clone>::clone implementation",
+                "unix public",
+                "windows private",
+                "other private",
+                "inner::read public",
+                "tests::helper private test",
+                "struct Handle public: pub struct Handle",
+            ]
+        );
+        let analysis = analyze(Language::Rust, source.as_bytes()).unwrap();
+        let spawn = &analysis.functions[0];
+        assert_eq!((spawn.start_line, spawn.end_line), (3, 3));
+        let track = &analysis.functions[2];
+        assert_eq!(track.kind.label(), "method");
+        assert_eq!(
+            track.signature,
+            "pub fn track_task_schedule_latency(&mut self) -> &mut Self"
+        );
+        assert!(analysis.opaque.is_empty(), "{:?}", analysis.opaque);
+    }
+
+    /// A macro whose body is not items stays opaque, and is named so that a change inside it
+    /// can say where it is.
+    #[test]
+    fn a_macro_whose_body_is_not_items_is_opaque() {
+        let source = "impl<'de> Deserializer<'de> for Value {\n    forward_to_deserialize_any! {\n        bool i8 i16\n    }\n    deserialize_number!(deserialize_i8);\n    fn deserialize_any(self) {}\n}\nfrom_integer! { i8 i16 }\nimpl_from!(u8, u16);\nm! {}\nserde_if_integer128! {\n    from_integer! { i128 }\n}\n";
+        let analysis = analyze(Language::Rust, source.as_bytes()).unwrap();
+        let opaque: Vec<(String, u32, u32)> = analysis
+            .opaque
+            .iter()
+            .map(|o| (o.name.clone(), o.start_line, o.end_line))
+            .collect();
+        assert_eq!(
+            opaque,
+            [
+                (
+                    "macro <Value as Deserializer>::forward_to_deserialize_any!".to_owned(),
+                    2,
+                    4
+                ),
+                (
+                    "macro <Value as Deserializer>::deserialize_number!".to_owned(),
+                    5,
+                    5
+                ),
+                ("macro from_integer!".to_owned(), 8, 8),
+                ("macro impl_from!".to_owned(), 9, 9),
+                ("macro from_integer!".to_owned(), 12, 12),
+            ]
+        );
+        assert_eq!(
+            names(source),
+            [(
+                "<Value as Deserializer>::deserialize_any".to_owned(),
+                "method"
+            )]
+        );
+        // Its tokens are its fingerprint: a change inside it is a change of it.
+        let edited = analyze(
+            Language::Rust,
+            source.replace("bool i8 i16", "bool i8 i32").as_bytes(),
+        )
+        .unwrap();
+        assert_ne!(edited.opaque[0].hash, analysis.opaque[0].hash);
+        assert_eq!(edited.opaque[1].hash, analysis.opaque[1].hash);
+    }
+
+    /// `#[cfg(x)] m! { fn f() }` reads as `#[cfg(x)] fn f()`: moving an attribute from an item
+    /// to the macro around it (serde_json 04ff227) changes no signature.
+    #[test]
+    fn a_macro_s_attributes_are_its_items_own() {
+        let outside = crate::lang::testing::functions(
+            Language::Rust,
+            "#[cfg(feature = \"x\")]\nm! {\n    fn f(a: u8) {}\n    impl A { fn g() {} }\n}\n",
+        );
+        let inside = crate::lang::testing::functions(
+            Language::Rust,
+            "m! {\n    #[cfg(feature = \"x\")]\n    fn f(a: u8) {}\n    impl A { fn g() {} }\n}\n",
+        );
+        assert_eq!(outside[0].signature, "#[cfg(feature = \"x\")] fn f(a: u8)");
+        assert_eq!(outside[0].signature, inside[0].signature);
+        assert_eq!(outside[0].signature_hash, inside[0].signature_hash);
+        // An impl's members do not take the impl's attributes, in a macro or not.
+        assert_eq!(outside[1].signature, "fn g()");
+        // Nested: the outer macro's attributes, then the inner one's.
+        let nested = crate::lang::testing::functions(
+            Language::Rust,
+            "#[cfg(a)]\nm! {\n    #[cfg(b)]\n    n! {\n        fn f() {}\n    }\n}\n",
+        );
+        let written =
+            crate::lang::testing::functions(Language::Rust, "#[cfg(a)]\n#[cfg(b)]\nfn f() {}\n");
+        assert_eq!(nested[0].signature, "#[cfg(a)] #[cfg(b)] fn f()");
+        assert_eq!(nested[0].signature_hash, written[0].signature_hash);
+    }
+
+    /// Macros nested past the depth limit are opaque, and a file of them costs a bounded time.
+    #[test]
+    fn nested_macros_are_bounded() {
+        let depth = 900;
+        let source = format!(
+            "{}pub fn deep() {{}}\n{}",
+            "m! {\n".repeat(depth),
+            "}\n".repeat(depth)
+        );
+        let started = std::time::Instant::now();
+        let analysis = analyze(Language::Rust, source.as_bytes()).unwrap();
+        assert!(started.elapsed() < std::time::Duration::from_secs(20));
+        assert!(analysis.functions.is_empty());
+        assert_eq!(analysis.opaque.len(), 1);
+        assert_eq!(
+            analysis.opaque[0].start_line as usize,
+            crate::lang::embed::MAX_DEPTH + 1
+        );
+        let shallow = format!(
+            "{}pub fn deep() {{}}\n{}",
+            "m! {\n".repeat(3),
+            "}\n".repeat(3)
+        );
+        assert_eq!(names(&shallow), [("deep".to_owned(), "function")]);
     }
 
     #[test]

@@ -14,6 +14,12 @@
 //! closes a delimiter, or lies outside the list) does not count unless
 //! [`Analyzer::comma_counts`] says it means something there. Each step looks at one node, its
 //! parent and at most its children, so the walk stays linear.
+//!
+//! A wrapper whose body [`super::embed`] read as items (a Rust macro at item position) is walked
+//! in its place: the walk goes into the body's own tree under the scopes around the wrapper, the
+//! wrapper's attributes counted as those of each item directly inside; a wrapper whose body is
+//! not items is recorded as [`Opaque`]. A body's shape fingerprint counts its names by the order
+//! of their first use, so a body that changed only in names keeps its shape (ADR 20).
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -22,9 +28,10 @@ use std::rc::Rc;
 
 use tree_sitter::{Language, Node, Tree};
 
+use super::embed::{Embedded, Held};
 use super::{
     Analysis, Analyzer, Call, Declaration, Declared, EXTRACT_BUDGET, Function, FunctionKind,
-    MAX_SCOPE_DEPTH, Normal, OVER_BUDGET, Role, Visibility, fnv,
+    MAX_SCOPE_DEPTH, Normal, OVER_BUDGET, Opaque, Role, Visibility, Wrapper, fnv,
 };
 
 /// The most body tokens kept per function for similarity (the hash covers them all).
@@ -35,6 +42,8 @@ const PRIME: u64 = 0x0100_0000_01b3;
 const SIGNATURE_CHARS: usize = 240;
 
 const COMMA: u64 = fnv(b",");
+/// Marks a name's order of first use in a body's shape (apart from any token's hash).
+const NAME_SHAPE: u64 = 0x5a5a_0000_0000_0000;
 /// Tokens that close a delimited list: a comma right before one of them is a trailing comma.
 const CLOSING: [u64; 4] = [fnv(b")"), fnv(b"]"), fnv(b"}"), fnv(b">")];
 /// Tokens that open a delimited list: a comma right after one (or after another comma) is an
@@ -49,6 +58,27 @@ const IMPLIED: u8 = 2;
 const IMPLIED_CHILDREN: u8 = 4;
 /// `declaration` may answer for nodes of the kind.
 const DECLARATION: u8 = 8;
+/// Leaves of the kind are names (identifiers, constants, variables): a body's shape counts
+/// them by order of first use, not by spelling.
+const NAME: u8 = 16;
+/// `wrapper` may answer for nodes of the kind.
+const WRAPPER: u8 = 32;
+
+/// Whether leaves of a grammar's node kind are names, by the kind's name: every grammar
+/// calls its identifiers `*identifier` (`identifier`, `field_identifier`,
+/// `simple_identifier`...), PHP `name`, Ruby and PHP their variables and constants.
+fn names_kind(kind: &str) -> bool {
+    kind.ends_with("identifier")
+        || matches!(
+            kind,
+            "name"
+                | "constant"
+                | "instance_variable"
+                | "class_variable"
+                | "global_variable"
+                | "variable_name"
+        )
+}
 
 thread_local! {
     /// Per grammar, which node kinds the analyzer's normalisation hooks are asked about:
@@ -64,11 +94,20 @@ fn hooks(analyzer: &dyn Analyzer, language: &Language) -> Rc<Vec<u8>> {
         }
         let mut flags = vec![0u8; language.node_kind_count().max(1)];
         let (implied, children) = analyzer.implied_kinds();
+        for (id, flag) in flags.iter_mut().enumerate() {
+            let kind = u16::try_from(id)
+                .ok()
+                .and_then(|id| language.node_kind_for_id(id));
+            if kind.is_some_and(names_kind) {
+                *flag |= NAME;
+            }
+        }
         for (kinds, flag) in [
             (analyzer.normal_kinds(), NORMAL),
             (implied, IMPLIED),
             (children, IMPLIED_CHILDREN),
             (analyzer.declaration_kinds(), DECLARATION),
+            (analyzer.wrapper_kinds(), WRAPPER),
         ] {
             for kind in kinds {
                 for named in [true, false] {
@@ -105,6 +144,9 @@ struct Scope<'t> {
     /// The most visible anything inside can be: a declaration's own (a class that is not
     /// exported hides its methods); `Public` for scopes that are not declarations.
     cap: Visibility,
+    /// How visible every definition directly inside is, when the scope decides it
+    /// ([`Analyzer::members`]).
+    members: Option<Visibility>,
     /// Set for functions.
     open: Option<Open<'t>>,
 }
@@ -121,6 +163,10 @@ struct Open<'t> {
     name: Range<usize>,
     end: usize,
     body_hash: u64,
+    /// The body's tokens with each name counted as the order of its first use.
+    shape_hash: u64,
+    /// The names of the body seen so far, by hash, with the order of their first use.
+    names: HashMap<u64, u32>,
     signature_hash: u64,
     tokens: Vec<u32>,
     nested: Vec<Range<usize>>,
@@ -162,11 +208,29 @@ pub(super) fn modifier_words<'s>(node: Node<'_>, kinds: &[&str], source: &'s [u8
     words
 }
 
+/// The attributes of a wrapper whose body is read as items: those of each item directly
+/// inside (`#[cfg(x)] m! { fn f() }` reads as `#[cfg(x)] fn f()`).
+struct Inherited {
+    /// The id of the root of the wrapper's items.
+    root: usize,
+    /// The signature fingerprint they start an item's with.
+    hash: u64,
+    /// Their text, written before an item's signature.
+    text: String,
+}
+
 /// The walk's state besides the scopes.
 struct Walk<'t, 'a> {
     analyzer: &'a dyn Analyzer,
     source: &'a [u8],
     scopes: Vec<Scope<'t>>,
+    /// The wrappers' bodies read as items ([`super::embed`]).
+    embedded: &'t Embedded,
+    /// The root of a wrapper's items the walk goes into instead of the wrapper's own children
+    /// (set by `enter`).
+    into: Option<Node<'t>>,
+    /// The attributes of the wrappers the walk is inside, innermost last.
+    inherited: Vec<Inherited>,
     /// Kind flags of the grammar ([`hooks`]).
     flags: Rc<Vec<u8>>,
     /// The ancestors of the current node with their kind flags, innermost last.
@@ -177,8 +241,14 @@ struct Walk<'t, 'a> {
     muted: Option<usize>,
 }
 
-/// Extracts functions and imports from a parsed file.
-pub fn extract(analyzer: &dyn Analyzer, tree: &Tree, source: &[u8]) -> Analysis {
+/// Extracts functions and imports from a parsed file, reading the items of its wrappers
+/// where `embedded` holds them.
+pub fn extract<'t>(
+    analyzer: &dyn Analyzer,
+    tree: &'t Tree,
+    source: &[u8],
+    embedded: &'t Embedded,
+) -> Analysis {
     let root = tree.root_node();
     let mut out = Analysis {
         parse_errors: root.has_error(),
@@ -188,12 +258,17 @@ pub fn extract(analyzer: &dyn Analyzer, tree: &Tree, source: &[u8]) -> Analysis 
         analyzer,
         source,
         scopes: Vec::new(),
+        embedded,
+        into: None,
+        inherited: Vec::new(),
         flags: hooks(analyzer, &tree.language()),
         ancestors: Vec::new(),
         skip: Vec::new(),
         muted: None,
     };
     let mut cursor = root.walk();
+    // The cursors of the trees the walk left for a wrapper's items, each at its wrapper.
+    let mut outer: Vec<tree_sitter::TreeCursor<'t>> = Vec::new();
     let started = std::time::Instant::now();
     let mut visited = 0u32;
     'walk: loop {
@@ -208,6 +283,12 @@ pub fn extract(analyzer: &dyn Analyzer, tree: &Tree, source: &[u8]) -> Analysis 
         let flags = walk.flags_of(node);
         let noise = analyzer.is_comment(node) || analyzer.is_docstring(node, source);
         let descend = !noise && walk.enter(node, flags, &mut out);
+        if let Some(items) = walk.into.take().filter(|_| descend) {
+            // A wrapper's items, in its place: the wrapper is their parent.
+            walk.ancestors.push((node, flags));
+            outer.push(std::mem::replace(&mut cursor, items.walk()));
+            continue;
+        }
         if descend && cursor.goto_first_child() {
             walk.ancestors.push((node, flags));
             continue;
@@ -224,7 +305,11 @@ pub fn extract(analyzer: &dyn Analyzer, tree: &Tree, source: &[u8]) -> Analysis 
                 break;
             }
             if !cursor.goto_parent() {
-                break 'walk;
+                // The end of a wrapper's items: back at the wrapper, which is left next.
+                let Some(back) = outer.pop() else {
+                    break 'walk;
+                };
+                cursor = back;
             }
             walk.ancestors.pop();
         }
@@ -256,17 +341,82 @@ impl<'t> Walk<'t, '_> {
         self.ancestors.last().map(|(n, _)| *n)
     }
 
+    /// The wrapper attributes a definition directly inside a wrapper's items takes as its own.
+    fn inherited_by(&self, node: Node<'_>) -> Option<&Inherited> {
+        self.inherited
+            .last()
+            .filter(|i| node.parent().is_some_and(|p| p.id() == i.root))
+    }
+
+    /// Enters a wrapper whose body is read as items (`root`): its attributes, with those of
+    /// the wrapper it is directly inside, become those of each item directly inside.
+    fn inherit(&mut self, node: Node<'t>, w: &Wrapper<'t>, root: Node<'t>) {
+        let (analyzer, source) = (self.analyzer, self.source);
+        let (mut hash, mut text) = match self.inherited_by(node) {
+            Some(i) => (i.hash, i.text.clone()),
+            None => (SEED, String::new()),
+        };
+        let mut at = Some(w.outer).filter(|o| o.id() != node.id());
+        while let Some(n) = at.filter(|n| n.id() != node.id()) {
+            if !analyzer.is_comment(n) {
+                hash_leaves(analyzer, n, source, &mut hash);
+            }
+            at = n.next_sibling();
+        }
+        let own = signature_text(analyzer, w.outer, node, node.start_byte(), source);
+        if !own.is_empty() {
+            if !text.is_empty() {
+                text.push(' ');
+            }
+            text.push_str(&own);
+        }
+        self.inherited.push(Inherited {
+            root: root.id(),
+            hash,
+            text,
+        });
+    }
+
+    /// Records a wrapper whose body is not items: named under its scopes, fingerprinted.
+    fn opaque(&mut self, node: Node<'t>, w: &Wrapper<'t>, out: &mut Analysis) {
+        let (analyzer, source) = (self.analyzer, self.source);
+        let parts = self.scopes.iter().map(|s| (s.lead, s.name.as_str()));
+        let name = qualify(parts, analyzer.separator(), &w.name);
+        let mut hash = SEED;
+        hash_leaves(analyzer, w.body, source, &mut hash);
+        out.opaque.push(Opaque {
+            name: format!("{} {name}", w.kind),
+            start_line: w.outer.start_position().row as u32 + 1,
+            end_line: node.end_position().row as u32 + 1,
+            hash,
+        });
+    }
+
     /// Handles a node the walk enters; returns whether to descend into it.
     fn enter(&mut self, node: Node<'t>, flags: u8, out: &mut Analysis) -> bool {
         let (analyzer, source) = (self.analyzer, self.source);
         // Past the depth limit, definitions are plain code of the innermost scope.
         let shallow = self.scopes.len() < MAX_SCOPE_DEPTH;
+        if flags & WRAPPER != 0 && shallow && !self.in_function() {
+            if let Some(w) = analyzer.wrapper(node, source) {
+                match self.embedded.held(node) {
+                    Held::Items(root) => {
+                        self.inherit(node, &w, root);
+                        self.into = Some(root);
+                        return true;
+                    }
+                    Held::Empty => return false,
+                    Held::Opaque => self.opaque(node, &w, out),
+                }
+            }
+        }
         // A declaration outside every function (one inside is a local detail); before its own
         // scope opens, so a class is named by what encloses it.
         let mut cap = Visibility::Public;
         if shallow && flags & DECLARATION != 0 && !self.in_function() {
             if let Some(d) = analyzer.declaration(node, source) {
-                let d = declared(analyzer, source, node, d, &self.scopes);
+                let inherited = self.inherited_by(node);
+                let d = declared(analyzer, source, node, d, &self.scopes, inherited);
                 cap = d.visibility;
                 out.declarations.push(d);
             }
@@ -282,11 +432,9 @@ impl<'t> Walk<'t, '_> {
                 let scope = open_function(
                     analyzer,
                     source,
-                    node,
-                    name,
-                    body,
-                    outer,
+                    (node, name, body, outer),
                     None,
+                    self.inherited_by(node),
                     &self.scopes,
                     out,
                 );
@@ -302,11 +450,9 @@ impl<'t> Walk<'t, '_> {
                 let scope = open_function(
                     analyzer,
                     source,
-                    node,
-                    name,
-                    body,
-                    outer,
+                    (node, name, body, outer),
                     Some(&receiver),
+                    self.inherited_by(node),
                     &self.scopes,
                     out,
                 );
@@ -322,6 +468,7 @@ impl<'t> Walk<'t, '_> {
                     methods,
                     test,
                     cap: self.scopes.last().map_or(cap, |s| s.cap.min(cap)),
+                    members: analyzer.members(node, source),
                     open: None,
                 });
             }
@@ -338,6 +485,9 @@ impl<'t> Walk<'t, '_> {
                                 .iter()
                                 .rev()
                                 .find_map(|s| s.open.as_ref().map(|o| o.index as u32)),
+                            // A test module's own calls are test code too, in a function
+                            // or not (a `macro_rules!` of `#[cfg(test)] mod tests`).
+                            test: self.scopes.last().is_some_and(|s| s.test),
                         });
                     }
                     let imports = analyzer.imports(node, source);
@@ -362,7 +512,7 @@ impl<'t> Walk<'t, '_> {
                                 }
                             }
                             Normal::As(hash) => {
-                                self.emit(node.byte_range(), hash, parent);
+                                self.emit(node.byte_range(), hash, parent, false);
                                 self.muted = Some(node.id());
                             }
                             Normal::Keep | Normal::Drop => {}
@@ -377,6 +527,9 @@ impl<'t> Walk<'t, '_> {
     /// Handles a node the walk leaves (its subtree done).
     fn leave(&mut self, node: Node<'t>, flags: u8, out: &mut Analysis, quiet: bool) {
         let id = node.id();
+        if self.inherited.last().is_some_and(|i| i.root == id) {
+            self.inherited.pop();
+        }
         if self.scopes.last().is_some_and(|s| s.node_id == id) {
             if let Some(scope) = self.scopes.pop() {
                 close(scope, self.source, &mut self.scopes, out);
@@ -391,7 +544,7 @@ impl<'t> Walk<'t, '_> {
             let parent = self.parent();
             let end = node.end_byte();
             for token in self.analyzer.implied_end(node, parent) {
-                self.emit(end..end, fnv(token.as_bytes()), parent);
+                self.emit(end..end, fnv(token.as_bytes()), parent, false);
             }
         }
     }
@@ -413,12 +566,14 @@ impl<'t> Walk<'t, '_> {
         } else {
             Normal::Keep
         };
-        let hash = match normal {
+        let (hash, name) = match normal {
             Normal::Drop => return,
-            Normal::As(hash) => hash,
-            Normal::Keep | Normal::Unwrap => fnv(&self.source[leaf.byte_range()]),
+            Normal::As(hash) => (hash, false),
+            Normal::Keep | Normal::Unwrap => {
+                (fnv(&self.source[leaf.byte_range()]), flags & NAME != 0)
+            }
         };
-        self.emit(leaf.byte_range(), hash, parent);
+        self.emit(leaf.byte_range(), hash, parent, name);
     }
 
     /// Counts every leaf of a subtree (an import statement) as written.
@@ -429,7 +584,8 @@ impl<'t> Walk<'t, '_> {
             let current = cursor.node();
             if current.child_count() == 0 {
                 let hash = fnv(&self.source[current.byte_range()]);
-                self.emit(current.byte_range(), hash, None);
+                let name = self.flags_of(current) & NAME != 0;
+                self.emit(current.byte_range(), hash, None, name);
             } else if cursor.goto_first_child() {
                 continue;
             }
@@ -447,8 +603,9 @@ impl<'t> Walk<'t, '_> {
         }
     }
 
-    /// Gives a token to the innermost open function; a comma waits for the token after it.
-    fn emit(&mut self, at: Range<usize>, hash: u64, list: Option<Node<'t>>) {
+    /// Gives a token (a `name` or not) to the innermost open function; a comma waits for the
+    /// token after it.
+    fn emit(&mut self, at: Range<usize>, hash: u64, list: Option<Node<'t>>, name: bool) {
         let (analyzer, source) = (self.analyzer, self.source);
         let Some(open) = self.scopes.iter_mut().rev().find_map(|s| s.open.as_mut()) else {
             return;
@@ -462,7 +619,7 @@ impl<'t> Walk<'t, '_> {
             });
             return;
         }
-        count(open, &at, hash);
+        count(open, &at, hash, name);
     }
 
     /// Counts the innermost open function's waiting comma before a nested function opens:
@@ -470,7 +627,7 @@ impl<'t> Walk<'t, '_> {
     fn flush(&mut self) {
         if let Some(open) = self.scopes.iter_mut().rev().find_map(|s| s.open.as_mut()) {
             if let Some(comma) = open.comma.take() {
-                count(open, &comma.at, COMMA);
+                count(open, &comma.at, COMMA, false);
             }
         }
     }
@@ -492,7 +649,7 @@ fn settle(
         && !comma.after_opening
         && !comma.list.is_some_and(|l| analyzer.comma_counts(l, source));
     if !dropped {
-        count(open, &comma.at, COMMA);
+        count(open, &comma.at, COMMA, false);
     }
 }
 
@@ -507,11 +664,19 @@ fn within(region: &Range<usize>, at: &Range<usize>) -> bool {
     }
 }
 
-/// Adds a token to the body or the signature fingerprint, by where it lies.
-fn count(open: &mut Open<'_>, at: &Range<usize>, hash: u64) {
+/// Adds a token to the body or the signature fingerprint, by where it lies; a name counts
+/// toward the body's shape as the order of its first use.
+fn count(open: &mut Open<'_>, at: &Range<usize>, hash: u64, name: bool) {
     open.after_opening = hash == COMMA || OPENING.contains(&hash);
     if open.body.as_ref().is_some_and(|b| within(b, at)) {
         open.body_hash = mix(open.body_hash, hash);
+        let shape = if name {
+            let next = open.names.len() as u32;
+            u64::from(*open.names.entry(hash).or_insert(next)) | NAME_SHAPE
+        } else {
+            hash
+        };
+        open.shape_hash = mix(open.shape_hash, shape);
         if open.tokens.len() < TOKEN_CAP {
             open.tokens.push(hash as u32);
         }
@@ -665,15 +830,23 @@ fn declared(
     node: Node<'_>,
     d: Declaration<'_>,
     scopes: &[Scope<'_>],
+    inherited: Option<&Inherited>,
 ) -> Declared {
     let parts = scopes.iter().map(|s| (s.lead, s.name.as_str()));
     let name = qualify(parts, analyzer.separator(), text(d.name, source));
     let head_end = d.head_end.clamp(node.start_byte(), node.end_byte());
     let signature = signature_text(analyzer, d.outer, node, head_end, source);
-    let signature = signature.trim_end_matches(['=', ';', ' ']).to_owned();
+    let mut signature = signature.trim_end_matches(['=', ';', ' ']).to_owned();
+    if let Some(i) = inherited.filter(|i| !i.text.is_empty()) {
+        signature = format!("{} {signature}", i.text);
+    }
     let cap = scopes.last().map_or(Visibility::Public, |s| s.cap);
+    let own = scopes
+        .last()
+        .and_then(|s| s.members)
+        .unwrap_or_else(|| analyzer.visibility(d.outer, node, &name, source));
     Declared {
-        visibility: analyzer.visibility(d.outer, node, &name, source).min(cap),
+        visibility: own.min(cap),
         name,
         kind: d.kind.to_owned(),
         signature,
@@ -683,18 +856,19 @@ fn declared(
     }
 }
 
-#[allow(clippy::too_many_arguments, reason = "the parts of one definition")]
+/// Opens a function's scope and reserves its place in the output. `definition` is its node,
+/// name, body and outer node as [`Role::Function`] gives them; `inherited`, the attributes of
+/// the wrapper it is directly inside.
 fn open_function<'t>(
     analyzer: &dyn Analyzer,
     source: &[u8],
-    node: Node<'t>,
-    name: Node<'t>,
-    body: Option<Node<'t>>,
-    outer: Node<'t>,
+    definition: (Node<'t>, Node<'t>, Option<Node<'t>>, Node<'t>),
     receiver: Option<&str>,
+    inherited: Option<&Inherited>,
     scopes: &[Scope<'t>],
     out: &mut Analysis,
 ) -> Scope<'t> {
+    let (node, name, body, outer) = definition;
     let leaf = text(name, source).to_owned();
     let kind = analyzer.kind(
         node,
@@ -714,14 +888,16 @@ fn open_function<'t>(
         Visibility::Private
     } else {
         let cap = scopes.last().map_or(Visibility::Public, |s| s.cap);
-        analyzer
-            .visibility(outer, node, &qualified, source)
-            .min(cap)
+        let own = scopes
+            .last()
+            .and_then(|s| s.members)
+            .unwrap_or_else(|| analyzer.visibility(outer, node, &qualified, source));
+        own.min(cap)
     };
     let sig_end = body.map_or(node.end_byte(), |b| b.start_byte());
     // Attributes before the function's own node (Rust's `#[...]` items are its siblings): hash
     // them here; everything from the node's start to its body comes through the walk.
-    let mut signature_hash = SEED;
+    let mut signature_hash = inherited.map_or(SEED, |i| i.hash);
     let mut sibling =
         Some(outer).filter(|o| o.id() != node.id() && o.end_byte() <= node.start_byte());
     while let Some(n) = sibling {
@@ -733,7 +909,10 @@ fn open_function<'t>(
         }
         sibling = n.next_sibling();
     }
-    let signature = signature_text(analyzer, outer, node, sig_end, source);
+    let mut signature = signature_text(analyzer, outer, node, sig_end, source);
+    if let Some(i) = inherited.filter(|i| !i.text.is_empty()) {
+        signature = format!("{} {signature}", i.text);
+    }
     let index = out.functions.len();
     out.functions.push(Function {
         name: qualified,
@@ -745,6 +924,7 @@ fn open_function<'t>(
         signature,
         signature_hash: 0,
         body_hash: 0,
+        shape_hash: 0,
         text_hash: 0,
         tokens: Vec::new(),
         visibility,
@@ -761,6 +941,7 @@ fn open_function<'t>(
         methods: false,
         test,
         cap: Visibility::Private,
+        members: None,
         open: Some(Open {
             index,
             outer_start: outer.start_byte(),
@@ -769,6 +950,8 @@ fn open_function<'t>(
             name: name.byte_range(),
             end: node.end_byte(),
             body_hash: SEED,
+            shape_hash: SEED,
+            names: HashMap::new(),
             signature_hash,
             tokens: Vec::new(),
             nested: Vec::new(),
@@ -783,7 +966,7 @@ fn open_function<'t>(
 fn close(scope: Scope<'_>, source: &[u8], scopes: &mut [Scope<'_>], out: &mut Analysis) {
     let Some(mut open) = scope.open else { return };
     if let Some(comma) = open.comma.take() {
-        count(&mut open, &comma.at, COMMA);
+        count(&mut open, &comma.at, COMMA, false);
     }
     let mut text_hash = SEED;
     let begin = open.outer_start;
@@ -806,6 +989,7 @@ fn close(scope: Scope<'_>, source: &[u8], scopes: &mut [Scope<'_>], out: &mut An
     let f = &mut out.functions[open.index];
     f.signature_hash = open.signature_hash;
     f.body_hash = open.body_hash;
+    f.shape_hash = open.shape_hash;
     f.text_hash = text_hash;
     f.tokens = open.tokens;
 }

@@ -118,16 +118,21 @@ pub struct Span {
 
 impl Outline {
     /// Builds the outline of an analysed side.
+    /// An opaque wrapper is a span too, named `opaque macro x!`: a hunk in it says so rather
+    /// than take git's header.
     pub fn spans(analysis: Option<&crate::lang::Analysis>) -> Vec<Span> {
         analysis.map_or_else(Vec::new, |a| {
-            a.functions
-                .iter()
-                .map(|f| Span {
-                    name: f.name.clone(),
-                    start: f.start_line,
-                    end: f.end_line,
-                })
-                .collect()
+            let functions = a.functions.iter().map(|f| Span {
+                name: f.name.clone(),
+                start: f.start_line,
+                end: f.end_line,
+            });
+            let opaque = a.opaque.iter().map(|o| Span {
+                name: format!("opaque {}", o.name),
+                start: o.start_line,
+                end: o.end_line,
+            });
+            functions.chain(opaque).collect()
         })
     }
 

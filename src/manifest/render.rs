@@ -511,6 +511,10 @@ pub fn file_doc(f: &FileChange) -> schema::File {
             Functions::Analysed(a) => a.formatting_only.clone(),
             _ => Vec::new(),
         },
+        opaque_changed: match &f.functions {
+            Functions::Analysed(a) => a.opaque.clone(),
+            _ => Vec::new(),
+        },
         parse_errors: matches!(&f.functions, Functions::Analysed(a) if a.parse_errors),
         analysis_skipped: match &f.functions {
             Functions::Analysed(a) => a.skipped.clone(),

@@ -233,6 +233,12 @@ pub struct File {
     /// Functions whose only changes are whitespace, comments or docstrings.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub formatting_only: Vec<String>,
+    /// Item-position wrappers whose body is not items, added, deleted or changed (`macro
+    /// forward_to_deserialize_any!`): opaque, what changed inside them is not analysed. The
+    /// items of a wrapper whose body is items (`cfg_rt! { pub fn f() {} }`) are reported as
+    /// if written outside it.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub opaque_changed: Vec<String>,
     /// The file has syntax errors on one side; what could be extracted is reported.
     #[serde(skip_serializing_if = "is_false")]
     pub parse_errors: bool,

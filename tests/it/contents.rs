@@ -345,3 +345,96 @@ fn an_answer_without_hunks_names_the_declarations_a_commit_deletes() {
     );
     assert!(names.contains("added class Writer"), "{doc}");
 }
+
+/// Issue 36: `Flask.test_request_context`, whose return type changed, was missing from the
+/// interface: its `test` prefix made it a test, though pytest collects `test*` methods only of
+/// test classes. A public method re-signed is on the interface, whatever its name.
+#[test]
+fn a_public_method_named_like_a_test_is_on_the_interface_when_re_signed() {
+    let env = TestEnv::new();
+    let repo = env.repo("flask");
+    let lines: String = (0..300)
+        .map(|i| format!("        value_{i} = compute({i}, {i} + 1)\n"))
+        .collect();
+    let app = |returns: &str| {
+        format!(
+            "class Flask:\n    def test_request_context(self, *args: t.Any) -> {returns}:\n        return RequestContext(self, *args)\n\n    def run(self) -> None:\n{lines}        return None\n"
+        )
+    };
+    repo.write("src/flask/app.py", app("RequestContext"));
+    for name in ["a", "b", "c", "d"] {
+        repo.write(&format!("src/flask/{name}.py"), "X = 1\n");
+    }
+    repo.commit("base");
+    repo.write("src/flask/app.py", app("\"RequestContext\""));
+    for name in ["a", "b", "c", "d"] {
+        repo.write(&format!("src/flask/{name}.py"), "X = 2\n");
+    }
+    repo.commit("quoted return type");
+    // `run` rewritten: more hunks than a table of contents.
+    repo.write(
+        "src/flask/app.py",
+        app("\"RequestContext\"").replace("compute(", "recompute("),
+    );
+    repo.commit("run recomputes");
+    let range = page(&env, &repo.dir, &["diff", "HEAD~2..HEAD"], None);
+    assert!(range.get("hunks").is_none(), "{range}");
+    assert_eq!(
+        range["api"]["src/flask/app.py"],
+        serde_json::json!([
+            "signature def Flask.test_request_context(self, *args: t.Any) -> \"RequestContext\""
+        ]),
+        "{range}"
+    );
+}
+
+/// Issue 36: on tokio's last 95 files the interface missed `Builder::track_task_schedule_latency`,
+/// written inside `cfg_unstable! { .. }` in `impl Builder`, and the hunk's label named the macro.
+/// Items inside a macro whose body is items are on the interface as if written outside it.
+#[test]
+fn items_inside_macros_are_on_the_interface() {
+    let env = TestEnv::new();
+    let repo = env.repo("tokio");
+    let builder = |more: &str| {
+        format!(
+            "pub struct Builder {{\n    latency: bool,\n}}\n\nimpl Builder {{\n    pub fn new() -> Builder {{\n{}        Builder {{ latency: false }}\n    }}\n{more}}}\n",
+            body(200)
+        )
+    };
+    let latency = "\n    cfg_unstable! {\n        pub fn track_task_schedule_latency(&mut self) -> &mut Self {\n            self.latency = true;\n            self\n        }\n    }\n";
+    repo.write("src/runtime/builder.rs", builder(""));
+    for name in ["a", "b", "c", "d"] {
+        repo.write(&format!("src/{name}.rs"), "pub fn x() {}\n");
+    }
+    repo.commit("base");
+    repo.write("src/runtime/builder.rs", builder(latency));
+    repo.commit("latency");
+    // `new` rewritten, and four more files: more hunks than a table of contents.
+    repo.write(
+        "src/runtime/builder.rs",
+        builder(latency).replace("* 2 + 1", "* 3 + 1"),
+    );
+    for name in ["a", "b", "c", "d"] {
+        repo.write(
+            &format!("src/{name}.rs"),
+            "pub fn x() {}\n\npub fn y() {}\n",
+        );
+    }
+    repo.commit("rewrite");
+    let range = page(&env, &repo.dir, &["diff", "HEAD~2..HEAD"], None);
+    assert!(range.get("hunks").is_none(), "{range}");
+    assert_eq!(
+        range["api"]["src/runtime/builder.rs"],
+        serde_json::json!([
+            "added pub fn Builder::track_task_schedule_latency(&mut self) -> &mut Self"
+        ]),
+        "{range}"
+    );
+    // The hunk names the function, not the macro.
+    let show = page(&env, &repo.dir, &["show", "HEAD~1"], None);
+    let hunks = show["hunks"]["src/runtime/builder.rs"].to_string();
+    assert!(
+        hunks.contains("@@ added Builder::track_task_schedule_latency\\n"),
+        "{show}"
+    );
+}

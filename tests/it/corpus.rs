@@ -72,7 +72,8 @@ pub(crate) fn clone<'e>(env: &'e TestEnv, name: &str) -> Option<Repo<'e>> {
 }
 
 /// One line per function change with its first line (`path change_type name @line [(was
-/// old)] [from old_path] [+edited]`), and the `formatting_only`, import and parse-error lines.
+/// old)] [from old_path] [+edited]`), and the `formatting_only`, import, opaque and
+/// parse-error lines.
 fn labelled(doc: &Value) -> Vec<String> {
     let mut out = Vec::new();
     for f in doc["files"].as_array().unwrap() {
@@ -113,6 +114,9 @@ fn labelled(doc: &Value) -> Vec<String> {
                 added.join(","),
                 removed.join(",")
             ));
+        }
+        for name in f["opaque_changed"].as_array().into_iter().flatten() {
+            out.push(format!("{path} opaque {}", name.as_str().unwrap()));
         }
         if f["parse_errors"].as_bool() == Some(true) {
             out.push(format!("{path} parse_errors"));
@@ -489,6 +493,116 @@ fn scala_commits_of_scopt() {
     );
 }
 
+/// Issue 36: items inside macro invocations were invisible (serde_json wrapped its 128-bit
+/// integer support in `serde_if_integer128! { .. }`; tokio much of its API in `cfg_*! { .. }`).
+/// A macro whose body is items is read as if they were written outside it; one whose body is
+/// not stays opaque, and is said to be.
+#[test]
+fn rust_items_inside_macros_on_real_commits() {
+    check(
+        "json",
+        &[
+            // Two `From` impls added inside `serde_if_integer128!`, told apart by the trait's
+            // type argument; a `#[cfg]` moved from two functions to the macro around each
+            // (their signatures read the same: the macro's attributes are its items'); a
+            // `from_integer! { i128 u128 }` (a list of types, not items) inside it, opaque.
+            (
+                "04ff227",
+                &[
+                    "src/number.rs added <Number as From<i128>>::from @746",
+                    "src/number.rs added <Number as From<u128>>::from @752",
+                    "src/number.rs parse_errors",
+                    "src/value/from.rs opaque macro from_integer!",
+                    "src/value/ser.rs modified <Serializer as serde::Serializer>::serialize_i128 @82",
+                    "src/value/ser.rs modified <Serializer as serde::Serializer>::serialize_u128 @109",
+                    "src/value/ser.rs parse_errors",
+                ],
+            ),
+            // The macro dropped, its functions written outside it, unchanged: reindented only
+            // (they read `added`); the `deserialize_number!(..)` lines it held moved into the
+            // impl beside their like, unchanged: nothing.
+            (
+                "37e76e0",
+                &[
+                    "src/de.rs formatting_only <&'a mut Deserializer as de::Deserializer>::deserialize_i128",
+                    "src/de.rs formatting_only <&'a mut Deserializer as de::Deserializer>::deserialize_u128",
+                    "src/de.rs formatting_only Deserializer::scan_integer128",
+                    "src/de.rs imports + -serde::serde_if_integer128",
+                    "src/number.rs imports + -serde::serde_if_integer128",
+                    "src/ser.rs formatting_only <&'a mut Serializer as ser::Serializer>::serialize_i128",
+                    "src/ser.rs formatting_only <&'a mut Serializer as ser::Serializer>::serialize_u128",
+                    "src/ser.rs formatting_only <MapKeySerializer as ser::Serializer>::serialize_i128",
+                    "src/ser.rs formatting_only <MapKeySerializer as ser::Serializer>::serialize_u128",
+                    "src/ser.rs formatting_only <NumberStrEmitter as ser::Serializer>::serialize_i128",
+                    "src/ser.rs formatting_only <NumberStrEmitter as ser::Serializer>::serialize_u128",
+                    "src/ser.rs formatting_only <RawValueStrEmitter as ser::Serializer>::serialize_i128",
+                    "src/ser.rs formatting_only <RawValueStrEmitter as ser::Serializer>::serialize_u128",
+                    "src/ser.rs imports + -serde::serde_if_integer128",
+                    "src/value/de.rs imports + -serde::serde_if_integer128",
+                    "src/value/from.rs imports + -serde::serde_if_integer128",
+                    "src/value/ser.rs formatting_only <Serializer as serde::Serializer>::serialize_i128",
+                    "src/value/ser.rs formatting_only <Serializer as serde::Serializer>::serialize_u128",
+                    "src/value/ser.rs imports + -serde::serde_if_integer128",
+                ],
+            ),
+        ],
+    );
+}
+
+/// Issue 36: one rename rule for every language. A body that changed beyond names is a new
+/// function unless it is large and similar; one that changed only in names, or a member that
+/// kept its own name under a renamed scope, is the same function renamed.
+#[test]
+fn renames_follow_one_rule_on_real_commits() {
+    check(
+        "commandline",
+        &[
+            // `CreateDefault() { return new DefaultSentenceBuilder(); }` became `Create() {
+            // return Factory(); }`: a one-line body replaced (it read `renamed`).
+            (
+                "f734165",
+                &[
+                    "src/CommandLine/Text/HelpText.cs signature_changed CommandLine.Text.HelpText.HelpText @37",
+                    "src/CommandLine/Text/HelpText.cs signature_changed CommandLine.Text.HelpText.HelpText @60",
+                    "src/CommandLine/Text/HelpText.cs signature_changed CommandLine.Text.HelpText.HelpText @83",
+                    "src/CommandLine/Text/SentenceBuilder.cs added CommandLine.Text.SentenceBuilder.Create @21",
+                    "src/CommandLine/Text/SentenceBuilder.cs deleted CommandLine.Text.SentenceBuilder.CreateDefault @22",
+                ],
+            ),
+            // The property renamed with its field: its accessors changed only in that name.
+            (
+                "afd1d5a",
+                &[
+                    "src/CommandLine/Parser.cs modified CommandLine.Parser.ParseArguments @86",
+                    "src/CommandLine/Parser.cs modified CommandLine.Parser.ParseArguments @116",
+                    "src/CommandLine/ParserSettings.cs modified CommandLine.ParserSettings.ParserSettings @27",
+                    "src/CommandLine/ParserSettings.cs renamed CommandLine.ParserSettings.CaseInsensitiveEnumValues.get @59 (was CommandLine.ParserSettings.CaseInsensitiveValues.get) +edited",
+                    "src/CommandLine/ParserSettings.cs renamed CommandLine.ParserSettings.CaseInsensitiveEnumValues.set @60 (was CommandLine.ParserSettings.CaseInsensitiveValues.set) +edited",
+                ],
+            ),
+        ],
+    );
+    check(
+        "json",
+        &[
+            // `impl IntoDeserializer<'de, crate::Error>` now spelled `<'de, Error>`: the impls'
+            // one-line members keep their names under the renamed impls (they read `added`
+            // and `deleted` with the trait's arguments in the name, and nothing without them).
+            (
+                "0d084c5",
+                &[
+                    "src/map.rs renamed <Map as de::IntoDeserializer<Error>>::into_deserializer @596 (was <Map as de::IntoDeserializer<crate::Error>>::into_deserializer)",
+                    "src/map.rs renamed <&'de Map as de::IntoDeserializer<Error>>::into_deserializer @604 (was <&'de Map as de::IntoDeserializer<crate::Error>>::into_deserializer)",
+                    "src/map.rs imports +crate::error::Error -",
+                    "src/value/de.rs modified <VariantDeserializer as VariantAccess>::struct_variant @592",
+                    "src/value/de.rs modified <VariantRefDeserializer as VariantAccess>::struct_variant @1102",
+                    "src/value/de.rs imports +serde::de::Deserializer as _ -serde::de::Deserializer",
+                ],
+            ),
+        ],
+    );
+}
+
 /// The shim's answer to an agent's `git <args>`.
 fn agent_answer(env: &TestEnv, dir: &std::path::Path, args: &[&str]) -> Value {
     let out = env
@@ -553,11 +667,32 @@ fn hunk_headers_name_the_functions_of_each_language() {
             "Read.optionRead",
         ),
         ("busted", "e5e6691", "busted/core.lua", "busted.getTrace"),
+        // Items inside a macro are named, not the macro (issue 36), and a change inside a
+        // macro whose body is not items says the macro is opaque.
+        (
+            "json",
+            "04ff227",
+            "src/number.rs",
+            "added <Number as From<i128>>::from, <Number as From<u128>>::from",
+        ),
+        (
+            "json",
+            "04ff227",
+            "src/value/from.rs",
+            "opaque macro from_integer!",
+        ),
     ] {
-        let Some(repo) = clone(&env, bundle) else {
-            return;
+        // One clone per bundle, however many rows it has.
+        let dir = env.root().join(bundle);
+        let dir = if dir.is_dir() {
+            dir
+        } else {
+            let Some(repo) = clone(&env, bundle) else {
+                return;
+            };
+            repo.dir
         };
-        let doc = agent_answer(&env, &repo.dir, &["show", commit]);
+        let doc = agent_answer(&env, &dir, &["show", commit]);
         let hunks: Vec<&str> = doc["hunks"][path]
             .as_array()
             .unwrap_or_else(|| panic!("{bundle}: no hunks for {path}: {doc}"))
@@ -650,4 +785,38 @@ fn csharp_using_and_kotlin_import_scope_callers_and_resolve_callees() {
             vec![format!("classSimpleName {file}")]
         )
     );
+}
+
+/// Issue 36: a test module's calls are tests. serde_json's `ExtendedFloat::mul` (its lexical
+/// float parser, imported in 422e1d3) is called by `#[cfg(test)] mod tests` in its own file,
+/// on values whose type the resolver does not know (`x.mul(&y)`): it read as untested.
+#[test]
+fn a_test_module_tests_its_own_file_on_a_real_commit() {
+    let env = TestEnv::new();
+    let Some(repo) = clone(&env, "json") else {
+        return;
+    };
+    let out = env
+        .command(crate::common::bin(), &env.plain_path())
+        .args([
+            "context",
+            "422e1d3~1..422e1d3",
+            "--function-names",
+            "ExtendedFloat::mul",
+        ])
+        .current_dir(&repo.dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let mul = &doc["functions"][0];
+    assert_eq!(mul["name"], "ExtendedFloat::mul", "{doc:#}");
+    assert_eq!(mul["blast_radius"]["has_tests"], true, "{doc:#}");
+    let tests: Vec<&str> = mul["test_references"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["function"].as_str().unwrap())
+        .collect();
+    assert_eq!(tests, ["tests::check_mul", "tests::mul_test"]);
 }

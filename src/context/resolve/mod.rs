@@ -528,6 +528,7 @@ mod tests {
             },
             line: 1,
             caller: None,
+            test: false,
         }
     }
 
@@ -709,6 +710,7 @@ mod tests {
                 signature: String::new(),
                 signature_hash: 0,
                 body_hash: 0,
+                shape_hash: 0,
                 text_hash: 0,
                 tokens: Vec::new(),
                 visibility: crate::lang::Visibility::Public,
