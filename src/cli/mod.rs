@@ -12,6 +12,7 @@ mod completions;
 mod context;
 mod explain;
 mod history;
+mod hook;
 mod languages;
 mod manifest;
 mod range;
@@ -69,6 +70,9 @@ enum Command {
     Session(session::Args),
     /// Ask git whether work said to be done is committed, pushed and merged (silent when it is)
     Verify(verify::Args),
+    /// Run as an agent harness's hook: block a turn's end until its work is done (`stop`), say
+    /// where the work stands as a session starts (`session-start`)
+    Hook(hook::Args),
     /// Print shell completions (bash, zsh, fish, elvish, powershell)
     Completions(completions::CompletionArgs),
     /// Print the manual page (roff)
@@ -166,6 +170,7 @@ fn run_caught(argv0: OsString, args: Vec<OsString>) -> i32 {
         Command::Languages(args) => languages::run(args, &mut out),
         Command::Session(args) => session::run(args, &mut out),
         Command::Verify(args) => verify::run(args, &mut out),
+        Command::Hook(args) => hook::run(args, &mut out),
         Command::Completions(args) => completions::completions(args, &mut out),
         Command::Man(args) => completions::man(args, &mut out),
     };

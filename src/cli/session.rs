@@ -284,6 +284,7 @@ fn start(
                 .work_tree
                 .clone()
                 .unwrap_or_else(|| e.identity.git_dir.clone());
+            let own = crate::git::push::own_config(&top, &[]).unwrap_or_default();
             session::Repo {
                 path: session::Bytes::of(e.path.as_os_str()),
                 permission: e.permission,
@@ -299,9 +300,8 @@ fn start(
                 head: crate::git::refs::resolve(&e.identity.ref_store(), "HEAD")
                     .and_then(|r| r.oid)
                     .map(|oid| oid.as_str().to_owned()),
-                programs: crate::guard::config::programs(
-                    &crate::git::push::own_config(&top, &[]).unwrap_or_default(),
-                ),
+                programs: crate::guard::config::programs(&own),
+                remotes: crate::guard::config::remotes(&own),
             }
         })
         .collect();
@@ -383,8 +383,25 @@ fn start(
     let mut sandbox = policy.sandbox.clone();
     sandbox.namespaces = namespaces;
     rules_off_for_tests(&policy, &mut sandbox);
-    let agent_env = agent_environment(&scope_copy, &socket, &state, &temp_dir, &path);
-    let child = crate::confine::sandbox::spawn(&sandbox, program, rest, &agent_env, &cwd)
+    let mut agent_env = agent_environment(&scope_copy, &socket, &state, &temp_dir, &path);
+    // The done-gate's hooks, through the harness's own per-run settings where it has them.
+    let mut agent_args: Vec<OsString> = rest.to_vec();
+    if let Some((harness, file)) = harness_settings(program, &session_dir)? {
+        match harness {
+            crate::install::hooks::Harness::Claude => {
+                agent_args.splice(0..0, [OsString::from("--settings"), file.into_os_string()]);
+            }
+            crate::install::hooks::Harness::Gemini => {
+                agent_env.retain(|(k, _)| k != "GEMINI_CLI_SYSTEM_SETTINGS_PATH");
+                agent_env.push((
+                    "GEMINI_CLI_SYSTEM_SETTINGS_PATH".into(),
+                    file.into_os_string(),
+                ));
+            }
+            crate::install::hooks::Harness::Codex => {}
+        }
+    }
+    let child = crate::confine::sandbox::spawn(&sandbox, program, &agent_args, &agent_env, &cwd)
         .with_context(|| format!("cannot start {} in the sandbox", program.to_string_lossy()))?;
     let pid = child.id() as i32;
     let peers = match crate::broker::server::namespace_of(pid).filter(|_| namespaces) {
@@ -424,6 +441,38 @@ fn start(
     broker.drain();
     let _ = std::fs::remove_file(&socket);
     Ok(crate::shim::exec::end_as(ended))
+}
+
+/// The settings file that gives the harness `program` starts the done-gate's hooks for this
+/// session (Claude Code's `--settings`, Gemini CLI's system settings with the machine's own
+/// kept), written in the session's directory; `None` for a program that is no harness with a
+/// per-run override (Codex needs its hooks installed and trusted: `shim install --hooks`).
+fn harness_settings(
+    program: &OsStr,
+    session_dir: &std::path::Path,
+) -> Result<Option<(crate::install::hooks::Harness, PathBuf)>> {
+    use crate::install::hooks::{Harness, session_settings};
+    let name = std::path::Path::new(program)
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let harness = match name.as_str() {
+        "claude" => Harness::Claude,
+        "gemini" => Harness::Gemini,
+        _ => return Ok(None),
+    };
+    let exe = std::env::current_exe().context("cannot find git-prism's own executable")?;
+    let mut bytes = session_settings(harness, &exe)?;
+    if harness == Harness::Gemini {
+        // The override replaces the machine's system settings for the run: they are kept.
+        let system = std::path::Path::new("/etc/gemini-cli/settings.json");
+        if let Ok(existing) = crate::guard::file::read_regular(system, 4 << 20) {
+            bytes = crate::install::hooks::merge_settings(&existing, &bytes)?;
+        }
+    }
+    let file = session_dir.join(format!("{}-settings.json", harness.flag()));
+    std::fs::write(&file, bytes).with_context(|| format!("cannot write {}", file.display()))?;
+    Ok(Some((harness, file)))
 }
 
 /// The session's private temporary directory, made new (0700) under `base`.
@@ -844,7 +893,7 @@ fn verify(
             ),
             None => crate::query::verify::Since::Unborn,
         };
-        let skipped_hooks = log
+        let mut skipped_hooks: Vec<crate::query::verify::SkippedHooks> = log
             .iter()
             .filter(|r| r.session.as_deref() == Some(record.id.as_str()))
             .filter(|r| r.repo.as_deref() == Some(shown.as_str()))
@@ -857,6 +906,35 @@ fn verify(
                 })
             })
             .collect();
+        // The configuration the session could write, as it is now: hooks pointed elsewhere
+        // skip the repository's own, and a remote's address changed means `--pushed` would ask
+        // another remote than the one the session started with.
+        let own = crate::git::push::own_config(&identity.shown(), &[]).unwrap_or_default();
+        let hooks_now: Vec<(String, session::Bytes)> = crate::guard::config::programs(&own)
+            .into_iter()
+            .filter(|(k, _)| k == "core.hookspath")
+            .collect();
+        let hooks_then: Vec<(String, session::Bytes)> = repo
+            .programs
+            .iter()
+            .filter(|(k, _)| k == "core.hookspath")
+            .cloned()
+            .collect();
+        if hooks_now != hooks_then && !crate::confine::test_rule_off("verify-hookspath") {
+            let now = hooks_now.last().map_or_else(
+                || "unset".to_owned(),
+                |(_, v)| v.os().to_string_lossy().into_owned(),
+            );
+            skipped_hooks.push(crate::query::verify::SkippedHooks {
+                time: "now".into(),
+                command: format!("core.hooksPath = {now}"),
+                how: "core.hooksPath changed in the repository's configuration since the session started".into(),
+            });
+        }
+        let remote_changes = crate::guard::config::remote_changes(
+            &repo.remotes,
+            &crate::guard::config::remotes(&own),
+        );
         let mut protected_paths = repo.protected_paths.clone();
         protected_paths.extend(super::verify::protected(checks).iter().cloned());
         subjects.push(crate::query::verify::Subject {
@@ -864,6 +942,7 @@ fn verify(
             since,
             protected_paths,
             skipped_hooks: Some(skipped_hooks),
+            remote_changes,
         });
     }
     super::verify::run_checks(subjects, checks, out)

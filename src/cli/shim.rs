@@ -40,6 +40,10 @@ enum Action {
         /// Do not add the agent note to agents' instruction files (print it instead)
         #[arg(long)]
         no_note: bool,
+        /// Also add the done-gate's hooks (`git-prism hook stop` and `hook session-start`) to the
+        /// settings of the agent harnesses found (Claude Code, Codex, Gemini CLI)
+        #[arg(long)]
+        hooks: bool,
     },
     /// Report the links, the real git, and whether the shim is first on PATH
     Status {
@@ -57,6 +61,52 @@ enum Action {
         #[arg(long, value_name = "DIR")]
         dir: Option<PathBuf>,
     },
+}
+
+/// Adds the done-gate's hooks to the settings of the harnesses found (with consent, asked when
+/// `consent` is `None`).
+fn harness_hooks(layout: &Layout, consent: Option<bool>, out: &mut Out<'_>) -> anyhow::Result<()> {
+    let found: Vec<PathBuf> = install::hooks::harness_files(layout)
+        .into_iter()
+        .filter(|h| h.found)
+        .map(|h| h.file)
+        .collect();
+    if found.is_empty() {
+        writeln!(
+            out.stdout,
+            "no agent harness found (~/.claude, ~/.codex, ~/.gemini): no hooks added"
+        )?;
+        return Ok(());
+    }
+    if !agreed(
+        consent,
+        out,
+        "Add the done-gate's hooks (git-prism hook stop, hook session-start) to",
+        &found,
+    )? {
+        return Ok(());
+    }
+    let changes = install::hooks::plan_add(layout)?;
+    install::hooks::apply(layout, &changes, false)?;
+    let changed: Vec<PathBuf> = changes.iter().map(|c| c.file.clone()).collect();
+    report_edits(
+        out,
+        &found,
+        &changed,
+        "added the hooks to",
+        "hooks already in",
+    )?;
+    if found.iter().any(|f| {
+        install::hooks::harness_files(layout)
+            .iter()
+            .any(|h| h.harness == install::hooks::Harness::Codex && &h.file == f)
+    }) {
+        writeln!(
+            out.stdout,
+            "Codex runs hooks it has been told to trust: run /hooks in Codex and trust git-prism's two"
+        )?;
+    }
+    Ok(())
 }
 
 /// Adds the note to the instruction files of the agents found (with consent, asked when
@@ -96,6 +146,7 @@ pub fn run(args: Args, out: &mut Out<'_>) -> anyhow::Result<i32> {
             yes,
             no,
             no_note,
+            hooks,
         } => {
             let consent = match (yes, no) {
                 (true, _) => Some(true),
@@ -105,6 +156,9 @@ pub fn run(args: Args, out: &mut Out<'_>) -> anyhow::Result<i32> {
             let layout = Layout::from_env(dir)?;
             let code = install_links(&layout, force, consent, out)?;
             agent_note(&layout, if no_note { Some(false) } else { consent }, out)?;
+            if hooks {
+                harness_hooks(&layout, consent, out)?;
+            }
             Ok(code)
         }
         Action::Status { dir, json } => status(&Layout::from_env(dir)?, json, out),
@@ -176,6 +230,7 @@ fn status(layout: &Layout, json: bool, out: &mut Out<'_>) -> anyhow::Result<i32>
     if json {
         let doc = StatusDoc {
             bin_dir: &status.bin_dir,
+            hook_files: &status.hook_files,
             links: status
                 .links
                 .iter()
@@ -256,6 +311,15 @@ fn write_status(
             "agent note: in no agent's instruction file (`git-prism shim install --yes` adds it)"
         )?;
     }
+    for file in &status.hook_files {
+        writeln!(out.stdout, "done-gate hooks in: {}", file.display())?;
+    }
+    if status.hook_files.is_empty() {
+        writeln!(
+            out.stdout,
+            "done-gate hooks: in no agent harness's settings (`git-prism shim install --hooks` adds them)"
+        )?;
+    }
     if problems.is_empty() {
         writeln!(out.stdout, "status: ok")?;
     } else {
@@ -270,6 +334,7 @@ fn write_status(
 #[derive(Serialize)]
 struct StatusDoc<'a> {
     bin_dir: &'a Path,
+    hook_files: &'a [PathBuf],
     links: Vec<LinkDoc<'a>>,
     note_files: &'a [PathBuf],
     ok: bool,
@@ -308,7 +373,19 @@ fn uninstall(layout: &Layout, out: &mut Out<'_>) -> anyhow::Result<i32> {
     for p in &report.notes_removed {
         writeln!(out.stdout, "removed the agent note from {}", p.display())?;
     }
-    if report.removed.is_empty() && report.rc_cleaned.is_empty() && report.notes_removed.is_empty()
+    let hook_changes = install::hooks::plan_remove(layout)?;
+    install::hooks::apply(layout, &hook_changes, true)?;
+    for c in &hook_changes {
+        writeln!(
+            out.stdout,
+            "removed the done-gate's hooks from {}",
+            c.file.display()
+        )?;
+    }
+    if report.removed.is_empty()
+        && report.rc_cleaned.is_empty()
+        && report.notes_removed.is_empty()
+        && hook_changes.is_empty()
     {
         writeln!(out.stdout, "nothing to remove")?;
     }

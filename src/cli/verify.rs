@@ -79,6 +79,7 @@ pub fn run(args: Args, out: &mut Out<'_>) -> Result<i32> {
             since: Since::Rev(args.since.clone()),
             protected_paths: args.checks.protected.clone(),
             skipped_hooks: None,
+            remote_changes: Vec::new(),
         })
         .collect();
     run_checks(subjects, &args.checks, out)
@@ -130,11 +131,14 @@ fn print(findings: &[Finding], json: bool, out: &mut Out<'_>) -> Result<()> {
         repos.len() > 1
     };
     for f in findings.iter().filter(|f| !f.ok) {
-        let detail: String = f
+        let mut detail: String = f
             .detail
             .chars()
             .map(|c| if c.is_control() { ' ' } else { c })
             .collect();
+        if let Some(remedy) = &f.remedy {
+            detail = format!("{detail}; {remedy}");
+        }
         if several {
             writeln!(
                 out.stdout,

@@ -434,20 +434,77 @@ impl Repo {
 
     /// `git status --porcelain -z --no-renames --untracked-files=all`: every change that is
     /// not committed (staged, unstaged, untracked and not ignored; submodules included), each
-    /// path once (a rename is its deletion and its addition).
+    /// path once (a rename is its deletion and its addition). A path the index marks
+    /// skip-worktree or assume-unchanged, which git's status does not look at, is looked at
+    /// anyway where the work tree has it: the bits are cleared on a private copy of the index
+    /// first (a sparse checkout's absent files stay absent, not deleted).
     pub fn uncommitted(&self) -> Result<Vec<Uncommitted>, GitError> {
-        let out = self.git.output([
+        let status: Vec<OsString> = [
             "status",
             "--porcelain=v1",
             "-z",
             "--no-renames",
             "--untracked-files=all",
             "--ignore-submodules=none",
-        ])?;
+        ]
+        .iter()
+        .map(OsString::from)
+        .collect();
+        let hidden = if crate::confine::test_rule_off("verify-index-bits") {
+            Vec::new()
+        } else {
+            self.hidden_from_status()?
+        };
+        let out = match (hidden.is_empty(), self.index_path()) {
+            (false, Some(index)) => {
+                let mut input = Vec::new();
+                for path in &hidden {
+                    input.extend_from_slice(path);
+                    input.push(0);
+                }
+                // One mark per run: update-index applies only the last of several.
+                let clear = |mark: &str| -> (Vec<OsString>, Vec<u8>) {
+                    (
+                        ["update-index", mark, "-z", "--stdin"]
+                            .iter()
+                            .map(OsString::from)
+                            .collect(),
+                        input.clone(),
+                    )
+                };
+                self.git.output_on_index_copy(
+                    &[clear("--no-skip-worktree"), clear("--no-assume-unchanged")],
+                    &status,
+                    &index,
+                )?
+            }
+            _ => self.git.output(&status)?,
+        };
         state::parse_status(&out).map_err(|detail| GitError::Parse {
             command: "status".into(),
             detail,
         })
+    }
+
+    /// `git ls-files -v`: the paths the index marks skip-worktree (`S`) or assume-unchanged (a
+    /// lower-case tag) that the work tree has (as a file or a link).
+    fn hidden_from_status(&self) -> Result<Vec<BString>, GitError> {
+        let Some(top) = self.workdir() else {
+            return Ok(Vec::new());
+        };
+        let out = self
+            .git
+            .output(["ls-files", "-v", "-z", "--full-name", ":(top)"])?;
+        Ok(records(&out)
+            .filter_map(|r| {
+                let (tag, path) = (r.first()?, r.get(2..)?);
+                (*tag == b'S' || tag.is_ascii_lowercase()).then_some(path)
+            })
+            .filter(|path| {
+                std::fs::symlink_metadata(top.join(std::ffi::OsStr::from_bytes(path))).is_ok()
+            })
+            .map(BString::from)
+            .collect())
     }
 
     /// `git rev-list --count <from>..<to>`: how many commits `to` has that `from` has not.
@@ -505,22 +562,66 @@ impl Repo {
     }
 
     /// `git ls-remote <remote> <ref>`: the id the remote reports for exactly `remote_ref`
-    /// (`None`: the remote has no such ref). This contacts the remote, with the transport the
-    /// repository configures (as the user's own `git fetch` would), never the `ext::`
-    /// transport, never asking for a password.
+    /// (`None`: the remote has no such ref). The remote's address is what the repository's
+    /// configuration names (`ls-remote --get-url`, URL rewriting applied); the question itself
+    /// is asked from outside the repository, so only git's own transports and the user's
+    /// configuration take part: none of the repository's programs (an ssh command, an upload
+    /// pack, a credential helper), never the `ext::` transport, never a password prompt.
     pub fn ls_remote(&self, remote: &BStr, remote_ref: &BStr) -> Result<Option<Oid>, GitError> {
-        let out = self.git.output([
+        if crate::confine::test_rule_off("verify-outside") {
+            let out = self.git.output([
+                OsStr::new("ls-remote"),
+                OsStr::new("--end-of-options"),
+                OsStr::from_bytes(remote),
+                OsStr::from_bytes(remote_ref),
+            ])?;
+            return state::parse_ls_remote(&out, remote_ref).map_err(|detail| GitError::Parse {
+                command: "ls-remote".into(),
+                detail,
+            });
+        }
+        let url = self.remote_url(remote)?;
+        let out = self.git.output_outside([
             OsStr::new("-c"),
             OsStr::new("protocol.ext.allow=never"),
             OsStr::new("ls-remote"),
             OsStr::new("--end-of-options"),
-            OsStr::from_bytes(remote),
+            url.as_os_str(),
             OsStr::from_bytes(remote_ref),
         ])?;
         state::parse_ls_remote(&out, remote_ref).map_err(|detail| GitError::Parse {
             command: "ls-remote".into(),
             detail,
         })
+    }
+
+    /// The address `git ls-remote <remote>` would contact, as an absolute path for a
+    /// repository on this machine named relatively.
+    pub fn remote_url(&self, remote: &BStr) -> Result<OsString, GitError> {
+        let out = self.git.metadata(&[
+            "ls-remote",
+            "--get-url",
+            "--end-of-options",
+            remote.to_str().map_err(|_| GitError::Parse {
+                command: "ls-remote".into(),
+                detail: format!("remote name is not UTF-8: '{}'", remote.to_str_lossy()),
+            })?,
+        ])?;
+        let url = out.trim_ascii_end();
+        let is_path = !url.contains_str("://") && {
+            // `host:path` (scp-like) has a colon before any slash.
+            let colon = url.find_byte(b':');
+            let slash = url.find_byte(b'/');
+            colon.is_none_or(|c| slash.is_some_and(|s| s < c))
+        };
+        let path = Path::new(OsStr::from_bytes(url));
+        if is_path && path.is_relative() {
+            let base = self
+                .workdir()
+                .map_or_else(|| self.git_dir().to_owned(), Path::to_owned);
+            return Ok(base.join(path).into_os_string());
+        }
+        Ok(path.as_os_str().to_owned())
     }
 
     /// `git diff --name-only --no-renames <from> <to>`: every path the commits between change,
@@ -531,6 +632,10 @@ impl Repo {
                 .iter()
                 .map(OsString::from)
                 .collect();
+        // A submodule's new commit changes its path, whatever the configuration ignores.
+        if !crate::confine::test_rule_off("verify-submodules") {
+            args.push("--ignore-submodules=none".into());
+        }
         args.extend(NO_PROGRAMS.iter().map(OsString::from));
         args.push(from.as_str().into());
         args.push(to.as_str().into());

@@ -452,6 +452,78 @@ impl Invocation {
         Ok(Running::new(child, name, self.program.clone(), None))
     }
 
+    /// Runs `git <args>` outside any repository (from `/`, no repository variables, none of
+    /// the caller's global options): only the user's and the system's configuration apply, so
+    /// nothing a repository configures (its ssh command, upload pack, credential helper, URL
+    /// rewriting) can run or redirect it. For asking a remote about a repository's work.
+    pub fn output_outside<I, S>(&self, args: I) -> Result<Vec<u8>, GitError>
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<OsStr>,
+    {
+        let args: Vec<OsString> = args.into_iter().map(|a| a.as_ref().to_owned()).collect();
+        let mut cmd = self.base(Path::new("/"), &[]);
+        for var in REPOSITORY_VARIABLES {
+            cmd.env_remove(var);
+        }
+        cmd.env("GIT_CEILING_DIRECTORIES", "/").args(&args);
+        let name = args
+            .first()
+            .map(|a| a.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        self.run(cmd, &name)
+    }
+
+    /// Runs git on one private copy of `index`: each of `prepare` fed its input on its
+    /// standard input, in order, then `then`, whose output is returned (what the first ones
+    /// change stays in the copy).
+    pub fn output_on_index_copy(
+        &self,
+        prepare: &[(Vec<OsString>, Vec<u8>)],
+        then: &[OsString],
+        index: &Path,
+    ) -> Result<Vec<u8>, GitError> {
+        let copy = IndexCopy::new(index)?;
+        for (args, input) in prepare {
+            let mut cmd = self.command(args)?;
+            if let Some(copy) = &copy {
+                cmd.env("GIT_INDEX_FILE", &copy.file);
+            }
+            let mut child = cmd
+                .stdin(Stdio::piped())
+                .spawn()
+                .map_err(|source| self.spawn_error(source))?;
+            if let Some(mut stdin) = child.stdin.take() {
+                // update-index reads all of its input before it writes anything: no deadlock.
+                block_sigpipe();
+                let _ = stdin.write_all(input);
+            }
+            Running::new(
+                child,
+                args.first()
+                    .map(|a| a.to_string_lossy().into_owned())
+                    .unwrap_or_default(),
+                self.program.clone(),
+                None,
+            )
+            .finish()?;
+        }
+        let mut cmd = self.command(then)?;
+        if let Some(copy) = &copy {
+            cmd.env("GIT_INDEX_FILE", &copy.file);
+        }
+        let child = cmd.spawn().map_err(|source| self.spawn_error(source))?;
+        Running::new(
+            child,
+            then.first()
+                .map(|a| a.to_string_lossy().into_owned())
+                .unwrap_or_default(),
+            self.program.clone(),
+            copy,
+        )
+        .finish()
+    }
+
     /// Runs git with `args`, writes `input` to its standard input (from a thread: git starts
     /// writing before it has read everything), and returns its standard output; a non-zero exit
     /// is an error carrying git's standard error.

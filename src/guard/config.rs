@@ -266,6 +266,47 @@ pub fn programs(config: &[(String, Vec<u8>)]) -> Vec<(String, Bytes)> {
         .collect()
 }
 
+/// The remote addresses of `config` (`remote.<name>.url` and `.pushurl`), in order.
+pub fn remotes(config: &[(String, Vec<u8>)]) -> Vec<(String, Bytes)> {
+    config
+        .iter()
+        .filter(|(k, _)| {
+            let k = normal_key(k);
+            k.starts_with("remote.") && (k.ends_with(".url") || k.ends_with(".pushurl"))
+        })
+        .map(|(k, v)| (normal_key(k), Bytes::of(OsStr::from_bytes(v))))
+        .collect()
+}
+
+/// The changes between the remote addresses a repository had as the session started and those
+/// it has now, one description each (`origin.url: was A, now B`).
+pub fn remote_changes(start: &[(String, Bytes)], now: &[(String, Bytes)]) -> Vec<String> {
+    let mut keys: Vec<&str> = start.iter().chain(now).map(|(k, _)| k.as_str()).collect();
+    keys.sort_unstable();
+    keys.dedup();
+    let value = |list: &[(String, Bytes)], key: &str| {
+        let v: Vec<String> = list
+            .iter()
+            .filter(|(k, _)| k == key)
+            .map(|(_, v)| v.os().to_string_lossy().into_owned())
+            .collect();
+        v.join(" ")
+    };
+    keys.into_iter()
+        .filter_map(|key| {
+            let (was, is) = (value(start, key), value(now, key));
+            (was != is).then(|| {
+                let name = key.strip_prefix("remote.").unwrap_or(key);
+                match (was.is_empty(), is.is_empty()) {
+                    (true, _) => format!("{name} added ({is})"),
+                    (_, true) => format!("{name} removed (was {was})"),
+                    _ => format!("{name} was {was}, now {is}"),
+                }
+            })
+        })
+        .collect()
+}
+
 /// What a call does about the program-naming settings that changed since the session started.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Drift {

@@ -708,6 +708,7 @@ mod tests {
             protected_paths: Vec::new(),
             head: None,
             programs: Vec::new(),
+            remotes: Vec::new(),
         }
     }
 

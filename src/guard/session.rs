@@ -113,6 +113,11 @@ pub struct Repo {
     /// with them as they were ([`super::config`]).
     #[serde(default)]
     pub programs: Vec<(String, Bytes)>,
+    /// The addresses of its remotes as the session started (`remote.<name>.url` and
+    /// `.pushurl`, key and value): `session verify --pushed` asks only the remotes the session
+    /// started with.
+    #[serde(default)]
+    pub remotes: Vec<(String, Bytes)>,
 }
 
 /// Bytes that are written as a string when they are UTF-8, else as their byte values (a path

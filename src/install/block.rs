@@ -167,6 +167,18 @@ impl Edit {
     }
 }
 
+/// Writes `content` as `file` atomically (as [`Edit::apply`] does), or removes the file.
+pub fn replace_file(file: &Path, content: Option<&[u8]>) -> Result<(), InstallError> {
+    match content {
+        Some(content) => write_atomic(file, content),
+        None => std::fs::remove_file(file).map_err(|source| InstallError::Io {
+            action: "remove",
+            path: file.to_owned(),
+            source,
+        }),
+    }
+}
+
 /// Plans adding the block `wanted` to `file`; `None` when it is already there. Another block
 /// of the kind (an earlier install's) is replaced, not doubled.
 pub fn plan_add(file: &Path, marks: &Marks, wanted: &str) -> Result<Option<Edit>, InstallError> {

@@ -15,6 +15,7 @@
 //! - Nothing here prints or prompts; the CLI asks for consent and reports.
 
 pub mod block;
+pub mod hooks;
 pub mod note;
 pub mod rc;
 
@@ -352,6 +353,8 @@ pub struct Status {
     pub rc_files: Vec<PathBuf>,
     /// Agents' instruction files that hold the note.
     pub note_files: Vec<PathBuf>,
+    /// Agent harnesses' settings that hold the done-gate's hooks.
+    pub hook_files: Vec<PathBuf>,
 }
 
 impl Status {
@@ -417,6 +420,10 @@ pub fn status(layout: &Layout) -> Status {
             .filter(|f| rc::has_block(f))
             .collect(),
         note_files: note::files_with_note(layout),
+        hook_files: hooks::files_with_hooks(layout)
+            .into_iter()
+            .map(|(_, f)| f)
+            .collect(),
     }
 }
 

@@ -120,6 +120,9 @@ pub struct Subject {
     /// What the session's record says about skipped hooks (`None` without a session: git
     /// keeps no trace of them, so the check is not asked).
     pub skipped_hooks: Option<Vec<SkippedHooks>>,
+    /// How the remotes' addresses changed since the session started (one description each):
+    /// a remote the session pointed elsewhere is not the one its work was to reach.
+    pub remote_changes: Vec<String>,
 }
 
 /// How to ask whether the work is pushed.
@@ -157,6 +160,10 @@ pub struct Finding {
     pub ok: bool,
     /// What git says, in one line.
     pub detail: String,
+    /// What to do next, for a check that failed: the command that makes it hold, where there
+    /// is one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub remedy: Option<String>,
 }
 
 /// Asks every check of `q` in every repository; the findings of passing checks are included
@@ -236,12 +243,63 @@ impl Verifier<'_> {
             Ok(d) => (true, d),
             Err(d) => (false, d),
         };
+        let remedy = if ok { None } else { Some(self.remedy(check)) };
         self.findings.push(Finding {
             check,
             repo: self.shown.clone(),
             ok,
             detail,
+            remedy,
         });
+    }
+
+    /// What makes a failed check hold.
+    fn remedy(&self, check: Check) -> String {
+        match check {
+            Check::Committed => {
+                "commit it (`git add -A && git commit -m <message>`) or discard it".into()
+            }
+            Check::Commit => "commit the work (`git commit -m <message>`)".into(),
+            Check::Pushed => {
+                if !self.subject.remote_changes.is_empty() {
+                    return "point the remote back where it was (`git remote set-url <name> <address>`), then push".into();
+                }
+                let branch = self.repo.current_branch().ok().flatten();
+                match (&branch, self.branch_and_target()) {
+                    (Some(_), Ok(Ok((name, target)))) => {
+                        let remote_branch = target
+                            .remote_ref
+                            .strip_prefix(b"refs/heads/")
+                            .unwrap_or(&target.remote_ref)
+                            .to_str_lossy()
+                            .into_owned();
+                        let local = name.to_str_lossy().into_owned();
+                        // `git push <remote> <branch>` pushes to the same name; an upstream of
+                        // another name is named.
+                        let refspec = if remote_branch == local {
+                            local
+                        } else {
+                            format!("HEAD:{remote_branch}")
+                        };
+                        format!(
+                            "run `git push {} {}`",
+                            crate::shell::quote(std::ffi::OsStr::new(&*target.remote.to_str_lossy())),
+                            crate::shell::quote(std::ffi::OsStr::new(&refspec))
+                        )
+                    }
+                    (Some(b), _) => format!(
+                        "run `git push -u origin {}`",
+                        crate::shell::quote(std::ffi::OsStr::new(&*branch_name(b.as_ref()).to_str_lossy()))
+                    ),
+                    (None, _) => {
+                        "make a branch (`git switch -c <name>`) and push it (`git push -u origin <name>`)".into()
+                    }
+                }
+            }
+            Check::Merged => "merge it (open a pull request), then verify again".into(),
+            Check::Hooks => "make the commit again with its hooks (`git commit --amend --no-edit`, no --no-verify), or push again without --no-verify".into(),
+            Check::Protected => "take the change to the protected path back (`git restore --source=<start> -- <path>`, or revert its commit)".into(),
+        }
     }
 
     fn run(mut self) -> Result<(), QueryError> {
@@ -380,6 +438,12 @@ impl Verifier<'_> {
         let Some(head) = head else {
             return Ok(Err("the repository has no commit yet".into()));
         };
+        if !self.subject.remote_changes.is_empty() {
+            return Ok(Err(format!(
+                "the remotes changed since the session started ({}): the work was not asked of the remotes it started with",
+                self.subject.remote_changes.join("; ")
+            )));
+        }
         let (branch, target) = match self.branch_and_target()? {
             Ok(t) => t,
             Err(why) => return Ok(Err(why)),
@@ -696,6 +760,7 @@ mod tests {
     #[test]
     fn the_first_failing_check_names_the_exit_code() {
         let f = |check, ok| Finding {
+            remedy: None,
             check,
             repo: PathBuf::new(),
             ok,

@@ -1163,6 +1163,13 @@ fn moves(name: &str, t: &Tokens) -> Option<Moves> {
         "cherry-pick" | "revert" => (true, None),
         "merge" | "pull" | "rebase" => (false, skipped(&["--no-verify"])),
         "reset" => (false, None),
+        // Plumbing that makes a commit or moves a ref runs no hook: what it made is a commit
+        // no pre-commit hook saw (issue 35).
+        "commit-tree" | "update-ref" if crate::confine::test_rule_off("plumbing-hooks") => {
+            return None;
+        }
+        "commit-tree" => (false, Some("commit-tree, which runs no hooks".to_owned())),
+        "update-ref" => (false, Some("update-ref, which runs no hooks".to_owned())),
         _ => return None,
     };
     let commit = (name == "commit").then(|| CommitTakes {

@@ -125,18 +125,24 @@ pub fn run(tool: Program, argv0: OsString, args: Vec<OsString>) -> i32 {
         } else {
             let _ = crate::confine::sandbox::enter_view(false);
         }
-        let decision = judge(tool, &args, &scope);
         // Inside a session's sandbox, a call that needs what the sandbox withholds (a git
         // directory, the network with the user's credentials, gh's token) is the broker's;
-        // it judges the call again itself (ADR 19).
-        if let Some(socket) = crate::broker::socket() {
-            if !decision.runs_in_sandbox() && !crate::broker::is_brokered() {
+        // the broker judges it itself (ADR 19), so a write is sent at once, unjudged here.
+        let sandboxed = crate::broker::socket().filter(|_| !crate::broker::is_brokered());
+        if let Some(socket) = &sandboxed {
+            if tool == Program::Git && !might_run_here(&args) {
+                return brokered(socket, tool, &args);
+            }
+        }
+        let decision = judge(tool, &args, &scope);
+        if let Some(socket) = &sandboxed {
+            if !decision.runs_in_sandbox() {
                 if tool == Program::Gh {
                     if let Ok((_, bytes)) = structured_answer(tool, &args) {
                         return write_answer(&bytes);
                     }
                 }
-                return brokered(&socket, tool, &args);
+                return brokered(socket, tool, &args);
             }
         }
         match guard(tool, &scope, decision) {
@@ -159,6 +165,19 @@ pub fn run(tool: Program, argv0: OsString, args: Vec<OsString>) -> i32 {
         }
     }
     passthrough(tool, &argv0, &args, held.as_ref())
+}
+
+/// Whether a git call may run inside the sandbox as it is, from its command line alone: a
+/// read (or an alias, which the guard must resolve first). Everything else is a write the
+/// broker judges.
+fn might_run_here(args: &[OsString]) -> bool {
+    use crate::request::effect::Effect;
+    let call = crate::request::effect::git(args);
+    match call.effect {
+        Effect::Alias { .. } => true,
+        Effect::Read => !call.network && call.targets.is_empty(),
+        _ => false,
+    }
 }
 
 /// Sends a call to the session's broker and ends as it ended there.

@@ -21,6 +21,7 @@ mod functions;
 mod guard;
 mod guard_attacks;
 mod history;
+mod hooks;
 mod interface_oracle;
 mod lang_bash;
 mod lang_c;

@@ -722,6 +722,32 @@ fn without_namespaces_the_session_starts_only_when_told_to_run_weaker() {
     );
 }
 
+/// Commits made by plumbing (`commit-tree` + `update-ref`), which runs no hook, and a hooks
+/// path set in the repository's configuration: `session verify`'s `hooks` check reports both.
+#[test]
+fn session_verify_sees_hooks_no_porcelain_ran() {
+    let s = Sandboxed::new();
+    let plumbing = "cd lib && c=$(git commit-tree 'HEAD^{tree}' -p HEAD -m sneaky) && git update-ref refs/heads/main $c && \"$GIT_PRISM\" session verify --skip committed .; echo rc=$?";
+    let out = s.run(plumbing, &[]);
+    assert!(
+        stdout(&out).contains("rc=14") && stdout(&out).contains("which runs no hooks"),
+        "{}",
+        text(&out)
+    );
+    let out = s.run_without("plumbing-hooks", plumbing);
+    assert!(stdout(&out).contains("rc=0"), "{}", text(&out));
+    let s = Sandboxed::new();
+    let hooks_path = "cd lib && git config core.hooksPath /dev/null && git commit -q --allow-empty -m x && \"$GIT_PRISM\" session verify --skip committed .; echo rc=$?";
+    let out = s.run(hooks_path, &[]);
+    assert!(
+        stdout(&out).contains("rc=14") && stdout(&out).contains("core.hooksPath changed"),
+        "{}",
+        text(&out)
+    );
+    let out = s.run_without("verify-hookspath", hooks_path);
+    assert!(stdout(&out).contains("rc=0"), "{}", text(&out));
+}
+
 /// gh runs through the broker with the user's token; the agent never holds it, and gh's
 /// writes are judged as outside a sandbox.
 #[test]

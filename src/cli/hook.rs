@@ -1,0 +1,478 @@
+//! `git-prism hook stop` and `git-prism hook session-start`: the done-gate run by an agent
+//! harness's own hooks (issue 35), so that nobody has to remember to ask.
+//!
+//! Both read the harness's JSON on stdin (`session_id`, `cwd`, `stop_hook_active`; Claude
+//! Code's `Stop`, Codex's `Stop`, Gemini CLI's `AfterAgent` and `SessionStart` send them).
+//!
+//! - **stop** asks git ([`crate::query::verify`]) whether the work of the turn is done, in
+//!   every repository a `git-prism session` lets the agent write (else the repository the
+//!   harness runs in): nothing left uncommitted; the branch's commits on its remote where
+//!   the work is to be pushed (a write-push repository of a session, a branch with an
+//!   upstream otherwise; as the remote-tracking ref has it, for speed: `session verify
+//!   --pushed` asks the remote); in a session, no hook skipped and no protected path changed. A
+//!   repository that did not change since the session (or the harness's session) started, or
+//!   since the last stop that passed, is not asked: a turn that changed nothing passes.
+//!   Silent, exit 0, when all holds; else exit 2 with one line per failure and what to run on
+//!   stderr, which the harnesses give the model. The same failures are not given twice in a
+//!   row while the harness says a stop hook is already active (`stop_hook_active`): a hook
+//!   never loops.
+//! - **session-start** prints at most about 200 tokens: each repository's branch, how far it
+//!   is ahead of or behind its upstream, what is uncommitted, and the session's scope in one
+//!   line; as plain text (Claude Code, Codex) or as the JSON Gemini CLI reads. It also notes
+//!   where the work starts, for stop.
+//!
+//! What the hooks remember between calls (where the work started, the last failures) lives in
+//! a private directory in the temporary directory (the session's own, inside a sandbox).
+
+use std::collections::BTreeMap;
+use std::io::Read;
+use std::os::unix::fs::DirBuilderExt;
+use std::path::{Path, PathBuf};
+
+use anyhow::Result;
+use serde::{Deserialize, Serialize};
+
+use super::Out;
+use crate::exit_codes;
+use crate::git::{Location, Oid, Repo};
+use crate::guard::scope::Permission;
+use crate::guard::session;
+use crate::install::hooks::Harness;
+use crate::query::verify::{self, Check, Pushed, Since, SkippedHooks, Subject, VerifyQuery};
+
+/// The exit status that makes the harnesses keep the turn going (Claude Code's and Codex's
+/// `Stop`, Gemini CLI's `AfterAgent`), with stderr given to the model.
+pub const BLOCK: i32 = 2;
+
+/// Arguments of `hook`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    #[command(subcommand)]
+    event: Event,
+}
+
+#[derive(Debug, clap::Subcommand)]
+enum Event {
+    /// Block the end of a turn (exit 2, reasons on stderr) until its work is committed and
+    /// pushed; silent when it is
+    #[command(
+        after_help = "Exit status: 0 done (or nothing changed); 2 not done (one line per failure and what to run, on stderr); 1 the check itself failed."
+    )]
+    Stop {
+        /// The harness that runs the hook (claude, codex, gemini)
+        #[arg(long, value_name = "HARNESS", value_parser = parse_harness)]
+        harness: Option<Harness>,
+    },
+    /// Print where the work stands (branch, upstream, uncommitted, the session's scope) as the
+    /// harness's session starts
+    SessionStart {
+        /// The harness that runs the hook (claude, codex, gemini: JSON for Gemini CLI)
+        #[arg(long, value_name = "HARNESS", value_parser = parse_harness)]
+        harness: Option<Harness>,
+    },
+}
+
+fn parse_harness(word: &str) -> Result<Harness, String> {
+    Harness::from_flag(word).ok_or_else(|| format!("no harness '{word}' (claude, codex, gemini)"))
+}
+
+/// What the harnesses send on stdin (fields a harness does not send are absent).
+#[derive(Debug, Default, Deserialize)]
+struct Input {
+    #[serde(default)]
+    session_id: Option<String>,
+    #[serde(default)]
+    cwd: Option<PathBuf>,
+    #[serde(default)]
+    stop_hook_active: Option<bool>,
+}
+
+/// The largest input read.
+const MAX_INPUT: u64 = 1 << 20;
+
+fn read_input() -> Input {
+    use std::io::IsTerminal;
+    let stdin = std::io::stdin();
+    if stdin.is_terminal() {
+        return Input::default();
+    }
+    let mut bytes = Vec::new();
+    let _ = stdin.lock().take(MAX_INPUT).read_to_end(&mut bytes);
+    serde_json::from_slice(&bytes).unwrap_or_default()
+}
+
+pub fn run(args: Args, out: &mut Out<'_>) -> Result<i32> {
+    let input = read_input();
+    match args.event {
+        Event::Stop { harness } => stop(&input, harness, out),
+        Event::SessionStart { harness } => session_start(&input, harness, out),
+    }
+}
+
+/// What the hooks remember for one harness session.
+#[derive(Debug, Default, Serialize, Deserialize)]
+struct Memory {
+    /// Where the work stood when it last counted as done (or the session started), per
+    /// repository.
+    #[serde(default)]
+    baselines: BTreeMap<String, Baseline>,
+    /// The failures the last block gave, and how many blocks in a row.
+    #[serde(default)]
+    last_block: Option<String>,
+    #[serde(default)]
+    blocks: u32,
+}
+
+/// A repository's state: HEAD and what is uncommitted.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+struct Baseline {
+    head: Option<String>,
+    uncommitted: Vec<String>,
+}
+
+/// The most blocks in a row for one harness session, whatever changes between them.
+const MAX_BLOCKS: u32 = 8;
+
+/// The file the hooks remember a harness session in.
+fn memory_file(input: &Input) -> Option<PathBuf> {
+    let uid = rustix::process::getuid().as_raw();
+    let dir = std::env::temp_dir().join(format!("git-prism-hooks-{uid}"));
+    let _ = std::fs::DirBuilder::new().mode(0o700).create(&dir);
+    let id: String = input
+        .session_id
+        .as_deref()
+        .unwrap_or("no-session")
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
+        .take(128)
+        .collect();
+    Some(dir.join(format!("{id}.json")))
+}
+
+fn recall(file: Option<&Path>) -> Memory {
+    file.and_then(|f| crate::guard::file::read_regular(f, 1 << 20).ok())
+        .and_then(|b| serde_json::from_slice(&b).ok())
+        .unwrap_or_default()
+}
+
+fn remember(file: Option<&Path>, memory: &Memory) {
+    if let (Some(f), Ok(text)) = (file, serde_json::to_vec(memory)) {
+        let _ = crate::install::block::replace_file(f, Some(&text));
+    }
+}
+
+/// A repository the hooks look at: where it is, and what the session says of it.
+struct Target {
+    location: Location,
+    shown: PathBuf,
+    /// The session's record of it (`None`: no session).
+    record: Option<(session::Record, session::Repo)>,
+}
+
+/// The repositories to look at: the session's writable ones, else the one at `cwd`.
+fn targets(cwd: &Path) -> Vec<Target> {
+    let record = std::env::var_os(crate::guard::scope::SCOPE_VAR)
+        .filter(|v| !v.is_empty())
+        .and_then(|scope| session::load(Path::new(&scope)).ok().flatten());
+    if let Some(record) = record {
+        return record
+            .repos
+            .iter()
+            .filter(|r| r.permission >= Permission::WriteLocal && r.work_tree.is_some())
+            .filter_map(|r| {
+                let shown = r.identity().shown();
+                Some(Target {
+                    location: Location::at(&shown).ok()?,
+                    shown,
+                    record: Some((record.clone(), r.clone())),
+                })
+            })
+            .collect();
+    }
+    match Location::at(cwd) {
+        Ok(location) if Repo::open(&location).is_ok() => vec![Target {
+            shown: cwd.to_owned(),
+            location,
+            record: None,
+        }],
+        _ => Vec::new(),
+    }
+}
+
+/// A repository's state now.
+fn state_of(repo: &Repo) -> Result<Baseline> {
+    let head = match repo.resolve_commit("HEAD".as_ref()) {
+        Ok(oid) => Some(oid.as_str().to_owned()),
+        Err(crate::git::GitError::BadRevision(_)) => None,
+        Err(e) => return Err(e.into()),
+    };
+    let uncommitted = repo
+        .uncommitted()?
+        .iter()
+        .take(1000)
+        .map(|u| format!("{} {}", String::from_utf8_lossy(&u.code), u.path))
+        .collect();
+    Ok(Baseline { head, uncommitted })
+}
+
+fn stop(input: &Input, _harness: Option<Harness>, out: &mut Out<'_>) -> Result<i32> {
+    let cwd = input
+        .cwd
+        .clone()
+        .filter(|c| c.is_absolute())
+        .map_or_else(std::env::current_dir, Ok)?;
+    let file = memory_file(input);
+    let mut memory = recall(file.as_deref());
+    let mut subjects = Vec::new();
+    let mut pushes = Vec::new();
+    let mut states = Vec::new();
+    let log = crate::guard::log::read();
+    for target in targets(&cwd) {
+        let repo = Repo::open_ignoring_replacements(&target.location)?;
+        let now = state_of(&repo)?;
+        let key = target.shown.display().to_string();
+        let (since, changed, push, skipped, protected) = match &target.record {
+            Some((record, r)) => {
+                let moved = now.head != r.head;
+                let since = match &r.head {
+                    Some(h) => Since::SessionStart(Oid::parse(h)?),
+                    None => Since::Unborn,
+                };
+                let skipped: Vec<SkippedHooks> = log
+                    .iter()
+                    .filter(|l| l.session.as_deref() == Some(record.id.as_str()))
+                    .filter(|l| l.repo.as_deref() == Some(key.as_str()))
+                    .filter_map(|l| {
+                        Some(SkippedHooks {
+                            time: l.time.clone(),
+                            command: l.command.clone(),
+                            how: l.effect.as_ref()?.hooks_skipped.clone()?,
+                        })
+                    })
+                    .collect();
+                (
+                    since,
+                    moved || !now.uncommitted.is_empty(),
+                    r.permission == Permission::WritePush && moved,
+                    Some(skipped),
+                    r.protected_paths.clone(),
+                )
+            }
+            None => {
+                let base = memory.baselines.get(&key);
+                let changed = base != Some(&now);
+                let since = match now.head.as_deref().map(Oid::parse) {
+                    Some(Ok(h)) => Since::SessionStart(h),
+                    _ => Since::Unborn,
+                };
+                let branch = repo.current_branch()?;
+                let has_upstream = match &branch {
+                    Some(b) => repo.push_target(b.as_ref())?.is_some(),
+                    None => false,
+                };
+                let moved = base.is_none_or(|b| b.head != now.head);
+                (since, changed, has_upstream && moved, None, Vec::new())
+            }
+        };
+        states.push((key, now));
+        if !changed {
+            continue;
+        }
+        pushes.push(push);
+        subjects.push(Subject {
+            location: target.location,
+            since,
+            protected_paths: protected,
+            skipped_hooks: skipped,
+            remote_changes: Vec::new(),
+        });
+    }
+    let mut lines = Vec::new();
+    // One query per repository: whether its push is asked differs.
+    for (subject, push) in subjects.into_iter().zip(pushes) {
+        let query = VerifyQuery {
+            subjects: vec![subject],
+            commit: None,
+            pushed: push.then_some(Pushed::Offline),
+            merged_into: None,
+            skip: vec![Check::Commit, Check::Merged],
+        };
+        for f in verify::verify(&query)?.into_iter().filter(|f| !f.ok) {
+            let mut line = format!("{}: {}", f.check.name(), one_line(&f.detail));
+            if let Some(remedy) = &f.remedy {
+                line = format!("{line}; {remedy}");
+            }
+            lines.push(line);
+        }
+    }
+    if lines.is_empty() {
+        for (key, now) in states {
+            memory.baselines.insert(key, now);
+        }
+        memory.last_block = None;
+        memory.blocks = 0;
+        remember(file.as_deref(), &memory);
+        return Ok(exit_codes::SUCCESS);
+    }
+    let text = lines.join("\n");
+    let again = memory.last_block.as_deref() == Some(text.as_str());
+    if (input.stop_hook_active == Some(true) && again) || memory.blocks >= MAX_BLOCKS {
+        // Said already, and the harness is stopping anyway: let it (a hook never loops).
+        memory.blocks = 0;
+        remember(file.as_deref(), &memory);
+        return Ok(exit_codes::SUCCESS);
+    }
+    memory.last_block = Some(text.clone());
+    memory.blocks += 1;
+    remember(file.as_deref(), &memory);
+    writeln!(out.stderr, "git-prism: the work is not done yet:")?;
+    for line in &lines {
+        writeln!(out.stderr, "{line}")?;
+    }
+    Ok(BLOCK)
+}
+
+fn one_line(text: &str) -> String {
+    text.chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect()
+}
+
+/// The most characters session-start prints (about 200 tokens).
+const MAX_START: usize = 800;
+
+fn session_start(input: &Input, harness: Option<Harness>, out: &mut Out<'_>) -> Result<i32> {
+    let cwd = input
+        .cwd
+        .clone()
+        .filter(|c| c.is_absolute())
+        .map_or_else(std::env::current_dir, Ok)?;
+    let file = memory_file(input);
+    let mut memory = recall(file.as_deref());
+    let mut lines = Vec::new();
+    let mut scope_line = None;
+    for target in targets(&cwd) {
+        let Ok(repo) = Repo::open(&target.location) else {
+            continue;
+        };
+        let now = state_of(&repo)?;
+        lines.push(format!(
+            "{}: {}",
+            target.shown.display(),
+            describe(&repo, &now)?
+        ));
+        if let Some((record, _)) = &target.record {
+            scope_line.get_or_insert_with(|| scope_text(record));
+        }
+        memory
+            .baselines
+            .insert(target.shown.display().to_string(), now);
+    }
+    remember(file.as_deref(), &memory);
+    lines.extend(scope_line);
+    if lines.is_empty() {
+        return Ok(exit_codes::SUCCESS);
+    }
+    let mut text = format!("git-prism: {}", lines.join("\n"));
+    if text.chars().count() > MAX_START {
+        text = text.chars().take(MAX_START - 1).collect::<String>() + "…";
+    }
+    match harness {
+        Some(Harness::Gemini) => {
+            let json = serde_json::json!({
+                "hookSpecificOutput": {
+                    "hookEventName": "SessionStart",
+                    "additionalContext": text,
+                }
+            });
+            writeln!(out.stdout, "{}", crate::json::to_string(&json)?)?;
+        }
+        _ => writeln!(out.stdout, "{text}")?,
+    }
+    Ok(exit_codes::SUCCESS)
+}
+
+/// `on feature (origin/feature: 2 ahead, 1 behind); 3 uncommitted (1 staged, 2 untracked)`.
+fn describe(repo: &Repo, now: &Baseline) -> Result<String> {
+    let branch = repo.current_branch()?;
+    let mut text = match &branch {
+        None => match &now.head {
+            Some(h) => format!("HEAD detached at {}", &h[..12.min(h.len())]),
+            None => "no commit yet".to_owned(),
+        },
+        Some(b) => {
+            let name = b.to_string();
+            let name = name.strip_prefix("refs/heads/").unwrap_or(&name).to_owned();
+            let upstream = repo
+                .push_target(b.as_ref())?
+                .and_then(|t| t.tracking)
+                .and_then(|tracking| {
+                    let tip = repo.resolve_commit(tracking.to_string().as_ref()).ok()?;
+                    let head = Oid::parse(now.head.as_deref()?).ok()?;
+                    let ahead = repo.count_commits(&tip, &head).ok()?;
+                    let behind = repo.count_commits(&head, &tip).ok()?;
+                    let short = tracking.to_string();
+                    let short = short
+                        .strip_prefix("refs/remotes/")
+                        .unwrap_or(&short)
+                        .to_owned();
+                    Some(format!("{short}: {ahead} ahead, {behind} behind"))
+                });
+            match upstream {
+                Some(u) => format!("on {name} ({u})"),
+                None => format!("on {name} (no upstream)"),
+            }
+        }
+    };
+    let n = now.uncommitted.len();
+    if n == 0 {
+        text.push_str("; nothing uncommitted");
+    } else {
+        let untracked = now
+            .uncommitted
+            .iter()
+            .filter(|u| u.starts_with("??"))
+            .count();
+        let staged = now
+            .uncommitted
+            .iter()
+            .filter(|u| !u.starts_with("??") && !u.starts_with(' '))
+            .count();
+        text.push_str(&format!(
+            "; {n} uncommitted ({staged} staged, {} not staged, {untracked} untracked)",
+            n - staged - untracked
+        ));
+    }
+    Ok(text)
+}
+
+/// The session's scope in one line.
+fn scope_text(record: &session::Record) -> String {
+    let repos: Vec<String> = record
+        .repos
+        .iter()
+        .map(|r| {
+            let name = r
+                .path
+                .path()
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            match r.permission {
+                Permission::WritePush => {
+                    format!("{name} write-push (never {})", r.protected.join(", "))
+                }
+                p => format!("{name} {}", p.name()),
+            }
+        })
+        .collect();
+    let unlisted = match record.sandbox.as_ref().map(|s| s.settings.unlisted) {
+        Some(crate::guard::scope::Unlisted::Hidden) => "hidden",
+        _ => "read-only",
+    };
+    format!(
+        "session {}: {}; other repositories {unlisted}; done means committed and pushed (`git-prism session verify --pushed`)",
+        &record.id[..8],
+        repos.join(", ")
+    )
+}
