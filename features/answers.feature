@@ -55,6 +55,17 @@ Feature: The shim answers an agent's git with structure
     And stdout contains ""next":"GIT_PRISM_CURSOR=gp2-"
     And following "next" with GIT_PRISM_CURSOR as the agent shows the hunks of all 40 files once
 
+  Scenario: A cursor that cannot be used says so in one line, never with git's whole output
+    When the agent runs "GIT_PRISM_CURSOR=gp2-0000000000000000-m1 git diff main~1..main"
+    Then the exit status is 1
+    And stdout is empty
+    And stderr contains "git-prism: the page cursor (GIT_PRISM_CURSOR) is stale"
+    And stderr contains "run `git diff main~1..main` again"
+    When the agent runs "GIT_PRISM_CURSOR=nonsense git log"
+    Then the exit status is 1
+    And stdout is empty
+    And stderr contains "'nonsense' is not one this command printed"
+
   Scenario: Already compact formats keep git's bytes
     When the agent runs "git diff --stat main~1..main"
     Then stdout is exactly what git prints for "diff --stat main~1..main"

@@ -72,6 +72,18 @@ pub enum AnswerError {
     Json(#[from] serde_json::Error),
 }
 
+impl AnswerError {
+    /// The cursor that could not be used, when that is why there is no answer: the caller asked
+    /// for a later page, and git's whole output would be a different answer from the one asked
+    /// for.
+    pub fn cursor(&self) -> Option<&crate::paging::CursorError> {
+        match self {
+            AnswerError::Cursor(c) | AnswerError::Page(PageError::Cursor(c)) => Some(c),
+            _ => None,
+        }
+    }
+}
+
 /// What every answer needs to know.
 pub struct Call {
     /// Where the repository is looked for.

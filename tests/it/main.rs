@@ -10,6 +10,7 @@
 )]
 
 mod answers;
+mod bounds;
 mod cli;
 mod common;
 mod contents;
