@@ -76,6 +76,20 @@ def step_extra_path(context, path):
     context.extra_path.insert(0, expand(context, path))
 
 
+@given("a real gh is on PATH")
+def step_real_gh(context):
+    """A stand-in for the GitHub CLI, after git-prism's own directories: it records its
+    arguments in {tmp}/real-gh/argv."""
+    directory = context.tmp / "real-gh"
+    directory.mkdir(exist_ok=True)
+    gh = directory / "gh"
+    gh.write_text(f'#!/bin/sh\necho "$*" >> {directory}/argv\n')
+    gh.chmod(0o755)
+    late = getattr(context, "late_path", [])
+    if str(directory) not in map(str, late):
+        context.late_path = [*late, str(directory)]
+
+
 def _harness(context, command, agent, shim=True):
     """Plays the agent harness: runs `bash -c COMMAND` with stdout/stderr on pipes.
 
