@@ -258,3 +258,9 @@ def step_file_exactly(context, path):
 @then("stdout is empty")
 def step_stdout_empty(context):
     assert not context.result.stdout, _stdout(context)
+
+
+@then("stdout is at most {count:d} bytes")
+def step_stdout_at_most(context, count):
+    size = len(context.result.stdout)
+    assert size <= count, f"stdout is {size} bytes"

@@ -91,3 +91,90 @@ fn a_cursor_that_cannot_be_used_gets_one_line_never_git_s_whole_output() {
         repo.git(&["diff", "--stat", "HEAD~2..HEAD~1"]).as_bytes()
     );
 }
+
+/// A repository of 40 commits over 150 Python files: every range command's whole answer is far
+/// larger than one page.
+fn long_history(env: &TestEnv) -> Repo<'_> {
+    let repo = env.repo("history");
+    for i in 0..150 {
+        repo.write(
+            &format!("pkg/mod_{i:03}.py"),
+            format!("def f{i}():\n    return {i}\n"),
+        );
+    }
+    repo.commit("root");
+    for c in 0..40 {
+        for i in (c % 3..150).step_by(3) {
+            repo.write(
+                &format!("pkg/mod_{i:03}.py"),
+                format!("def f{i}():\n    return {i} + {c}\n\n\ndef g{i}_{c}(x):\n    return x\n"),
+            );
+        }
+        repo.commit(&format!("change {c}"));
+    }
+    repo
+}
+
+// Issue 36: `review`, `context`, `history` and `manifest` had no default budget (1.1 MB,
+// 866 KB, 436 KB, 233 KB on one tokio range). They page by default as the shim does (20,000
+// bytes), `--max-tokens` sets the page, `--all` prints everything.
+#[test]
+fn the_range_commands_page_by_default_as_the_shim_does() {
+    let env = TestEnv::new();
+    let repo = long_history(&env);
+    let run = |args: &[&str]| {
+        let out = env
+            .command(crate::common::bin(), &env.plain_path())
+            .args(args)
+            .current_dir(&repo.dir)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        out.stdout
+    };
+    for command in [
+        vec!["manifest", "HEAD~40..HEAD"],
+        vec!["history", "HEAD~40..HEAD"],
+        vec!["context", "HEAD~40..HEAD"],
+        vec!["review", "HEAD~40..HEAD"],
+    ] {
+        let page = run(&command);
+        assert!(
+            page.len() <= 20_001,
+            "{command:?}: {} bytes by default",
+            page.len()
+        );
+        // What did not fit is said (a next page, or detail cut).
+        let doc: serde_json::Value = serde_json::from_slice(&page).unwrap();
+        let said = doc.to_string();
+        assert!(
+            said.contains("next_cursor") || said.contains("\"cut\""),
+            "{command:?}: {said}"
+        );
+        let mut all = command.clone();
+        all.push("--all");
+        let whole = run(&all);
+        assert!(
+            whole.len() > 20_001,
+            "{command:?} --all: {} bytes",
+            whole.len()
+        );
+        let mut small = command.clone();
+        small.extend(["--max-tokens", "2000"]);
+        let page = run(&small);
+        assert!(page.len() <= 6_001, "{command:?}: {} bytes", page.len());
+    }
+    // The shim's own setting is the default's.
+    let out = env
+        .command(crate::common::bin(), &env.plain_path())
+        .args(["manifest", "HEAD~40..HEAD"])
+        .env("GIT_PRISM_MAX_OUTPUT", "5000")
+        .current_dir(&repo.dir)
+        .output()
+        .unwrap();
+    assert!(out.stdout.len() <= 5_001, "{}", out.stdout.len());
+}

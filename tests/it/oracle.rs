@@ -180,11 +180,12 @@ fn unquote(q: &str) -> Vec<u8> {
     out
 }
 
-/// Runs `git-prism manifest <args>` in `dir` and parses the JSON.
+/// Runs `git-prism manifest --all <args>` (every file in one answer) in `dir` and parses the
+/// JSON.
 pub fn manifest(env: &TestEnv, dir: &Path, args: &[&str]) -> Value {
     let out = env
         .command(crate::common::bin(), &env.plain_path())
-        .arg("manifest")
+        .args(["manifest", "--all"])
         .args(args)
         .current_dir(dir)
         .output()
