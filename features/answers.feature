@@ -55,6 +55,19 @@ Feature: The shim answers an agent's git with structure
     And stdout contains ""next":"GIT_PRISM_CURSOR=gp2-"
     And following "next" with GIT_PRISM_CURSOR as the agent shows the hunks of all 40 files once
 
+  Scenario: An answer never costs more than git's own output, else git's bytes
+    Given the shim weighs answers against git
+    When the agent runs "git show -s main"
+    Then stdout is JSON
+    And the JSON field "message" is "main: greet the world"
+    And the JSON has no field "files"
+    And stdout is at most as large as what git prints for "show -s main"
+    When the agent runs "git log"
+    Then stdout is JSON
+    And stdout is at most as large as what git prints for "log"
+    When the agent runs "git blame sub/notes.txt"
+    Then stdout is exactly what git prints for "blame sub/notes.txt"
+
   Scenario: A cursor that cannot be used says so in one line, never with git's whole output
     When the agent runs "GIT_PRISM_CURSOR=gp2-0000000000000000-m1 git diff main~1..main"
     Then the exit status is 1

@@ -76,6 +76,13 @@ def step_extra_path(context, path):
     context.extra_path.insert(0, expand(context, path))
 
 
+@given("the shim weighs answers against git")
+def step_weighs(context):
+    """Undoes the test switch of the debug build: every answer is weighed against git's own
+    output, as in a release build."""
+    context.base_env.pop("GIT_PRISM_TEST_SIZE_CHECK", None)
+
+
 @given("a real gh is on PATH")
 def step_real_gh(context):
     """A stand-in for the GitHub CLI, after git-prism's own directories: it records its
@@ -177,6 +184,13 @@ def step_stdout_contains(context, text):
 @then('stdout does not contain "{text}"')
 def step_stdout_lacks(context, text):
     assert expand(context, text) not in _stdout(context), _stdout(context)
+
+
+@then('stdout is at most as large as what git prints for "{args}"')
+def step_stdout_within_git(context, args):
+    expected = real_git(context, *shlex.split(args))
+    got, git = len(context.result.stdout), len(expected.stdout)
+    assert got <= git, f"{got} bytes, git's own output {git}:\n{_stdout(context)}"
 
 
 @then('stdout is exactly what git prints for "{args}"')

@@ -12,7 +12,10 @@
 //! compact forms of `get_change_manifest` and `get_commit_history` with [`compact`] and [`log`].
 //!
 //! Invariants: an answer is built fully in memory and returned as bytes (compact JSON, one
-//! object, a trailing newline); nothing here writes anywhere. It stays within the output budget
+//! object, a trailing newline); nothing here writes anywhere. It costs no more than git's own
+//! output for the same command line, in bytes and in estimated tokens ([`own`], issue 36):
+//! git runs beside the answer, and a larger answer is an error (git answers). It stays within
+//! the output budget
 //! (`GIT_PRISM_MAX_OUTPUT` bytes, default [`DEFAULT_BUDGET`]; an answer over it is an error),
 //! and one that does not hold everything says what it cut (`cut`), the command that prints the
 //! next page (`next`, with `GIT_PRISM_CURSOR`) and the one that prints git's own output (`raw`).
@@ -26,11 +29,13 @@ mod diff;
 mod gh;
 pub mod log;
 pub mod overview;
+pub mod own;
 mod pickaxe;
 pub mod role;
 mod show;
 pub mod toc;
 
+use std::cell::OnceCell;
 use std::ffi::{OsStr, OsString};
 
 use crate::budget::Budget;
@@ -98,6 +103,10 @@ pub struct Call {
     pub cursor: Option<String>,
     /// When the answer is generated.
     pub now: String,
+    /// The repository, opened once for the answer.
+    repo: OnceCell<Repo>,
+    /// git's own output for the command line, which the answer must not cost more than.
+    own: OnceCell<own::Own>,
 }
 
 /// The longest command line an answer repeats (in `raw` and `next`); a longer one gets git's
@@ -142,12 +151,25 @@ impl Call {
             command,
             cursor: cursor_from_env(),
             now: crate::time::now_rfc3339(),
+            repo: OnceCell::new(),
+            own: OnceCell::new(),
         })
     }
 
-    /// Opens the repository.
-    fn repo(&self) -> Result<Repo, AnswerError> {
-        Ok(Repo::open(&self.location)?)
+    /// The repository (opened the first time).
+    fn repo(&self) -> Result<&Repo, AnswerError> {
+        if let Some(repo) = self.repo.get() {
+            return Ok(repo);
+        }
+        let repo = Repo::open(&self.location)?;
+        Ok(self.repo.get_or_init(|| repo))
+    }
+
+    /// git's own output for the command line (started by [`git()`] or [`gh()`]).
+    fn own(&self) -> Result<&own::Own, AnswerError> {
+        self.own
+            .get()
+            .ok_or_else(|| AnswerError::Unsupported("git's own output was not started".into()))
     }
 }
 
@@ -180,8 +202,12 @@ pub fn analysis_time(limit: std::time::Duration) -> std::time::Duration {
     limit / 3
 }
 
-/// Answers a `git` call.
+/// Answers a `git` call: the answer, when it costs no more than git's own output for the same
+/// command line (else an error, and git answers).
 pub fn git(request: &Request, ctx: &Call) -> Result<Vec<u8>, AnswerError> {
+    // git starts at once, beside the answer: its output is weighed against the answer's.
+    let own = own::Own::start(ctx.repo()?, &request.argv, ctx.budget);
+    let own = ctx.own.get_or_init(|| own);
     let json = match &request.command {
         Command::Diff(d) => diff::answer(d, &request.argv, ctx)?,
         Command::Log(l) if l.pickaxe.is_some() => pickaxe::answer(l, &request.argv, ctx)?,
@@ -189,7 +215,9 @@ pub fn git(request: &Request, ctx: &Call) -> Result<Vec<u8>, AnswerError> {
         Command::Show(s) => show::answer(s, ctx)?,
         Command::Blame(b) => blame::answer(b, &request.argv, ctx)?,
     };
-    finish(json, ctx.budget)
+    let bytes = finish(json, ctx.budget)?;
+    own.admit(&bytes)?;
+    Ok(bytes)
 }
 
 /// Answers `gh pr diff`.
@@ -203,8 +231,12 @@ pub fn gh(pr: &crate::request::gh::PrDiff, argv: &[OsString]) -> Result<Vec<u8>,
         command,
         cursor: cursor_from_env(),
         now: crate::time::now_rfc3339(),
+        repo: OnceCell::new(),
+        own: OnceCell::new(),
     };
-    finish(gh::answer(pr, &ctx)?, ctx.budget)
+    let bytes = finish(gh::answer(pr, &ctx)?, ctx.budget)?;
+    ctx.own()?.admit(&bytes)?;
+    Ok(bytes)
 }
 
 /// Ends an answer with a newline, refusing one over the budget (git answers instead: an

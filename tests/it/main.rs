@@ -53,3 +53,4 @@ mod security_serve;
 mod session_verify;
 mod snapshot;
 mod verify;
+mod weighed;
