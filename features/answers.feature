@@ -68,6 +68,25 @@ Feature: The shim answers an agent's git with structure
     When the agent runs "git blame sub/notes.txt"
     Then stdout is exactly what git prints for "blame sub/notes.txt"
 
+  Scenario: A function's history, each commit with the lines it changed, reformatting marked
+    Given the file "history.sh" contains
+      """
+      c() { git commit -q -am "$1"; }
+      printf 'def hello():\n    return "hi, world"\n' > src/app.py; c "greet the world"
+      printf 'def hello():\n    """The greeting."""\n    return "hi, world"\n' > src/app.py; c "document"
+      printf 'def hello() -> str:\n    """The greeting."""\n    return "hi, world"\n' > src/app.py; c "annotate"
+      printf 'def hello() -> str:\n    """The greeting."""\n    return "hi, you"\n' > src/app.py; c "greet you"
+      """
+    And the shim weighs answers against git
+    When I run "sh history.sh"
+    And the agent runs "git log -L :hello:src/app.py"
+    Then stdout is JSON
+    And commit line 0 contains " A U Thor: greet you\n@@ -3 +3 @@\n-    return \"hi, world\"\n+    return \"hi, you\""
+    And commit line 1 contains " A U Thor: annotate [type annotations only]"
+    And commit line 2 contains " A U Thor: document [formatting or comments only]"
+    And commit line 3 contains " A U Thor: greet the world\n@@ -2"
+    And stdout is at most as large as what git prints for "log -L :hello:src/app.py"
+
   Scenario: A cursor that cannot be used says so in one line, never with git's whole output
     When the agent runs "GIT_PRISM_CURSOR=gp2-0000000000000000-m1 git diff main~1..main"
     Then the exit status is 1

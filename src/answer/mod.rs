@@ -6,7 +6,8 @@
 //! every file and changed function first, [`overview`]); `git show` a commit and its change
 //! alike; `git log` one string per commit, what it changed and its message ([`log`]);
 //! `git blame` git's blame in runs of lines, each commit said once; `git log -S/-G` the
-//! pickaxe's commits with the matching changed lines, each in its function; `gh pr diff` the
+//! pickaxe's commits with the matching changed lines, each in its function; `git log -L` a
+//! function's or a range's history, the lines each commit changed ([`line_log`]); `gh pr diff` the
 //! pull request's change. A `git diff` with nothing changed has no answer: git's empty output
 //! says it in no bytes. The shim calls [`git()`] and [`gh()`]; [`crate::query`] renders the
 //! compact forms of `get_change_manifest` and `get_commit_history` with [`compact`] and [`log`].
@@ -27,6 +28,7 @@ mod blame;
 pub mod compact;
 mod diff;
 mod gh;
+mod line_log;
 pub mod log;
 pub mod overview;
 pub mod own;
@@ -211,6 +213,7 @@ pub fn git(request: &Request, ctx: &Call) -> Result<Vec<u8>, AnswerError> {
     let json = match &request.command {
         Command::Diff(d) => diff::answer(d, &request.argv, ctx)?,
         Command::Log(l) if l.pickaxe.is_some() => pickaxe::answer(l, &request.argv, ctx)?,
+        Command::Log(l) if !l.line_ranges.is_empty() => line_log::answer(l, ctx)?,
         Command::Log(l) => log::answer(l, &request.argv, ctx)?,
         Command::Show(s) => show::answer(s, ctx)?,
         Command::Blame(b) => blame::answer(b, &request.argv, ctx)?,

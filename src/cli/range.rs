@@ -80,9 +80,17 @@ impl RangeArgs {
         parse_diff(&self.git_args)
     }
 
-    /// Parses the range as `git log` would.
+    /// Parses the range as `git log` would (a line range's history, `-L`, is the shim's answer
+    /// to `git log -L`, not a history of manifests).
     pub fn log(&self) -> anyhow::Result<request::Log> {
-        request::parse_log(&self.git_args).map_err(unsupported)
+        let log = request::parse_log(&self.git_args).map_err(unsupported)?;
+        if let Some(range) = log.line_ranges.first() {
+            anyhow::bail!(
+                "unsupported range arguments: `-L {}`: run `git log -L` as an agent for a line range's history",
+                range.spec.to_string_lossy()
+            );
+        }
+        Ok(log)
     }
 
     /// The budget of a page: `--max-tokens`, none with `--all`, else the shim's own (issue 36:

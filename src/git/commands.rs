@@ -33,7 +33,7 @@ use bstr::{BStr, BString, ByteSlice};
 use super::GitError;
 use super::blame::{self, Blame};
 use super::facts::{self, Entry};
-use super::log::{self, CommitInfo};
+use super::log::{self, CommitInfo, LineCommit};
 use super::object::Mode;
 use super::patch::{self, FilePatch};
 use super::real::Running;
@@ -341,6 +341,22 @@ impl Repo {
         args.extend(log.paths.iter().cloned());
         let out = self.git.output(&args)?;
         log::parse(&out).map_err(|detail| GitError::Parse {
+            command: "log".into(),
+            detail,
+        })
+    }
+
+    /// `git log -L ...`: a line range's history, each commit with git's diff of the range, with
+    /// every selection and ordering option of the command line applied by git itself.
+    pub fn line_log(&self, log: &request::Log) -> Result<Vec<LineCommit>, GitError> {
+        let mut args: Vec<OsString> = vec!["log".into(), log::LINE_LOG_FORMAT.into()];
+        args.extend(log.args.iter().cloned());
+        // After the caller's options, so they win.
+        args.extend(["--src-prefix=a/", "--dst-prefix=b/"].map(OsString::from));
+        args.extend(NO_PROGRAMS.iter().map(OsString::from));
+        args.push("--".into());
+        let out = self.git.output(&args)?;
+        log::parse_line_log(&out).map_err(|detail| GitError::Parse {
             command: "log".into(),
             detail,
         })

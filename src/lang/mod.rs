@@ -27,6 +27,7 @@
 //! - Parsers are created once per thread and language and reused.
 //! - A tree with syntax errors still yields what could be extracted, flagged `parse_errors`.
 
+pub mod annotations;
 mod bash;
 mod c;
 pub mod cache;

@@ -38,6 +38,7 @@ mod lang_swift;
 mod lang_typescript;
 mod layers;
 mod limits;
+mod line_log;
 mod manifest;
 mod mcp_fuzz;
 mod oracle;
