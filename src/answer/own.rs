@@ -10,8 +10,8 @@
 //!
 //! Tokens are estimated ([`crate::tokens`]), so the rule keeps a margin: an answer's estimate
 //! must be at most [`TOKEN_MARGIN`] per cent of git's. Measured over 528 answers of four corpora
-//! against cl100k_base, the estimate's ratio was never more than 6.4% below the real one;
-//! `make bench` checks the result over its whole corpus (bench/RESULTS.md, "Token economy").
+//! against cl100k_base, the real ratio was never more than 6.4% above the estimate's; `make
+//! bench` checks the result over its whole corpus (bench/RESULTS.md, "Token economy"; ADR 20).
 
 use std::cell::{OnceCell, RefCell};
 use std::ffi::OsString;
