@@ -7,7 +7,7 @@
 //! alike; `git log` one string per commit, what it changed and its message ([`log`]);
 //! `git blame` git's blame in runs of lines, each commit said once; `git log -S/-G` the
 //! pickaxe's commits with the matching changed lines, each in its function; `git log -L` a
-//! function's or a range's history, the lines each commit changed ([`line_log`]); `gh pr diff` the
+//! function's or a range's history, the lines each commit changed (`line_log`); `gh pr diff` the
 //! pull request's change. A `git diff` with nothing changed has no answer: git's empty output
 //! says it in no bytes. The shim calls [`git()`] and [`gh()`]; [`crate::query`] renders the
 //! compact forms of `get_change_manifest` and `get_commit_history` with [`compact`] and [`log`].

@@ -4,7 +4,7 @@
 //! adds, removes or changes annotations changes no code (`git log -L`'s "type annotations
 //! only").
 //!
-//! One table of what an annotation is, per language ([`ANNOTATED`]): Python's parameter,
+//! One table of what an annotation is, per language (`ANNOTATED`): Python's parameter,
 //! return and variable annotations (`x: int`, `-> str`, `y: int = 1`); TypeScript's type
 //! annotations (`: T` of parameters, returns, variables and properties). Other languages'
 //! types are part of what the code means and are never blanked.
