@@ -55,6 +55,49 @@ Feature: The shim answers an agent's git with structure
     And stdout contains ""next":"GIT_PRISM_CURSOR=gp2-"
     And following "next" with GIT_PRISM_CURSOR as the agent shows the hunks of all 40 files once
 
+  Scenario: An answer never costs more than git's own output, else git's bytes
+    Given the shim weighs answers against git
+    When the agent runs "git show -s main"
+    Then stdout is JSON
+    And the JSON field "message" is "main: greet the world"
+    And the JSON has no field "files"
+    And stdout is at most as large as what git prints for "show -s main"
+    When the agent runs "git log"
+    Then stdout is JSON
+    And stdout is at most as large as what git prints for "log"
+    When the agent runs "git blame sub/notes.txt"
+    Then stdout is exactly what git prints for "blame sub/notes.txt"
+
+  Scenario: A function's history, each commit with the lines it changed, reformatting marked
+    Given the file "history.sh" contains
+      """
+      c() { git commit -q -am "$1"; }
+      printf 'def hello():\n    return "hi, world"\n' > src/app.py; c "greet the world"
+      printf 'def hello():\n    """The greeting."""\n    return "hi, world"\n' > src/app.py; c "document"
+      printf 'def hello() -> str:\n    """The greeting."""\n    return "hi, world"\n' > src/app.py; c "annotate"
+      printf 'def hello() -> str:\n    """The greeting."""\n    return "hi, you"\n' > src/app.py; c "greet you"
+      """
+    And the shim weighs answers against git
+    When I run "sh history.sh"
+    And the agent runs "git log -L :hello:src/app.py"
+    Then stdout is JSON
+    And commit line 0 contains " A U Thor: greet you\n@@ -3 +3 @@\n-    return \"hi, world\"\n+    return \"hi, you\""
+    And commit line 1 contains " A U Thor: annotate [type annotations only]"
+    And commit line 2 contains " A U Thor: document [formatting or comments only]"
+    And commit line 3 contains " A U Thor: greet the world\n@@ -2"
+    And stdout is at most as large as what git prints for "log -L :hello:src/app.py"
+
+  Scenario: A cursor that cannot be used says so in one line, never with git's whole output
+    When the agent runs "GIT_PRISM_CURSOR=gp2-0000000000000000-m1 git diff main~1..main"
+    Then the exit status is 1
+    And stdout is empty
+    And stderr contains "git-prism: the page cursor (GIT_PRISM_CURSOR) is stale"
+    And stderr contains "run `git diff main~1..main` again"
+    When the agent runs "GIT_PRISM_CURSOR=nonsense git log"
+    Then the exit status is 1
+    And stdout is empty
+    And stderr contains "'nonsense' is not one this command printed"
+
   Scenario: Already compact formats keep git's bytes
     When the agent runs "git diff --stat main~1..main"
     Then stdout is exactly what git prints for "diff --stat main~1..main"

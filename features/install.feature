@@ -1,18 +1,33 @@
 Feature: Installing the shim
-  `git-prism shim install` links git and gh to the binary in a directory of its own, puts that
-  directory first on PATH and the agent note into the agents' own instruction files with
+  `git-prism shim install` links git (and gh, where a real gh is installed) to the binary in a
+  directory of its own, puts that directory first on PATH and the agent note into the agents' own instruction files with
   consent, and can be inspected and undone.
 
   Background:
     Given the environment variable GIT_PRISM_HOME is "{tmp}/gp"
 
   Scenario: Install links git and gh and asks nothing without a terminal
+    Given a real gh is on PATH
     When I run "git-prism shim install"
     Then it succeeds
     And "{tmp}/gp/bin/git" is a symlink to git-prism
     And "{tmp}/gp/bin/gh" is a symlink to git-prism
+    And stdout contains "gh: calls reach the real gh at {tmp}/real-gh/gh"
     And stdout contains "PATH not changed"
     And the file "{home}/.bashrc" does not exist
+
+  Scenario: Without a real gh, install links git alone and says so
+    When I run "git-prism shim install --no"
+    Then it succeeds
+    And "{tmp}/gp/bin/git" is a symlink to git-prism
+    And the file "{tmp}/gp/bin/gh" does not exist
+    And stdout contains "gh not linked: no gh on PATH"
+    Given a real gh is on PATH
+    When I run "git-prism shim install --no"
+    Then "{tmp}/gp/bin/gh" is a symlink to git-prism
+    Given the directory "{tmp}/gp/bin" is first on PATH
+    When I run "gh pr list"
+    Then the file "{tmp}/real-gh/argv" contains "pr list" 1 time
 
   Scenario: Install prints the note that tells the agent when it may not add it
     When I run "git-prism shim install --no"
@@ -73,7 +88,8 @@ Feature: Installing the shim
     And "{tmp}/elsewhere/git" is a symlink to git-prism
 
   Scenario: A foreign file is refused and nothing changes
-    Given the file "{tmp}/gp/bin/gh" contains
+    Given a real gh is on PATH
+    And the file "{tmp}/gp/bin/gh" contains
       """
       #!/bin/sh
       echo mine
@@ -84,7 +100,8 @@ Feature: Installing the shim
     And the file "{tmp}/gp/bin/git" does not exist
 
   Scenario: --force replaces a foreign file
-    Given the file "{tmp}/gp/bin/gh" contains
+    Given a real gh is on PATH
+    And the file "{tmp}/gp/bin/gh" contains
       """
       #!/bin/sh
       """

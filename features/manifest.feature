@@ -135,3 +135,20 @@ Feature: Change manifests from the command line
     Then it succeeds
     And stdout contains "rust"
     And stdout contains "python"
+
+  Scenario: A large manifest is paged by default as the shim pages, --all prints it whole
+    Given the file "gen.sh" contains
+      """
+      for i in $(seq 1 200); do printf 'def f%s():\n    return %s\n' $i $i > "module_with_a_long_name_$i.py"; done
+      git add -A && git -c user.name=x -c user.email=x@y commit -q -m many
+      """
+    When I run "sh gen.sh"
+    And I run "git-prism manifest HEAD~1..HEAD"
+    Then it succeeds
+    And stdout is at most 20001 bytes
+    And stdout contains ""next_cursor":"
+    When I run "git-prism manifest --max-tokens 2000 HEAD~1..HEAD"
+    Then stdout is at most 6001 bytes
+    When I run "git-prism manifest --all HEAD~1..HEAD"
+    Then the manifest lists 201 files
+    And stdout does not contain "next_cursor"

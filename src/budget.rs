@@ -170,6 +170,21 @@ impl<'a> Stage<'a> {
         }
     }
 
+    /// The same detail stage cut at most to level `deepest` (a window is left as it is): a
+    /// document whose detail gives way only in some renderings.
+    pub fn limited(self, deepest: usize) -> Stage<'a> {
+        match self {
+            Stage::Detail {
+                deepest: own,
+                notes,
+            } => Stage::Detail {
+                deepest: own.min(deepest),
+                notes,
+            },
+            window => window,
+        }
+    }
+
     /// A window that moves entries to the next page, noted as [`Cut::Moved`]: `entries`
     /// names them (`"files"`), `holds` what a page always holds (`"one file"`).
     pub fn moving(

@@ -40,6 +40,7 @@ pub mod shell;
 pub mod shim;
 pub mod text;
 pub mod time;
+pub mod tokens;
 pub mod unwind;
 pub mod version;
 

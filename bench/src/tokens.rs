@@ -4,10 +4,13 @@
 //! - single commits (40 spread over the history, merges aside): `git diff A^..A` against git's
 //!   patch and `git show A` against `git show A`, the one-line changes among them apart; and
 //!   whether every added and removed line of the non-generated files is inside the answer
-//!   whenever git's patch of those files is at most 4,000 tokens;
+//!   whenever git's patch of those files is at most 4,000 tokens; `git show -s A` (the
+//!   commit's header and message);
 //! - `git log -N` (N = 1-10) from points of the history, with and without `-- <path>`;
 //! - `git blame -L a,b` over 5-200 lines of files at HEAD;
-//! - `git log -S/-G <term>` against `git log -S/-G <term> -p` (the answer carries the lines);
+//! - `git log -S/-G <term>` against the same command line (git prints commits and messages;
+//!   the answer's lines fill what it saves on those);
+//! - `git log -L :<function>:<file>` and `-L <a>,<b>:<file>` over files of HEAD;
 //! - ranges of 5, 20, 50 and 100 commits: the first answer's size against git's patch, and
 //!   whether it holds the whole map (every file, every changed function) when the range has at
 //!   most 300 files, or how many pages the map takes; for ranges of 20-300 files, what the first
@@ -25,11 +28,14 @@ use crate::contents;
 use crate::report::Report;
 
 /// Budgets from issue 19, for single commits (median, p90, sum) and for log, blame and the
-/// pickaxe (p90).
+/// pickaxe (p90); and issue 36's ceiling, for every command line ([`CEILING`]).
 const SINGLE_MEDIAN: f64 = 0.85;
 const SINGLE_P90: f64 = 1.0;
 const SINGLE_SUM: f64 = 0.75;
 const HISTORY_P90: f64 = 1.0;
+/// No answer may cost more than git's own output for the same command line (issue 36), in
+/// tokens or in bytes: the largest ratio of every command line.
+const CEILING: f64 = 1.0;
 /// A patch of the non-generated files at most this large must be inside the answer whole.
 const WHOLE_PATCH_TOKENS: usize = 4000;
 /// Ranges with at most this many files should have their whole map on the first answer.
@@ -39,6 +45,21 @@ const SINGLES: usize = 40;
 const LOGS: usize = 20;
 const BLAMES: usize = 20;
 const PICKAXES: usize = 10;
+const LINE_LOGS: usize = 10;
+const PULL_REQUESTS: usize = 5;
+
+/// The directory (in the shim's) of the stand-in for `gh`: `pr view` names the commits of
+/// `BENCH_PR_BASE` and `BENCH_PR_HEAD`, `pr diff` prints `git diff base...head` as GitHub does.
+const FAKE_GH: &str = "fake-gh";
+
+/// The stand-in for `gh`.
+const FAKE_GH_SCRIPT: &str = r#"#!/bin/sh
+case "$1 $2" in
+  "pr view") printf '{"number":1,"title":"bench","url":"","baseRefOid":"%s","headRefOid":"%s","baseRefName":"main","headRefName":"topic"}\n' "$BENCH_PR_BASE" "$BENCH_PR_HEAD" ;;
+  "pr diff") exec "$BENCH_GIT" diff "$BENCH_PR_BASE...$BENCH_PR_HEAD" ;;
+  *) exit 1 ;;
+esac
+"#;
 
 fn run(mut cmd: Command) -> Result<Vec<u8>> {
     let out = cmd.stdin(Stdio::null()).stderr(Stdio::null()).output()?;
@@ -61,12 +82,23 @@ impl Lcg {
     }
 }
 
+/// One command line measured: what the shim printed and what git prints, in tokens and bytes.
+#[derive(Clone, Copy, Debug)]
+struct Pair {
+    answer: usize,
+    git: usize,
+    answer_bytes: usize,
+    git_bytes: usize,
+    /// Whether the shim answered with JSON (else it printed git's own bytes).
+    answered: bool,
+}
+
 /// What one corpus gives: a ratio list per kind of command line, and the counts behind the
 /// coverage and map checks.
 #[derive(Default)]
 struct Samples {
-    /// (label, answer tokens, git tokens) per command line, by label.
-    pairs: BTreeMap<&'static str, Vec<(usize, usize)>>,
+    /// The measured command lines, by label.
+    pairs: BTreeMap<&'static str, Vec<Pair>>,
     eligible: usize,
     covered: usize,
     uncovered: Vec<String>,
@@ -104,9 +136,16 @@ impl Bench<'_> {
     }
 
     fn agent(&self, args: &[&str], cursor: Option<&str>) -> Command {
-        let mut c = Command::new("git");
+        self.agent_program("git", args, cursor)
+    }
+
+    /// An agent's call of `program` (`git`, or `gh`: the shim's links come first on PATH, then
+    /// the stand-in for `gh`, then the real git).
+    fn agent_program(&self, program: &str, args: &[&str], cursor: Option<&str>) -> Command {
+        let mut c = Command::new(program);
         let path = std::env::join_paths([
             self.shim_dir.clone(),
+            self.shim_dir.join(FAKE_GH),
             self.real_dir.clone(),
             "/usr/bin".into(),
             "/bin".into(),
@@ -143,15 +182,22 @@ impl Bench<'_> {
             .collect())
     }
 
-    /// Git's output and the shim's answer for one command line, in tokens (`None` when git
-    /// printed nothing).
-    fn pair(&self, args: &[&str]) -> Result<Option<(usize, usize, Vec<u8>)>> {
-        let git = self.count(&run(self.git(args))?);
-        if git == 0 {
+    /// Git's output and the shim's answer for one command line (`None` when git printed
+    /// nothing), and the answer.
+    fn pair(&self, args: &[&str]) -> Result<Option<(Pair, Vec<u8>)>> {
+        let git = run(self.git(args))?;
+        if git.is_empty() {
             return Ok(None);
         }
         let answer = run(self.agent(args, None))?;
-        Ok(Some((self.count(&answer), git, answer)))
+        let pair = Pair {
+            answer: self.count(&answer),
+            git: self.count(&git),
+            answer_bytes: answer.len(),
+            git_bytes: git.len(),
+            answered: answer != git,
+        };
+        Ok(Some((pair, answer)))
     }
 
     fn measure(&self) -> Result<Samples> {
@@ -175,20 +221,23 @@ impl Bench<'_> {
                 .filter_map(|n| n.parse::<u64>().ok())
                 .sum();
             let one_line = numstat.len() == 1 && changed <= 2;
-            if let Some((a, g, raw)) = self.pair(&["diff", &range])? {
-                s.push("git diff A^..A", a, g);
+            if let Some((p, raw)) = self.pair(&["diff", &range])? {
+                s.push("git diff A^..A", p);
                 if one_line {
-                    s.push("git diff A^..A, one-line changes", a, g);
+                    s.push("git diff A^..A, one-line changes", p);
                 }
                 if let Ok(doc) = serde_json::from_slice::<Value>(&raw) {
                     self.coverage(&mut s, sha, &range, &doc)?;
                 }
             }
-            if let Some((a, g, _)) = self.pair(&["show", sha])? {
-                s.push("git show A", a, g);
+            if let Some((p, _)) = self.pair(&["show", sha])? {
+                s.push("git show A", p);
                 if one_line {
-                    s.push("git show A, one-line changes", a, g);
+                    s.push("git show A, one-line changes", p);
                 }
+            }
+            if let Some((p, _)) = self.pair(&["show", "-s", sha])? {
+                s.push("git show -s A", p);
             }
         }
 
@@ -197,9 +246,12 @@ impl Bench<'_> {
             .lines(&["ls-files"])?
             .into_iter()
             .filter(|f| {
-                [".rs", ".py", ".go", ".c", ".h", ".cc", ".js", ".ts", ".md"]
-                    .iter()
-                    .any(|e| f.ends_with(e))
+                [
+                    ".rs", ".py", ".go", ".c", ".h", ".cc", ".cpp", ".js", ".ts", ".rb", ".lua",
+                    ".kt", ".swift", ".scala", ".cs", ".php", ".java", ".sh", ".bash", ".md",
+                ]
+                .iter()
+                .any(|e| f.ends_with(e))
             })
             .collect();
         if files.is_empty() || recent.len() < 20 {
@@ -208,12 +260,12 @@ impl Bench<'_> {
         for _ in 0..LOGS {
             let start = &recent[rng.below(recent.len() - 10)];
             let n = format!("-{}", 1 + rng.below(10));
-            if let Some((a, g, _)) = self.pair(&["log", &n, start])? {
-                s.push("git log -N (1-10)", a, g);
+            if let Some((p, _)) = self.pair(&["log", &n, start])? {
+                s.push("git log -N (1-10)", p);
             }
             let file = &files[rng.below(files.len())];
-            if let Some((a, g, _)) = self.pair(&["log", &n, start, "--", file])? {
-                s.push("git log -N -- <path>", a, g);
+            if let Some((p, _)) = self.pair(&["log", &n, start, "--", file])? {
+                s.push("git log -N -- <path>", p);
             }
         }
         let sources: Vec<&String> = files.iter().filter(|f| !f.ends_with(".md")).collect();
@@ -233,11 +285,13 @@ impl Bench<'_> {
             }
             let from = 1 + rng.below(lines - span);
             let l = format!("{from},{}", from + span - 1);
-            if let Some((a, g, _)) = self.pair(&["blame", "-L", &l, file])? {
-                s.push("git blame -L (5-200 lines)", a, g);
+            if let Some((p, _)) = self.pair(&["blame", "-L", &l, file])? {
+                s.push("git blame -L (5-200 lines)", p);
                 blamed += 1;
             }
         }
+        self.line_logs(&mut s, &sources, &mut rng)?;
+        self.pull_requests(&mut s, &recent, &mut rng)?;
         for k in 0..PICKAXES {
             let sha = &recent[1 + rng.below(recent.len() - 1)];
             let patch = run(self.git(&["show", "--format=", "-U0", sha]))?;
@@ -253,12 +307,11 @@ impl Bench<'_> {
             }
             let term = terms[rng.below(terms.len())];
             let kind = if k % 2 == 0 { "-S" } else { "-G" };
-            let git = self.count(&run(self.git(&["log", kind, term, "-p"]))?);
-            if git == 0 {
-                continue;
+            // Against git's own output for the same command line (issue 36): commits and
+            // messages, no lines; the answer's lines fill what it saves on those.
+            if let Some((p, _)) = self.pair(&["log", kind, term])? {
+                s.push("git log -S/-G <term>", p);
             }
-            let answer = self.count(&run(self.agent(&["log", kind, term], None))?);
-            s.push("git log -S/-G <term> (against -p)", answer, git);
         }
 
         // `HEAD~k` walks first parents: ranges stay within that chain.
@@ -280,9 +333,10 @@ impl Bench<'_> {
                 // Once to warm the analysis cache: what is measured is the answer, not
                 // whether a loaded machine finished its analyses within the answer's time.
                 let _ = run(self.agent(&["diff", &range], None));
-                let Some((a, g, raw)) = self.pair(&["diff", &range])? else {
+                let Some((p, raw)) = self.pair(&["diff", &range])? else {
                     continue;
                 };
+                let a = p.answer;
                 s.push(
                     match n {
                         5 => "git diff over 5 commits (first answer)",
@@ -290,9 +344,12 @@ impl Bench<'_> {
                         50 => "git diff over 50 commits (first answer)",
                         _ => "git diff over 100 commits (first answer)",
                     },
-                    a,
-                    g,
+                    p,
                 );
+                if !p.answered {
+                    // git's own bytes: there is no map to measure.
+                    continue;
+                }
                 let (pages, map_tokens) = match self.map_pages(&range, &raw) {
                     Ok(found) => found,
                     Err(e) => {
@@ -338,6 +395,101 @@ impl Bench<'_> {
             }
         }
         Ok(s)
+    }
+
+    /// `gh pr diff` of pull requests made of ranges of the history (a stand-in for `gh` names
+    /// their commits and prints `git diff base...head`, as GitHub does): the answer against
+    /// what `gh` prints.
+    fn pull_requests(&self, s: &mut Samples, heads: &[String], rng: &mut Lcg) -> Result<()> {
+        let gh = self.shim_dir.join(FAKE_GH).join("gh");
+        for _ in 0..PULL_REQUESTS {
+            if heads.len() < 30 {
+                break;
+            }
+            let at = rng.below(heads.len() - 25);
+            let (head, base) = (&heads[at], &heads[at + 1 + rng.below(20)]);
+            let with = |mut c: Command| {
+                c.env("BENCH_PR_BASE", base)
+                    .env("BENCH_PR_HEAD", head)
+                    .env("BENCH_GIT", &self.options.git);
+                c
+            };
+            let mut own = Command::new(&gh);
+            own.args(["pr", "diff", "1"])
+                .current_dir(&self.repo)
+                .env("GIT_CONFIG_NOSYSTEM", "1")
+                .env("GIT_CONFIG_GLOBAL", "/dev/null");
+            let git = run(with(own))?;
+            if git.is_empty() {
+                continue;
+            }
+            let answer = run(with(self.agent_program("gh", &["pr", "diff", "1"], None)))?;
+            s.push(
+                "gh pr diff",
+                Pair {
+                    answer: self.count(&answer),
+                    git: self.count(&git),
+                    answer_bytes: answer.len(),
+                    git_bytes: git.len(),
+                    answered: answer != git,
+                },
+            );
+        }
+        Ok(())
+    }
+
+    /// `git log -L` over files of HEAD: half `:<function>:<file>` for a function defined at
+    /// the start of a line (what git's default funcname lines are), half `<a>,<b>:<file>` over
+    /// 5-40 lines.
+    fn line_logs(&self, s: &mut Samples, sources: &[&String], rng: &mut Lcg) -> Result<()> {
+        let definition = regex::Regex::new(
+            r"(?m)^(?:pub(?:\([^)]*\))? )?(?:async )?(?:def|fn|func|fun|function|sub) ([A-Za-z_][A-Za-z0-9_]*)",
+        )?;
+        let mut done = 0;
+        for k in 0..LINE_LOGS * 4 {
+            if done == LINE_LOGS || sources.is_empty() {
+                break;
+            }
+            let file = sources[rng.below(sources.len())];
+            let Ok(text) = std::fs::read_to_string(self.repo.join(file)) else {
+                continue;
+            };
+            let spec = if k % 2 == 0 {
+                let names: Vec<&str> = definition
+                    .captures_iter(&text)
+                    .filter_map(|c| c.get(1).map(|m| m.as_str()))
+                    .collect();
+                if names.is_empty() {
+                    continue;
+                }
+                format!(":{}:{file}", names[rng.below(names.len())])
+            } else {
+                let lines = text.lines().count();
+                let span = 5 + rng.below(36);
+                if lines < span + 2 {
+                    continue;
+                }
+                let from = 1 + rng.below(lines - span);
+                format!("{from},{}:{file}", from + span - 1)
+            };
+            let args = ["log", "-L", spec.as_str()];
+            // A name git's funcname lines do not hold is git's error: not a sample.
+            let ok = self
+                .git(&args)
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .status()?
+                .success();
+            if !ok {
+                continue;
+            }
+            if let Some((p, _)) = self.pair(&args)? {
+                s.push("git log -L <range>:<file>", p);
+                done += 1;
+            }
+        }
+        Ok(())
     }
 
     /// Whether every changed line of the files the answer gives hunks for (neither generated
@@ -435,8 +587,8 @@ fn is_map_position(cursor: &str) -> bool {
 }
 
 impl Samples {
-    fn push(&mut self, label: &'static str, answer: usize, git: usize) {
-        self.pairs.entry(label).or_default().push((answer, git));
+    fn push(&mut self, label: &'static str, pair: Pair) {
+        self.pairs.entry(label).or_default().push(pair);
     }
 }
 
@@ -525,34 +677,60 @@ fn covers(doc: &Value, wanted: &BTreeMap<String, Vec<String>>) -> bool {
     })
 }
 
-/// Median, 90th percentile, maximum and the ratio of sums of (answer, git) pairs.
-fn stats(pairs: &[(usize, usize)]) -> Option<(usize, f64, f64, f64, f64)> {
+/// The figures of a list of pairs: token ratios (median, p90, p100) and the ratio of the sums,
+/// the largest byte ratio, and how many were answered with JSON.
+#[derive(Clone, Copy)]
+struct Stats {
+    n: usize,
+    answered: usize,
+    median: f64,
+    p90: f64,
+    max: f64,
+    max_bytes: f64,
+    sum: f64,
+}
+
+/// The [`Stats`] of a list of pairs.
+fn stats(pairs: &[Pair]) -> Option<Stats> {
     if pairs.is_empty() {
         return None;
     }
-    let mut r: Vec<f64> = pairs.iter().map(|&(a, g)| a as f64 / g as f64).collect();
+    let mut r: Vec<f64> = pairs
+        .iter()
+        .map(|p| p.answer as f64 / p.git as f64)
+        .collect();
     r.sort_by(f64::total_cmp);
     let q = |p: f64| r[((r.len() - 1) as f64 * p).round() as usize];
     let (a, g) = pairs
         .iter()
-        .fold((0usize, 0usize), |(x, y), &(a, g)| (x + a, y + g));
-    Some((r.len(), q(0.5), q(0.9), r[r.len() - 1], a as f64 / g as f64))
+        .fold((0usize, 0usize), |(x, y), p| (x + p.answer, y + p.git));
+    let max_bytes = pairs
+        .iter()
+        .map(|p| p.answer_bytes as f64 / p.git_bytes as f64)
+        .fold(0.0, f64::max);
+    Some(Stats {
+        n: r.len(),
+        answered: pairs.iter().filter(|p| p.answered).count(),
+        median: q(0.5),
+        p90: q(0.9),
+        max: r[r.len() - 1],
+        max_bytes,
+        sum: a as f64 / g as f64,
+    })
 }
 
 /// One row of the table: corpus, command line, then [`stats`].
-fn row(
-    corpus: &str,
-    label: &str,
-    (n, m, p90, max, sum): (usize, f64, f64, f64, f64),
-) -> Vec<String> {
+fn row(corpus: &str, label: &str, s: Stats) -> Vec<String> {
     vec![
         corpus.to_owned(),
         format!("`{label}`"),
-        n.to_string(),
-        format!("{m:.3}"),
-        format!("{p90:.3}"),
-        format!("{max:.3}"),
-        format!("{sum:.3}"),
+        s.n.to_string(),
+        s.answered.to_string(),
+        format!("{:.3}", s.median),
+        format!("{:.3}", s.p90),
+        format!("{:.3}", s.max),
+        format!("{:.3}", s.max_bytes),
+        format!("{:.3}", s.sum),
     ]
 }
 
@@ -584,9 +762,18 @@ pub fn run_figure(options: &Options, report: &mut Report) -> Result<()> {
     let bpe = tiktoken_rs::cl100k_base().context("loading cl100k_base")?;
     let shim_dir = options.work.join("shim");
     std::fs::create_dir_all(&shim_dir)?;
-    let link = shim_dir.join("git");
-    let _ = std::fs::remove_file(&link);
-    std::os::unix::fs::symlink(&options.binary, &link)?;
+    for name in ["git", "gh"] {
+        let link = shim_dir.join(name);
+        let _ = std::fs::remove_file(&link);
+        std::os::unix::fs::symlink(&options.binary, &link)?;
+    }
+    let fake_gh = shim_dir.join(FAKE_GH);
+    std::fs::create_dir_all(&fake_gh)?;
+    std::fs::write(fake_gh.join("gh"), FAKE_GH_SCRIPT)?;
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(fake_gh.join("gh"), std::fs::Permissions::from_mode(0o755))?;
+    }
     let real_dir = options
         .git
         .parent()
@@ -609,7 +796,7 @@ pub fn run_figure(options: &Options, report: &mut Report) -> Result<()> {
         corpora.push((name, repo));
     }
 
-    let mut all: BTreeMap<&'static str, Vec<(usize, usize)>> = BTreeMap::new();
+    let mut all: BTreeMap<&'static str, Vec<Pair>> = BTreeMap::new();
     let mut by_corpus: BTreeMap<String, Vec<contents::Range>> = BTreeMap::new();
     let mut rows = Vec::new();
     let mut notes = Vec::new();
@@ -657,28 +844,40 @@ pub fn run_figure(options: &Options, report: &mut Report) -> Result<()> {
         }
     }
     let mut verdicts = Vec::new();
+    let mut over = Vec::new();
     for (label, pairs) in &all {
-        if let Some(stats @ (_, m, p90, _, sum)) = stats(pairs) {
-            rows.push(row("**all**", label, stats));
+        if let Some(st) = stats(pairs) {
+            rows.push(row("**all**", label, st));
             let ok = match *label {
                 "git diff A^..A" | "git show A" => {
-                    Some(m <= SINGLE_MEDIAN && p90 <= SINGLE_P90 && sum <= SINGLE_SUM)
+                    Some(st.median <= SINGLE_MEDIAN && st.p90 <= SINGLE_P90 && st.sum <= SINGLE_SUM)
                 }
                 l if l.starts_with("git log") || l.starts_with("git blame") => {
-                    Some(p90 <= HISTORY_P90)
+                    Some(st.p90 <= HISTORY_P90)
                 }
                 _ => None,
             };
             if let Some(ok) = ok {
                 verdicts.push(format!("`{label}` {}", if ok { "met" } else { "NOT MET" }));
             }
+            if st.max > CEILING || st.max_bytes > CEILING {
+                over.push(format!(
+                    "`{label}` ({:.3} in tokens, {:.3} in bytes)",
+                    st.max, st.max_bytes
+                ));
+            }
         }
     }
+    let ceiling = if over.is_empty() {
+        format!("met: no sampled answer above {CEILING}x git's own output, in tokens or in bytes")
+    } else {
+        format!("NOT MET: {}", over.join(", "))
+    };
     let ranges = whole + map_first + map_pages.len();
     report.section(
         "Token economy",
         &format!(
-            "Tokens (tiktoken cl100k_base) of the shim's answer divided by the tokens of git's own output for the same command line (`git log -S/-G` against the same with `-p`, since the answer carries the changed lines), default budget (20,000 bytes), over {} corpora: {}. Ratios per command line: median, p90, max, and the ratio of the sums. Budgets (issue 19): single commits median <= {SINGLE_MEDIAN}, p90 <= {SINGLE_P90}, sum <= {SINGLE_SUM}; log, blame and pickaxe p90 <= {HISTORY_P90}: {}. Changed lines inside the answer: {covered} of {eligible} single commits whose patch of non-generated files is at most {WHOLE_PATCH_TOKENS} tokens carry every added and removed line. Ranges of at most {WHOLE_LISTING} files ({ranges}): {whole} whole in the first answer, {map_first} with the whole map in the first answer (hunks on the next pages), {} with the map over several pages{}.{}",
+            "Tokens (tiktoken cl100k_base) of what the shim printed for an agent's command line divided by the tokens of git's own output for the same command line, default budget (20,000 bytes), over {} corpora: {}. The shim prints git's own bytes where its answer would cost more (issue 36): `answered` counts the JSON answers, the others are git's bytes (ratio 1). Ratios per command line: median, p90, max (p100) in tokens, max (p100) in bytes, and the ratio of the sums (tokens). Every answer at most git's own output (p100 <= {CEILING}, tokens and bytes, every command line): {ceiling}. Budgets (issue 19): single commits median <= {SINGLE_MEDIAN}, p90 <= {SINGLE_P90}, sum <= {SINGLE_SUM}; log, blame and pickaxe p90 <= {HISTORY_P90}: {}. Changed lines inside the answer: {covered} of {eligible} single commits whose patch of non-generated files is at most {WHOLE_PATCH_TOKENS} tokens carry every added and removed line. Ranges of at most {WHOLE_LISTING} files ({ranges}): {whole} whole in the first answer, {map_first} with the whole map in the first answer (hunks on the next pages), {} with the map over several pages{}.{}",
             corpora.len(),
             corpora
                 .iter()
@@ -698,7 +897,17 @@ pub fn run_figure(options: &Options, report: &mut Report) -> Result<()> {
                 format!(" {}.", notes.join(". "))
             },
         ),
-        &["corpus", "answers", "n", "median", "p90", "max", "sum"],
+        &[
+            "corpus",
+            "answers",
+            "n",
+            "answered",
+            "median",
+            "p90",
+            "max",
+            "max bytes",
+            "sum",
+        ],
         &rows,
     );
     let (rows, summary) = contents::rows(&by_corpus);

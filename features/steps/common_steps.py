@@ -77,6 +77,27 @@ def step_extra_path(context, path):
     context.extra_path.insert(0, expand(context, path))
 
 
+@given("the shim weighs answers against git")
+def step_weighs(context):
+    """Undoes the test switch of the debug build: every answer is weighed against git's own
+    output, as in a release build."""
+    context.base_env.pop("GIT_PRISM_TEST_SIZE_CHECK", None)
+
+
+@given("a real gh is on PATH")
+def step_real_gh(context):
+    """A stand-in for the GitHub CLI, after git-prism's own directories: it records its
+    arguments in {tmp}/real-gh/argv."""
+    directory = context.tmp / "real-gh"
+    directory.mkdir(exist_ok=True)
+    gh = directory / "gh"
+    gh.write_text(f'#!/bin/sh\necho "$*" >> {directory}/argv\n')
+    gh.chmod(0o755)
+    late = getattr(context, "late_path", [])
+    if str(directory) not in map(str, late):
+        context.late_path = [*late, str(directory)]
+
+
 def _harness(context, command, agent, shim=True):
     """Plays the agent harness: runs `bash -c COMMAND` with stdout/stderr on pipes.
 
@@ -166,6 +187,13 @@ def step_stdout_lacks(context, text):
     assert expand(context, text) not in _stdout(context), _stdout(context)
 
 
+@then('stdout is at most as large as what git prints for "{args}"')
+def step_stdout_within_git(context, args):
+    expected = real_git(context, *shlex.split(args))
+    got, git = len(context.result.stdout), len(expected.stdout)
+    assert got <= git, f"{got} bytes, git's own output {git}:\n{_stdout(context)}"
+
+
 @then('stdout is exactly what git prints for "{args}"')
 def step_stdout_is_git(context, args):
     expected = real_git(context, *shlex.split(args))
@@ -245,3 +273,9 @@ def step_file_exactly(context, path):
 @then("stdout is empty")
 def step_stdout_empty(context):
     assert not context.result.stdout, _stdout(context)
+
+
+@then("stdout is at most {count:d} bytes")
+def step_stdout_at_most(context, count):
+    size = len(context.result.stdout)
+    assert size <= count, f"stdout is {size} bytes"

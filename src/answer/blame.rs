@@ -57,7 +57,7 @@ struct Run {
 pub fn answer(b: &Blame, argv: &[OsString], ctx: &Call) -> Result<String, AnswerError> {
     let repo = ctx.repo()?;
     let parsed = repo.blame(b)?;
-    let functions = functions_of(&repo, b).unwrap_or_default();
+    let functions = functions_of(repo, b).unwrap_or_default();
     let mut table: BTreeMap<String, String> = BTreeMap::new();
     let key = |sha: &Oid, details: &blame::CommitDetails| {
         let mut id = sha.short(SHORT_ID).to_owned();

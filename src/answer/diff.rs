@@ -11,12 +11,12 @@ use crate::request::Diff;
 /// no change has no answer: git's own (empty) output says it in no bytes at all.
 pub fn answer(diff: &Diff, _argv: &[OsString], ctx: &Call) -> Result<String, AnswerError> {
     let repo = ctx.repo()?;
-    let built = manifest::build(&repo, diff, &manifest::Options::default())?;
+    let built = manifest::build(repo, diff, &manifest::Options::default())?;
     if built.files.is_empty() {
         return Err(AnswerError::Unsupported("nothing changed".into()));
     }
-    let range = super::spans_commits(&repo, &built)?;
-    render_change(ctx, &repo, &built, &diff.patch, true, range, &|body| {
+    let range = super::spans_commits(repo, &built)?;
+    render_change(ctx, repo, &built, &diff.patch, true, range, &|body| {
         crate::json::to_string(body)
     })
 }

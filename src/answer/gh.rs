@@ -56,12 +56,16 @@ pub fn answer(pr: &PrDiff, ctx: &Call) -> Result<String, AnswerError> {
         }
     }
     let merge_base = repo.merge_base(&view.base, &view.head)?;
+    // What `gh` prints is the patch of the merge base against the head: the answer is weighed
+    // against git's own for it.
+    let own = super::own::Own::start_patch(repo, &merge_base, &view.head, ctx.budget);
+    let _ = ctx.own.set(own);
     let diff = Diff {
         positional: vec![merge_base.clone().into(), view.head.clone().into()],
         separator: true,
         ..Diff::default()
     };
-    let built = manifest::build(&repo, &diff, &manifest::Options::default())?;
+    let built = manifest::build(repo, &diff, &manifest::Options::default())?;
     let pull_request = PullRequest {
         number: view.number,
         title: &view.title,
@@ -72,8 +76,8 @@ pub fn answer(pr: &PrDiff, ctx: &Call) -> Result<String, AnswerError> {
         head_sha: view.head.short(SHORT_ID),
         merge_base: merge_base.short(SHORT_ID),
     };
-    let range = super::spans_commits(&repo, &built)?;
-    render_change(ctx, &repo, &built, &[], true, range, &|body| {
+    let range = super::spans_commits(repo, &built)?;
+    render_change(ctx, repo, &built, &[], true, range, &|body| {
         crate::json::to_string(&GhAnswer { pull_request, body })
     })
 }

@@ -8,6 +8,9 @@
 //! [`MAX_ANALYSED`] commits of a page (the newest, in git's default order); the others name
 //! their files.
 //!
+//! When git's own output for the command line is smaller than a page, what each commit changed
+//! is shortened, then left out, before the answer would cost more than git's ([`super::own`]).
+//!
 //! The same answer is `get_commit_history`'s compact format ([`render`] with the caller's own
 //! way of naming the next page, through `query::history`).
 
@@ -59,22 +62,29 @@ pub struct Input<'a> {
     pub cursor: Option<&'a str>,
     /// How to ask for the page at a cursor.
     pub next: &'a dyn Fn(&str) -> String,
+    /// git's own output for the command line, which the answer shrinks to (the shim's).
+    pub own: Option<&'a super::own::Own>,
 }
 
 /// Builds the answer to `git log`.
 pub fn answer(log: &Log, _argv: &[OsString], ctx: &Call) -> Result<String, AnswerError> {
     let repo = ctx.repo()?;
     render(
-        &repo,
+        repo,
         &Input {
             log,
             raw: Some(&ctx.raw_command),
             budget: ctx.budget.less(1),
             cursor: ctx.cursor.as_deref(),
             next: &|cursor| next_page(ctx, cursor),
+            own: Some(ctx.own()?),
         },
     )
 }
+
+/// How much room each level of detail gives what a commit changed: the map's line with the
+/// functions by name, then shorter (files or totals), then none.
+const CHANGE_ROOMS: [usize; 3] = [CHANGE_ROOM, CHANGE_ROOM / 3, 0];
 
 /// Renders one page of a history within the input's budget: as many commits as fit (at least
 /// one), the rest on the next pages.
@@ -99,46 +109,73 @@ pub fn render(repo: &Repo, input: &Input<'_>) -> Result<String, AnswerError> {
     let older = rest.split_off(split);
     let mut changes = history::changes(repo, rest, &log.paths, true)?;
     changes.extend(history::changes(repo, older, &log.paths, false)?);
-    let entries: Vec<String> = changes.iter().map(entry).collect();
-    let stages = [Stage::Window {
-        least: 1.min(entries.len()),
-        most: entries.len(),
-        total: total - offset,
-        holds: "one commit",
-        note: Box::new(|shown, _| {
-            Cut::Later(format!(
-                "{} more commits are on the next pages",
-                total - offset - shown
-            ))
-        }),
-    }];
-    let fitted = budget::fit(Some(input.budget), &stages, |s| {
-        let shown = s.get(0);
-        let paged = offset + shown < total || offset > 0;
-        let answer = LogAnswer {
-            raw: input.raw.filter(|_| paged),
-            commits: entries[..shown].to_vec(),
-            cut: s.notes(),
-            next: (offset + shown < total)
-                .then(|| (input.next)(&CURSOR.encode(fp, offset + shown))),
-        };
-        let json = crate::json::to_string(&answer)?;
-        let len = json.len();
-        Ok::<_, serde_json::Error>((json, len))
-    })?;
-    Ok(fitted.doc)
+    let entries: Vec<Vec<String>> = CHANGE_ROOMS
+        .iter()
+        .map(|room| changes.iter().map(|c| entry(c, *room)).collect())
+        .collect();
+    let shown_total = entries[0].len();
+    let page = |budget: Budget| -> Result<String, AnswerError> {
+        // What each commit changed gives way only to git's own output (smaller than a page):
+        // within a page, commits move to the next page first, each keeping what it changed.
+        let deepest = if budget < input.budget { 2 } else { 0 };
+        let stages = [
+            Stage::detail(vec![
+                Cut::Detail("what each commit changed: shortened to its files or totals".into()),
+                Cut::Detail(
+                    "what each commit changed: left out (`git show --stat <id>` says it)".into(),
+                ),
+            ])
+            .limited(deepest),
+            Stage::Window {
+                least: 1.min(shown_total),
+                most: shown_total,
+                total: total - offset,
+                holds: "one commit",
+                note: Box::new(|shown, _| {
+                    Cut::Later(format!(
+                        "{} more commits are on the next pages",
+                        total - offset - shown
+                    ))
+                }),
+            },
+        ];
+        let fitted = budget::fit(Some(budget), &stages, |s| {
+            let (level, shown) = (s.get(0), s.get(1));
+            let paged = offset + shown < total || offset > 0;
+            let answer = LogAnswer {
+                raw: input.raw.filter(|_| paged),
+                commits: entries[level][..shown].to_vec(),
+                cut: s.notes(),
+                next: (offset + shown < total)
+                    .then(|| (input.next)(&CURSOR.encode(fp, offset + shown))),
+            };
+            let json = crate::json::to_string(&answer)?;
+            let len = json.len();
+            Ok::<_, serde_json::Error>((json, len))
+        })?;
+        Ok(fitted.doc)
+    };
+    match input.own {
+        Some(own) => own.fit(input.budget, &page),
+        None => page(input.budget),
+    }
 }
 
-/// One commit: `<id> <day> <author> [<what changed>]`, then its message as written.
-fn entry(c: &CommitChange) -> String {
+/// One commit: `<id> <day> <author> [<what changed>]` (what changed within about `room`
+/// bytes; none at 0), then its message as written.
+fn entry(c: &CommitChange, room: usize) -> String {
     let info = &c.info;
-    let what = overview::change_line(
-        Change {
-            files: &c.files,
-            dependencies: &c.dependencies,
-        },
-        CHANGE_ROOM,
-    );
+    let what = if room == 0 {
+        String::new()
+    } else {
+        overview::change_line(
+            Change {
+                files: &c.files,
+                dependencies: &c.dependencies,
+            },
+            room,
+        )
+    };
     let merge = if info.is_merge() { "merge" } else { "" };
     // `[]` says nothing: an empty commit's line ends with its author.
     let what = match (merge, what.as_str()) {

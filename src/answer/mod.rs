@@ -6,13 +6,17 @@
 //! every file and changed function first, [`overview`]); `git show` a commit and its change
 //! alike; `git log` one string per commit, what it changed and its message ([`log`]);
 //! `git blame` git's blame in runs of lines, each commit said once; `git log -S/-G` the
-//! pickaxe's commits with the matching changed lines, each in its function; `gh pr diff` the
+//! pickaxe's commits with the matching changed lines, each in its function; `git log -L` a
+//! function's or a range's history, the lines each commit changed (`line_log`); `gh pr diff` the
 //! pull request's change. A `git diff` with nothing changed has no answer: git's empty output
 //! says it in no bytes. The shim calls [`git()`] and [`gh()`]; [`crate::query`] renders the
 //! compact forms of `get_change_manifest` and `get_commit_history` with [`compact`] and [`log`].
 //!
 //! Invariants: an answer is built fully in memory and returned as bytes (compact JSON, one
-//! object, a trailing newline); nothing here writes anywhere. It stays within the output budget
+//! object, a trailing newline); nothing here writes anywhere. It costs no more than git's own
+//! output for the same command line, in bytes and in estimated tokens ([`own`], issue 36):
+//! git runs beside the answer, and a larger answer is an error (git answers). It stays within
+//! the output budget
 //! (`GIT_PRISM_MAX_OUTPUT` bytes, default [`DEFAULT_BUDGET`]; an answer over it is an error),
 //! and one that does not hold everything says what it cut (`cut`), the command that prints the
 //! next page (`next`, with `GIT_PRISM_CURSOR`) and the one that prints git's own output (`raw`).
@@ -24,13 +28,16 @@ mod blame;
 pub mod compact;
 mod diff;
 mod gh;
+mod line_log;
 pub mod log;
 pub mod overview;
+pub mod own;
 mod pickaxe;
 pub mod role;
 mod show;
 pub mod toc;
 
+use std::cell::OnceCell;
 use std::ffi::{OsStr, OsString};
 
 use crate::budget::Budget;
@@ -72,6 +79,18 @@ pub enum AnswerError {
     Json(#[from] serde_json::Error),
 }
 
+impl AnswerError {
+    /// The cursor that could not be used, when that is why there is no answer: the caller asked
+    /// for a later page, and git's whole output would be a different answer from the one asked
+    /// for.
+    pub fn cursor(&self) -> Option<&crate::paging::CursorError> {
+        match self {
+            AnswerError::Cursor(c) | AnswerError::Page(PageError::Cursor(c)) => Some(c),
+            _ => None,
+        }
+    }
+}
+
 /// What every answer needs to know.
 pub struct Call {
     /// Where the repository is looked for.
@@ -86,6 +105,10 @@ pub struct Call {
     pub cursor: Option<String>,
     /// When the answer is generated.
     pub now: String,
+    /// The repository, opened once for the answer.
+    repo: OnceCell<Repo>,
+    /// git's own output for the command line, which the answer must not cost more than.
+    own: OnceCell<own::Own>,
 }
 
 /// The longest command line an answer repeats (in `raw` and `next`); a longer one gets git's
@@ -130,12 +153,25 @@ impl Call {
             command,
             cursor: cursor_from_env(),
             now: crate::time::now_rfc3339(),
+            repo: OnceCell::new(),
+            own: OnceCell::new(),
         })
     }
 
-    /// Opens the repository.
-    fn repo(&self) -> Result<Repo, AnswerError> {
-        Ok(Repo::open(&self.location)?)
+    /// The repository (opened the first time).
+    fn repo(&self) -> Result<&Repo, AnswerError> {
+        if let Some(repo) = self.repo.get() {
+            return Ok(repo);
+        }
+        let repo = Repo::open(&self.location)?;
+        Ok(self.repo.get_or_init(|| repo))
+    }
+
+    /// git's own output for the command line (started by [`git()`] or [`gh()`]).
+    fn own(&self) -> Result<&own::Own, AnswerError> {
+        self.own
+            .get()
+            .ok_or_else(|| AnswerError::Unsupported("git's own output was not started".into()))
     }
 }
 
@@ -168,16 +204,23 @@ pub fn analysis_time(limit: std::time::Duration) -> std::time::Duration {
     limit / 3
 }
 
-/// Answers a `git` call.
+/// Answers a `git` call: the answer, when it costs no more than git's own output for the same
+/// command line (else an error, and git answers).
 pub fn git(request: &Request, ctx: &Call) -> Result<Vec<u8>, AnswerError> {
+    // git starts at once, beside the answer: its output is weighed against the answer's.
+    let own = own::Own::start(ctx.repo()?, &request.argv, ctx.budget);
+    let own = ctx.own.get_or_init(|| own);
     let json = match &request.command {
         Command::Diff(d) => diff::answer(d, &request.argv, ctx)?,
         Command::Log(l) if l.pickaxe.is_some() => pickaxe::answer(l, &request.argv, ctx)?,
+        Command::Log(l) if !l.line_ranges.is_empty() => line_log::answer(l, ctx)?,
         Command::Log(l) => log::answer(l, &request.argv, ctx)?,
         Command::Show(s) => show::answer(s, ctx)?,
         Command::Blame(b) => blame::answer(b, &request.argv, ctx)?,
     };
-    finish(json, ctx.budget)
+    let bytes = finish(json, ctx.budget)?;
+    own.admit(&bytes)?;
+    Ok(bytes)
 }
 
 /// Answers `gh pr diff`.
@@ -191,8 +234,12 @@ pub fn gh(pr: &crate::request::gh::PrDiff, argv: &[OsString]) -> Result<Vec<u8>,
         command,
         cursor: cursor_from_env(),
         now: crate::time::now_rfc3339(),
+        repo: OnceCell::new(),
+        own: OnceCell::new(),
     };
-    finish(gh::answer(pr, &ctx)?, ctx.budget)
+    let bytes = finish(gh::answer(pr, &ctx)?, ctx.budget)?;
+    ctx.own()?.admit(&bytes)?;
+    Ok(bytes)
 }
 
 /// Ends an answer with a newline, refusing one over the budget (git answers instead: an

@@ -488,8 +488,10 @@ fn changed_names(f: &FileChange) -> String {
             None => by.push((kind, vec![text])),
         }
     }
+    // Its declarations too: a line without hunks (`git show -s`) hides no name (ADR 18).
     by.iter()
         .map(|(kind, names)| format!("{kind} {}", names.join(", ")))
+        .chain(declaration_lines(f))
         .collect::<Vec<_>>()
         .join("; ")
 }

@@ -13,6 +13,11 @@
 //! Long lists are paged by commit over the list git gives (its `-n`, `--skip` and `--reverse`
 //! applied once): `next` is the same command with `GIT_PRISM_CURSOR`, bound to the listed
 //! commits. Only the commits of a page are analysed.
+//!
+//! git's own `log -S` prints each commit's header and message, no lines: the answer saves on
+//! those (a short id, the day, no labels or indentation) and spends what it saves on the lines,
+//! as many of each commit's as git's own output leaves room for ([`super::own`]), saying how
+//! many it shows.
 
 use std::ffi::OsString;
 
@@ -20,7 +25,7 @@ use bstr::ByteSlice;
 use serde::Serialize;
 
 use super::{AnswerError, Call, SHORT_ID, day, next_page};
-use crate::budget::{self, Cut, Stage};
+use crate::budget::{self, Budget, Cut, Stage};
 use crate::git::Oid;
 use crate::git::log::CommitInfo;
 use crate::manifest::hunks::{self, changed_lines, display_path, function_at, shows_hunks};
@@ -120,43 +125,119 @@ pub fn answer(log: &Log, _argv: &[OsString], ctx: &Call) -> Result<String, Answe
     let budget = ctx.budget.less(1);
     // Commits are analysed one at a time until the page is full: a page of large commits
     // holds only a handful, and analysing the rest would be wasted.
-    let mut entries: Vec<String> = Vec::new();
+    let mut entries: Vec<Entry> = Vec::new();
     let mut size = 0usize;
     for info in listed.iter().skip(offset).take(MAX_PAGE) {
-        let text = entry(&repo, info, log, &options, &matcher)?;
-        size = size.saturating_add(crate::json::to_string(&text)?.len() + 1);
-        entries.push(text);
+        let found = entry(repo, info, log, &options, &matcher)?;
+        size = size.saturating_add(crate::json::to_string(&found.text(MAX_LINES))?.len() + 1);
+        entries.push(found);
         if size > budget.as_bytes() {
             break;
         }
     }
-    let stages = [Stage::Window {
-        least: 1.min(entries.len()),
-        most: entries.len(),
-        total: total - offset,
-        holds: "one commit",
-        note: Box::new(|shown, _| {
-            Cut::Later(format!(
-                "{} more commits are on the next pages",
-                total - offset - shown
-            ))
-        }),
-    }];
-    let fitted = budget::fit(Some(budget), &stages, |s| {
-        let shown = s.get(0);
-        let paged = offset > 0 || offset + shown < total;
-        let doc = PickaxeAnswer {
-            raw: paged.then_some(ctx.raw_command.as_str()),
-            commits: entries[..shown].to_vec(),
-            cut: s.notes(),
-            next: (offset + shown < total)
-                .then(|| next_page(ctx, &CURSOR.encode(fp, offset + shown))),
+    let texts: Vec<Vec<String>> = LINE_LIMITS
+        .iter()
+        .map(|limit| entries.iter().map(|e| e.text(*limit)).collect())
+        .collect();
+    let full = budget;
+    let page = |budget: Budget| -> Result<String, AnswerError> {
+        // The lines give way only to git's own output (smaller than a page): within a page,
+        // commits move to the next page first, each with its lines.
+        let deepest = if budget < full {
+            LINE_LIMITS.len() - 1
+        } else {
+            0
         };
-        let json = crate::json::to_string(&doc)?;
-        let len = json.len();
-        Ok::<_, serde_json::Error>((json, len))
-    })?;
-    Ok(fitted.doc)
+        let stages = [
+            Stage::detail(
+                LINE_LIMITS[1..]
+                    .iter()
+                    .map(|limit| {
+                        Cut::Detail(match limit {
+                            0 => "the matching lines: left out (`git show <id>` has them)".into(),
+                            n => format!("the matching lines: the first {n} of each commit"),
+                        })
+                    })
+                    .collect(),
+            )
+            .limited(deepest),
+            Stage::Window {
+                least: 1.min(entries.len()),
+                most: entries.len(),
+                total: total - offset,
+                holds: "one commit",
+                note: Box::new(|shown, _| {
+                    Cut::Later(format!(
+                        "{} more commits are on the next pages",
+                        total - offset - shown
+                    ))
+                }),
+            },
+        ];
+        let fitted = budget::fit(Some(budget), &stages, |s| {
+            let (level, shown) = (s.get(0), s.get(1));
+            let paged = offset > 0 || offset + shown < total;
+            let doc = PickaxeAnswer {
+                raw: paged.then_some(ctx.raw_command.as_str()),
+                commits: texts[level][..shown].to_vec(),
+                cut: s.notes(),
+                next: (offset + shown < total)
+                    .then(|| next_page(ctx, &CURSOR.encode(fp, offset + shown))),
+            };
+            let json = crate::json::to_string(&doc)?;
+            let len = json.len();
+            Ok::<_, serde_json::Error>((json, len))
+        })?;
+        Ok(fitted.doc)
+    };
+    // git's own `log -S` prints each commit's header and message: the lines fill what the
+    // answer saves on those (issue 36), never more.
+    ctx.own()?.fit(budget, &page)
+}
+
+/// How many matching lines of each commit each level of detail shows.
+const LINE_LIMITS: [usize; 5] = [MAX_LINES, 20, 5, 1, 0];
+
+/// One commit of the answer, before it is written at a level of detail.
+struct Entry {
+    /// `<id> <day> <author>` and the message.
+    head: String,
+    /// The matching lines, each with the `path:line function` head it starts, if it starts
+    /// one.
+    lines: Vec<Matched>,
+    /// The short id, for the command that shows the rest.
+    id: String,
+    /// Files whose lines are not shown (generated, binary), named.
+    facts: Option<String>,
+}
+
+impl Entry {
+    /// The commit as one string, with at most `limit` of its matching lines (heads not
+    /// counted).
+    fn text(&self, limit: usize) -> String {
+        let mut text = self.head.clone();
+        // The first lines are shown, so every line shown is under the last head shown.
+        let shown = self.lines.len().min(limit);
+        for m in &self.lines[..shown] {
+            if let Some(place) = &m.place {
+                text.push('\n');
+                text.push_str(place);
+            }
+            text.push('\n');
+            text.push_str(&m.line);
+        }
+        let more = self.lines.len() - shown;
+        if more > 0 {
+            text.push_str(&format!(
+                "\n… {more} more matching lines: git show {}",
+                self.id
+            ));
+        }
+        if let Some(facts) = &self.facts {
+            text.push_str(facts);
+        }
+        text
+    }
 }
 
 /// One commit of the answer: its header, its message, and the changed lines that hold the
@@ -167,8 +248,8 @@ fn entry(
     log: &Log,
     options: &[OsString],
     matcher: &Matcher,
-) -> Result<String, AnswerError> {
-    let mut text = format!(
+) -> Result<Entry, AnswerError> {
+    let head = format!(
         "{} {} {}\n{}",
         info.sha.short(SHORT_ID),
         day(&info.author_date),
@@ -197,27 +278,29 @@ fn entry(
         },
     )?;
     let lines = matching_lines(repo, &built, matcher)?;
-    let more = lines.len().saturating_sub(MAX_LINES);
-    for line in lines.iter().take(MAX_LINES) {
-        text.push('\n');
-        text.push_str(line);
-    }
-    if more > 0 {
-        text.push_str(&format!(
-            "\n… {more} more matching lines: git show {}",
-            info.sha.short(SHORT_ID)
-        ));
-    }
-    if built.files.iter().any(|f| !shows_hunks(f)) {
+    let facts = built.files.iter().any(|f| !shows_hunks(f)).then(|| {
         let facts: Vec<String> = built
             .files
             .iter()
             .filter(|f| !shows_hunks(f))
             .map(|f| display_path(&f.path))
             .collect();
-        text.push_str(&format!("\n(also in {}, without lines)", facts.join(", ")));
-    }
-    Ok(text)
+        format!("\n(also in {}, without lines)", facts.join(", "))
+    });
+    Ok(Entry {
+        head,
+        lines,
+        id: info.sha.short(SHORT_ID).to_owned(),
+        facts,
+    })
+}
+
+/// A changed line that holds the term.
+struct Matched {
+    /// `<path>:<line> <function>`, on the first line of a run in the same file and function.
+    place: Option<String>,
+    /// git's `+`/`-` line.
+    line: String,
 }
 
 /// The changed lines of a commit that hold the term: under a `<path>:<line> <function>` head
@@ -226,7 +309,7 @@ fn matching_lines(
     repo: &crate::git::Repo,
     built: &Manifest,
     matcher: &Matcher,
-) -> Result<Vec<String>, AnswerError> {
+) -> Result<Vec<Matched>, AnswerError> {
     let wanted: Vec<usize> = (0..built.files.len())
         .filter(|&i| shows_hunks(&built.files[i]))
         .collect();
@@ -248,16 +331,19 @@ fn matching_lines(
                 }
                 let function = function_at(f, old_side, number).unwrap_or("");
                 let head = format!("{path} {function}");
+                let mut place = None;
                 if last_head.as_deref() != Some(head.as_str()) {
-                    let place = if function.is_empty() {
+                    place = Some(if function.is_empty() {
                         format!("{path}:{number}")
                     } else {
                         format!("{path}:{number} {function}")
-                    };
-                    out.push(place);
+                    });
                     last_head = Some(head);
                 }
-                out.push(line.clone());
+                out.push(Matched {
+                    place,
+                    line: line.clone(),
+                });
             }
         }
     }

@@ -58,9 +58,13 @@ pub struct RangeArgs {
     /// Continue from a previous page's `next_cursor`
     #[arg(long, value_name = "CURSOR")]
     pub cursor: Option<String>,
-    /// Keep the output under about this many tokens, cutting detail in a stated order
+    /// Keep each page under about this many tokens, cutting detail in a stated order (default:
+    /// the shim's page, 20,000 bytes or `GIT_PRISM_MAX_OUTPUT`)
     #[arg(long, value_name = "N")]
     pub max_tokens: Option<usize>,
+    /// Print everything in one answer, however large (git's own `--all` is `--glob='*' HEAD`)
+    #[arg(long, conflicts_with = "max_tokens")]
+    pub all: bool,
     /// The range, as for git
     #[arg(
         allow_hyphen_values = true,
@@ -76,14 +80,29 @@ impl RangeArgs {
         parse_diff(&self.git_args)
     }
 
-    /// Parses the range as `git log` would.
+    /// Parses the range as `git log` would (a line range's history, `-L`, is the shim's answer
+    /// to `git log -L`, not a history of manifests).
     pub fn log(&self) -> anyhow::Result<request::Log> {
-        request::parse_log(&self.git_args).map_err(unsupported)
+        let log = request::parse_log(&self.git_args).map_err(unsupported)?;
+        if let Some(range) = log.line_ranges.first() {
+            anyhow::bail!(
+                "unsupported range arguments: `-L {}`: run `git log -L` as an agent for a line range's history",
+                range.spec.to_string_lossy()
+            );
+        }
+        Ok(log)
     }
 
-    /// The budget `--max-tokens` asks for.
+    /// The budget of a page: `--max-tokens`, none with `--all`, else the shim's own (issue 36:
+    /// without a default, `review` of one tokio range printed 1.1 MB).
     pub fn budget(&self) -> Option<Budget> {
-        self.max_tokens.map(Budget::tokens)
+        if self.all {
+            return None;
+        }
+        Some(
+            self.max_tokens
+                .map_or_else(crate::answer::budget_from_env, Budget::tokens),
+        )
     }
 
     /// The paging of the answer: `--cursor`, `--page-size`, the budget, `--pretty`.

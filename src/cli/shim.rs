@@ -22,7 +22,8 @@ pub struct Args {
 
 #[derive(Debug, clap::Subcommand)]
 enum Action {
-    /// Link `git` and `gh` to this binary in a directory to put first on PATH
+    /// Link `git` (and `gh`, when a real gh is on PATH) to this binary in a directory to put
+    /// first on PATH
     Install {
         /// Directory for the links [default: $GIT_PRISM_HOME/bin or ~/.local/share/git-prism/bin]
         #[arg(long, value_name = "DIR")]
@@ -188,6 +189,28 @@ fn install_links(
             "already linked: {}",
             report.bin_dir.join(name).display()
         )?;
+    }
+    match &report.gh {
+        install::GhLink::Real { path } => {
+            writeln!(
+                out.stdout,
+                "gh: calls reach the real gh at {}",
+                path.display()
+            )?;
+        }
+        install::GhLink::Absent { removed } => {
+            if let Some(link) = removed {
+                writeln!(
+                    out.stdout,
+                    "removed {}: no real gh is on PATH, so every gh call through it would fail",
+                    link.display()
+                )?;
+            }
+            writeln!(
+                out.stdout,
+                "gh not linked: no gh on PATH (install gh, then run `git-prism shim install` again to answer `gh pr diff`)"
+            )?;
+        }
     }
     if report.path_position == PathPosition::First {
         writeln!(out.stdout, "{} is first on PATH", report.bin_dir.display())?;

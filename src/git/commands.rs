@@ -33,7 +33,7 @@ use bstr::{BStr, BString, ByteSlice};
 use super::GitError;
 use super::blame::{self, Blame};
 use super::facts::{self, Entry};
-use super::log::{self, CommitInfo};
+use super::log::{self, CommitInfo, LineCommit};
 use super::object::Mode;
 use super::patch::{self, FilePatch};
 use super::real::Running;
@@ -147,7 +147,83 @@ pub struct PatchShape<'a> {
     pub shaping: &'a [OsString],
 }
 
+/// What git printed for the caller's own command line ([`Repo::start_as_typed`]), as far as it
+/// was read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Printed {
+    /// All of it.
+    Whole(Vec<u8>),
+    /// More than this many bytes (git was stopped there).
+    MoreThan(usize),
+}
+
+/// The caller's command line, started ([`Repo::start_as_typed`]).
+pub struct AsTyped {
+    running: Running,
+    cap: usize,
+}
+
+impl AsTyped {
+    /// Waits for git: what it printed, or that it printed more than the cap.
+    pub fn finish(self) -> Result<Printed, GitError> {
+        match self.running.finish_capped(self.cap) {
+            Ok(out) => Ok(Printed::Whole(out)),
+            Err(GitError::TooLarge { .. }) => Ok(Printed::MoreThan(self.cap)),
+            Err(e) => Err(e),
+        }
+    }
+}
+
 impl Repo {
+    /// Starts git on the caller's own command line (`argv`: the subcommand and its arguments,
+    /// verbatim): what the shim would print by passing the call through, as git prints it to a
+    /// pipe (no colour, no pager) and without the programs a repository can configure (an
+    /// external diff, textconv; given right after the subcommand, which the request grammar lets
+    /// no caller's option undo). At most `cap` bytes are read. A `diff` reads a private copy of
+    /// the index, as the answers' own diffs do.
+    pub fn start_as_typed(&self, argv: &[OsString], cap: usize) -> Result<AsTyped, GitError> {
+        let Some((sub, rest)) = argv.split_first() else {
+            return Err(GitError::Parse {
+                command: "git".into(),
+                detail: "no subcommand".into(),
+            });
+        };
+        let mut args: Vec<OsString> = vec![sub.clone()];
+        if sub == "blame" {
+            // blame takes no diff options; it runs textconv drivers by default.
+            args.push("--no-textconv".into());
+        } else {
+            args.extend(NO_PROGRAMS.iter().map(OsString::from));
+        }
+        args.extend(rest.iter().cloned());
+        let head = if sub == "diff" {
+            Head::Worktree
+        } else {
+            Head::Object
+        };
+        Ok(AsTyped {
+            running: self.start_on(head, args)?,
+            cap,
+        })
+    }
+
+    /// Starts `git diff <base> <head>` as git prints it to a pipe (`gh pr diff` prints a pull
+    /// request's change so): at most `cap` bytes are read.
+    pub fn start_patch_as_printed(
+        &self,
+        base: &Oid,
+        head: &Oid,
+        cap: usize,
+    ) -> Result<AsTyped, GitError> {
+        let mut args: Vec<OsString> = vec!["diff".into()];
+        args.extend(NO_PROGRAMS.iter().map(OsString::from));
+        args.extend([base.as_str().into(), head.as_str().into(), "--".into()]);
+        Ok(AsTyped {
+            running: self.git.spawn(args)?,
+            cap,
+        })
+    }
+
     /// Starts `git diff --raw --numstat -z -M`: git's per-file facts for the target, with the
     /// caller's diff options and pathspecs.
     pub fn start_diff_facts(
@@ -265,6 +341,22 @@ impl Repo {
         args.extend(log.paths.iter().cloned());
         let out = self.git.output(&args)?;
         log::parse(&out).map_err(|detail| GitError::Parse {
+            command: "log".into(),
+            detail,
+        })
+    }
+
+    /// `git log -L ...`: a line range's history, each commit with git's diff of the range, with
+    /// every selection and ordering option of the command line applied by git itself.
+    pub fn line_log(&self, log: &request::Log) -> Result<Vec<LineCommit>, GitError> {
+        let mut args: Vec<OsString> = vec!["log".into(), log::LINE_LOG_FORMAT.into()];
+        args.extend(log.args.iter().cloned());
+        // After the caller's options, so they win.
+        args.extend(["--src-prefix=a/", "--dst-prefix=b/"].map(OsString::from));
+        args.extend(NO_PROGRAMS.iter().map(OsString::from));
+        args.push("--".into());
+        let out = self.git.output(&args)?;
+        log::parse_line_log(&out).map_err(|detail| GitError::Parse {
             command: "log".into(),
             detail,
         })

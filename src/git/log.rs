@@ -82,6 +82,79 @@ fn parse_record(record: &[u8]) -> Result<CommitInfo, String> {
     })
 }
 
+/// One commit of a line range's history (`git log -L`): who, when, why, and git's diff of the
+/// range (every line of the range, the changed ones with `+`/`-`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LineCommit {
+    /// Full id.
+    pub sha: Oid,
+    /// Parent ids, first parent first.
+    pub parents: Vec<Oid>,
+    /// Author name (mailmap applied).
+    pub author_name: String,
+    /// Author date, strict ISO 8601.
+    pub author_date: String,
+    /// The subject (git's `%s`).
+    pub subject: String,
+    /// The range's diff, per file.
+    pub files: Vec<super::patch::FilePatch>,
+}
+
+/// What starts each commit of a line range's history: NUL and SOH, which a text file's diff
+/// cannot hold (git counts a file with a NUL as binary, and a line range needs text).
+const LINE_LOG_MARK: &[u8] = b"\0\x01";
+
+/// The `--format` of a line range's history: the mark, then the fields separated by US (0x1f),
+/// the subject last (one line), then git's diff.
+pub(super) const LINE_LOG_FORMAT: &str = "--format=%x00%x01%H%x1f%P%x1f%aN%x1f%aI%x1f%s";
+
+/// Parses `git log -L ... --format=LINE_LOG_FORMAT`.
+pub fn parse_line_log(out: &[u8]) -> Result<Vec<LineCommit>, String> {
+    let mut commits = Vec::new();
+    let mut rest = out;
+    if !rest.is_empty() && !rest.starts_with(LINE_LOG_MARK) {
+        return Err("output does not start with a commit".into());
+    }
+    while let Some(body) = rest.strip_prefix(LINE_LOG_MARK) {
+        let end = body.find(LINE_LOG_MARK).unwrap_or(body.len());
+        let (record, next) = body.split_at(end);
+        rest = next;
+        let bad = || {
+            format!(
+                "bad record {:?}",
+                record.get(..200).unwrap_or(record).as_bstr()
+            )
+        };
+        let line_end = record.find_byte(b'\n').unwrap_or(record.len());
+        let (head, patch) = record.split_at(line_end);
+        let mut fields = head.splitn(5, |b| *b == 0x1f);
+        let mut next_field = || {
+            fields
+                .next()
+                .map(|f| f.to_str_lossy().into_owned())
+                .ok_or_else(bad)
+        };
+        let sha = Oid::parse(&next_field()?).map_err(|_| bad())?;
+        let parents = next_field()?
+            .split_whitespace()
+            .map(Oid::parse)
+            .collect::<Result<_, _>>()
+            .map_err(|_| bad())?;
+        let author_name = next_field()?;
+        let author_date = next_field()?;
+        let subject = next_field()?;
+        commits.push(LineCommit {
+            sha,
+            parents,
+            author_name,
+            author_date,
+            subject,
+            files: super::patch::file_patches(patch),
+        });
+    }
+    Ok(commits)
+}
+
 /// Splits a commit message like git's `%s` and `%b`: blank lines (empty or whitespace only)
 /// before the subject are skipped; the subject is the first paragraph, each line without its
 /// trailing whitespace, joined by spaces; the body follows the blank lines after it.
@@ -134,6 +207,24 @@ mod tests {
             split_message("\n\n  \nreal subject\n\nbody\n"),
             ("real subject".into(), "body".into())
         );
+    }
+
+    #[test]
+    fn line_logs_parse_into_commits_and_their_diffs() {
+        let a = "a".repeat(40);
+        let b = "b".repeat(40);
+        let out = format!(
+            "\0\x01{a}\x1f{b}\x1fAnn\x1f2024-01-01T00:00:00Z\x1ffix: it\n\ndiff --git a/x.py b/x.py\n--- a/x.py\n+++ b/x.py\n@@ -1,2 +1,2 @@\n def f():\n-    return 1\n+    return 2\n\0\x01{b}\x1f\x1fBo\x1f2023-01-01T00:00:00Z\x1finit\n\ndiff --git a/x.py b/x.py\nnew file mode 100644\n--- /dev/null\n+++ b/x.py\n@@ -0,0 +1,2 @@\n+def f():\n+    return 1\n"
+        );
+        let commits = parse_line_log(out.as_bytes()).unwrap();
+        assert_eq!(commits.len(), 2);
+        assert_eq!(commits[0].subject, "fix: it");
+        assert_eq!(commits[0].parents, [Oid::parse(&b).unwrap()]);
+        assert_eq!(commits[0].files[0].hunks[0].lines.len(), 3);
+        assert!(commits[1].parents.is_empty());
+        assert_eq!(commits[1].files[0].old_path, None);
+        assert_eq!(parse_line_log(b"").unwrap(), []);
+        assert!(parse_line_log(b"commit x").is_err());
     }
 
     #[test]

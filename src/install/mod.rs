@@ -263,11 +263,30 @@ pub fn path_position(dir: &Path, path_var: Option<&std::ffi::OsStr>) -> PathPosi
     PathPosition::Absent
 }
 
+/// What [`install`] did about `gh`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "gh", rename_all = "snake_case")]
+pub enum GhLink {
+    /// A real `gh` is on PATH: the link is made (or was there), and calls reach it.
+    Real {
+        /// Where the real `gh` is.
+        path: PathBuf,
+    },
+    /// No real `gh` is on PATH: no link, since one would make `command -v gh` succeed and every
+    /// call fail; a link of an earlier install is removed.
+    Absent {
+        /// The link removed, if there was one of git-prism's.
+        removed: Option<PathBuf>,
+    },
+}
+
 /// What [`install`] did.
 #[derive(Debug, Serialize)]
 pub struct InstallReport {
     /// The link directory.
     pub bin_dir: PathBuf,
+    /// Whether `gh` is linked, and why.
+    pub gh: GhLink,
     /// Names that were created or replaced.
     pub linked: Vec<String>,
     /// Names that already pointed at this binary.
@@ -276,13 +295,31 @@ pub struct InstallReport {
     pub path_position: PathPosition,
 }
 
-/// Links `git` and `gh` in the layout's directory to the running binary.
+/// Where the real `gh` is on the layout's PATH (git-prism's own links skipped).
+fn real_gh(layout: &Layout) -> Result<PathBuf, ResolveError> {
+    locate::resolve(locate::Inputs {
+        tool: locate::Program::Gh,
+        path_var: layout.path_var.as_deref(),
+        pinned: None,
+        self_id: FileId::of(&layout.exe),
+    })
+}
+
+/// Links `git` in the layout's directory to the running binary, and `gh` when a real `gh` is on
+/// PATH (issue 36: a `gh` link without one made every `gh` call exit 127); an earlier install's
+/// `gh` link is removed when no real `gh` is left.
 pub fn install(layout: &Layout, force: bool) -> Result<InstallReport, InstallError> {
-    let states: Vec<(&str, LinkState)> = NAMES
+    let real_gh = real_gh(layout).ok();
+    let names: Vec<&str> = NAMES
+        .iter()
+        .copied()
+        .filter(|n| *n != "gh" || real_gh.is_some())
+        .collect();
+    let states: Vec<(&str, LinkState)> = names
         .iter()
         .map(|n| (*n, inspect(&layout.bin_dir.join(n), &layout.exe)))
         .collect();
-    let directories: Vec<String> = NAMES
+    let directories: Vec<String> = names
         .iter()
         .map(|n| layout.bin_dir.join(n))
         .filter(|p| std::fs::symlink_metadata(p).is_ok_and(|m| m.is_dir()))
@@ -306,6 +343,7 @@ pub fn install(layout: &Layout, force: bool) -> Result<InstallReport, InstallErr
     std::fs::create_dir_all(&layout.bin_dir).map_err(io_err("create", &layout.bin_dir))?;
     let mut report = InstallReport {
         bin_dir: layout.bin_dir.clone(),
+        gh: GhLink::Absent { removed: None },
         linked: Vec::new(),
         unchanged: Vec::new(),
         path_position: PathPosition::Absent,
@@ -319,6 +357,19 @@ pub fn install(layout: &Layout, force: bool) -> Result<InstallReport, InstallErr
         replace_with_symlink(&layout.exe, &link)?;
         report.linked.push(name.to_owned());
     }
+    report.gh = match real_gh {
+        Some(path) => GhLink::Real { path },
+        None => {
+            let link = layout.bin_dir.join("gh");
+            let removed = if inspect(&link, &layout.exe).owned() {
+                std::fs::remove_file(&link).map_err(io_err("remove", &link))?;
+                Some(link)
+            } else {
+                None
+            };
+            GhLink::Absent { removed }
+        }
+    };
     report.path_position = path_position(&layout.bin_dir, layout.path_var.as_deref());
     Ok(report)
 }
@@ -361,8 +412,14 @@ impl Status {
     /// Returns the problems that keep the shim from working; empty means healthy.
     pub fn problems(&self) -> Vec<String> {
         let mut problems = Vec::new();
+        let no_gh = self.real_gh.is_err();
         for (name, state) in &self.links {
             match state {
+                // Without a real gh there is nothing for a gh link to answer for.
+                LinkState::Missing if name == "gh" && no_gh => {}
+                state if name == "gh" && no_gh && state.owned() => problems.push(
+                    "`gh` is linked but no real gh is on PATH: every gh call fails (`git-prism shim install` removes the link)".to_owned(),
+                ),
                 LinkState::Installed => {}
                 LinkState::Missing => problems.push(format!("`{name}` is not linked")),
                 LinkState::Stale { target } => {
@@ -528,13 +585,69 @@ mod tests {
             config_home: None,
             claude_home: None,
             codex_home: None,
-            path_var: Some(tmp.join("bin").into_os_string()),
+            path_var: Some(locate::join_path(
+                [tmp.join("bin"), tmp.join("real")].iter(),
+            )),
         }
+    }
+
+    /// Puts an executable `gh` in the layout's second PATH directory.
+    fn real_gh_on_path(tmp: &Path) {
+        use std::os::unix::fs::PermissionsExt;
+        let gh = tmp.join("real/gh");
+        std::fs::create_dir_all(gh.parent().unwrap()).unwrap();
+        std::fs::write(&gh, "#!/bin/sh\n").unwrap();
+        std::fs::set_permissions(&gh, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+
+    // Issue 36: `gh` was linked where no gh is installed, so `command -v gh` succeeded and every
+    // call exited 127.
+    #[test]
+    fn gh_is_linked_only_where_a_real_gh_is_on_path() {
+        let tmp = tempfile::tempdir().unwrap();
+        let l = layout(tmp.path());
+        let r = install(&l, false).unwrap();
+        assert_eq!(r.linked, ["git"]);
+        assert_eq!(r.gh, GhLink::Absent { removed: None });
+        assert_eq!(inspect(&l.bin_dir.join("gh"), &l.exe), LinkState::Missing);
+        assert!(
+            status(&l).problems().iter().all(|p| !p.contains("gh")),
+            "{:?}",
+            status(&l).problems()
+        );
+        real_gh_on_path(tmp.path());
+        let r = install(&l, false).unwrap();
+        assert_eq!(r.linked, ["gh"]);
+        assert_eq!(
+            r.gh,
+            GhLink::Real {
+                path: tmp.path().join("real/gh")
+            }
+        );
+        // gh uninstalled since: the link goes, and a link left behind is a problem.
+        std::fs::remove_file(tmp.path().join("real/gh")).unwrap();
+        assert!(
+            status(&l)
+                .problems()
+                .iter()
+                .any(|p| p.contains("no real gh is on PATH")),
+            "{:?}",
+            status(&l).problems()
+        );
+        let r = install(&l, false).unwrap();
+        assert_eq!(
+            r.gh,
+            GhLink::Absent {
+                removed: Some(l.bin_dir.join("gh"))
+            }
+        );
+        assert_eq!(inspect(&l.bin_dir.join("gh"), &l.exe), LinkState::Missing);
     }
 
     #[test]
     fn install_is_idempotent_and_uninstall_reverses_it() {
         let tmp = tempfile::tempdir().unwrap();
+        real_gh_on_path(tmp.path());
         let l = layout(tmp.path());
         let r = install(&l, false).unwrap();
         assert_eq!(r.linked, ["git", "gh"]);
@@ -554,6 +667,7 @@ mod tests {
     #[test]
     fn foreign_files_are_refused_before_anything_changes() {
         let tmp = tempfile::tempdir().unwrap();
+        real_gh_on_path(tmp.path());
         let l = layout(tmp.path());
         std::fs::create_dir_all(&l.bin_dir).unwrap();
         std::fs::write(l.bin_dir.join("gh"), "#!/bin/sh\n").unwrap();
@@ -628,6 +742,7 @@ mod tests {
     #[test]
     fn links_to_a_moved_binary_are_broken_and_repaired() {
         let tmp = tempfile::tempdir().unwrap();
+        real_gh_on_path(tmp.path());
         let l = layout(tmp.path());
         std::fs::create_dir_all(&l.bin_dir).unwrap();
         std::os::unix::fs::symlink(tmp.path().join("gone/git-prism"), l.bin_dir.join("git"))

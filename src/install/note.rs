@@ -12,19 +12,29 @@ use std::path::PathBuf;
 use super::block::{self, Edit, Marks};
 use super::{InstallError, Layout};
 
-/// What an agent is told: what each answer costs, that the first page of a range is its
-/// table of contents with the interface in it, and when a pipe is the cheaper read.
+/// What an agent is told: that no answer costs more than git's own output, what each answer
+/// holds, that the first page of a range is its table of contents with the interface in it,
+/// and when a pipe is the cheaper read.
 pub const NOTE: &str = "\
+## git in this environment (git-prism)
+`git diff`, `git show`, `git log`, `git blame` and `gh pr diff` answer you in compact JSON, never larger than git's own output (else you get git's). A page is at most 20,000 bytes (about 6,000 tokens) and says what its next pages hold: stop once you have what you need.
+- A commit or an uncommitted change (`git show <commit>`, `git diff`): git's changed lines without context (`-U3` or `-W` adds it), each hunk headed by the functions it changes. `git show -s` is its header and message, `--stat` its files; narrow with `-- <path>`.
+- A range (`git diff <a>..<b>`): page 1 is its table of contents, about 2,500 tokens: every public function, type and constant added, removed or re-signed, with its signature; other functions by name. The hunks come on later pages (`next`).
+- History: `git log [-n N] [-- path]`, `git log -L :<function>:<file>` (each commit's changed lines of it; reformatting marked), `git log -S <term>` or `-G <regex>` (the changed lines holding it), `git blame -L a,b <file>`.
+- For one slice of a large patch a pipe is cheaper: `git diff -U0 <a>..<b> -- <path> | grep <pattern>`. Pipes, redirects and format options get git's own output; `GIT_PRISM_INSIDE_SHIM=1 git ...` always does.";
+
+/// The notes earlier releases wrote (0.1.0), and development builds since: recognised as ours,
+/// so that install replaces them and uninstall removes them.
+const PREVIOUS: &[&str] = &[NOTE_0_1_0, NOTE_BEFORE_36];
+
+/// The note of development builds before issue 36 (`git show -s` with files and functions).
+const NOTE_BEFORE_36: &str = "\
 ## git in this environment (git-prism)
 `git diff`, `git show`, `git log`, `git blame` and `gh pr diff` answer you in compact JSON. A page is at most 20,000 bytes (about 6,000 tokens) and says what its next pages hold and how large they are: stop once you have what you need.
 - A commit or an uncommitted change (`git show <commit>`, `git diff`): git's changed lines without context (`-U3` or `-W` adds it), each hunk headed by the functions it changes; about as large as `git diff -U0`. `git show -s <commit>` is its message, files, functions and types, without code: read it first when you need only part, then narrow with `-- <path>`.
 - A range (`git diff <a>..<b>`): page 1 is its table of contents, about 2,500 tokens: every public function, type and constant added, removed or re-signed, with its signature; the other changed functions by name; tests and docs counted. The hunks come on later pages (`next` prints the next one).
 - History: `git log [-n N] [-- path]` (each commit's files, functions and message), `git log -S <term>` or `-G <regex>` (the changed lines holding it, in their functions), `git blame -L a,b <file>`.
 - For one slice of a large patch a pipe is cheaper: `git diff -U0 <a>..<b> -- <path> | grep <pattern>`. Pipes, redirects and format options (`--stat`, `--name-only`, `--format=...`) get git's own output, unchanged; `GIT_PRISM_INSIDE_SHIM=1 git ...` always does.";
-
-/// The notes earlier releases wrote (0.1.0): recognised as ours, so that install replaces
-/// them and uninstall removes them.
-const PREVIOUS: &[&str] = &[NOTE_0_1_0];
 
 /// The note of 0.1.0.
 const NOTE_0_1_0: &str = "\

@@ -31,6 +31,7 @@
 //!   again alone, nested ones too, within `embed`'s bounds; a body that does not is
 //!   [`Opaque`], and says so.
 
+pub mod annotations;
 mod bash;
 mod c;
 pub mod cache;

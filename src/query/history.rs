@@ -57,6 +57,7 @@ pub fn history(
                         budget: q.paging.budget.unwrap_or(crate::answer::DEFAULT_BUDGET),
                         cursor: q.paging.cursor.as_deref(),
                         next,
+                        own: None,
                     },
                 )?)
             }

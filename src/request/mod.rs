@@ -312,6 +312,68 @@ pub struct Log {
     pub separator: bool,
     /// `-S <term>` or `-G <regex>`.
     pub pickaxe: Option<Pickaxe>,
+    /// `-L <range>:<file>` (a function's or a range of lines' history), in order; their tokens
+    /// are in [`Log::args`] too.
+    pub line_ranges: Vec<LineRange>,
+}
+
+/// One `-L` of `git log`: the lines whose history is asked for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LineRange {
+    /// The value as given (`:name:file`, `10,20:file`).
+    pub spec: OsString,
+    /// What it names in the file.
+    pub lines: Lines,
+    /// The file, as given.
+    pub file: OsString,
+}
+
+/// What a `-L` names in its file: the two forms the grammar reads (a regular expression as a
+/// start or an end, `^:name`, and the forms without an end are git's own).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Lines {
+    /// `:<name>:`: the function whose header matches (git's own funcname matching).
+    Function(OsString),
+    /// `<start>,<end>:`, the end as a line number or an offset (`+n`, `-n`) from the start.
+    Numbers(OsString),
+}
+
+/// Reads the value of a `log -L`: `:<name>:<file>` or `<start>,<end>:<file>` with a line number
+/// for the start and a line number or an offset for the end. `None` for anything else (git's
+/// own output).
+pub fn line_range(value: &OsStr) -> Option<LineRange> {
+    let bytes = value.as_bytes();
+    let (lines, file) = if let Some(rest) = bytes.strip_prefix(b":") {
+        // git's funcname ends at the next `:`; the rest is the file.
+        let colon = rest.iter().position(|b| *b == b':')?;
+        let (name, file) = (&rest[..colon], &rest[colon + 1..]);
+        if name.is_empty() {
+            return None;
+        }
+        (Lines::Function(OsStr::from_bytes(name).to_owned()), file)
+    } else {
+        let colon = bytes.iter().position(|b| *b == b':')?;
+        let (numbers, file) = (&bytes[..colon], &bytes[colon + 1..]);
+        let (start, end) = numbers.split_at(numbers.iter().position(|b| *b == b',')?);
+        let end = &end[1..];
+        let end = end
+            .strip_prefix(b"+")
+            .or_else(|| end.strip_prefix(b"-"))
+            .unwrap_or(end);
+        let number = |n: &[u8]| !n.is_empty() && n.len() <= 9 && n.iter().all(u8::is_ascii_digit);
+        if !number(start) || !number(end) || start.iter().all(|b| *b == b'0') {
+            return None;
+        }
+        (Lines::Numbers(OsStr::from_bytes(numbers).to_owned()), file)
+    };
+    if file.is_empty() {
+        return None;
+    }
+    Some(LineRange {
+        spec: value.to_owned(),
+        lines,
+        file: OsStr::from_bytes(file).to_owned(),
+    })
 }
 
 /// The pickaxe of `git log -S` / `-G`.
@@ -647,7 +709,7 @@ enum Role {
     MergeBase,
     /// `-S` / `-G`.
     Pickaxe(PickaxeKind),
-    /// `blame -L`.
+    /// `-L`: `blame`'s lines, `log`'s line range.
     LineRange,
     /// Shapes the hunks only (context lines, function context): honoured in the answer.
     Patch,
@@ -902,7 +964,8 @@ const LOG_PRESENTATION: &[Opt] = &[
     o("--diff-merges", Value, Machine),
     o("--remerge-diff", Flag, Machine),
     o("--count", Flag, Machine),
-    o("-L", Value, Unsupported),
+    // `log -L` (a line range's history); other subcommands that read this table refuse it.
+    o("-L", Value, Role::LineRange),
     o("-g", Flag, Unsupported),
     o("--walk-reflogs", Flag, Unsupported),
     o("--bisect", Flag, Unsupported),
@@ -1155,6 +1218,17 @@ pub fn parse_log(args: &[OsString]) -> Result<Log, Reason> {
                     });
                     log.args.extend_from_slice(tokens);
                 }
+                Role::LineRange => {
+                    let value = value.ok_or_else(|| Reason::MissingValue(opt.name.to_owned()))?;
+                    let range = line_range(value).ok_or_else(|| {
+                        Reason::Unsupported(format!(
+                            "`-L {}` has no structured answer",
+                            lossy(value)
+                        ))
+                    })?;
+                    log.line_ranges.push(range);
+                    log.args.extend_from_slice(tokens);
+                }
                 // Without `-p` (git's own output) they change nothing `log` prints.
                 Role::Patch => {}
                 _ => {
@@ -1168,6 +1242,18 @@ pub fn parse_log(args: &[OsString]) -> Result<Log, Reason> {
                 log.separator = true;
                 log.paths = rest.to_vec();
             }
+        }
+    }
+    if !log.line_ranges.is_empty() {
+        if log.pickaxe.is_some() {
+            return Err(Reason::Unsupported(
+                "`-L` with a pickaxe has no structured answer".to_owned(),
+            ));
+        }
+        if !log.paths.is_empty() {
+            return Err(Reason::Unsupported(
+                "`-L` with paths has no structured answer".to_owned(),
+            ));
         }
     }
     Ok(log)

@@ -13,6 +13,7 @@ fn summary(d: &Decision) -> String {
         Decision::Structured(r) => match &r.command {
             Command::Diff(_) => "S diff".into(),
             Command::Log(l) if l.pickaxe.is_some() => "S pickaxe".into(),
+            Command::Log(l) if !l.line_ranges.is_empty() => "S line log".into(),
             Command::Log(_) => "S log".into(),
             Command::Show(_) => "S show".into(),
             Command::Blame(_) => "S blame".into(),
@@ -194,7 +195,32 @@ fn decisions() {
         ("log --parents", "P machine"),
         ("log -m", "P machine"),
         ("log --cc", "P machine"),
-        ("log -L 1,5:a.rs", "P unsupported"),
+        // A line range's history: the two forms the grammar reads, and no other.
+        ("log -L 1,5:a.rs", "S line log"),
+        ("log -L1,5:a.rs", "S line log"),
+        (
+            "log -L 10,+5:src/a.rs -L :main:b.rs -n 3 main",
+            "S line log",
+        ),
+        (
+            "log -L :main:a.rs --author x --since 2024-01-01",
+            "S line log",
+        ),
+        ("log -L 5,-2:dir/a:b.rs", "S line log"),
+        ("log -L /start/,/end/:a.rs", "P unsupported"),
+        ("log -L :/regex/:a.rs", "S line log"),
+        ("log -L ^:main:a.rs", "P unsupported"),
+        ("log -L 5:a.rs", "P unsupported"),
+        ("log -L 0,5:a.rs", "P unsupported"),
+        ("log -L 1,5:", "P unsupported"),
+        ("log -L ::a.rs", "P unsupported"),
+        ("log -L 1,x:a.rs", "P unsupported"),
+        ("log -L 1,5:a.rs -- a.rs", "P unsupported"),
+        ("log -L 1,5:a.rs -S term", "P unsupported"),
+        ("log -L 1,5:a.rs -p", "P machine"),
+        ("log -L 1,5:a.rs --oneline", "P machine"),
+        ("log -L", "P missing"),
+        ("show -L 1,5:a.rs", "P unknown"),
         ("log -g", "P unsupported"),
         ("log --walk-reflogs", "P unsupported"),
         ("log -n", "P missing"),
@@ -555,4 +581,26 @@ fn patch_and_header_options_are_kept_for_the_answer() {
         panic!("show")
     };
     assert!(!s.no_header && !s.no_patch);
+}
+
+#[test]
+fn line_ranges_name_their_lines_and_file() {
+    let log = parse_log(&argv("-L :main:src/a.rs -L 10,+5:b:c.rs HEAD")).unwrap();
+    assert_eq!(
+        log.line_ranges,
+        [
+            LineRange {
+                spec: ":main:src/a.rs".into(),
+                lines: Lines::Function("main".into()),
+                file: "src/a.rs".into(),
+            },
+            LineRange {
+                spec: "10,+5:b:c.rs".into(),
+                lines: Lines::Numbers("10,+5".into()),
+                file: "b:c.rs".into(),
+            },
+        ]
+    );
+    // The tokens go to git as given.
+    assert_eq!(log.args, argv("-L :main:src/a.rs -L 10,+5:b:c.rs HEAD"));
 }

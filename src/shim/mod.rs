@@ -158,6 +158,12 @@ pub fn run(tool: Program, argv0: OsString, args: Vec<OsString>) -> i32 {
             }
             return write_answer(&bytes);
         }
+        Err(Passthrough::AnswerFailed(e)) if e.cursor().is_some() => {
+            // A later page was asked for: git's whole output is not that page (on a large
+            // range it is megabytes), so the caller is told to start again (issue 36).
+            say(&stale_cursor_line(tool, &args, e.cursor()));
+            return exit_codes::FAILURE;
+        }
         Err(reason) => {
             if debug {
                 note(format_args!("passthrough: {reason}"));
@@ -234,6 +240,32 @@ fn judge(tool: Program, args: &[OsString], scope: &OsStr) -> crate::guard::Decis
         }
         _ => decision,
     }
+}
+
+/// The one line a cursor that cannot be used gets: what is wrong with it, and the command to
+/// run again (the caller's own, without the cursor, which comes from the environment).
+fn stale_cursor_line(
+    tool: Program,
+    args: &[OsString],
+    cursor: Option<&crate::paging::CursorError>,
+) -> String {
+    use crate::paging::CursorError;
+    let command = format!(
+        "{} {}",
+        tool.name(),
+        crate::shell::join(args.iter().map(OsString::as_os_str))
+    );
+    let what = match cursor {
+        Some(CursorError::Stale(_)) => {
+            "is stale: what it pages has changed since it was printed (a branch moved or the working tree changed)".to_owned()
+        }
+        Some(CursorError::Invalid(c)) => format!("'{c}' is not one this command printed"),
+        None => "cannot be used".to_owned(),
+    };
+    format!(
+        "git-prism: the page cursor ({}) {what}; run `{command}` again without it for the first page",
+        crate::answer::CURSOR_VAR
+    )
 }
 
 /// A call the guard let through, and what the kernel layer puts around it.

@@ -338,7 +338,7 @@ fn an_answer_without_hunks_names_the_declarations_a_commit_deletes() {
     );
     repo.commit("replace the wrapper");
     let doc = page(&env, &repo.dir, &["show", "-s", "HEAD"], None);
-    let names = doc["files"][""]["M pager.py +1 -4"].to_string();
+    let names = doc["changed"].to_string();
     assert!(
         names.contains("deleted class Stream, class Wrapper"),
         "{doc}"

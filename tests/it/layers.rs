@@ -33,6 +33,7 @@ const LAYERS: &[&[&str]] = &[
         "unwind",
         "version",
         "fuzz",
+        "tokens",
     ],
     // Pure analyses over bytes: they know object ids, not repositories (issue 29: `lang`
     // imported `git` for `Oid`).

@@ -10,6 +10,7 @@
 )]
 
 mod answers;
+mod bounds;
 mod cli;
 mod common;
 mod contents;
@@ -39,6 +40,7 @@ mod lang_swift;
 mod lang_typescript;
 mod layers;
 mod limits;
+mod line_log;
 mod manifest;
 mod mcp_fuzz;
 mod oracle;
@@ -55,3 +57,4 @@ mod session_sandbox;
 mod session_verify;
 mod snapshot;
 mod verify;
+mod weighed;

@@ -180,11 +180,18 @@ fn unquote(q: &str) -> Vec<u8> {
     out
 }
 
-/// Runs `git-prism manifest <args>` in `dir` and parses the JSON.
+/// Runs `git-prism manifest <args>` in `dir` and parses the JSON: every file in one answer
+/// (`--all`) unless the arguments set a budget.
 pub fn manifest(env: &TestEnv, dir: &Path, args: &[&str]) -> Value {
+    let all: &[&str] = if args.contains(&"--max-tokens") {
+        &[]
+    } else {
+        &["--all"]
+    };
     let out = env
         .command(crate::common::bin(), &env.plain_path())
         .arg("manifest")
+        .args(all)
         .args(args)
         .current_dir(dir)
         .output()
