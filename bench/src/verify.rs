@@ -84,6 +84,77 @@ pub fn run(options: &Options, report: &mut Report) -> Result<()> {
     );
     let samples = interleaved(9, &[&verify, &status])?;
     let (v, s) = (median(&samples[0]), median(&samples[1]));
+    // The done-gate's stop hook (issue 35: at most 300 ms warm), as Claude Code runs it: its
+    // JSON on stdin, once where nothing changed since the session started, once with a file
+    // changed (a block, exit 2).
+    let hook = |changed: bool| {
+        let dir = dir.clone();
+        let binary = options.binary.clone();
+        let git = options.git.clone();
+        let tmp = options.work.join("hook-tmp");
+        let _ = std::fs::create_dir_all(&tmp);
+        move || {
+            let mut c = Command::new("sh");
+            let session = if changed { "bench-changed" } else { "bench-same" };
+            c.arg("-c")
+                .arg(format!(
+                    r#"printf '%s' '{{"session_id":"{session}","cwd":"{}","hook_event_name":"Stop","stop_hook_active":false}}' | "$0" hook stop --harness claude"#,
+                    dir.display()
+                ))
+                .arg(&binary)
+                .current_dir(&dir)
+                .env("GIT_CONFIG_NOSYSTEM", "1")
+                .env("GIT_CONFIG_GLOBAL", "/dev/null")
+                .env("GIT_PRISM_REAL_GIT", &git)
+                .env("TMPDIR", &tmp);
+            c
+        }
+    };
+    // Where the work started, for the unchanged case: the session-start hook notes it.
+    let start = Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            r#"printf '%s' '{{"session_id":"bench-same","cwd":"{}"}}' | "$0" hook session-start --harness claude >/dev/null"#,
+            dir.display()
+        ))
+        .arg(&options.binary)
+        .current_dir(&dir)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env("TMPDIR", options.work.join("hook-tmp"))
+        .status()?;
+    ensure!(start.success(), "hook session-start failed");
+    let same = hook(false);
+    let hook_samples = interleaved(9, &[&same])?;
+    std::fs::write(dir.join("d0500/f050.txt"), "changed by the bench\n")?;
+    let changed = hook(true);
+    let blocked = changed().output()?;
+    ensure!(
+        blocked.status.code() == Some(2),
+        "the hook did not block a changed work tree: {blocked:?}"
+    );
+    let changed_samples = interleaved(9, &[&changed])?;
+    crate::scratch::run(&options.git, &dir, &["checkout", "--", "d0500/f050.txt"])?;
+    let (same_ms, changed_ms) = (median(&hook_samples[0]), median(&changed_samples[0]));
+    report.section(
+        "hook stop",
+        &format!(
+            "`git-prism hook stop --harness claude` with Claude Code's JSON on stdin, on the same repository of {files} files: where nothing changed since session start, and with one file changed (a block, exit 2); medians of 9 warm runs. Budget (issue 35): 300 ms warm."
+        ),
+        &["case", "hook stop (ms)", "within budget"],
+        &[
+            vec![
+                "nothing changed".into(),
+                ms(same_ms),
+                if same_ms.as_secs_f64() <= 0.3 { "yes" } else { "no" }.into(),
+            ],
+            vec![
+                "a file changed (blocked)".into(),
+                ms(changed_ms),
+                if changed_ms.as_secs_f64() <= 0.3 { "yes" } else { "no" }.into(),
+            ],
+        ],
+    );
     report.section(
         "verify",
         &format!(

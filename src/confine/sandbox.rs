@@ -20,7 +20,7 @@
 //! Before both, the capabilities that reach past paths (reading files by handle, raw devices,
 //! mounts, tracing) leave the bounding set, so a root agent cannot regain them by an `execve`.
 //!
-//! Everything is built before the fork ([`Sandbox::prepare`]): the child only makes system
+//! Everything is built before the fork (`Sandbox::prepare`): the child only makes system
 //! calls on memory allocated before it, and reports the first one that fails through a pipe
 //! (which step, and `errno`), so the caller can say exactly what the kernel refused. Nothing
 //! here decides what to hide or allow: `guard::sandbox` computes the policy from the scope.
