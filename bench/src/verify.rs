@@ -95,7 +95,11 @@ pub fn run(options: &Options, report: &mut Report) -> Result<()> {
         let _ = std::fs::create_dir_all(&tmp);
         move || {
             let mut c = Command::new("sh");
-            let session = if changed { "bench-changed" } else { "bench-same" };
+            let session = if changed {
+                "bench-changed"
+            } else {
+                "bench-same"
+            };
             c.arg("-c")
                 .arg(format!(
                     r#"printf '%s' '{{"session_id":"{session}","cwd":"{}","hook_event_name":"Stop","stop_hook_active":false}}' | "$0" hook stop --harness claude"#,

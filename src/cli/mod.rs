@@ -69,6 +69,9 @@ enum Command {
     /// Start an agent held to a scope of repositories and permissions; check it; read its record
     Session(session::Args),
     /// Ask git whether work said to be done is committed, pushed and merged (silent when it is)
+    #[command(
+        after_help = "Exit status: 0 every check holds (nothing is printed); 10 committed, 11 commit, 12 pushed, 13 merged, 14 hooks, 15 protected (the first failing check's; one line each, with what to run); 1 the checks could not be asked (a bad revision, no repository); 2 usage."
+    )]
     Verify(verify::Args),
     /// Run as an agent harness's hook: block a turn's end until its work is done (`stop`), say
     /// where the work stands as a session starts (`session-start`)

@@ -48,6 +48,9 @@ enum Action {
         scope: Option<PathBuf>,
     },
     /// Ask git whether the session's work is committed, pushed and merged (silent when it is)
+    #[command(
+        after_help = "Exit status: 0 every check holds (nothing is printed); 10 committed, 11 commit, 12 pushed, 13 merged, 14 hooks, 15 protected (the first failing check's; one line each, with what to run); 1 the checks could not be asked (a bad revision, no repository); 2 usage."
+    )]
     Verify {
         /// The session to verify, by its id or a unique start of it (`session list`), also
         /// after it ended [default: the session this runs in]

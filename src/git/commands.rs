@@ -590,7 +590,8 @@ impl Repo {
             context: "reading the index",
             source: Box::new(e),
         })?;
-        let hidden = gix::index::entry::Flags::SKIP_WORKTREE | gix::index::entry::Flags::ASSUME_VALID;
+        let hidden =
+            gix::index::entry::Flags::SKIP_WORKTREE | gix::index::entry::Flags::ASSUME_VALID;
         Ok(index
             .entries()
             .iter()
