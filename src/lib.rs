@@ -28,6 +28,11 @@ pub mod git;
 pub mod guard;
 pub mod install;
 pub mod json;
+#[allow(
+    unreachable_pub,
+    reason = "items of private analyzer modules still say `pub`; the analyzers are being \
+              rewritten as data (issue 37), which narrows them"
+)]
 pub mod lang;
 pub mod locate;
 pub mod manifest;
@@ -37,6 +42,11 @@ pub mod query;
 pub mod request;
 pub mod serve;
 pub mod shell;
+#[allow(
+    unreachable_pub,
+    reason = "`shim::reader` still says `pub` of a private item; the shim is being refactored \
+              (issue 37), which narrows it"
+)]
 pub mod shim;
 pub mod text;
 pub mod time;

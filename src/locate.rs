@@ -16,7 +16,7 @@
 //! - Nothing here executes anything; the result is an absolute path. An unset PATH is
 //!   `/bin:/usr/bin`, as `execvp` takes it.
 
-use std::ffi::{OsStr, OsString};
+use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
@@ -194,9 +194,10 @@ impl Candidate {
     }
 }
 
-/// Joins directories into a PATH value (for tests and the installer).
-pub fn join_path<I: IntoIterator<Item = P>, P: AsRef<OsStr>>(dirs: I) -> OsString {
-    let mut out = OsString::new();
+/// Joins directories into a PATH value (for the tests of this module and the installer's).
+#[cfg(test)]
+pub(crate) fn join_path<I: IntoIterator<Item = P>, P: AsRef<OsStr>>(dirs: I) -> std::ffi::OsString {
+    let mut out = std::ffi::OsString::new();
     for (i, d) in dirs.into_iter().enumerate() {
         if i > 0 {
             out.push(":");
@@ -209,6 +210,7 @@ pub fn join_path<I: IntoIterator<Item = P>, P: AsRef<OsStr>>(dirs: I) -> OsStrin
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::ffi::OsString;
     use std::os::unix::fs::{PermissionsExt, symlink};
 
     struct Fixture {

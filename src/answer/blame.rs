@@ -54,7 +54,7 @@ struct Run {
 }
 
 /// Builds the answer to `git blame`.
-pub fn answer(b: &Blame, argv: &[OsString], ctx: &Call) -> Result<String, AnswerError> {
+pub(crate) fn answer(b: &Blame, argv: &[OsString], ctx: &Call) -> Result<String, AnswerError> {
     let repo = ctx.repo()?;
     let parsed = repo.blame(b)?;
     let functions = functions_of(repo, b).unwrap_or_default();

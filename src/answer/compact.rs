@@ -134,13 +134,6 @@ pub struct Body {
     pub next: Option<String>,
 }
 
-impl Body {
-    /// Whether the body says nothing at all (a change with no files).
-    pub fn is_empty(&self) -> bool {
-        self.files.is_empty() && self.hunks.is_empty() && self.dependencies.is_empty()
-    }
-}
-
 /// Where a hunk page starts: the position in the hunk order, the hunk, and the part of it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
 struct Position {

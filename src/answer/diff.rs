@@ -9,7 +9,7 @@ use crate::request::Diff;
 
 /// Builds the answer to `git diff` (`_argv` is the subcommand and its arguments). A range with
 /// no change has no answer: git's own (empty) output says it in no bytes at all.
-pub fn answer(diff: &Diff, _argv: &[OsString], ctx: &Call) -> Result<String, AnswerError> {
+pub(crate) fn answer(diff: &Diff, _argv: &[OsString], ctx: &Call) -> Result<String, AnswerError> {
     let repo = ctx.repo()?;
     let built = manifest::build(repo, diff, &manifest::Options::default())?;
     if built.files.is_empty() {

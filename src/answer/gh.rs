@@ -43,7 +43,7 @@ struct GhAnswer<'a> {
 }
 
 /// Builds the answer to `gh pr diff`.
-pub fn answer(pr: &PrDiff, ctx: &Call) -> Result<String, AnswerError> {
+pub(crate) fn answer(pr: &PrDiff, ctx: &Call) -> Result<String, AnswerError> {
     let view = gh::pr_view(pr.selector.as_deref())?;
     let repo = ctx.repo()?;
     for oid in [&view.head, &view.base] {

@@ -52,7 +52,7 @@ struct LineLogAnswer<'a> {
 }
 
 /// The most changed lines of one commit shown; past them, how many more and where they are.
-pub const MAX_LINES: usize = 200;
+pub(crate) const MAX_LINES: usize = 200;
 
 /// The cursor of a line log's page.
 const CURSOR: Cursor = Cursor("gL1");
@@ -69,7 +69,7 @@ enum Change {
 }
 
 /// Builds the answer to `git log -L`.
-pub fn answer(log: &Log, ctx: &Call) -> Result<String, AnswerError> {
+pub(crate) fn answer(log: &Log, ctx: &Call) -> Result<String, AnswerError> {
     let repo = ctx.repo()?;
     let listed = repo.line_log(log)?;
     let mut fp = Fingerprint::new();

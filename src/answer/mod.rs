@@ -103,8 +103,6 @@ pub struct Call {
     pub command: String,
     /// Where to continue a paged answer (`GIT_PRISM_CURSOR`).
     pub cursor: Option<String>,
-    /// When the answer is generated.
-    pub now: String,
     /// The repository, opened once for the answer.
     repo: OnceCell<Repo>,
     /// git's own output for the command line, which the answer must not cost more than.
@@ -152,7 +150,6 @@ impl Call {
             raw_command: format!("GIT_PRISM_INSIDE_SHIM=1 {command}"),
             command,
             cursor: cursor_from_env(),
-            now: crate::time::now_rfc3339(),
             repo: OnceCell::new(),
             own: OnceCell::new(),
         })
@@ -233,7 +230,6 @@ pub fn gh(pr: &crate::request::gh::PrDiff, argv: &[OsString]) -> Result<Vec<u8>,
         raw_command: format!("GIT_PRISM_INSIDE_SHIM=1 {command}"),
         command,
         cursor: cursor_from_env(),
-        now: crate::time::now_rfc3339(),
         repo: OnceCell::new(),
         own: OnceCell::new(),
     };

@@ -90,7 +90,7 @@ pub struct MapEntry {
     pub dir: String,
     /// `M lib.rs +3 -1` and the flags that matter.
     pub line: String,
-    /// Its path, the key its functions are listed under.
+    /// Its path as an answer quotes it (the map lists the file by `dir` and `line`).
     pub path: String,
     /// `added pub fn Type::name(..)` (the name written into its signature), `modified f`, ...
     pub functions: Vec<String>,

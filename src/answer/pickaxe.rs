@@ -77,7 +77,7 @@ const MAX_LINES: usize = 60;
 const CURSOR: Cursor = Cursor("gk1");
 
 /// Builds the answer to `git log -S/-G`.
-pub fn answer(log: &Log, _argv: &[OsString], ctx: &Call) -> Result<String, AnswerError> {
+pub(crate) fn answer(log: &Log, _argv: &[OsString], ctx: &Call) -> Result<String, AnswerError> {
     let pickaxe = log
         .pickaxe
         .as_ref()

@@ -44,7 +44,7 @@ struct ShowAnswer<'a> {
 }
 
 /// Builds the answer to `git show`.
-pub fn answer(show: &Show, ctx: &Call) -> Result<String, AnswerError> {
+pub(crate) fn answer(show: &Show, ctx: &Call) -> Result<String, AnswerError> {
     let repo = ctx.repo()?;
     let name = show.rev.clone().unwrap_or_else(|| OsString::from("HEAD"));
     let resolved = repo.resolve(&name)?;

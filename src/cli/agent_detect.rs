@@ -6,9 +6,9 @@ use crate::shim::detect;
 
 /// Arguments of `agent-detect`.
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+pub(crate) struct Args {}
 
-pub fn run(_args: Args, out: &mut Out<'_>) -> anyhow::Result<i32> {
+pub(crate) fn run(_args: Args, out: &mut Out<'_>) -> anyhow::Result<i32> {
     let agent = detect::detect(|name| std::env::var_os(name));
     let detected = Detected {
         agent: agent.as_ref().map(|a| a.name.as_str()),

@@ -8,7 +8,7 @@ use crate::exit_codes;
 
 /// Arguments of `completions`.
 #[derive(Debug, clap::Args)]
-pub struct CompletionArgs {
+pub(crate) struct CompletionArgs {
     /// The shell to write completions for
     #[arg(value_enum)]
     shell: clap_complete::Shell,
@@ -16,15 +16,15 @@ pub struct CompletionArgs {
 
 /// Arguments of `man`.
 #[derive(Debug, clap::Args)]
-pub struct ManArgs {}
+pub(crate) struct ManArgs {}
 
-pub fn completions(args: CompletionArgs, out: &mut Out<'_>) -> anyhow::Result<i32> {
+pub(crate) fn completions(args: CompletionArgs, out: &mut Out<'_>) -> anyhow::Result<i32> {
     let mut command = Cli::command();
     clap_complete::generate(args.shell, &mut command, "git-prism", out.stdout);
     Ok(exit_codes::SUCCESS)
 }
 
-pub fn man(_args: ManArgs, out: &mut Out<'_>) -> anyhow::Result<i32> {
+pub(crate) fn man(_args: ManArgs, out: &mut Out<'_>) -> anyhow::Result<i32> {
     let command = Cli::command();
     let mut man = clap_mangen::Man::new(command).section("1");
     if !crate::version::DATE.is_empty() {

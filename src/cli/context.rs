@@ -17,7 +17,7 @@ use crate::query::{self, ContextQuery, ReviewQuery};
     mut_arg("cursor", |a| a.help("Continue from a previous page's `next_cursor` (`context`)")),
     mut_arg("git_args", |a| a.help("The range, as for `git diff` (see `git-prism manifest --help`)")),
 )]
-pub struct Args {
+pub(crate) struct Args {
     #[command(flatten)]
     pub range: RangeArgs,
     /// Only these functions (qualified or bare names, comma-separated or repeated); a name the
@@ -37,7 +37,7 @@ pub struct Args {
 
 /// Which answer to give.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Mode {
+pub(crate) enum Mode {
     /// The context alone.
     Context,
     /// The manifest and the context.
@@ -53,7 +53,7 @@ impl Mode {
     }
 }
 
-pub fn run(mode: Mode, args: Args, out: &mut Out<'_>) -> anyhow::Result<i32> {
+pub(crate) fn run(mode: Mode, args: Args, out: &mut Out<'_>) -> anyhow::Result<i32> {
     if mode == Mode::Review && args.range.cursor.is_some() {
         anyhow::bail!("review takes --manifest-cursor and --context-cursor, one per part");
     }

@@ -11,7 +11,7 @@ use crate::shim;
 
 /// Arguments of `explain`.
 #[derive(Debug, clap::Args)]
-pub struct Args {
+pub(crate) struct Args {
     /// Explain a `gh` command line instead of a `git` one
     #[arg(long)]
     gh: bool,
@@ -27,7 +27,7 @@ pub struct Args {
     args: Vec<OsString>,
 }
 
-pub fn run(args: Args, out: &mut Out<'_>) -> anyhow::Result<i32> {
+pub(crate) fn run(args: Args, out: &mut Out<'_>) -> anyhow::Result<i32> {
     let tool = if args.gh { Program::Gh } else { Program::Git };
     let mut times: Vec<Duration> = Vec::with_capacity(args.repeat as usize);
     let mut decision = shim::decide(tool, &args.args);

@@ -16,7 +16,7 @@ use crate::query::{self, HistoryForm, HistoryQuery};
          `--since D`, `--first-parent`, `-- <paths>`..."
     )),
 )]
-pub struct Args {
+pub(crate) struct Args {
     #[command(flatten)]
     pub range: RangeArgs,
     /// Skip function and import analysis (faster)
@@ -24,7 +24,7 @@ pub struct Args {
     pub no_functions: bool,
 }
 
-pub fn run(args: Args, out: &mut Out<'_>) -> anyhow::Result<i32> {
+pub(crate) fn run(args: Args, out: &mut Out<'_>) -> anyhow::Result<i32> {
     let repo = args.range.repo.open()?;
     let q = HistoryQuery {
         log: args.range.log()?,

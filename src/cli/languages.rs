@@ -8,7 +8,7 @@ use crate::manifest::language;
 
 /// Arguments of `languages`.
 #[derive(Debug, clap::Args)]
-pub struct Args {
+pub(crate) struct Args {
     /// Print the list as JSON
     #[arg(long)]
     json: bool,
@@ -17,7 +17,7 @@ pub struct Args {
     analyzed: bool,
 }
 
-pub fn run(args: Args, out: &mut Out<'_>) -> anyhow::Result<i32> {
+pub(crate) fn run(args: Args, out: &mut Out<'_>) -> anyhow::Result<i32> {
     let analyzed = lang::analyzed();
     let rows: Vec<(&'static str, Vec<String>, bool)> = language::known()
         .into_iter()

@@ -17,7 +17,7 @@ use crate::query::{self, ManifestQuery};
          options such as `-M50%` or `--no-renames`, and `-- <paths>`"
     )),
 )]
-pub struct Args {
+pub(crate) struct Args {
     #[command(flatten)]
     pub range: RangeArgs,
     /// Leave untracked files out of working-tree manifests
@@ -28,7 +28,7 @@ pub struct Args {
     pub no_functions: bool,
 }
 
-pub fn run(args: Args, out: &mut Out<'_>) -> anyhow::Result<i32> {
+pub(crate) fn run(args: Args, out: &mut Out<'_>) -> anyhow::Result<i32> {
     let started = std::time::Instant::now();
     let repo = args.range.repo.open()?;
     let opened = ("open", started.elapsed());

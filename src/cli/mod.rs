@@ -12,12 +12,20 @@ mod completions;
 mod context;
 mod explain;
 mod history;
+#[allow(
+    unreachable_pub,
+    reason = "says `pub` of items only `cli` sees; being refactored (issue 37), which narrows them"
+)]
 mod hook;
 mod languages;
 mod manifest;
 mod range;
 mod schema;
 mod serve;
+#[allow(
+    unreachable_pub,
+    reason = "says `pub` of items only `cli` sees; being refactored (issue 37), which narrows them"
+)]
 mod session;
 mod shim;
 mod snapshot;

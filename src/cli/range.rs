@@ -27,7 +27,7 @@ pub(crate) const RANGE_COMMANDS: &[&str] = &["manifest", "history", "context", "
 
 /// Where the repository is and how the JSON is printed.
 #[derive(Debug, clap::Args)]
-pub struct RepoArgs {
+pub(crate) struct RepoArgs {
     /// Repository to inspect (default: the one containing the current directory)
     #[arg(long, value_name = "PATH")]
     pub repo: Option<PathBuf>,
@@ -38,7 +38,7 @@ pub struct RepoArgs {
 
 impl RepoArgs {
     /// Opens the repository named by `--repo`, or the current one.
-    pub fn open(&self) -> anyhow::Result<Repo> {
+    pub(crate) fn open(&self) -> anyhow::Result<Repo> {
         let location = match &self.repo {
             Some(path) => Location::at(path)?,
             None => Location::current()?,
@@ -49,7 +49,7 @@ impl RepoArgs {
 
 /// A range and how to page the answer about it.
 #[derive(Debug, clap::Args)]
-pub struct RangeArgs {
+pub(crate) struct RangeArgs {
     #[command(flatten)]
     pub repo: RepoArgs,
     /// Entries per page (a `next_cursor` is given when more remain)
@@ -76,13 +76,13 @@ pub struct RangeArgs {
 
 impl RangeArgs {
     /// Parses the range as `git diff` would.
-    pub fn diff(&self) -> anyhow::Result<request::Diff> {
+    pub(crate) fn diff(&self) -> anyhow::Result<request::Diff> {
         parse_diff(&self.git_args)
     }
 
     /// Parses the range as `git log` would (a line range's history, `-L`, is the shim's answer
     /// to `git log -L`, not a history of manifests).
-    pub fn log(&self) -> anyhow::Result<request::Log> {
+    pub(crate) fn log(&self) -> anyhow::Result<request::Log> {
         let log = request::parse_log(&self.git_args).map_err(unsupported)?;
         if let Some(range) = log.line_ranges.first() {
             anyhow::bail!(
@@ -95,7 +95,7 @@ impl RangeArgs {
 
     /// The budget of a page: `--max-tokens`, none with `--all`, else the shim's own (issue 36:
     /// without a default, `review` of one tokio range printed 1.1 MB).
-    pub fn budget(&self) -> Option<Budget> {
+    pub(crate) fn budget(&self) -> Option<Budget> {
         if self.all {
             return None;
         }
@@ -106,7 +106,7 @@ impl RangeArgs {
     }
 
     /// The paging of the answer: `--cursor`, `--page-size`, the budget, `--pretty`.
-    pub fn paging(&self) -> Paging {
+    pub(crate) fn paging(&self) -> Paging {
         Paging {
             cursor: self.cursor.clone(),
             page_size: self.page_size,
@@ -116,12 +116,12 @@ impl RangeArgs {
     }
 
     /// The range as one shell-quoted string.
-    pub fn quoted(&self) -> String {
+    pub(crate) fn quoted(&self) -> String {
         crate::shell::join(self.git_args.iter().map(OsString::as_os_str))
     }
 
     /// Starts the command line of a next page: `git-prism <command> [--repo <path>]`.
-    pub fn next_page(&self, command: &str) -> NextPage<'_> {
+    pub(crate) fn next_page(&self, command: &str) -> NextPage<'_> {
         let mut line = format!("git-prism {command}");
         if let Some(repo) = &self.repo.repo {
             line.push_str(" --repo ");
@@ -133,14 +133,14 @@ impl RangeArgs {
 
 /// The command line that fetches the next page: the same command, options and range, and the
 /// cursor.
-pub struct NextPage<'a> {
+pub(crate) struct NextPage<'a> {
     args: &'a RangeArgs,
     line: String,
 }
 
 impl NextPage<'_> {
     /// Adds an option with its value, shell-quoted.
-    pub fn option(mut self, name: &str, value: Option<&OsStr>) -> Self {
+    pub(crate) fn option(mut self, name: &str, value: Option<&OsStr>) -> Self {
         if let Some(value) = value {
             self.line.push(' ');
             self.line.push_str(name);
@@ -151,7 +151,7 @@ impl NextPage<'_> {
     }
 
     /// Adds a flag when it is set.
-    pub fn flag(mut self, name: &str, set: bool) -> Self {
+    pub(crate) fn flag(mut self, name: &str, set: bool) -> Self {
         if set {
             self.line.push(' ');
             self.line.push_str(name);
@@ -160,7 +160,7 @@ impl NextPage<'_> {
     }
 
     /// Adds `--page-size` and `--max-tokens` as given.
-    pub fn paging(self) -> Self {
+    pub(crate) fn paging(self) -> Self {
         let (size, tokens) = (self.args.page_size, self.args.max_tokens);
         self.option(
             "--page-size",
@@ -173,7 +173,7 @@ impl NextPage<'_> {
     }
 
     /// Ends the line with the cursor option and the range.
-    pub fn cursor(self, name: &str, cursor: &str) -> String {
+    pub(crate) fn cursor(self, name: &str, cursor: &str) -> String {
         let mut line = self.line;
         line.push_str(&format!(" {name} {cursor}"));
         for arg in &self.args.git_args {
@@ -185,7 +185,7 @@ impl NextPage<'_> {
 }
 
 /// Parses `git diff`-style range arguments with the shim's grammar.
-pub fn parse_diff(git_args: &[OsString]) -> anyhow::Result<request::Diff> {
+pub(crate) fn parse_diff(git_args: &[OsString]) -> anyhow::Result<request::Diff> {
     request::parse_diff(git_args).map_err(unsupported)
 }
 
@@ -194,7 +194,7 @@ fn unsupported(reason: request::Reason) -> anyhow::Error {
 }
 
 /// Writes the phases of a run to stderr when `GIT_PRISM_TRACE` is set.
-pub fn trace<'a>(
+pub(crate) fn trace<'a>(
     out: &mut Out<'_>,
     phases: impl IntoIterator<Item = &'a (&'static str, std::time::Duration)>,
 ) -> std::io::Result<()> {

@@ -6,9 +6,9 @@ use crate::manifest::schema::ManifestDoc;
 
 /// Arguments of `schema`.
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+pub(crate) struct Args {}
 
-pub fn run(_args: Args, out: &mut Out<'_>) -> anyhow::Result<i32> {
+pub(crate) fn run(_args: Args, out: &mut Out<'_>) -> anyhow::Result<i32> {
     let schema = schemars::schema_for!(ManifestDoc);
     writeln!(out.stdout, "{}", crate::json::to_string_pretty(&schema)?)?;
     Ok(exit_codes::SUCCESS)

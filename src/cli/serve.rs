@@ -11,7 +11,7 @@ use crate::serve;
 
 /// Arguments of `serve`.
 #[derive(Debug, clap::Args)]
-pub struct Args {
+pub(crate) struct Args {
     /// Also answer for repositories under DIR (repeatable); the client's MCP roots are always
     /// allowed. With neither, only the current directory is.
     #[arg(long, value_name = "DIR")]
@@ -50,7 +50,7 @@ fn watch_parent() {
         .ok();
 }
 
-pub fn run(args: Args) -> anyhow::Result<i32> {
+pub(crate) fn run(args: Args) -> anyhow::Result<i32> {
     for name in serve::confine::clear_inherited_repository() {
         log(&format!(
             "ignoring {name}: each call's repo_path names the repository"

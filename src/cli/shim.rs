@@ -15,7 +15,7 @@ use crate::locate::ResolveError;
 
 /// Arguments of `shim`.
 #[derive(Debug, clap::Args)]
-pub struct Args {
+pub(crate) struct Args {
     #[command(subcommand)]
     action: Action,
 }
@@ -139,7 +139,7 @@ fn agent_note(layout: &Layout, consent: Option<bool>, out: &mut Out<'_>) -> anyh
     Ok(())
 }
 
-pub fn run(args: Args, out: &mut Out<'_>) -> anyhow::Result<i32> {
+pub(crate) fn run(args: Args, out: &mut Out<'_>) -> anyhow::Result<i32> {
     match args.action {
         Action::Install {
             dir,

@@ -12,7 +12,7 @@ use crate::query::{self, SnapshotQuery};
 
 /// Arguments of `snapshot`.
 #[derive(Debug, clap::Args)]
-pub struct Args {
+pub(crate) struct Args {
     #[command(flatten)]
     pub repo: RepoArgs,
     /// Files to read, relative to the top of the working tree (at most 20)
@@ -49,7 +49,7 @@ fn parse_range_arg(text: &str) -> Result<(usize, usize), String> {
         .ok_or_else(|| format!("expected START:END with 1 <= START <= END, got '{text}'"))
 }
 
-pub fn run(args: Args, out: &mut Out<'_>) -> anyhow::Result<i32> {
+pub(crate) fn run(args: Args, out: &mut Out<'_>) -> anyhow::Result<i32> {
     let mut range = range::parse_diff(&args.range)?;
     range.cached |= args.cached;
     let repo = args.repo.open()?;

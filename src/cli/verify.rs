@@ -14,7 +14,7 @@ use crate::query::verify::{self, Check, Finding, Pushed, Since, Subject, VerifyQ
 
 /// The options every form of `verify` takes.
 #[derive(Debug, clap::Args)]
-pub struct Checks {
+pub(crate) struct Checks {
     /// The commit the work is: it must be HEAD or in HEAD's history (and, with --merged-into,
     /// reachable from that branch)
     #[arg(long, value_name = "REV")]
@@ -51,7 +51,7 @@ fn parse_check(name: &str) -> Result<Check, String> {
 
 /// Arguments of `verify`.
 #[derive(Debug, clap::Args)]
-pub struct Args {
+pub(crate) struct Args {
     /// The commit the work started from: HEAD must have moved past it (required outside a
     /// session: use `git-prism session verify` within one)
     #[arg(long, value_name = "REV")]
@@ -63,7 +63,7 @@ pub struct Args {
     repos: Vec<PathBuf>,
 }
 
-pub fn run(args: Args, out: &mut Out<'_>) -> Result<i32> {
+pub(crate) fn run(args: Args, out: &mut Out<'_>) -> Result<i32> {
     let locations = if args.repos.is_empty() {
         vec![Location::current()?]
     } else {
@@ -86,7 +86,11 @@ pub fn run(args: Args, out: &mut Out<'_>) -> Result<i32> {
 }
 
 /// Builds the query for `subjects` with `checks`, runs it and prints what failed.
-pub fn run_checks(subjects: Vec<Subject>, checks: &Checks, out: &mut Out<'_>) -> Result<i32> {
+pub(crate) fn run_checks(
+    subjects: Vec<Subject>,
+    checks: &Checks,
+    out: &mut Out<'_>,
+) -> Result<i32> {
     if subjects.is_empty() {
         bail!("nothing to verify: no repository");
     }
@@ -107,7 +111,7 @@ pub fn run_checks(subjects: Vec<Subject>, checks: &Checks, out: &mut Out<'_>) ->
 }
 
 /// The protected paths given on the command line (added to a session's own).
-pub fn protected(checks: &Checks) -> &[String] {
+pub(crate) fn protected(checks: &Checks) -> &[String] {
     &checks.protected
 }
 

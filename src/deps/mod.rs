@@ -213,23 +213,6 @@ pub struct ChangedFile {
     pub after: Parsed,
 }
 
-impl ChangedFile {
-    /// Parses both sides from their content.
-    pub fn from_content(
-        path: String,
-        format: Format,
-        before: Option<&[u8]>,
-        after: Option<&[u8]>,
-    ) -> ChangedFile {
-        ChangedFile {
-            path,
-            format,
-            before: before.map(|c| parse(format, c)),
-            after: after.map(|c| parse(format, c)),
-        }
-    }
-}
-
 /// The churn of one lockfile.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LockfileSummary {
@@ -357,6 +340,23 @@ fn severity(bump: Option<Bump>) -> u8 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    impl ChangedFile {
+        /// Parses both sides from their content.
+        pub fn from_content(
+            path: String,
+            format: Format,
+            before: Option<&[u8]>,
+            after: Option<&[u8]>,
+        ) -> ChangedFile {
+            ChangedFile {
+                path,
+                format,
+                before: before.map(|c| parse(format, c)),
+                after: after.map(|c| parse(format, c)),
+            }
+        }
+    }
 
     fn decl(name: &str, kind: &'static str, version: &str) -> Declaration {
         Declaration {

@@ -122,20 +122,16 @@ fn literal(path: &[u8]) -> OsString {
     OsString::from(OsStr::from_bytes(&spec))
 }
 
-/// Which files a patch is about.
-pub enum PatchPaths<'a> {
-    /// The caller's pathspecs (the whole range).
-    Caller(&'a [OsString]),
-    /// These file pairs of the range (path, and the source of a rename or copy), narrowed to
-    /// when git's answer for them cannot change by narrowing; otherwise the caller's pathspecs.
-    Files {
-        /// The pairs.
-        pairs: Vec<(&'a [u8], Option<&'a [u8]>)>,
-        /// The caller's pathspecs, used when narrowing could change the answer.
-        caller: &'a [OsString],
-        /// Whether the pairs are every file of the range.
-        all: bool,
-    },
+/// Which files a patch is about: these file pairs of the range (path, and the source of a
+/// rename or copy), narrowed to when git's answer for them cannot change by narrowing;
+/// otherwise the caller's pathspecs.
+pub struct PatchPaths<'a> {
+    /// The pairs.
+    pub pairs: Vec<(&'a [u8], Option<&'a [u8]>)>,
+    /// The caller's pathspecs, used when narrowing could change the answer.
+    pub caller: &'a [OsString],
+    /// Whether the pairs are every file of the range.
+    pub all: bool,
 }
 
 /// What a patch should look like.
@@ -301,26 +297,19 @@ impl Repo {
         args.extend(NO_PROGRAMS.iter().map(OsString::from));
         args.extend(target.diff_args.iter().cloned());
         args.push("--".into());
-        match paths {
-            PatchPaths::Caller(specs) => args.extend(specs.iter().cloned()),
-            PatchPaths::Files {
-                pairs,
-                caller: specs,
-                all,
-            } => {
-                // Narrowing is safe unless paths are relative to a directory, copies are
-                // looked for (a source outside the pathspec would vanish), or it would not
-                // narrow anything.
-                if caller.relative() || caller.finds_copies() || *all || pairs.len() > MAX_PATHSPECS
-                {
-                    args.extend(specs.iter().cloned());
-                } else {
-                    for (path, old) in pairs {
-                        args.push(literal(path));
-                        if let Some(old) = old {
-                            args.push(literal(old));
-                        }
-                    }
+        // Narrowing is safe unless paths are relative to a directory, copies are looked for (a
+        // source outside the pathspec would vanish), or it would not narrow anything.
+        if caller.relative()
+            || caller.finds_copies()
+            || paths.all
+            || paths.pairs.len() > MAX_PATHSPECS
+        {
+            args.extend(paths.caller.iter().cloned());
+        } else {
+            for (path, old) in &paths.pairs {
+                args.push(literal(path));
+                if let Some(old) = old {
+                    args.push(literal(old));
                 }
             }
         }

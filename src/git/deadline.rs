@@ -186,8 +186,6 @@ pub struct Deadline {
     thread: Option<std::thread::JoinHandle<()>>,
     fired: Arc<AtomicBool>,
     killer: Arc<Killer>,
-    /// The limit, for the error message.
-    pub limit: Duration,
 }
 
 impl Deadline {
@@ -212,7 +210,6 @@ impl Deadline {
             thread: Some(thread),
             fired,
             killer,
-            limit,
         })
     }
 

@@ -43,9 +43,6 @@ pub enum GitError {
     /// Two commits share no history.
     #[error("no merge base between '{0}' and '{1}'")]
     NoMergeBase(String, String),
-    /// The operation needs a working tree and the repository has none.
-    #[error("this operation needs a working tree, and '{}' is bare", .0.display())]
-    Bare(PathBuf),
     /// An object could not be read.
     #[error("cannot read object {id}")]
     Object {

@@ -44,7 +44,7 @@ pub mod tree;
 pub mod worktree;
 
 pub use crate::oid::Oid;
-pub use commands::{AsTyped, PatchPaths, PatchShape, Pending, Printed};
+pub use commands::{AsTyped, PatchPaths, PatchShape, Printed};
 pub use error::{BoxedError, GitError};
 pub use object::Mode;
 pub use real::REPOSITORY_VARIABLES;

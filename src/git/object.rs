@@ -32,8 +32,6 @@ impl Mode {
     pub const SYMLINK: Mode = Mode(0o120000);
     /// A submodule (a gitlink).
     pub const GITLINK: Mode = Mode(0o160000);
-    /// A directory.
-    pub const TREE: Mode = Mode(0o040000);
 
     /// The mode of an octal number.
     pub const fn from_bits(bits: u32) -> Mode {

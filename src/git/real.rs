@@ -40,7 +40,7 @@ use crate::locate;
 
 /// How to run the real git against the caller's repository.
 #[derive(Debug)]
-pub struct Invocation {
+pub(crate) struct Invocation {
     /// The real git.
     pub program: PathBuf,
     /// The directory the caller ran in (before any `-C`).
@@ -57,7 +57,7 @@ pub struct Invocation {
 }
 
 /// A git process started by [`Invocation::spawn`].
-pub struct Running {
+pub(crate) struct Running {
     child: std::process::Child,
     name: String,
     program: PathBuf,
@@ -82,14 +82,14 @@ impl Running {
 
     /// Like [`Running::finish`], but reads at most `max` bytes of standard output: past that,
     /// git is stopped and the call fails with [`GitError::TooLarge`].
-    pub fn finish_capped(self, max: usize) -> Result<Vec<u8>, GitError> {
+    pub(crate) fn finish_capped(self, max: usize) -> Result<Vec<u8>, GitError> {
         self.collect(max)
     }
 
     /// Waits for git and returns its standard output, at most [`MAX_OUTPUT`] bytes (past
     /// that, [`GitError::TooLarge`]); a non-zero exit is an error carrying git's standard
     /// error.
-    pub fn finish(self) -> Result<Vec<u8>, GitError> {
+    pub(crate) fn finish(self) -> Result<Vec<u8>, GitError> {
         self.collect(MAX_OUTPUT)
     }
 
@@ -135,7 +135,7 @@ fn block_sigpipe() {
 /// The most bytes read from one git process unless the caller sets a smaller cap: a tiny,
 /// well-compressed repository can make git print gigabytes (one huge commit message, a huge
 /// blamed file), and an answer's memory must stay bounded.
-pub const MAX_OUTPUT: usize = 128 << 20;
+pub(crate) const MAX_OUTPUT: usize = 128 << 20;
 
 /// Returns git's standard output, or the error its exit status and standard error describe.
 fn checked(
@@ -193,7 +193,7 @@ impl Invocation {
     /// Locates the real git and prepares calls from `cwd` with the caller's `globals`. The
     /// populated submodules are given with [`Invocation::set_submodules`] before the first
     /// [`Invocation::command`].
-    pub fn locate(cwd: PathBuf, globals: Vec<OsString>) -> Result<Invocation, GitError> {
+    pub(crate) fn locate(cwd: PathBuf, globals: Vec<OsString>) -> Result<Invocation, GitError> {
         let path_var = std::env::var_os("PATH");
         let pinned = std::env::var_os(locate::Program::Git.pin_variable());
         let program = locate::resolve(locate::Inputs {
@@ -213,12 +213,12 @@ impl Invocation {
     }
 
     /// Ignores replace objects in every command from now on (`GIT_NO_REPLACE_OBJECTS=1`).
-    pub fn ignore_replace_objects(&mut self) {
+    pub(crate) fn ignore_replace_objects(&mut self) {
         self.no_replace = true;
     }
 
     /// Sets the populated submodules' directories, whose filter drivers are neutralised too.
-    pub fn set_submodules(&mut self, submodules: Vec<PathBuf>) {
+    pub(crate) fn set_submodules(&mut self, submodules: Vec<PathBuf>) {
         self.submodules = submodules;
         *self
             .guard
@@ -240,7 +240,7 @@ impl Invocation {
 
     /// Returns the git dir the real git uses in the submodule checked out at `dir`, as git runs
     /// there (with the submodule's `.git`, without the caller's repository options).
-    pub fn submodule_git_dir(&self, dir: &Path) -> Result<PathBuf, GitError> {
+    pub(crate) fn submodule_git_dir(&self, dir: &Path) -> Result<PathBuf, GitError> {
         let mut cmd = self.in_submodule(dir);
         cmd.args(["rev-parse", "--absolute-git-dir"]);
         let mut out = self.run(cmd, "rev-parse")?;
@@ -252,7 +252,7 @@ impl Invocation {
 
     /// Runs `git rev-parse <args>` with the safe overrides but before any filter driver is
     /// listed (rev-parse reads no file content, so none can run): for finding the repository.
-    pub fn rev_parse(&self, args: &[&str]) -> Result<Vec<u8>, GitError> {
+    pub(crate) fn rev_parse(&self, args: &[&str]) -> Result<Vec<u8>, GitError> {
         let mut cmd = self.base(&self.cwd, &self.globals);
         cmd.arg("rev-parse").args(args);
         self.run(cmd, "rev-parse")
@@ -263,7 +263,11 @@ impl Invocation {
     /// before it were printed.
     /// With `plain`, the repository variables (`GIT_DIR`, `GIT_WORK_TREE`, ...) are removed:
     /// the repository found is the one at `cwd`, whatever the caller's environment names.
-    pub fn rev_parse_printed(&self, args: &[&str], plain: bool) -> Result<Vec<u8>, GitError> {
+    pub(crate) fn rev_parse_printed(
+        &self,
+        args: &[&str],
+        plain: bool,
+    ) -> Result<Vec<u8>, GitError> {
         let mut cmd = self.base(&self.cwd, &self.globals);
         if plain {
             for var in REPOSITORY_VARIABLES {
@@ -296,7 +300,7 @@ impl Invocation {
     /// entries of `GIT_CONFIG_COUNT` (the hook wrapper's view: the configuration without the
     /// shim's own `core.hooksPath`), without the safe overrides (which set that key).
     /// `None` when unset or unreadable.
-    pub fn config_get_with_count(&self, key: &str, count: usize) -> Option<Vec<u8>> {
+    pub(crate) fn config_get_with_count(&self, key: &str, count: usize) -> Option<Vec<u8>> {
         let mut cmd = Command::new(&self.program);
         cmd.current_dir(&self.cwd)
             .args(&self.globals)
@@ -321,7 +325,7 @@ impl Invocation {
     /// Runs `git <args>` for a command that reads no file content (`config`, `symbolic-ref`,
     /// `for-each-ref`), so no filter driver can run: with the safe overrides, before any driver
     /// is listed.
-    pub fn metadata(&self, args: &[&str]) -> Result<Vec<u8>, GitError> {
+    pub(crate) fn metadata(&self, args: &[&str]) -> Result<Vec<u8>, GitError> {
         let mut cmd = self.base(&self.cwd, &self.globals);
         cmd.args(args);
         self.run(cmd, args.first().copied().unwrap_or("git"))
@@ -329,7 +333,7 @@ impl Invocation {
 
     /// Returns a command for `git <globals> <overrides> <args>` that cannot run a program the
     /// repository configures. The first call lists the configuration (see the module docs).
-    pub fn command<I, S>(&self, args: I) -> Result<Command, GitError>
+    pub(crate) fn command<I, S>(&self, args: I) -> Result<Command, GitError>
     where
         I: IntoIterator<Item = S>,
         S: AsRef<OsStr>,
@@ -416,7 +420,7 @@ impl Invocation {
 
     /// Runs git with `args` and returns its standard output; a non-zero exit is an error
     /// carrying git's standard error.
-    pub fn output<I, S>(&self, args: I) -> Result<Vec<u8>, GitError>
+    pub(crate) fn output<I, S>(&self, args: I) -> Result<Vec<u8>, GitError>
     where
         I: IntoIterator<Item = S>,
         S: AsRef<OsStr>,
@@ -426,7 +430,7 @@ impl Invocation {
 
     /// Like [`Invocation::output`], reading at most `max` bytes ([`GitError::TooLarge`] past
     /// that).
-    pub fn output_capped<I, S>(&self, args: I, max: usize) -> Result<Vec<u8>, GitError>
+    pub(crate) fn output_capped<I, S>(&self, args: I, max: usize) -> Result<Vec<u8>, GitError>
     where
         I: IntoIterator<Item = S>,
         S: AsRef<OsStr>,
@@ -435,7 +439,7 @@ impl Invocation {
     }
 
     /// Starts git with `args`; [`Running::finish`] collects its output.
-    pub fn spawn<I, S>(&self, args: I) -> Result<Running, GitError>
+    pub(crate) fn spawn<I, S>(&self, args: I) -> Result<Running, GitError>
     where
         I: IntoIterator<Item = S>,
         S: AsRef<OsStr>,
@@ -456,7 +460,7 @@ impl Invocation {
     /// the caller's global options): only the user's and the system's configuration apply, so
     /// nothing a repository configures (its ssh command, upload pack, credential helper, URL
     /// rewriting) can run or redirect it. For asking a remote about a repository's work.
-    pub fn output_outside<I, S>(&self, args: I) -> Result<Vec<u8>, GitError>
+    pub(crate) fn output_outside<I, S>(&self, args: I) -> Result<Vec<u8>, GitError>
     where
         I: IntoIterator<Item = S>,
         S: AsRef<OsStr>,
@@ -477,7 +481,7 @@ impl Invocation {
     /// Runs git on one private copy of `index`: each of `prepare` fed its input on its
     /// standard input, in order, then `then`, whose output is returned (what the first ones
     /// change stays in the copy).
-    pub fn output_on_index_copy(
+    pub(crate) fn output_on_index_copy(
         &self,
         prepare: &[(Vec<OsString>, Vec<u8>)],
         then: &[OsString],
@@ -527,7 +531,11 @@ impl Invocation {
     /// Runs git with `args`, writes `input` to its standard input (from a thread: git starts
     /// writing before it has read everything), and returns its standard output; a non-zero exit
     /// is an error carrying git's standard error.
-    pub fn output_with_input<I, S>(&self, args: I, input: Vec<u8>) -> Result<Vec<u8>, GitError>
+    pub(crate) fn output_with_input<I, S>(
+        &self,
+        args: I,
+        input: Vec<u8>,
+    ) -> Result<Vec<u8>, GitError>
     where
         I: IntoIterator<Item = S>,
         S: AsRef<OsStr>,
@@ -591,7 +599,11 @@ impl Invocation {
     /// refreshes the index it reads and writes it back (`--no-optional-locks` does not stop
     /// that), which would rewrite the caller's `.git/index` and change what the next call
     /// sees.
-    pub fn spawn_on_index_copy<I, S>(&self, args: I, index: &Path) -> Result<Running, GitError>
+    pub(crate) fn spawn_on_index_copy<I, S>(
+        &self,
+        args: I,
+        index: &Path,
+    ) -> Result<Running, GitError>
     where
         I: IntoIterator<Item = S>,
         S: AsRef<OsStr>,
@@ -614,7 +626,7 @@ impl Invocation {
 
 /// A copy of the index in a private temporary directory, removed when dropped.
 #[derive(Debug)]
-pub struct IndexCopy {
+pub(crate) struct IndexCopy {
     dir: PathBuf,
     file: PathBuf,
 }
@@ -710,7 +722,7 @@ pub const REPOSITORY_VARIABLES: &[&str] = &[
 /// Returns the driver names of the `filter.<name>.<key>` keys in `git config --list -z
 /// --name-only` output. Section and key names are lower case there; the name between them is
 /// kept byte for byte (it may contain dots, `=`, and bytes that are not UTF-8).
-pub fn filter_drivers(listing: &[u8]) -> Vec<Vec<u8>> {
+pub(crate) fn filter_drivers(listing: &[u8]) -> Vec<Vec<u8>> {
     let mut names: Vec<Vec<u8>> = listing
         .split(|b| *b == 0)
         .filter_map(|key| {
@@ -726,7 +738,7 @@ pub fn filter_drivers(listing: &[u8]) -> Vec<Vec<u8>> {
 
 /// Returns the `--config-env` arguments that blank every command of the drivers `names` and
 /// make them optional.
-pub fn neutralising_args(names: &[Vec<u8>]) -> Vec<OsString> {
+pub(crate) fn neutralising_args(names: &[Vec<u8>]) -> Vec<OsString> {
     let mut args = Vec::with_capacity(names.len() * 4);
     for name in names {
         for (key, var) in [

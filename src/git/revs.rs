@@ -145,11 +145,6 @@ impl Repo {
         super::object::to_gix(oid).is_some_and(|id| self.local().has_object(id))
     }
 
-    /// Returns the first parent of a commit, or `None` for a root commit.
-    pub fn first_parent(&self, commit: &Oid) -> Result<Option<Oid>, GitError> {
-        Ok(self.parents(commit)?.into_iter().next())
-    }
-
     /// Returns the parents of a commit.
     pub fn parents(&self, commit: &Oid) -> Result<Vec<Oid>, GitError> {
         let repo = self.local();

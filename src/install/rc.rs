@@ -196,28 +196,29 @@ pub fn plan_remove(file: &Path) -> Result<Option<Edit>, InstallError> {
     block::plan_remove(file, &MARKS, Shell::for_file(file) == Shell::Fish)
 }
 
-/// Appends the block for `dir` to `file` unless it is already there; returns whether the file
-/// changed.
-pub fn add_block(file: &Path, dir: &Path, shell: Shell) -> Result<bool, InstallError> {
-    let edit = plan_add(file, dir, shell)?;
-    if let Some(edit) = &edit {
-        edit.apply()?;
-    }
-    Ok(edit.is_some())
-}
-
-/// Removes the block from `file`; returns whether the file changed.
-pub fn remove_block(file: &Path) -> Result<bool, InstallError> {
-    let edit = plan_remove(file)?;
-    if let Some(edit) = &edit {
-        edit.apply()?;
-    }
-    Ok(edit.is_some())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Plans and applies adding the block, as `shim install` does; returns whether the file
+    /// changed.
+    fn add_block(file: &Path, dir: &Path, shell: Shell) -> Result<bool, InstallError> {
+        let edit = plan_add(file, dir, shell)?;
+        if let Some(edit) = &edit {
+            edit.apply()?;
+        }
+        Ok(edit.is_some())
+    }
+
+    /// Plans and applies removing the block, as `shim uninstall` does; returns whether the
+    /// file changed.
+    fn remove_block(file: &Path) -> Result<bool, InstallError> {
+        let edit = plan_remove(file)?;
+        if let Some(edit) = &edit {
+            edit.apply()?;
+        }
+        Ok(edit.is_some())
+    }
 
     #[test]
     fn block_is_added_once_and_removed_cleanly() {

@@ -2,7 +2,7 @@
 //!
 //! 1. The range is resolved against the repository ([`crate::git::revs`]); for a command run
 //!    below the top of the work tree, `diff.relative` applies as it does to git (not for the
-//!    server, whose `repo_path` names a repository: [`Options::for_server`]).
+//!    server, whose `repo_path` names a repository: [`Options::relative_config`] off).
 //! 2. The real git reports every changed pair with `--raw --numstat -z -M` for exactly the
 //!    resolved objects: paths, statuses, renames, modes and line counts are git's. Meanwhile
 //!    [`super::prefetch`] reads ahead what the next steps need.
@@ -75,16 +75,6 @@ impl Default for Options {
             untracked: true,
             functions: true,
             relative_config: true,
-        }
-    }
-}
-
-impl Options {
-    /// The options of a server tool: the defaults, without `diff.relative`.
-    pub fn for_server() -> Options {
-        Options {
-            relative_config: false,
-            ..Options::default()
         }
     }
 }

@@ -190,7 +190,7 @@ fn run(
         &manifest.target,
         &manifest.diff_options,
         &PatchShape { context, shaping },
-        &PatchPaths::Files {
+        &PatchPaths {
             pairs,
             caller: &manifest.paths,
             all: tracked.len() == manifest.files.len(),

@@ -20,4 +20,4 @@ pub mod schema;
 pub mod snapshot;
 
 pub use build::{ManifestError, Options, build};
-pub use model::{FileChange, Manifest};
+pub use model::Manifest;

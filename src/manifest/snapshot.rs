@@ -316,7 +316,7 @@ fn hunks_of(
             context: 3,
             shaping: &[],
         },
-        &PatchPaths::Files {
+        &PatchPaths {
             pairs,
             caller: &[],
             all: false,

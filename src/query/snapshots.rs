@@ -67,7 +67,7 @@ struct SnapshotCuts<'a> {
 }
 
 /// The most content and hunk bytes one snapshot answer keeps in memory.
-pub const MAX_KEPT: usize = 256 * 1024 * 1024;
+pub(crate) const MAX_KEPT: usize = 256 * 1024 * 1024;
 
 /// Answers a snapshot query. Over the budget, the largest contents and hunk lists are left out
 /// first, each replaced by why.

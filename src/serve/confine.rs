@@ -95,11 +95,6 @@ impl Allowed {
         &self.dirs
     }
 
-    /// Whether nothing is allowed.
-    pub fn is_empty(&self) -> bool {
-        self.dirs.is_empty()
-    }
-
     /// Resolves `path` and checks it lies under an allowed directory.
     pub fn check(&self, path: &Path) -> Result<PathBuf, ConfineError> {
         let resolved = self.resolve(path)?;

@@ -12,12 +12,12 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 /// The built binary under test.
-pub fn bin() -> PathBuf {
+pub(crate) fn bin() -> PathBuf {
     PathBuf::from(env!("CARGO_BIN_EXE_git-prism"))
 }
 
 /// The real git: the first `git` on the test process's PATH that is not git-prism.
-pub fn real_git() -> PathBuf {
+pub(crate) fn real_git() -> PathBuf {
     let ours = std::fs::canonicalize(bin()).unwrap();
     let path = std::env::var_os("PATH").unwrap_or_default();
     for dir in std::env::split_paths(&path) {
@@ -33,7 +33,7 @@ pub fn real_git() -> PathBuf {
 }
 
 /// A temp directory with a home, a shim directory and helpers to run commands hermetically.
-pub struct TestEnv {
+pub(crate) struct TestEnv {
     pub tmp: tempfile::TempDir,
     pub home: PathBuf,
     pub shim_dir: PathBuf,
@@ -41,7 +41,7 @@ pub struct TestEnv {
 }
 
 impl TestEnv {
-    pub fn new() -> TestEnv {
+    pub(crate) fn new() -> TestEnv {
         let tmp = tempfile::tempdir().unwrap();
         let root = tmp.path().canonicalize().unwrap();
         let home = root.join("home");
@@ -58,22 +58,22 @@ impl TestEnv {
         }
     }
 
-    pub fn root(&self) -> PathBuf {
+    pub(crate) fn root(&self) -> PathBuf {
         self.tmp.path().canonicalize().unwrap()
     }
 
     /// The directory holding the real git.
-    pub fn real_dir(&self) -> PathBuf {
+    pub(crate) fn real_dir(&self) -> PathBuf {
         self.real_git.parent().unwrap().to_owned()
     }
 
     /// PATH with only the real git's directory and the system directories.
-    pub fn plain_path(&self) -> OsString {
+    pub(crate) fn plain_path(&self) -> OsString {
         join(&[self.real_dir(), "/usr/bin".into(), "/bin".into()])
     }
 
     /// PATH with the shim first.
-    pub fn shim_path(&self) -> OsString {
+    pub(crate) fn shim_path(&self) -> OsString {
         join(&[
             self.shim_dir.clone(),
             self.real_dir(),
@@ -83,7 +83,7 @@ impl TestEnv {
     }
 
     /// A command with the hermetic environment and the given PATH.
-    pub fn command(&self, program: impl AsRef<OsStr>, path: &OsStr) -> Command {
+    pub(crate) fn command(&self, program: impl AsRef<OsStr>, path: &OsStr) -> Command {
         let mut cmd = Command::new(program);
         cmd.env_clear()
             .env("PATH", path)
@@ -107,28 +107,28 @@ impl TestEnv {
     }
 
     /// `git <args>` through the shim (PATH lookup of `git`).
-    pub fn shim_git(&self, args: &[&str]) -> Command {
+    pub(crate) fn shim_git(&self, args: &[&str]) -> Command {
         let mut cmd = self.command("git", &self.shim_path());
         cmd.args(args);
         cmd
     }
 
     /// `git <args>` with the real git alone (PATH lookup of `git`).
-    pub fn plain_git(&self, args: &[&str]) -> Command {
+    pub(crate) fn plain_git(&self, args: &[&str]) -> Command {
         let mut cmd = self.command("git", &self.plain_path());
         cmd.args(args);
         cmd
     }
 
     /// `sh -c <script>` with the given PATH.
-    pub fn sh(&self, script: &str, path: &OsStr) -> Command {
+    pub(crate) fn sh(&self, script: &str, path: &OsStr) -> Command {
         let mut cmd = self.command("/bin/sh", path);
         cmd.arg("-c").arg(script);
         cmd
     }
 
     /// Creates an empty repository at `name` under the temp root.
-    pub fn repo(&self, name: &str) -> Repo<'_> {
+    pub(crate) fn repo(&self, name: &str) -> Repo<'_> {
         let dir = self.root().join(name);
         std::fs::create_dir_all(&dir).unwrap();
         let repo = Repo {
@@ -141,7 +141,7 @@ impl TestEnv {
     }
 
     /// A repository that already exists at `dir` (a clone, a submodule).
-    pub fn repo_at(&self, dir: &Path) -> Repo<'_> {
+    pub(crate) fn repo_at(&self, dir: &Path) -> Repo<'_> {
         Repo {
             env: self,
             dir: dir.to_owned(),
@@ -150,7 +150,7 @@ impl TestEnv {
     }
 
     /// Writes an executable script `dir/name`.
-    pub fn script(&self, dir: &Path, name: &str, body: &str) -> PathBuf {
+    pub(crate) fn script(&self, dir: &Path, name: &str, body: &str) -> PathBuf {
         use std::os::unix::fs::PermissionsExt;
         std::fs::create_dir_all(dir).unwrap();
         let path = dir.join(name);
@@ -162,14 +162,14 @@ impl TestEnv {
 
 /// The switch that turns the weighing of answers against git's own output off in a debug
 /// build.
-pub const SIZE_CHECK: &str = "GIT_PRISM_TEST_SIZE_CHECK";
+pub(crate) const SIZE_CHECK: &str = "GIT_PRISM_TEST_SIZE_CHECK";
 
-pub fn join(dirs: &[PathBuf]) -> OsString {
+pub(crate) fn join(dirs: &[PathBuf]) -> OsString {
     std::env::join_paths(dirs).unwrap()
 }
 
 /// A repository under construction, committed with the real git and fixed dates.
-pub struct Repo<'a> {
+pub(crate) struct Repo<'a> {
     pub env: &'a TestEnv,
     pub dir: PathBuf,
     tick: std::cell::Cell<u32>,
@@ -177,7 +177,7 @@ pub struct Repo<'a> {
 
 impl Repo<'_> {
     /// Runs the real git in the repository and returns stdout; panics on failure.
-    pub fn git(&self, args: &[&str]) -> String {
+    pub(crate) fn git(&self, args: &[&str]) -> String {
         let out = self.git_cmd(args).output().unwrap();
         assert!(
             out.status.success(),
@@ -188,7 +188,7 @@ impl Repo<'_> {
     }
 
     /// A real-git command in the repository, dated by the repository's clock.
-    pub fn git_cmd(&self, args: &[&str]) -> Command {
+    pub(crate) fn git_cmd(&self, args: &[&str]) -> Command {
         let mut cmd = self.env.command(&self.env.real_git, &self.env.plain_path());
         let date = format!(
             "2024-01-01T00:{:02}:{:02}Z",
@@ -202,7 +202,7 @@ impl Repo<'_> {
         cmd
     }
 
-    pub fn write(&self, path: &str, content: impl AsRef<[u8]>) -> &Self {
+    pub(crate) fn write(&self, path: &str, content: impl AsRef<[u8]>) -> &Self {
         let full = self.dir.join(path);
         std::fs::create_dir_all(full.parent().unwrap()).unwrap();
         std::fs::write(full, content).unwrap();
@@ -210,19 +210,19 @@ impl Repo<'_> {
     }
 
     /// Writes a file whose name is raw bytes (not necessarily UTF-8).
-    pub fn write_bytes_path(&self, path: &[u8], content: impl AsRef<[u8]>) -> &Self {
+    pub(crate) fn write_bytes_path(&self, path: &[u8], content: impl AsRef<[u8]>) -> &Self {
         use std::os::unix::ffi::OsStrExt;
         std::fs::write(self.dir.join(OsStr::from_bytes(path)), content).unwrap();
         self
     }
 
-    pub fn remove(&self, path: &str) -> &Self {
+    pub(crate) fn remove(&self, path: &str) -> &Self {
         std::fs::remove_file(self.dir.join(path)).unwrap();
         self
     }
 
     /// Stages everything and commits; returns the new commit id.
-    pub fn commit(&self, message: &str) -> String {
+    pub(crate) fn commit(&self, message: &str) -> String {
         self.git(&["add", "-A"]);
         self.git(&["commit", "-q", "--allow-empty", "-m", message]);
         self.tick.set(self.tick.get() + 1);
@@ -231,7 +231,7 @@ impl Repo<'_> {
 }
 
 /// Asserts two outputs are byte-identical (status, stdout, stderr).
-pub fn assert_same_output(what: &str, shim: &Output, plain: &Output) {
+pub(crate) fn assert_same_output(what: &str, shim: &Output, plain: &Output) {
     assert_eq!(
         shim.status.code(),
         plain.status.code(),
@@ -254,7 +254,7 @@ pub fn assert_same_output(what: &str, shim: &Output, plain: &Output) {
 
 /// Runs `cmd` to completion or kills it after `secs` seconds (and fails): a hostile input
 /// must never hang a command.
-pub fn output_within(cmd: &mut Command, secs: u64) -> Output {
+pub(crate) fn output_within(cmd: &mut Command, secs: u64) -> Output {
     use std::process::Stdio;
     let mut child = cmd
         .stdin(Stdio::null())
@@ -281,7 +281,7 @@ pub fn output_within(cmd: &mut Command, secs: u64) -> Output {
 
 /// Limits the process `cmd` starts (and every process it starts) to `bytes` of address space,
 /// as `ulimit -v` does.
-pub fn limit_address_space(cmd: &mut Command, bytes: u64) {
+pub(crate) fn limit_address_space(cmd: &mut Command, bytes: u64) {
     use rustix::process::{Resource, Rlimit, setrlimit};
     use std::os::unix::process::CommandExt;
     let limit = Rlimit {
@@ -298,7 +298,7 @@ pub fn limit_address_space(cmd: &mut Command, bytes: u64) {
 
 /// A `git-prism serve` process driven over raw JSON-RPC lines, initialized (without roots,
 /// so the `--allow` directories are what is allowed). Every read has a deadline.
-pub struct Mcp {
+pub(crate) struct Mcp {
     child: std::process::Child,
     stdin: Option<std::process::ChildStdin>,
     lines: std::sync::mpsc::Receiver<String>,
@@ -307,12 +307,12 @@ pub struct Mcp {
 
 impl Mcp {
     /// Starts `git-prism serve <args>` in `cwd` with the hermetic environment.
-    pub fn start(env: &TestEnv, cwd: &Path, args: &[&OsStr]) -> Mcp {
+    pub(crate) fn start(env: &TestEnv, cwd: &Path, args: &[&OsStr]) -> Mcp {
         Mcp::start_with(env, cwd, args, |_| {})
     }
 
     /// [`Mcp::start`], with `adjust` applied to the command first.
-    pub fn start_with(
+    pub(crate) fn start_with(
         env: &TestEnv,
         cwd: &Path,
         args: &[&OsStr],
@@ -359,7 +359,7 @@ impl Mcp {
     }
 
     /// Writes one raw line to the server.
-    pub fn send_line(&mut self, line: &str) {
+    pub(crate) fn send_line(&mut self, line: &str) {
         use std::io::Write;
         let stdin = self.stdin.as_mut().unwrap();
         stdin.write_all(line.as_bytes()).unwrap();
@@ -368,7 +368,7 @@ impl Mcp {
     }
 
     /// The next message from the server (within 60 s).
-    pub fn next_message(&mut self) -> serde_json::Value {
+    pub(crate) fn next_message(&mut self) -> serde_json::Value {
         let line = self
             .lines
             .recv_timeout(std::time::Duration::from_secs(60))
@@ -377,7 +377,7 @@ impl Mcp {
     }
 
     /// Sends a request and returns the response with its id (skipping other messages).
-    pub fn request(&mut self, method: &str, params: serde_json::Value) -> serde_json::Value {
+    pub(crate) fn request(&mut self, method: &str, params: serde_json::Value) -> serde_json::Value {
         let id = self.next_id;
         self.next_id += 1;
         let request =
@@ -392,7 +392,7 @@ impl Mcp {
     }
 
     /// Calls a tool; returns (is_error, the text of its content).
-    pub fn call(&mut self, tool: &str, arguments: serde_json::Value) -> (bool, String) {
+    pub(crate) fn call(&mut self, tool: &str, arguments: serde_json::Value) -> (bool, String) {
         let response = self.request(
             "tools/call",
             serde_json::json!({"name": tool, "arguments": arguments}),

@@ -25,12 +25,12 @@ pub(crate) struct Session {
 }
 
 impl Session {
-    pub fn new(app_permission: &str) -> Session {
+    pub(crate) fn new(app_permission: &str) -> Session {
         Session::with_env(app_permission, &[])
     }
 
     /// A session started with `vars` in its environment as well.
-    pub fn with_env(app_permission: &str, vars: &[(&str, &str)]) -> Session {
+    pub(crate) fn with_env(app_permission: &str, vars: &[(&str, &str)]) -> Session {
         let env = TestEnv::new();
         let root = env.root();
         let remote = root.join("remote.git");
@@ -102,11 +102,11 @@ impl Session {
 
     /// `git <args>` through the shim in `dir`, in the session (not as an agent: the guard holds
     /// every call).
-    pub fn git(&self, dir: &Path, args: &[&str]) -> Output {
+    pub(crate) fn git(&self, dir: &Path, args: &[&str]) -> Output {
         self.git_with(dir, args, &[])
     }
 
-    pub fn git_with(&self, dir: &Path, args: &[&str], vars: &[(&str, &str)]) -> Output {
+    pub(crate) fn git_with(&self, dir: &Path, args: &[&str], vars: &[(&str, &str)]) -> Output {
         let mut cmd = self.env.shim_git(args);
         self.hold(&mut cmd);
         cmd.current_dir(dir);
@@ -119,7 +119,7 @@ impl Session {
     /// Puts a command in the session: its scope, state and temporary directory; and the
     /// kernel-layer switch when the test process has it (to show that the kernel tests fail
     /// without that layer).
-    pub fn hold(&self, cmd: &mut std::process::Command) {
+    pub(crate) fn hold(&self, cmd: &mut std::process::Command) {
         cmd.env("GIT_PRISM_SCOPE", &self.scope)
             .env("GIT_PRISM_STATE_DIR", &self.state)
             .env("TMPDIR", &self.tmp);
@@ -129,7 +129,7 @@ impl Session {
     }
 
     /// The remote's `main`.
-    pub fn remote_main(&self) -> String {
+    pub(crate) fn remote_main(&self) -> String {
         self.env
             .command(&self.env.real_git, &self.env.plain_path())
             .args([
@@ -143,7 +143,7 @@ impl Session {
             .unwrap()
     }
 
-    pub fn commit_on_app(&self) {
+    pub(crate) fn commit_on_app(&self) {
         let out = self.git(&self.app, &["commit", "-q", "--allow-empty", "-m", "work"]);
         assert!(
             out.status.success(),

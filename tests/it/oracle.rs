@@ -11,7 +11,7 @@ use crate::common::{Repo, TestEnv};
 
 /// git's facts for one file: status letter (with score), old path, counts (`None`: binary).
 #[derive(Debug, PartialEq, Eq, Clone)]
-pub struct Fact {
+pub(crate) struct Fact {
     pub status: String,
     pub old_path: Option<BString>,
     pub lines: Option<(u64, u64)>,
@@ -26,7 +26,7 @@ fn split_z(out: &[u8]) -> Vec<&[u8]> {
 }
 
 /// Runs git's `--name-status` and `--numstat` for `args` and merges them by path.
-pub fn git_facts(repo: &Repo<'_>, dir: &Path, args: &[&str]) -> BTreeMap<BString, Fact> {
+pub(crate) fn git_facts(repo: &Repo<'_>, dir: &Path, args: &[&str]) -> BTreeMap<BString, Fact> {
     let run = |format: &str| {
         let mut full = vec!["diff", format, "-z", "-M"];
         full.extend_from_slice(args);
@@ -83,7 +83,7 @@ pub fn git_facts(repo: &Repo<'_>, dir: &Path, args: &[&str]) -> BTreeMap<BString
 }
 
 /// Reads the facts of a manifest (tracked files only) in the same shape as [`git_facts`].
-pub fn manifest_facts(doc: &Value) -> BTreeMap<BString, Fact> {
+pub(crate) fn manifest_facts(doc: &Value) -> BTreeMap<BString, Fact> {
     let mut out = BTreeMap::new();
     for f in doc["files"].as_array().unwrap() {
         if f["untracked"].as_bool() == Some(true) {
@@ -182,7 +182,7 @@ fn unquote(q: &str) -> Vec<u8> {
 
 /// Runs `git-prism manifest <args>` in `dir` and parses the JSON: every file in one answer
 /// (`--all`) unless the arguments set a budget.
-pub fn manifest(env: &TestEnv, dir: &Path, args: &[&str]) -> Value {
+pub(crate) fn manifest(env: &TestEnv, dir: &Path, args: &[&str]) -> Value {
     let all: &[&str] = if args.contains(&"--max-tokens") {
         &[]
     } else {
@@ -205,7 +205,12 @@ pub fn manifest(env: &TestEnv, dir: &Path, args: &[&str]) -> Value {
 }
 
 /// Asserts the manifest of `args` has git's facts for `args`.
-pub fn assert_matches_git(env: &TestEnv, repo: &Repo<'_>, dir: &Path, args: &[&str]) -> Value {
+pub(crate) fn assert_matches_git(
+    env: &TestEnv,
+    repo: &Repo<'_>,
+    dir: &Path,
+    args: &[&str],
+) -> Value {
     let doc = manifest(env, dir, args);
     let want = git_facts(repo, dir, args);
     let got = manifest_facts(&doc);
@@ -219,7 +224,7 @@ pub fn assert_matches_git(env: &TestEnv, repo: &Repo<'_>, dir: &Path, args: &[&s
 
 /// Reads the facts of a shim answer's compact listing (`"files": {"dir/": ["M name +1 -2",
 /// ...]}`), tracked files only, in the same shape as [`git_facts`].
-pub fn compact_facts(doc: &Value) -> BTreeMap<BString, Fact> {
+pub(crate) fn compact_facts(doc: &Value) -> BTreeMap<BString, Fact> {
     let mut out = BTreeMap::new();
     let empty = serde_json::Map::new();
     let files = match &doc["files"] {
