@@ -5,8 +5,9 @@
 //! repositories' time and memory, function context's second) or count agreement with git
 //! (fidelity, imara). `BENCH_FIGURES` picks them by name, comma-separated (`passthrough`,
 //! `guard`, `sandbox`, `manifest`, `tokens`, `context`, `fidelity`, `hostile`, `verify`, `blame`,
-//! `analysis`, `imara`; `all` by default). Results are printed and appended to `bench/RESULTS.md` with the
-//! machine, date and commit. Nothing here runs in CI.
+//! `analysis`, `imara`; `all` by default). Results are printed, and each benchmark's figure is
+//! written into `bench/RESULTS.md` in place of its previous one, with the date, commit and
+//! machine ([`report`]). Nothing here runs in CI.
 
 mod analysis;
 mod blame;
@@ -38,7 +39,7 @@ struct Options {
     work: PathBuf,
     /// Runs per measurement.
     runs: usize,
-    /// Where to append results (none: print only).
+    /// The results file, whose measured benchmarks' sections are rewritten (none: print only).
     results: Option<PathBuf>,
     /// More histories for the token figure: repositories or git bundles (`--also`, repeated).
     also: Vec<PathBuf>,

@@ -6,7 +6,7 @@
 //! The histories are the git bundles of the shared corpus (`../shared/corpus/`, see its
 //! README), cloned into a temp directory by each test, never copied into this repository. The
 //! directory is `GIT_PRISM_CORPUS`, else the first `shared/corpus` in an ancestor of this crate
-//! (`../shared/corpus` beside a clone, `/work/shared/corpus` from a worktree under `/work/wt`).
+//! (`../shared/corpus` beside a clone or a worktree, or one further up).
 //! `make test` always sets `GIT_PRISM_CORPUS` (the Makefile finds it the same way, `.ci/run`
 //! also beside the repository a clone came from): then a missing corpus fails the tests;
 //! without it (a plain `cargo test` far from any corpus) they are skipped with a message.

@@ -1,5 +1,5 @@
-//! Bounds (issue 36): a page cursor that cannot be used, the command line's default page, and
-//! `shim install` linking `gh` only where a real one exists.
+//! Paging's bounds (issue 36): a page cursor that cannot be used gets one line, never git's
+//! whole output; the range commands of the command line page by default as the shim does.
 
 use crate::common::{Repo, TestEnv};
 

@@ -1,4 +1,4 @@
-//! A range's first page is its table of contents (issue 27, ADR 16): the interface with its
+//! A range's first page is its table of contents (issue 27, ADR 18): the interface with its
 //! signatures, production code by name, the other files counted, what the next pages hold and
 //! how large they are; and no hunk label hides a function.
 
