@@ -131,10 +131,10 @@ impl Report {
 /// The corpus by name: its path within the repository when it lies there, else the last two
 /// components of its path (`bench-corpus/repo`).
 fn corpus_name(corpus: &Path, top: &Path) -> String {
-    if let Ok(inside) = corpus.strip_prefix(top) {
-        if !inside.as_os_str().is_empty() {
-            return inside.display().to_string();
-        }
+    if let Ok(inside) = corpus.strip_prefix(top)
+        && !inside.as_os_str().is_empty()
+    {
+        return inside.display().to_string();
     }
     let parts: Vec<String> = corpus
         .components()
@@ -162,7 +162,7 @@ fn scrub_list(paths: Vec<(PathBuf, String)>) -> Vec<(String, String)> {
             }
         }
     }
-    out.sort_by(|a, b| b.0.len().cmp(&a.0.len()));
+    out.sort_by_key(|(path, _)| std::cmp::Reverse(path.len()));
     out
 }
 
