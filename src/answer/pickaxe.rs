@@ -78,37 +78,66 @@ const CURSOR: Cursor = Cursor("gk1");
 
 /// Builds the answer to `git log -S/-G`.
 pub(crate) fn answer(log: &Log, _argv: &[OsString], ctx: &Call) -> Result<String, AnswerError> {
-    let pickaxe = log
-        .pickaxe
-        .as_ref()
-        .ok_or_else(|| AnswerError::Unsupported("no pickaxe".into()))?;
-    let term = pickaxe.term.to_string_lossy().into_owned();
-    let ignore_case = log.ignores_case();
-    let is_regex = log.pickaxe_is_regex();
-    let matcher = if is_regex || ignore_case {
+    let matcher = Matcher::of(log)?;
+    let repo = ctx.repo()?;
+    let listed = repo.log(log)?;
+    let fp = super::log::fingerprint(&listed);
+    let offset = page_start(ctx, fp, listed.len())?;
+    let budget = ctx.budget.less(1);
+    let entries = analyse(repo, &listed[offset..], log, &matcher, budget)?;
+    let page = Page {
+        ctx,
+        fp,
+        offset,
+        total: listed.len(),
+        shown: entries.len(),
+        texts: LINE_LIMITS
+            .iter()
+            .map(|limit| entries.iter().map(|e| e.text(*limit)).collect())
+            .collect(),
+        full: budget,
+    };
+    // git's own `log -S` prints each commit's header and message: the lines fill what the
+    // answer saves on those (issue 36), never more.
+    ctx.own()?.fit(budget, &|budget| page.render(budget))
+}
+
+impl Matcher {
+    /// How the log's pickaxe matches: literally, or as a regular expression when it is one
+    /// (`-G`, `--pickaxe-regex`) or ignores case.
+    fn of(log: &Log) -> Result<Matcher, AnswerError> {
+        let pickaxe = log
+            .pickaxe
+            .as_ref()
+            .ok_or_else(|| AnswerError::Unsupported("no pickaxe".into()))?;
+        let term = pickaxe.term.to_string_lossy().into_owned();
+        let ignore_case = log.ignores_case();
+        let is_regex = log.pickaxe_is_regex();
+        if !is_regex && !ignore_case {
+            return Ok(Matcher::Literal(pickaxe.term.as_encoded_bytes().to_vec()));
+        }
         let pattern = if is_regex {
             term.clone()
         } else {
             regex::escape(&term)
         };
-        Matcher::Regex(
+        Ok(Matcher::Regex(
             regex::bytes::RegexBuilder::new(&pattern)
                 .case_insensitive(ignore_case)
                 .size_limit(1 << 20)
                 .build()
                 .map_err(|e| AnswerError::Unsupported(format!("regex {term:?}: {e}")))?,
-        )
-    } else {
-        Matcher::Literal(pickaxe.term.as_encoded_bytes().to_vec())
-    };
-    let repo = ctx.repo()?;
-    let listed = repo.log(log)?;
-    let fp = super::log::fingerprint(&listed);
+        ))
+    }
+}
+
+/// Where the page starts among the `total` listed commits: at the cursor's commit, or the
+/// first.
+fn page_start(ctx: &Call, fp: u64, total: usize) -> Result<usize, AnswerError> {
     let offset = match ctx.cursor.as_deref() {
         Some(c) => CURSOR.decode(c, fp)?,
         None => 0,
     };
-    let total = listed.len();
     if offset > total {
         return Err(crate::paging::CursorError::Invalid(
             ctx.cursor
@@ -120,30 +149,56 @@ pub(crate) fn answer(log: &Log, _argv: &[OsString], ctx: &Call) -> Result<String
         )
         .into());
     }
+    Ok(offset)
+}
+
+/// The commits of a page, from its start: analysed one at a time until the page is full (a
+/// page of large commits holds only a handful, and analysing the rest would be wasted).
+fn analyse(
+    repo: &crate::git::Repo,
+    from: &[CommitInfo],
+    log: &Log,
+    matcher: &Matcher,
+    budget: Budget,
+) -> Result<Vec<Entry>, AnswerError> {
     // git's pickaxe also filters each commit's file pairs: its diff asks for exactly those.
     let options = log.pickaxe_options();
-    let budget = ctx.budget.less(1);
-    // Commits are analysed one at a time until the page is full: a page of large commits
-    // holds only a handful, and analysing the rest would be wasted.
     let mut entries: Vec<Entry> = Vec::new();
     let mut size = 0usize;
-    for info in listed.iter().skip(offset).take(MAX_PAGE) {
-        let found = entry(repo, info, log, &options, &matcher)?;
+    for info in from.iter().take(MAX_PAGE) {
+        let found = entry(repo, info, log, &options, matcher)?;
         size = size.saturating_add(crate::json::to_string(&found.text(MAX_LINES))?.len() + 1);
         entries.push(found);
         if size > budget.as_bytes() {
             break;
         }
     }
-    let texts: Vec<Vec<String>> = LINE_LIMITS
-        .iter()
-        .map(|limit| entries.iter().map(|e| e.text(*limit)).collect())
-        .collect();
-    let full = budget;
-    let page = |budget: Budget| -> Result<String, AnswerError> {
-        // The lines give way only to git's own output (smaller than a page): within a page,
-        // commits move to the next page first, each with its lines.
-        let deepest = if budget < full {
+    Ok(entries)
+}
+
+/// A page of the answer as it is fitted: what every rendering of it shares.
+struct Page<'a> {
+    ctx: &'a Call,
+    /// The fingerprint of the listed commits, which the cursor carries.
+    fp: u64,
+    /// Where the page starts among the listed commits.
+    offset: usize,
+    /// How many commits git listed.
+    total: usize,
+    /// How many commits were analysed for the page.
+    shown: usize,
+    /// The analysed commits' texts, at each level of [`LINE_LIMITS`].
+    texts: Vec<Vec<String>>,
+    /// The page's whole budget.
+    full: Budget,
+}
+
+impl Page<'_> {
+    /// The page within `budget`: the lines give way only to git's own output (smaller than a
+    /// page); within a page, commits move to the next page first, each with its lines.
+    fn render(&self, budget: Budget) -> Result<String, AnswerError> {
+        let (offset, total) = (self.offset, self.total);
+        let deepest = if budget < self.full {
             LINE_LIMITS.len() - 1
         } else {
             0
@@ -162,8 +217,8 @@ pub(crate) fn answer(log: &Log, _argv: &[OsString], ctx: &Call) -> Result<String
             )
             .limited(deepest),
             Stage::Window {
-                least: 1.min(entries.len()),
-                most: entries.len(),
+                least: 1.min(self.shown),
+                most: self.shown,
                 total: total - offset,
                 holds: "one commit",
                 note: Box::new(|shown, _| {
@@ -175,24 +230,26 @@ pub(crate) fn answer(log: &Log, _argv: &[OsString], ctx: &Call) -> Result<String
             },
         ];
         let fitted = budget::fit(Some(budget), &stages, |s| {
-            let (level, shown) = (s.get(0), s.get(1));
-            let paged = offset > 0 || offset + shown < total;
-            let doc = PickaxeAnswer {
-                raw: paged.then_some(ctx.raw_command.as_str()),
-                commits: texts[level][..shown].to_vec(),
-                cut: s.notes(),
-                next: (offset + shown < total)
-                    .then(|| next_page(ctx, &CURSOR.encode(fp, offset + shown))),
-            };
-            let json = crate::json::to_string(&doc)?;
+            let json = crate::json::to_string(&self.doc(s.get(0), s.get(1), s.notes()))?;
             let len = json.len();
             Ok::<_, serde_json::Error>((json, len))
         })?;
         Ok(fitted.doc)
-    };
-    // git's own `log -S` prints each commit's header and message: the lines fill what the
-    // answer saves on those (issue 36), never more.
-    ctx.own()?.fit(budget, &page)
+    }
+
+    /// The page showing `shown` commits at the detail `level`, with `cut` saying what was
+    /// cut.
+    fn doc(&self, level: usize, shown: usize, cut: Vec<String>) -> PickaxeAnswer<'_> {
+        let (offset, total) = (self.offset, self.total);
+        let paged = offset > 0 || offset + shown < total;
+        PickaxeAnswer {
+            raw: paged.then_some(self.ctx.raw_command.as_str()),
+            commits: self.texts[level][..shown].to_vec(),
+            cut,
+            next: (offset + shown < total)
+                .then(|| next_page(self.ctx, &CURSOR.encode(self.fp, offset + shown))),
+        }
+    }
 }
 
 /// How many matching lines of each commit each level of detail shows.

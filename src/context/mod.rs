@@ -17,14 +17,19 @@
 //!
 //! The library never prints; [`render`] turns a [`Context`] into JSON pages.
 
+mod callees;
+mod callers;
 pub mod files;
 pub mod render;
 pub mod resolve;
 
 use std::collections::{BTreeSet, HashMap};
 
+use callees::callee_files;
+use callers::CallIndex;
+pub use callers::risk;
 use files::HeadTree;
-use resolve::{Definition, FileView, Project, Resolution, Scheme};
+use resolve::{FileView, Project, Scheme};
 
 use crate::git::{GitError, Oid, Repo};
 use crate::lang::{self, Analysis, ChangeType, FunctionKind, Language};
@@ -423,52 +428,6 @@ fn base_side(repo: &Repo, targets: &[Target]) -> HashMap<String, Analysis> {
     base
 }
 
-/// The head-side files not analysed yet that define what the targets call (at most 500).
-fn callee_files(
-    targets: &[Target],
-    tree: &HeadTree,
-    project: &Project,
-    analyses: &HashMap<String, Analysis>,
-    views: &HashMap<String, FileView>,
-    base: &HashMap<String, Analysis>,
-) -> Vec<String> {
-    let mut wanted_files: BTreeSet<String> = BTreeSet::new();
-    for t in targets {
-        let Some(scheme) = Scheme::of(t.language) else {
-            continue;
-        };
-        let Some((analysis, index)) = own(t, analyses, base) else {
-            continue;
-        };
-        let own_view = views
-            .get(t.file.as_str())
-            .cloned()
-            .unwrap_or_else(|| resolve::view(scheme, project, &t.file, analysis));
-        for call in analysis.calls.iter().filter(|c| c.caller == Some(index)) {
-            let Resolution::Paths(paths) = resolve::resolve(
-                scheme,
-                project,
-                &own_view,
-                call,
-                Some(&analysis.functions[index as usize]),
-            ) else {
-                continue;
-            };
-            for path in paths {
-                for k in 1..path.len() {
-                    let module = path[..k].to_vec();
-                    for f in resolve::module_files(scheme, project, &module) {
-                        if tree.get(&f).is_some() && !analyses.contains_key(&f) {
-                            wanted_files.insert(f);
-                        }
-                    }
-                }
-            }
-        }
-    }
-    wanted_files.into_iter().take(500).collect()
-}
-
 fn leaf_of(name: &str) -> &str {
     name.rsplit(['.', ':', '#']).next().unwrap_or(name)
 }
@@ -532,58 +491,8 @@ fn project(repo: &Repo, tree: &HeadTree) -> Project {
     Project::new(crates)
 }
 
-/// The analysis holding a target's definition, and the definition's index in it.
-fn own<'a>(
-    t: &Target,
-    head: &'a HashMap<String, Analysis>,
-    base: &'a HashMap<String, Analysis>,
-) -> Option<(&'a Analysis, u32)> {
-    let analysis = match &t.base_oid {
-        Some(oid) => base.get(oid.as_str())?,
-        None => head.get(&t.file)?,
-    };
-    let index = analysis
-        .functions
-        .iter()
-        .position(|f| f.name == t.name && f.start_line == t.start_line)
-        .or_else(|| analysis.functions.iter().position(|f| f.name == t.name))?;
-    Some((analysis, index as u32))
-}
-
-/// Every call on the head side by the name it may call: its own name, and the original name
-/// of an alias it calls through (`sum` for `use price::total as sum` is listed under `total`).
-struct CallIndex<'a> {
-    by_name: HashMap<&'a str, Vec<(&'a str, &'a lang::Call)>>,
-}
-
-impl<'a> CallIndex<'a> {
-    fn new(analyses: &'a HashMap<String, Analysis>, views: &'a HashMap<String, FileView>) -> Self {
-        let mut by_name: HashMap<&'a str, Vec<(&'a str, &'a lang::Call)>> = HashMap::new();
-        for (path, analysis) in analyses {
-            let aliases: HashMap<&str, &str> = views
-                .get(path)
-                .map(|v| v.aliases().collect())
-                .unwrap_or_default();
-            for call in &analysis.calls {
-                let name = call.site.name.as_str();
-                by_name.entry(name).or_default().push((path.as_str(), call));
-                if let Some(original) = aliases.get(name).filter(|_| call.site.qualifier.is_empty())
-                {
-                    by_name
-                        .entry(original)
-                        .or_default()
-                        .push((path.as_str(), call));
-                }
-            }
-        }
-        CallIndex { by_name }
-    }
-
-    fn calls_of(&self, leaf: &str) -> &[(&'a str, &'a lang::Call)] {
-        self.by_name.get(leaf).map_or(&[], Vec::as_slice)
-    }
-}
-
+/// The context of one target: its callers, its callees, the tests that reach it and how far a
+/// change to it can spread.
 fn function_context(
     t: &Target,
     tree: &HeadTree,
@@ -594,81 +503,8 @@ fn function_context(
     base: &HashMap<String, Analysis>,
 ) -> FunctionContext {
     let scheme = Scheme::of(t.language);
-    let definition = scheme.map(|s| Definition::new(s, project, &t.file, &t.name));
-    let family = family(t.language);
-    let mut callers: BTreeSet<Caller> = BTreeSet::new();
-    for &(path, call) in index.calls_of(&t.leaf) {
-        let Some(file) = tree.get(path) else { continue };
-        if !family.contains(&file.language) {
-            continue;
-        }
-        let Some(analysis) = analyses.get(path) else {
-            continue;
-        };
-        let view = views.get(path);
-        {
-            let caller = call.caller.map(|i| &analysis.functions[i as usize]);
-            // A function calling itself is not a caller.
-            if t.base_oid.is_none() && *path == t.file && caller.is_some_and(|c| c.name == t.name) {
-                continue;
-            }
-            let candidate = match (scheme, &definition, view) {
-                (Some(s), Some(d), Some(view)) if Scheme::of(file.language) == Some(s) => {
-                    match resolve::resolve(s, project, view, call, caller) {
-                        Resolution::Paths(paths) => {
-                            if !paths.iter().any(|p| d.named_by(s, p)) {
-                                continue;
-                            }
-                            false
-                        }
-                        Resolution::Receiver => {
-                            if !(d.is_method() && d.related(s, view)) {
-                                continue;
-                            }
-                            true
-                        }
-                    }
-                }
-                // Matched by name alone: a member call might be on anything.
-                _ if call.site.name != t.leaf => continue,
-                _ => call.site.member,
-            };
-            let is_test = is_test_path(path) || call.test || caller.is_some_and(|c| c.test);
-            // A test module in the definition's own file (`#[cfg(test)] mod tests`, `use
-            // super::*`) tests that file: a method it calls on a value whose type is not
-            // known (`builder.build()`) is the file's own.
-            let candidate = candidate && !(is_test && *path == t.file);
-            callers.insert(Caller {
-                file: path.to_owned(),
-                line: call.line,
-                caller: caller.map(|c| c.name.clone()),
-                is_test,
-                candidate,
-            });
-        }
-    }
-    let callers: Vec<Caller> = dedup_lines(callers.into_iter().collect());
-    let callees = callees(t, scheme, project, tree, analyses, views, base);
-    let mut tests: BTreeSet<TestReference> = BTreeSet::new();
-    for c in callers.iter().filter(|c| c.is_test && !c.candidate) {
-        if !tests
-            .iter()
-            .any(|r| r.file == c.file && r.function == c.caller)
-        {
-            tests.insert(TestReference {
-                file: c.file.clone(),
-                function: c.caller.clone(),
-                line: c.line,
-            });
-        }
-    }
-    let production_callers = callers
-        .iter()
-        .filter(|c| !c.is_test && !c.candidate)
-        .count();
-    let test_callers = callers.iter().filter(|c| c.is_test && !c.candidate).count();
-    let candidate_callers = callers.iter().filter(|c| c.candidate).count();
-    let has_tests = test_callers > 0;
+    let callers = callers::callers(t, scheme, tree, project, analyses, index, views);
+    let callees = callees::callees(t, scheme, project, tree, analyses, views, base);
     FunctionContext {
         name: t.name.clone(),
         file: t.file.clone(),
@@ -680,155 +516,11 @@ fn function_context(
         } else {
             Scoping::FullScan
         },
+        test_references: callers::test_references(&callers),
+        blast_radius: callers::blast_radius(t.change, &callers),
         callers,
         callees,
-        test_references: tests.into_iter().collect(),
-        blast_radius: BlastRadius {
-            production_callers,
-            test_callers,
-            candidate_callers,
-            has_tests,
-            risk: risk(
-                t.change,
-                production_callers,
-                test_callers,
-                candidate_callers,
-            ),
-        },
     }
-}
-
-/// One entry per file and line (a line with two calls of the name is one call site).
-fn dedup_lines(mut callers: Vec<Caller>) -> Vec<Caller> {
-    callers.dedup_by(|b, a| a.file == b.file && a.line == b.line);
-    callers
-}
-
-/// Grades a change by who depends on the function.
-pub fn risk(change: Change, production: usize, tests: usize, candidates: usize) -> Risk {
-    let has_tests = tests > 0;
-    if change == Change::Changed(ChangeType::Deleted) {
-        return if production > 0 {
-            Risk::High
-        } else if tests > 0 || candidates > 0 {
-            Risk::Low
-        } else {
-            Risk::None
-        };
-    }
-    if production == 0 {
-        return if candidates > 0 {
-            Risk::Low
-        } else {
-            Risk::None
-        };
-    }
-    // Callers must adapt to a new signature.
-    let breaking = change == Change::Changed(ChangeType::SignatureChanged);
-    if production >= 10 || (!has_tests && (production >= 3 || breaking)) {
-        Risk::High
-    } else if production >= 3 || !has_tests || breaking {
-        Risk::Medium
-    } else {
-        Risk::Low
-    }
-}
-
-fn callees(
-    t: &Target,
-    scheme: Option<Scheme>,
-    project: &Project,
-    tree: &HeadTree,
-    analyses: &HashMap<String, Analysis>,
-    views: &HashMap<String, FileView>,
-    base: &HashMap<String, Analysis>,
-) -> Vec<Callee> {
-    let Some((analysis, index)) = own(t, analyses, base) else {
-        return Vec::new();
-    };
-    let function = &analysis.functions[index as usize];
-    let own_view = scheme.map(|s| {
-        views
-            .get(t.file.as_str())
-            .filter(|_| t.base_oid.is_none())
-            .cloned()
-            .unwrap_or_else(|| resolve::view(s, project, &t.file, analysis))
-    });
-    let analyzer = lang::for_language(t.language);
-    let separator = analyzer.map_or(".", |a| a.separator());
-    analysis
-        .calls
-        .iter()
-        .filter(|c| c.caller == Some(index))
-        // A call that builds a value (Rust's `Some(x)`) calls no function.
-        .filter(|c| !analyzer.is_some_and(|a| a.builds_value(&c.site)))
-        .map(|call| {
-            let site = &call.site;
-            let callee = if site.qualifier.is_empty() {
-                site.name.clone()
-            } else if site.member {
-                format!("{}.{}", site.qualifier, site.name)
-            } else {
-                format!("{}{separator}{}", site.qualifier, site.name)
-            };
-            // By name: only a definition in the same file is certain enough.
-            let same_file = || {
-                analysis
-                    .functions
-                    .iter()
-                    .any(|f| f.leaf == site.name && site.qualifier.is_empty())
-                    .then(|| t.file.clone())
-            };
-            let resolved_file = match (scheme, &own_view) {
-                (Some(s), Some(view)) => {
-                    defining_file(s, project, tree, analyses, view, call, function)
-                        .or_else(|| s.own_file_fallback().then(same_file).flatten())
-                }
-                _ => same_file(),
-            };
-            Callee {
-                callee,
-                line: call.line,
-                resolved_file,
-            }
-        })
-        .collect()
-}
-
-/// The file defining what a call names, when its module's file is on the head side and has
-/// the function.
-fn defining_file(
-    scheme: Scheme,
-    project: &Project,
-    tree: &HeadTree,
-    analyses: &HashMap<String, Analysis>,
-    view: &FileView,
-    call: &lang::Call,
-    caller: &lang::Function,
-) -> Option<String> {
-    let Resolution::Paths(paths) = resolve::resolve(scheme, project, view, call, Some(caller))
-    else {
-        return None;
-    };
-    for path in paths {
-        for k in (1..path.len()).rev() {
-            let module = path[..k].to_vec();
-            for file in resolve::module_files(scheme, project, &module) {
-                let Some(analysis) = analyses.get(&file) else {
-                    continue;
-                };
-                if tree.get(&file).is_none() {
-                    continue;
-                }
-                if analysis.functions.iter().any(|f| {
-                    resolve::defines(scheme, &resolve::segments(scheme, &f.name), &path, k)
-                }) {
-                    return Some(file);
-                }
-            }
-        }
-    }
-    None
 }
 
 #[cfg(test)]
@@ -869,27 +561,5 @@ mod tests {
         ] {
             assert!(!is_test_path(p), "{p}");
         }
-    }
-
-    #[test]
-    fn risk_grades() {
-        let modified = Change::Changed(ChangeType::Modified);
-        let signature_changed = Change::Changed(ChangeType::SignatureChanged);
-        let deleted = Change::Changed(ChangeType::Deleted);
-        assert_eq!(risk(modified, 0, 0, 0), Risk::None);
-        assert_eq!(risk(modified, 0, 3, 0), Risk::None);
-        assert_eq!(risk(modified, 0, 0, 2), Risk::Low);
-        assert_eq!(risk(modified, 1, 1, 0), Risk::Low);
-        assert_eq!(risk(modified, 1, 0, 0), Risk::Medium);
-        assert_eq!(risk(modified, 3, 1, 0), Risk::Medium);
-        assert_eq!(risk(modified, 3, 0, 0), Risk::High);
-        assert_eq!(risk(modified, 10, 5, 0), Risk::High);
-        assert_eq!(risk(signature_changed, 1, 1, 0), Risk::Medium);
-        assert_eq!(risk(signature_changed, 1, 0, 0), Risk::High);
-        assert_eq!(risk(deleted, 1, 0, 0), Risk::High);
-        assert_eq!(risk(deleted, 0, 2, 0), Risk::Low);
-        assert_eq!(risk(deleted, 0, 0, 0), Risk::None);
-        // Asked for by name, unchanged: graded like a modification.
-        assert_eq!(risk(Change::Unchanged, 1, 0, 0), Risk::Medium);
     }
 }
