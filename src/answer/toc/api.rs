@@ -203,33 +203,7 @@ pub(super) fn api_lines(
             Visibility::Private => {}
         }
     }
-    // Members of a renamed scope (a class renamed) are said once, without signatures (their
-    // own did not change); a function renamed alone keeps its signature.
-    fn scope_change(c: &FunctionChange) -> Option<(&str, &str)> {
-        let old = c.old_name.as_deref().and_then(overview::split_member)?;
-        let new = overview::split_member(&c.name)?;
-        (old.2 == new.2 && old.1 == new.1 && old.0 != new.0).then_some((old.0, new.0))
-    }
-    let mut scopes: BTreeMap<(&str, &str), usize> = BTreeMap::new();
-    for c in &public_renames {
-        if let Some(key) = scope_change(c) {
-            *scopes.entry(key).or_default() += 1;
-        }
-    }
-    let mut grouped: Vec<(&str, &str)> = Vec::new();
-    for c in &public_renames {
-        match scope_change(c) {
-            Some(key) if scopes[&key] > 1 => {
-                grouped.push((c.old_name.as_deref().unwrap_or("?"), &c.name));
-            }
-            _ => lines.push(api_line(c)),
-        }
-    }
-    lines.extend(
-        overview::rename_lines(&grouped)
-            .into_iter()
-            .map(|l| format!("renamed {l}")),
-    );
+    lines.extend(public_rename_lines(&public_renames));
     for d in &a.declarations {
         if !d.test && d.visibility == Visibility::Public {
             items += 1;
@@ -245,6 +219,41 @@ pub(super) fn api_lines(
             .map(|l| format!("renamed {l}")),
     );
     (lines, items)
+}
+
+/// The lines of public renames: the members of a renamed scope (a class renamed) said once,
+/// without signatures (their own did not change), after each function renamed alone with its
+/// signature.
+fn public_rename_lines(public_renames: &[&FunctionChange]) -> Vec<String> {
+    let mut scopes: BTreeMap<(&str, &str), usize> = BTreeMap::new();
+    for c in public_renames {
+        if let Some(key) = scope_change(c) {
+            *scopes.entry(key).or_default() += 1;
+        }
+    }
+    let mut lines = Vec::new();
+    let mut grouped: Vec<(&str, &str)> = Vec::new();
+    for c in public_renames {
+        match scope_change(c) {
+            Some(key) if scopes[&key] > 1 => {
+                grouped.push((c.old_name.as_deref().unwrap_or("?"), &c.name));
+            }
+            _ => lines.push(api_line(c)),
+        }
+    }
+    lines.extend(
+        overview::rename_lines(&grouped)
+            .into_iter()
+            .map(|l| format!("renamed {l}")),
+    );
+    lines
+}
+
+/// The old and new scope of a member renamed with its scope alone (`Old::get` -> `New::get`).
+fn scope_change(c: &FunctionChange) -> Option<(&str, &str)> {
+    let old = c.old_name.as_deref().and_then(overview::split_member)?;
+    let new = overview::split_member(&c.name)?;
+    (old.2 == new.2 && old.1 == new.1 && old.0 != new.0).then_some((old.0, new.0))
 }
 
 /// A public function's change with its signature, the name said once: `added pub fn

@@ -11,7 +11,7 @@ use crate::lang::FunctionChange;
 use crate::manifest::hunks::display_path;
 use crate::manifest::model::FileChange;
 
-/// The most directories [`Toc::elsewhere`] names; the rest are counted together.
+/// The most directories [`super::Toc::elsewhere`] names; the rest are counted together.
 const MAX_ELSEWHERE: usize = 16;
 
 /// A directory's files are named in its count line when it has at most this many.
@@ -62,12 +62,6 @@ fn count_dir(path: &[u8]) -> String {
 /// Files other than production code counted per directory: `14 files +900 -200; tests: 52
 /// added, 3 modified`, the files named when a directory has few.
 pub(super) fn elsewhere(files: &[FileChange], order: &[usize], roles: &[Role]) -> Ordered<String> {
-    struct Count {
-        files: Vec<usize>,
-        added: u64,
-        removed: u64,
-        tests: bool,
-    }
     let mut dirs: Vec<(String, Count)> = Vec::new();
     for &i in order.iter().filter(|&&i| roles[i] != Role::Production) {
         let f = &files[i];
@@ -75,63 +69,17 @@ pub(super) fn elsewhere(files: &[FileChange], order: &[usize], roles: &[Role]) -
         let at = match dirs.iter().position(|(d, _)| *d == dir) {
             Some(at) => at,
             None => {
-                dirs.push((
-                    dir,
-                    Count {
-                        files: Vec::new(),
-                        added: 0,
-                        removed: 0,
-                        tests: false,
-                    },
-                ));
+                dirs.push((dir, Count::default()));
                 dirs.len() - 1
             }
         };
-        let c = &mut dirs[at].1;
-        c.files.push(i);
-        let (a, r) = f.lines.unwrap_or((0, 0));
-        c.added = c.added.saturating_add(a);
-        c.removed = c.removed.saturating_add(r);
-        c.tests |= roles[i] == Role::Test;
+        dirs[at].1.add(i, f, roles[i] == Role::Test);
     }
-    let line = |c: &Count, dir: &str| {
-        let n = c.files.len();
-        let mut line = format!(
-            "{n} file{} +{} -{}",
-            if n == 1 { "" } else { "s" },
-            c.added,
-            c.removed
-        );
-        let changes: Vec<&FunctionChange> = c
-            .files
-            .iter()
-            .filter_map(|&i| analysed(&files[i]))
-            .flat_map(|a| &a.changed)
-            .collect();
-        let counted = counts(changes.into_iter());
-        if !counted.is_empty() {
-            let word = if c.tests { "tests" } else { "functions" };
-            line.push_str(&format!("; {word}: {counted}"));
-        }
-        if n <= NAMED_FILES {
-            let names: Vec<String> = c
-                .files
-                .iter()
-                .map(|&i| {
-                    let path = display_path(&files[i].path);
-                    match path.strip_prefix(dir) {
-                        Some(rest) if !rest.is_empty() => rest.to_owned(),
-                        _ => path,
-                    }
-                })
-                .collect();
-            line.push_str(&format!(": {}", names.join(", ")));
-        }
-        line
-    };
     let rest = dirs.split_off(dirs.len().min(MAX_ELSEWHERE));
-    let mut out: Vec<(String, String)> =
-        dirs.iter().map(|(d, c)| (d.clone(), line(c, d))).collect();
+    let mut out: Vec<(String, String)> = dirs
+        .iter()
+        .map(|(d, c)| (d.clone(), c.line(files, d)))
+        .collect();
     if !rest.is_empty() {
         let total = Count {
             files: rest
@@ -147,9 +95,70 @@ pub(super) fn elsewhere(files: &[FileChange], order: &[usize], roles: &[Role]) -
             tests: rest.iter().any(|(_, c)| c.tests),
         };
         let key = format!("({} other directories)", rest.len());
-        out.push((key.clone(), line(&total, &key)));
+        out.push((key.clone(), total.line(files, &key)));
     }
     Ordered(out)
+}
+
+/// A directory's files as they are counted.
+#[derive(Default)]
+struct Count {
+    /// The files, as indices into the change's files.
+    files: Vec<usize>,
+    /// Lines added.
+    added: u64,
+    /// Lines removed.
+    removed: u64,
+    /// Whether any of the files is a test.
+    tests: bool,
+}
+
+impl Count {
+    /// Counts the file `f`, the change's file `i`.
+    fn add(&mut self, i: usize, f: &FileChange, test: bool) {
+        self.files.push(i);
+        let (a, r) = f.lines.unwrap_or((0, 0));
+        self.added = self.added.saturating_add(a);
+        self.removed = self.removed.saturating_add(r);
+        self.tests |= test;
+    }
+
+    /// The count's line under `dir`, its functions counted, its files named when few.
+    fn line(&self, files: &[FileChange], dir: &str) -> String {
+        let n = self.files.len();
+        let mut line = format!(
+            "{n} file{} +{} -{}",
+            if n == 1 { "" } else { "s" },
+            self.added,
+            self.removed
+        );
+        let changes: Vec<&FunctionChange> = self
+            .files
+            .iter()
+            .filter_map(|&i| analysed(&files[i]))
+            .flat_map(|a| &a.changed)
+            .collect();
+        let counted = counts(changes.into_iter());
+        if !counted.is_empty() {
+            let word = if self.tests { "tests" } else { "functions" };
+            line.push_str(&format!("; {word}: {counted}"));
+        }
+        if n <= NAMED_FILES {
+            let names: Vec<String> = self
+                .files
+                .iter()
+                .map(|&i| {
+                    let path = display_path(&files[i].path);
+                    match path.strip_prefix(dir) {
+                        Some(rest) if !rest.is_empty() => rest.to_owned(),
+                        _ => path,
+                    }
+                })
+                .collect();
+            line.push_str(&format!(": {}", names.join(", ")));
+        }
+        line
+    }
 }
 
 #[cfg(test)]

@@ -25,9 +25,10 @@ mod api;
 mod elsewhere;
 mod names;
 
+use std::collections::HashSet;
+
 use api::{api_lines, shapes};
 use names::{other_names, production_names, test_names};
-use std::collections::HashSet;
 
 use super::overview::{self, MapEntry, Ordered};
 use super::role::{self, Role};
@@ -97,9 +98,49 @@ pub fn build(files: &[FileChange], order: &[usize]) -> Toc {
         .copied()
         .filter(|&i| roles[i] == Role::Production)
         .collect();
-    // Shapes: the same member with the same signature on several scopes.
+    let (mut parts, api_items) = interface(files, &production);
+    let api_parts = parts.len();
+    let entries = overview::map_entries(files, order);
+    let (code, others): (Vec<&MapEntry>, Vec<&MapEntry>) = entries
+        .iter()
+        .partition(|e| roles[e.index] == Role::Production);
+    let file_part = |e: &MapEntry, functions: Vec<String>, role: Role| {
+        let mut entry = e.clone();
+        entry.functions = functions;
+        Part::File { entry, role }
+    };
+    for e in &code {
+        parts.push(file_part(
+            e,
+            production_names(&files[e.index]),
+            Role::Production,
+        ));
+    }
+    let first = parts.len();
+    for e in &code {
+        let tests = test_names(&files[e.index]);
+        if !tests.is_empty() {
+            parts.push(file_part(e, tests, Role::Test));
+        }
+    }
+    for e in &others {
+        parts.push(file_part(e, other_names(&files[e.index]), roles[e.index]));
+    }
+    Toc {
+        parts,
+        api_parts,
+        first,
+        api_items,
+        elsewhere: elsewhere::elsewhere(files, order, &roles),
+    }
+}
+
+/// The interface parts of the `production` files, in order: each shape (the same member with
+/// the same signature on several scopes) before the file it is first found in, then that
+/// file's own lines; and how many public items they list.
+fn interface(files: &[FileChange], production: &[usize]) -> (Vec<Part>, usize) {
     let mut public: Vec<Candidate<'_>> = Vec::new();
-    for &i in &production {
+    for &i in production {
         for c in analysed(&files[i]).map_or(&[][..], |a| &a.changed[..]) {
             if is_api(c) && c.visibility == Visibility::Public {
                 public.push(Candidate { file: i, change: c });
@@ -111,75 +152,34 @@ pub fn build(files: &[FileChange], order: &[usize]) -> Toc {
         .iter()
         .flat_map(|s| s.members.iter().map(|c| std::ptr::from_ref(c.change)))
         .collect();
-
-    let mut toc = Toc::default();
+    let (mut parts, mut items) = (Vec::new(), 0);
     let mut shown_shapes = vec![false; shapes.len()];
-    for &i in &production {
+    for &i in production {
         for (n, shape) in shapes.iter().enumerate() {
             if !shown_shapes[n] && shape.members.first().is_some_and(|c| c.file == i) {
                 shown_shapes[n] = true;
-                toc.api_items += shape.members.len();
-                toc.parts.push(Part::Api {
+                items += shape.members.len();
+                parts.push(Part::Api {
                     key: shape.key(files),
                     lines: vec![shape.line()],
                 });
             }
         }
-        let (lines, items) = api_lines(&files[i], &shaped);
+        let (lines, file_items) = api_lines(&files[i], &shaped);
         if !lines.is_empty() {
-            toc.api_items += items;
+            items += file_items;
             let key = display_path(&files[i].path);
             // A shape of this file alone went first under the same key: one part.
-            match toc.parts.last_mut() {
+            match parts.last_mut() {
                 Some(Part::Api {
                     key: last,
                     lines: shape,
                 }) if *last == key => shape.extend(lines),
-                _ => toc.parts.push(Part::Api { key, lines }),
+                _ => parts.push(Part::Api { key, lines }),
             }
         }
     }
-    toc.api_parts = toc.parts.len();
-    let entries = overview::map_entries(files, order);
-    for e in entries
-        .iter()
-        .filter(|e| roles[e.index] == Role::Production)
-    {
-        let mut entry = e.clone();
-        entry.functions = production_names(&files[e.index]);
-        toc.parts.push(Part::File {
-            entry,
-            role: Role::Production,
-        });
-    }
-    toc.first = toc.parts.len();
-    for e in entries
-        .iter()
-        .filter(|e| roles[e.index] == Role::Production)
-    {
-        let tests = test_names(&files[e.index]);
-        if !tests.is_empty() {
-            let mut entry = e.clone();
-            entry.functions = tests;
-            toc.parts.push(Part::File {
-                entry,
-                role: Role::Test,
-            });
-        }
-    }
-    for e in entries
-        .iter()
-        .filter(|e| roles[e.index] != Role::Production)
-    {
-        let mut entry = e.clone();
-        entry.functions = other_names(&files[e.index]);
-        toc.parts.push(Part::File {
-            entry,
-            role: roles[e.index],
-        });
-    }
-    toc.elsewhere = elsewhere::elsewhere(files, order, &roles);
-    toc
+    (parts, items)
 }
 
 /// A file's analysis, when it was analysed.
