@@ -30,9 +30,11 @@ use std::path::{Path, PathBuf};
 use bstr::{BString, ByteSlice};
 use rayon::prelude::*;
 
+use super::analysis::analyze_functions;
+use super::dependencies::{DepSource, dependency_report};
 use super::generated::{self, Attribute};
 use super::language;
-use super::model::{FileChange, Functions, Kind, Manifest, Outline};
+use super::model::{FileChange, Functions, Kind, Manifest};
 use super::prefetch::{Prefetched, ReadAhead};
 use crate::deps;
 use crate::git::attributes::{State, Where};
@@ -40,7 +42,6 @@ use crate::git::facts::{self, Status};
 use crate::git::repo::Objects;
 use crate::git::revs::{Head, Target};
 use crate::git::{GitError, Mode, Oid, Repo, worktree};
-use crate::lang::Language;
 use crate::request::Diff;
 use crate::time::Stopwatch;
 
@@ -221,7 +222,7 @@ fn enrich_all(
         .iter()
         .map(DepSource::from_entry)
         .chain(untracked.iter().map(DepSource::untracked))
-        .filter(|s| s.format.is_some())
+        .filter(DepSource::is_dependency_file)
         .collect();
     let untracked_refs: Vec<&bstr::BStr> = untracked.iter().map(|p| p.as_bstr()).collect();
     let (attrs, untracked_attrs) = attributes(&repo.objects(), &entries, &untracked_refs);
@@ -289,155 +290,6 @@ pub fn commit_files(
         analyze_functions(repo, &mut files, None, &prefetched);
     }
     files
-}
-
-/// Analyses the functions and imports of every file in a supported language, both sides in
-/// parallel, then resolves functions that moved between files.
-pub(crate) fn analyze_functions(
-    repo: &Repo,
-    files: &mut [FileChange],
-    base: Option<&Path>,
-    prefetched: &Prefetched,
-) {
-    let jobs: Vec<(usize, Language)> = files
-        .iter()
-        .enumerate()
-        .filter_map(|(i, f)| {
-            let label = f.language?;
-            let analyzable = crate::lang::for_language(label).is_some()
-                && !f.binary
-                && f.kind() == Kind::File
-                && Kind::of_mode(f.mode_before) != Some(Kind::Symlink)
-                && Kind::of_mode(f.mode_before) != Some(Kind::Submodule);
-            analyzable.then_some((i, label))
-        })
-        .collect();
-    type Job = (usize, String, crate::lang::compare::Pending, Outline);
-    // The workers analyse within the caller's deadline.
-    let deadline = crate::lang::deadline();
-    let pending: Vec<Job> = jobs
-        .par_iter()
-        .map_init(
-            || repo.objects(),
-            |objects, &(i, label)| {
-                crate::lang::within(deadline, || {
-                    let f = &files[i];
-                    if let Some(reason) = f.generated.filter(|_| f.generated_hidden()) {
-                        // Generated code is regenerated, not reviewed: its functions are noise.
-                        let skipped = crate::lang::Analysis::skipped(format!(
-                            "generated ({})",
-                            reason.label()
-                        ));
-                        let pending = crate::lang::compare::compare(Some(&skipped), None);
-                        let path = f.path.to_str_lossy().into_owned();
-                        return (i, path, pending, Outline::default());
-                    }
-                    let before_path = f.old_path.as_ref().unwrap_or(&f.path);
-                    let ahead = |oid: Option<&Oid>| {
-                        oid.and_then(|o| prefetched.analysis(o, label)).cloned()
-                    };
-                    let (mut before, mut after) =
-                        (ahead(f.oid_before.as_ref()), ahead(f.oid_after.as_ref()));
-                    if before.is_none() || after.is_none() {
-                        let read =
-                            |present: bool, done: bool, oid: Option<&Oid>, path: &BString| {
-                                if !present || done {
-                                    return Ok(None);
-                                }
-                                content_of(objects, oid, path, base).map(Some)
-                            };
-                        let old = read(
-                            f.mode_before.exists(),
-                            before.is_some(),
-                            f.oid_before.as_ref(),
-                            before_path,
-                        );
-                        let new = read(
-                            f.mode_after.exists(),
-                            after.is_some(),
-                            f.oid_after.as_ref(),
-                            &f.path,
-                        );
-                        let (x, y) = crate::lang::analyze_versions(
-                            label,
-                            version_input(&old, f.oid_before.as_deref()),
-                            version_input(&new, f.oid_after.as_deref()),
-                        );
-                        let too_large = |side: Result<Option<Vec<u8>>, Option<String>>| match side {
-                            Err(Some(reason)) => Some(crate::lang::Analysis::skipped(reason)),
-                            _ => None,
-                        };
-                        before = before.or(x).or_else(|| too_large(old));
-                        after = after.or(y).or_else(|| too_large(new));
-                    }
-                    let pending = crate::lang::compare::compare(before.as_ref(), after.as_ref());
-                    let outline = Outline {
-                        before: Outline::spans(before.as_ref()),
-                        after: Outline::spans(after.as_ref()),
-                    };
-                    (i, f.path.to_str_lossy().into_owned(), pending, outline)
-                })
-            },
-        )
-        .collect();
-    let mut indices = Vec::with_capacity(pending.len());
-    let mut outlines = Vec::with_capacity(pending.len());
-    let mut compared = Vec::with_capacity(pending.len());
-    for (i, path, p, outline) in pending {
-        indices.push(i);
-        outlines.push(outline);
-        compared.push((path, p));
-    }
-    let results = crate::lang::compare::finish(compared);
-    for f in files.iter_mut() {
-        f.functions = Functions::Unsupported;
-    }
-    for ((i, result), outline) in indices.into_iter().zip(results).zip(outlines) {
-        files[i].functions = Functions::Analysed(result);
-        files[i].outline = outline;
-    }
-}
-
-/// The input [`crate::lang::analyze_versions`] takes for one side that was read.
-fn version_input<'a>(
-    side: &'a Result<Option<Vec<u8>>, Option<String>>,
-    oid: Option<&'a str>,
-) -> Option<(Option<&'a str>, &'a [u8])> {
-    match side {
-        Ok(Some(content)) => Some((oid, content.as_slice())),
-        _ => None,
-    }
-}
-
-/// Reads one side of a file for analysis: a blob, or the working-tree file; a side over the
-/// analysis size limit is `Err` with the reason.
-fn content_of(
-    objects: &Objects,
-    oid: Option<&Oid>,
-    path: &BString,
-    base: Option<&Path>,
-) -> Result<Vec<u8>, Option<String>> {
-    let too_large = |size: u64| {
-        Err(Some(format!(
-            "file too large ({size} bytes, limit {})",
-            crate::lang::MAX_FILE_BYTES
-        )))
-    };
-    match oid {
-        Some(oid) => {
-            let size = objects.size(oid).map_err(|_| None)?;
-            if size > crate::lang::MAX_FILE_BYTES as u64 {
-                return too_large(size);
-            }
-            objects.blob(oid).map_err(|_| None)
-        }
-        None => match worktree::read(base.ok_or(None)?, path, crate::lang::MAX_FILE_BYTES as u64) {
-            Ok(Some(worktree::Content::File(bytes))) => Ok(bytes),
-            Ok(Some(worktree::Content::TooLarge(size))) => too_large(size),
-            // A link, a directory, a FIFO or a path that is gone: nothing to analyse.
-            _ => Err(None),
-        },
-    }
 }
 
 /// The diff with `--relative` added when git would apply `diff.relative = true` (the command
@@ -677,7 +529,8 @@ fn enrich(
     let decided = attr.generated != Attribute::Unspecified || path_generated.is_some();
     let need_head = is_file && !binary && (path_language.is_none() || !decided);
     let head = if need_head {
-        let (oid, kind_ok, size) = if kind_after.is_some() {
+        let after = kind_after.is_some();
+        let side = if after {
             (&entry.oid_after, kind_after == Some(Kind::File), size_after)
         } else {
             (
@@ -686,21 +539,8 @@ fn enrich(
                 size_before,
             )
         };
-        match (oid, kind_ok, size) {
-            (_, false, _) => None,
-            (_, _, Some(s)) if s > HEAD_READ_LIMIT => None,
-            (Some(oid), _, _) => match prefetched.head(oid) {
-                Some(head) => Some(head.to_vec()),
-                None => objects.blob(oid).ok(),
-            },
-            (None, _, _) if after_is_worktree => {
-                match base.and_then(|b| worktree::open(b, &entry.path).ok().flatten()) {
-                    Some(worktree::Entry::File { mut file, .. }) => read_head(&mut file),
-                    _ => None,
-                }
-            }
-            _ => None,
-        }
+        let worktree = after_is_worktree.then_some(&entry.path);
+        content_head(objects, side, worktree, base, prefetched)
     } else {
         None
     };
@@ -733,7 +573,35 @@ fn enrich(
     }
 }
 
-fn entry_kind(entry: &facts::Entry) -> Kind {
+/// The start of a file's content, to tell its language and whether it is generated: of its
+/// `(oid, is a regular file, size)` side, from what was read ahead, the blob, or the
+/// working-tree file at `worktree` when the side is the working tree's; nothing for a side that
+/// is not a regular file or is larger than [`HEAD_READ_LIMIT`].
+fn content_head(
+    objects: &Objects,
+    (oid, kind_ok, size): (&Option<Oid>, bool, Option<u64>),
+    worktree: Option<&BString>,
+    base: Option<&Path>,
+    prefetched: &Prefetched,
+) -> Option<Vec<u8>> {
+    match (oid, kind_ok, size) {
+        (_, false, _) => None,
+        (_, _, Some(s)) if s > HEAD_READ_LIMIT => None,
+        (Some(oid), _, _) => match prefetched.head(oid) {
+            Some(head) => Some(head.to_vec()),
+            None => objects.blob(oid).ok(),
+        },
+        (None, _, _) => match base.zip(worktree) {
+            Some((b, path)) => match worktree::open(b, path).ok().flatten() {
+                Some(worktree::Entry::File { mut file, .. }) => read_head(&mut file),
+                _ => None,
+            },
+            None => None,
+        },
+    }
+}
+
+pub(super) fn entry_kind(entry: &facts::Entry) -> Kind {
     Kind::of_mode(entry.mode_after)
         .or_else(|| Kind::of_mode(entry.mode_before))
         .unwrap_or(Kind::File)
@@ -846,116 +714,6 @@ fn count_lines(head: &[u8], file: std::fs::File, size: u64) -> Option<u64> {
         last = Some(buf[n - 1]);
     }
     Some(newlines + u64::from(last.is_some_and(|b| b != b'\n')))
-}
-
-/// A dependency file among the changes: where its two versions are.
-pub(crate) struct DepSource {
-    path: BString,
-    old_path: Option<BString>,
-    format: Option<deps::Format>,
-    oid_before: Option<Oid>,
-    oid_after: Option<Oid>,
-    before: bool,
-    after: bool,
-    regular: bool,
-}
-
-impl DepSource {
-    /// From one of git's entries.
-    fn from_entry(e: &facts::Entry) -> DepSource {
-        DepSource {
-            path: e.path.clone(),
-            old_path: e.old_path.clone(),
-            format: deps::Format::of(&e.path),
-            oid_before: e.oid_before.clone(),
-            oid_after: e.oid_after.clone(),
-            before: e.mode_before.exists(),
-            after: e.mode_after.exists(),
-            regular: entry_kind(e) == Kind::File,
-        }
-    }
-
-    /// From an untracked file.
-    fn untracked(path: &BString) -> DepSource {
-        DepSource {
-            path: path.clone(),
-            old_path: None,
-            format: deps::Format::of(path),
-            oid_before: None,
-            oid_after: None,
-            before: false,
-            after: true,
-            regular: true,
-        }
-    }
-
-    /// From a file change.
-    pub(crate) fn from_change(f: &FileChange) -> DepSource {
-        DepSource {
-            path: f.path.clone(),
-            old_path: f.old_path.clone(),
-            format: deps::Format::of(&f.path),
-            oid_before: f.oid_before.clone(),
-            oid_after: f.oid_after.clone(),
-            before: f.mode_before.exists(),
-            after: f.mode_after.exists(),
-            regular: f.kind() == Kind::File,
-        }
-    }
-}
-
-/// Parses the dependency files among the changes, before and after.
-pub(crate) fn dependency_report(
-    repo: &Repo,
-    sources: &[DepSource],
-    base: Option<&Path>,
-    prefetched: &Prefetched,
-) -> deps::Report {
-    const LIMIT: u64 = 16 * 1024 * 1024;
-    let read = |objects: &Objects, oid: Option<&Oid>, path: &BString| -> Option<Vec<u8>> {
-        match oid {
-            Some(oid) if objects.size(oid).ok()? <= LIMIT => objects.blob(oid).ok(),
-            Some(_) => None,
-            None => match worktree::read(base?, path, LIMIT) {
-                Ok(Some(worktree::Content::File(bytes))) => Some(bytes),
-                _ => None,
-            },
-        }
-    };
-    // Lockfiles are big and often deep in delta chains: read them in parallel.
-    let changed: Vec<deps::ChangedFile> = sources
-        .par_iter()
-        .filter(|s| s.regular)
-        .filter_map(|s| s.format.map(|format| (s, format)))
-        .map_init(
-            || repo.objects(),
-            |objects, (s, format)| {
-                let side = |oid: Option<&Oid>, path: &BString| -> deps::Parsed {
-                    if let Some(parsed) = oid.and_then(|o| prefetched.declarations(o, format)) {
-                        return Some(parsed.clone());
-                    }
-                    read(objects, oid, path).map(|content| deps::parse(format, &content))
-                };
-                let before = s
-                    .oid_before
-                    .as_ref()
-                    .filter(|_| s.before)
-                    .and_then(|oid| side(Some(oid), s.old_path.as_ref().unwrap_or(&s.path)));
-                let after = if s.after {
-                    side(s.oid_after.as_ref(), &s.path)
-                } else {
-                    None
-                };
-                deps::ChangedFile {
-                    path: s.path.to_str_lossy().into_owned(),
-                    format,
-                    before,
-                    after,
-                }
-            },
-        )
-        .collect();
-    deps::report(&changed)
 }
 
 #[cfg(test)]

@@ -9,7 +9,8 @@
 
 use std::ffi::OsString;
 
-use super::build::{DepSource, ManifestError, commit_files, dependency_report};
+use super::build::{ManifestError, commit_files};
+use super::dependencies::{DepSource, dependency_report};
 use super::model::FileChange;
 use super::schema::{
     CommitDoc, HistoryDoc, HistoryMetadata, HistoryPagination, HistorySummary, HistoryTruncation,

@@ -8,7 +8,9 @@
 //! functions (what the shim's answers show), and [`snapshot`], file contents before and after.
 //! Nothing here prints; callers get values or JSON strings.
 
+mod analysis;
 pub mod build;
+mod dependencies;
 pub mod generated;
 pub mod history;
 pub mod hunks;
