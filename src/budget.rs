@@ -306,7 +306,7 @@ pub fn fit<T, E>(
     for (i, stage) in stages.iter().enumerate() {
         settings.values[i] = stage.deepest();
     }
-    let mut fits_with = |values: &[usize]| -> Result<Tried<T>, E> {
+    let mut fits_with = |values: &[usize]| -> Result<(Settings, T, bool), E> {
         let s = Settings {
             values: values.to_vec(),
             cuts: notes_of(stages, values, budget),
@@ -314,12 +314,41 @@ pub fn fit<T, E>(
         let (doc, len) = render(&s)?;
         Ok((s, doc, budget.fits(len)))
     };
-    let mut last: Option<Tried<T>> = None;
+    let mut last: Option<(Settings, T, bool)> = None;
     for (i, stage) in stages.iter().enumerate().rev() {
-        let (value, tried) = ease(stage, i, settings.values.clone(), &mut fits_with)?;
-        settings.values[i] = value;
-        if tried.is_some() {
-            last = tried;
+        let mut values = settings.values.clone();
+        match stage {
+            Stage::Detail { .. } => {
+                // The least level that fits; the deepest when none does.
+                for level in 0..stage.deepest() {
+                    values[i] = level;
+                    let tried = fits_with(&values)?;
+                    if tried.2 {
+                        settings.values[i] = level;
+                        last = Some(tried);
+                        break;
+                    }
+                }
+            }
+            Stage::Window { least, most, .. } => {
+                let (mut lo, mut hi) = (*least, *most);
+                let mut found = None;
+                while lo < hi {
+                    let mid = lo + (hi - lo).div_ceil(2);
+                    values[i] = mid;
+                    let tried = fits_with(&values)?;
+                    if tried.2 {
+                        lo = mid;
+                        found = Some(tried);
+                    } else {
+                        hi = mid - 1;
+                    }
+                }
+                settings.values[i] = lo;
+                if let Some(tried) = found {
+                    last = Some(tried);
+                }
+            }
         }
         // A rendering kept from a search is only current while no later stage changed.
         if last
@@ -350,50 +379,6 @@ pub fn fit<T, E>(
         settings,
         fits: budget.fits(len),
     })
-}
-
-/// A rendering tried while fitting: its settings, the document, and whether it fits.
-type Tried<T> = (Settings, T, bool);
-
-/// Eases stage `i` from its deepest as far as the room allows, the other stages as `values`
-/// sets them: a detail to the least level that fits (the deepest when none does), a window to
-/// the most entries that fit. Returns the stage's value and the rendering that showed it fits,
-/// when one did.
-fn ease<T, E>(
-    stage: &Stage<'_>,
-    i: usize,
-    mut values: Vec<usize>,
-    fits_with: &mut impl FnMut(&[usize]) -> Result<Tried<T>, E>,
-) -> Result<(usize, Option<Tried<T>>), E> {
-    match stage {
-        Stage::Detail { .. } => {
-            let deepest = values[i];
-            for level in 0..stage.deepest() {
-                values[i] = level;
-                let tried = fits_with(&values)?;
-                if tried.2 {
-                    return Ok((level, Some(tried)));
-                }
-            }
-            Ok((deepest, None))
-        }
-        Stage::Window { least, most, .. } => {
-            let (mut lo, mut hi) = (*least, *most);
-            let mut found = None;
-            while lo < hi {
-                let mid = lo + (hi - lo).div_ceil(2);
-                values[i] = mid;
-                let tried = fits_with(&values)?;
-                if tried.2 {
-                    lo = mid;
-                    found = Some(tried);
-                } else {
-                    hi = mid - 1;
-                }
-            }
-            Ok((lo, found))
-        }
-    }
 }
 
 /// What a page always holds, for the over-budget note: the last window's declaration.

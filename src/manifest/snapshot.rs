@@ -12,7 +12,6 @@
 //! files are read and never more than the cap ([`MAX_FILE_SIZE_LIMIT`] at most), and a
 //! symlink's content is its target text, as git stores it (`symlink: true`).
 
-use std::cell::Cell;
 use std::path::Path;
 
 use bstr::{BStr, BString, ByteSlice};
@@ -20,8 +19,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 use super::build::ManifestError;
-use super::model::{FileChange, Manifest};
-use crate::git::patch::Hunk;
+use super::model::Manifest;
 use crate::git::repo::Objects;
 use crate::git::revs::Head;
 use crate::git::tree;
@@ -144,89 +142,36 @@ pub fn snapshots(
     selection: &Selection,
     keep: usize,
 ) -> Result<Vec<FileSnapshot>, ManifestError> {
-    let reader = Reader::new(repo, manifest, selection, keep)?;
-    selection
-        .paths
-        .iter()
-        .map(|path| reader.file(path))
-        .collect()
-}
-
-/// One side of a file to read: its path on that side and where its bytes come from.
-type SideSource = (BString, Source);
-
-/// What reading every requested file shares: the range's trees and index, and the room left.
-struct Reader<'a> {
-    repo: &'a Repo,
-    manifest: &'a Manifest,
-    selection: &'a Selection,
-    objects: Objects,
-    base_tree: Option<Oid>,
-    head_tree: Option<Oid>,
-    index: tree::Index,
-    /// Whether the range's base is the index (`git diff` without revisions).
-    base_is_index: bool,
-    /// The answer's whole room, in bytes.
-    keep: usize,
-    /// What is left of it. Contents and hunks are kept while they fit; what does not fit is
-    /// left out with a reason as soon as it is read, so memory follows the answer's budget,
-    /// not the number and size of the files asked for.
-    left: Cell<usize>,
-}
-
-impl<'a> Reader<'a> {
-    fn new(
-        repo: &'a Repo,
-        manifest: &'a Manifest,
-        selection: &'a Selection,
-        keep: usize,
-    ) -> Result<Reader<'a>, GitError> {
-        let objects = repo.objects();
-        let base_tree = match &manifest.target.base_sha {
-            Some(sha) => Some(objects.tree_of(sha)?),
-            None => None,
-        };
-        let head_tree = match &manifest.target.head_sha {
-            Some(sha) => Some(objects.tree_of(sha)?),
-            None => None,
-        };
-        let index = objects.index()?;
-        Ok(Reader {
-            repo,
-            manifest,
-            selection,
-            base_tree,
-            head_tree,
-            index,
-            base_is_index: manifest.target.base_sha.is_none()
-                && manifest.target.base_ref == "INDEX",
-            keep,
-            left: Cell::new(keep),
-            objects,
-        })
-    }
-
-    /// Whether `len` more bytes fit the room left; if they do, they take it.
-    fn room(&self, len: usize) -> bool {
-        let spare = self.left.get();
+    let objects = repo.objects();
+    // Contents and hunks are kept while they fit `keep` bytes in all; what does not fit is
+    // left out with a reason as soon as it is read, so memory follows the answer's budget,
+    // not the number and size of the files asked for.
+    let left = std::cell::Cell::new(keep);
+    let room = |len: usize| {
+        let spare = left.get();
         let fits = len <= spare;
         if fits {
-            self.left.set(spare - len);
+            left.set(spare - len);
         }
         fits
-    }
-
-    /// Why something is left out when the room is used up.
-    fn no_room(&self) -> String {
+    };
+    let no_room = || {
         format!(
-            "not included: the answer's room ({} bytes) is used up; ask for a line_range or fewer paths",
-            self.keep
+            "not included: the answer's room ({keep} bytes) is used up; ask for a line_range or fewer paths"
         )
-    }
-
-    /// The snapshot of one requested path.
-    fn file(&self, path: &BString) -> Result<FileSnapshot, ManifestError> {
-        let selection = self.selection;
+    };
+    let base_tree = match &manifest.target.base_sha {
+        Some(sha) => Some(objects.tree_of(sha)?),
+        None => None,
+    };
+    let head_tree = match &manifest.target.head_sha {
+        Some(sha) => Some(objects.tree_of(sha)?),
+        None => None,
+    };
+    let index = objects.index()?;
+    let base_is_index = manifest.target.base_sha.is_none() && manifest.target.base_ref == "INDEX";
+    let mut out = Vec::with_capacity(selection.paths.len());
+    for path in &selection.paths {
         // A path that cannot name a file inside the repository (absolute, `..`) is answered
         // as such on both sides, whatever the range.
         if let Err(e) = worktree::check_path(path) {
@@ -234,7 +179,7 @@ impl<'a> Reader<'a> {
                 reason: Some(crate::text::chain(&e)),
                 ..Side::missing()
             };
-            return Ok(FileSnapshot {
+            out.push(FileSnapshot {
                 path: path.to_str_lossy().into_owned(),
                 change_type: None,
                 before: selection.before.then(side),
@@ -242,142 +187,117 @@ impl<'a> Reader<'a> {
                 diff_hunks: selection.diff_hunks.then(Vec::new),
                 diff_hunks_reason: None,
             });
+            continue;
         }
-        let changed = self
-            .manifest
+        let changed = manifest
             .files
             .iter()
             .find(|f| f.path == *path || f.old_path.as_ref() == Some(path));
         let (before, after, change_type) = match changed {
             Some(f) => {
-                let (before, after) = self.changed_sources(f);
+                let before_path = f.old_path.clone().unwrap_or_else(|| f.path.clone());
+                let before = match (&f.oid_before, f.mode_before) {
+                    (_, mode) if !mode.exists() => (before_path, Source::Missing),
+                    (Some(oid), mode) => (before_path, Source::Blob(oid.clone(), mode)),
+                    (None, _) => (before_path, Source::Missing),
+                };
+                let after = match (&f.oid_after, f.mode_after) {
+                    (_, mode) if !mode.exists() => (f.path.clone(), Source::Missing),
+                    (Some(oid), mode) => (f.path.clone(), Source::Blob(oid.clone(), mode)),
+                    (None, _) if manifest.target.head == Head::Worktree => {
+                        (f.path.clone(), Source::Worktree(f.path.clone()))
+                    }
+                    (None, _) => (f.path.clone(), Source::Missing),
+                };
                 (before, after, Some(super::render::change_type(f.status)))
             }
             None => {
-                let (before, after) = self.unchanged_sources(path)?;
-                (before, after, None)
+                let lookup = |tree: &Option<Oid>| -> Result<Source, GitError> {
+                    match tree {
+                        Some(tree) => Ok(objects.tree_entry(tree, path.as_bstr())?.into()),
+                        None => Ok(Source::Missing),
+                    }
+                };
+                let in_index = || index.entry(path.as_bstr()).into();
+                let before = if base_is_index {
+                    in_index()
+                } else {
+                    lookup(&base_tree)?
+                };
+                let after = match manifest.target.head {
+                    Head::Object => lookup(&head_tree)?,
+                    Head::Index => in_index(),
+                    Head::Worktree => Source::Worktree(path.clone()),
+                };
+                ((path.clone(), before), (path.clone(), after), None)
             }
         };
-        let before = selection.before.then(|| self.kept(self.read(before, path)));
-        let after = selection.after.then(|| self.kept(self.read(after, path)));
+        let read = |(side_path, source): (BString, Source)| {
+            read_side(
+                &objects,
+                repo.workdir(),
+                side_path.as_bstr(),
+                path.as_bstr(),
+                source,
+                selection,
+            )
+        };
+        let kept = |mut side: Side| {
+            if let Some(content) = &side.content {
+                if !room(content.len()) {
+                    side.content = None;
+                    side.first_line = None;
+                    side.last_line = None;
+                    side.reason = Some(no_room());
+                }
+            }
+            side
+        };
+        let before = selection.before.then(|| kept(read(before)));
+        let after = selection.after.then(|| kept(read(after)));
         let (diff_hunks, diff_hunks_reason) = if selection.diff_hunks {
-            self.hunks(changed)?
+            match changed {
+                Some(f) => match hunks_of(repo, manifest, f, selection.max_file_size, left.get()) {
+                    Ok(hunks) => {
+                        let size: usize = hunks
+                            .iter()
+                            .flat_map(|h| h.lines.iter())
+                            .map(|l| l.len() + 4)
+                            .sum();
+                        if room(size) {
+                            (Some(hunks), None)
+                        } else {
+                            (Some(Vec::new()), Some(no_room()))
+                        }
+                    }
+                    Err(GitError::TooLarge { .. }) => (Some(Vec::new()), Some(no_room())),
+                    Err(e) => return Err(e.into()),
+                },
+                None => (Some(Vec::new()), None),
+            }
         } else {
             (None, None)
         };
-        Ok(FileSnapshot {
+        out.push(FileSnapshot {
             path: path.to_str_lossy().into_owned(),
             change_type,
             before,
             after,
             diff_hunks,
             diff_hunks_reason,
-        })
+        });
     }
-
-    /// Both sides of a file the range changed: a renamed file's "before" is its old path's.
-    fn changed_sources(&self, f: &FileChange) -> (SideSource, SideSource) {
-        let before_path = f.old_path.clone().unwrap_or_else(|| f.path.clone());
-        let before = match (&f.oid_before, f.mode_before) {
-            (_, mode) if !mode.exists() => (before_path, Source::Missing),
-            (Some(oid), mode) => (before_path, Source::Blob(oid.clone(), mode)),
-            (None, _) => (before_path, Source::Missing),
-        };
-        let after = match (&f.oid_after, f.mode_after) {
-            (_, mode) if !mode.exists() => (f.path.clone(), Source::Missing),
-            (Some(oid), mode) => (f.path.clone(), Source::Blob(oid.clone(), mode)),
-            (None, _) if self.manifest.target.head == Head::Worktree => {
-                (f.path.clone(), Source::Worktree(f.path.clone()))
-            }
-            (None, _) => (f.path.clone(), Source::Missing),
-        };
-        (before, after)
-    }
-
-    /// Both sides of a file the range did not touch, read as they are.
-    fn unchanged_sources(&self, path: &BString) -> Result<(SideSource, SideSource), GitError> {
-        let lookup = |tree: &Option<Oid>| -> Result<Source, GitError> {
-            match tree {
-                Some(tree) => Ok(self.objects.tree_entry(tree, path.as_bstr())?.into()),
-                None => Ok(Source::Missing),
-            }
-        };
-        let in_index = || self.index.entry(path.as_bstr()).into();
-        let before = if self.base_is_index {
-            in_index()
-        } else {
-            lookup(&self.base_tree)?
-        };
-        let after = match self.manifest.target.head {
-            Head::Object => lookup(&self.head_tree)?,
-            Head::Index => in_index(),
-            Head::Worktree => Source::Worktree(path.clone()),
-        };
-        Ok(((path.clone(), before), (path.clone(), after)))
-    }
-
-    /// Reads one side of the requested path.
-    fn read(&self, (side_path, source): SideSource, requested: &BString) -> Side {
-        read_side(
-            &self.objects,
-            self.repo.workdir(),
-            side_path.as_bstr(),
-            requested.as_bstr(),
-            source,
-            self.selection,
-        )
-    }
-
-    /// The side, its content left out with the reason when it does not fit the room left.
-    fn kept(&self, mut side: Side) -> Side {
-        if let Some(content) = &side.content {
-            if !self.room(content.len()) {
-                side.content = None;
-                side.first_line = None;
-                side.last_line = None;
-                side.reason = Some(self.no_room());
-            }
-        }
-        side
-    }
-
-    /// git's hunks of a changed file while they fit the room left (none for an unchanged
-    /// one), and why they are left out when they do not.
-    fn hunks(
-        &self,
-        changed: Option<&FileChange>,
-    ) -> Result<(Option<Vec<Hunk>>, Option<String>), ManifestError> {
-        let Some(f) = changed else {
-            return Ok((Some(Vec::new()), None));
-        };
-        let max_file_size = self.selection.max_file_size;
-        match hunks_of(self.repo, self.manifest, f, max_file_size, self.left.get()) {
-            Ok(hunks) => {
-                let size: usize = hunks
-                    .iter()
-                    .flat_map(|h| h.lines.iter())
-                    .map(|l| l.len() + 4)
-                    .sum();
-                if self.room(size) {
-                    Ok((Some(hunks), None))
-                } else {
-                    Ok((Some(Vec::new()), Some(self.no_room())))
-                }
-            }
-            Err(GitError::TooLarge { .. }) => Ok((Some(Vec::new()), Some(self.no_room()))),
-            Err(e) => Err(e.into()),
-        }
-    }
+    Ok(out)
 }
 
 /// git's own hunks for one changed file of the manifest's range.
 fn hunks_of(
     repo: &Repo,
     manifest: &Manifest,
-    file: &FileChange,
+    file: &super::model::FileChange,
     max_file_size: u64,
     room: usize,
-) -> Result<Vec<Hunk>, GitError> {
+) -> Result<Vec<crate::git::patch::Hunk>, GitError> {
     if file.untracked {
         return Ok(super::hunks::untracked_hunk(
             repo,
@@ -417,8 +337,6 @@ impl From<Option<tree::Entry>> for Source {
     }
 }
 
-/// Reads one side: its bytes from the object database or the working tree, within the cap,
-/// then its text (or the requested lines of it) unless it is binary.
 fn read_side(
     objects: &Objects,
     workdir: Option<&Path>,
@@ -433,103 +351,71 @@ fn read_side(
         ..Side::missing()
     };
     let cap = selection.max_file_size.min(MAX_FILE_SIZE_LIMIT);
-    let bytes = match source {
+    let too_large = |size: u64| format!("too large ({size} bytes, cap {cap})");
+    let bytes: Result<Vec<u8>, String> = match source {
         Source::Missing => {
             side.exists = false;
             return side;
         }
-        Source::Blob(oid, mode) => blob_bytes(objects, &oid, mode, cap, &mut side),
+        Source::Blob(_, mode) if mode.is_gitlink() => Err("submodule".into()),
+        Source::Blob(oid, mode) => {
+            side.symlink = mode.is_symlink();
+            match objects.size(&oid) {
+                Ok(size) if size > cap => {
+                    side.size = Some(size);
+                    Err(too_large(size))
+                }
+                Ok(_) => objects.blob(&oid).map_err(|e| crate::text::chain(&e)),
+                Err(e) => Err(crate::text::chain(&e)),
+            }
+        }
         Source::Worktree(path) => {
             let Some(workdir) = workdir else {
                 side.exists = false;
                 return side;
             };
-            match worktree_bytes(workdir, path.as_bstr(), cap, &mut side) {
-                Some(bytes) => bytes,
-                None => return side,
+            match worktree::read(workdir, &path, cap) {
+                Ok(None) => {
+                    side.exists = false;
+                    return side;
+                }
+                Err(e @ worktree::WorktreeError::Io { .. }) => Err(crate::text::chain(&e)),
+                Err(e) => {
+                    side.exists = false;
+                    side.reason = Some(crate::text::chain(&e));
+                    return side;
+                }
+                Ok(Some(worktree::Content::File(bytes))) => Ok(bytes),
+                Ok(Some(worktree::Content::Symlink(target))) => {
+                    side.symlink = true;
+                    Ok(target)
+                }
+                Ok(Some(worktree::Content::Directory)) => Err("submodule".into()),
+                Ok(Some(worktree::Content::Special)) => Err("not a regular file".into()),
+                Ok(Some(worktree::Content::TooLarge(size))) => {
+                    side.size = Some(size);
+                    Err(too_large(size))
+                }
             }
         }
     };
-    match bytes {
-        Ok(bytes) => set_content(&mut side, &bytes, selection.line_range),
-        Err(reason) => side.reason = Some(reason),
-    }
-    side
-}
-
-/// Why a side over the cap has no content.
-fn too_large(size: u64, cap: u64) -> String {
-    format!("too large ({size} bytes, cap {cap})")
-}
-
-/// A blob's bytes, or why there are none (a submodule, over the cap, unreadable); marks a
-/// symbolic link's side.
-fn blob_bytes(
-    objects: &Objects,
-    oid: &Oid,
-    mode: Mode,
-    cap: u64,
-    side: &mut Side,
-) -> Result<Vec<u8>, String> {
-    if mode.is_gitlink() {
-        return Err("submodule".into());
-    }
-    side.symlink = mode.is_symlink();
-    match objects.size(oid) {
-        Ok(size) if size > cap => {
-            side.size = Some(size);
-            Err(too_large(size, cap))
+    let bytes = match bytes {
+        Ok(b) => b,
+        Err(reason) => {
+            side.reason = Some(reason);
+            return side;
         }
-        Ok(_) => objects.blob(oid).map_err(|e| crate::text::chain(&e)),
-        Err(e) => Err(crate::text::chain(&e)),
-    }
-}
-
-/// A working-tree file's bytes, or why there are none; `None` when the side does not exist
-/// (the side then says why, when the path cannot be read).
-fn worktree_bytes(
-    workdir: &Path,
-    path: &BStr,
-    cap: u64,
-    side: &mut Side,
-) -> Option<Result<Vec<u8>, String>> {
-    match worktree::read(workdir, path, cap) {
-        Ok(None) => {
-            side.exists = false;
-            None
-        }
-        Err(e @ worktree::WorktreeError::Io { .. }) => Some(Err(crate::text::chain(&e))),
-        Err(e) => {
-            side.exists = false;
-            side.reason = Some(crate::text::chain(&e));
-            None
-        }
-        Ok(Some(worktree::Content::File(bytes))) => Some(Ok(bytes)),
-        Ok(Some(worktree::Content::Symlink(target))) => {
-            side.symlink = true;
-            Some(Ok(target))
-        }
-        Ok(Some(worktree::Content::Directory)) => Some(Err("submodule".into())),
-        Ok(Some(worktree::Content::Special)) => Some(Err("not a regular file".into())),
-        Ok(Some(worktree::Content::TooLarge(size))) => {
-            side.size = Some(size);
-            Some(Err(too_large(size, cap)))
-        }
-    }
-}
-
-/// Sets a side's size and its text (the lines of `line_range`, when given), or `binary`.
-fn set_content(side: &mut Side, bytes: &[u8], line_range: Option<(usize, usize)>) {
+    };
     side.size = Some(bytes.len() as u64);
     if bytes[..bytes.len().min(8000)].contains(&0) {
         side.reason = Some("binary".into());
-        return;
+        return side;
     }
     let text = bytes.to_str_lossy();
-    side.lossy = std::str::from_utf8(bytes).is_err();
+    side.lossy = std::str::from_utf8(&bytes).is_err();
     let total = text.lines().count();
     side.total_lines = Some(total);
-    match line_range {
+    match selection.line_range {
         Some((first, last)) => {
             let first = first.max(1);
             let last = last.min(total);
@@ -550,6 +436,7 @@ fn set_content(side: &mut Side, bytes: &[u8], line_range: Option<(usize, usize)>
         }
         None => side.content = Some(text.into_owned()),
     }
+    side
 }
 
 impl Side {
