@@ -525,7 +525,7 @@ fn enrich(
         Attribute::Unspecified => generated::by_path(&entry.path),
         _ => None,
     };
-    let is_file = entry_kind(&entry) == Kind::File;
+    let is_file = Kind::of_modes(entry.mode_before, entry.mode_after) == Kind::File;
     let decided = attr.generated != Attribute::Unspecified || path_generated.is_some();
     let need_head = is_file && !binary && (path_language.is_none() || !decided);
     let head = if need_head {
@@ -599,12 +599,6 @@ fn content_head(
             None => None,
         },
     }
-}
-
-pub(super) fn entry_kind(entry: &facts::Entry) -> Kind {
-    Kind::of_mode(entry.mode_after)
-        .or_else(|| Kind::of_mode(entry.mode_before))
-        .unwrap_or(Kind::File)
 }
 
 /// Reads the first bytes of a working-tree file.

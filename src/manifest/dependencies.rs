@@ -8,7 +8,6 @@ use std::path::Path;
 use bstr::{BString, ByteSlice};
 use rayon::prelude::*;
 
-use super::build::entry_kind;
 use super::model::{FileChange, Kind};
 use super::prefetch::Prefetched;
 use crate::deps;
@@ -39,7 +38,7 @@ impl DepSource {
             oid_after: e.oid_after.clone(),
             before: e.mode_before.exists(),
             after: e.mode_after.exists(),
-            regular: entry_kind(e) == Kind::File,
+            regular: Kind::of_modes(e.mode_before, e.mode_after) == Kind::File,
         }
     }
 

@@ -35,6 +35,14 @@ impl Kind {
             Some(Kind::File)
         }
     }
+
+    /// Returns the kind of a change's entry from its modes: the side after's, else the side
+    /// before's, else a file.
+    pub fn of_modes(before: Mode, after: Mode) -> Kind {
+        Kind::of_mode(after)
+            .or_else(|| Kind::of_mode(before))
+            .unwrap_or(Kind::File)
+    }
 }
 
 /// What function analysis says about a file.
@@ -154,9 +162,7 @@ impl FileChange {
 
     /// Returns the kind of the entry (after the change, or before it for deletions).
     pub fn kind(&self) -> Kind {
-        Kind::of_mode(self.mode_after)
-            .or_else(|| Kind::of_mode(self.mode_before))
-            .unwrap_or(Kind::File)
+        Kind::of_modes(self.mode_before, self.mode_after)
     }
 }
 
