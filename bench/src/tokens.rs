@@ -200,9 +200,43 @@ impl Bench<'_> {
         Ok(Some((pair, answer)))
     }
 
+    /// Every sample of the corpus: single commits, logs, blames, line logs, pull requests,
+    /// pickaxes, then ranges (in this order: the samples after the single commits share one
+    /// generator, so that they are the same on every run).
     fn measure(&self) -> Result<Samples> {
         let mut s = Samples::default();
         let mut rng = Lcg(19);
+        self.singles(&mut s)?;
+        let recent = self.lines(&["rev-list", "-n", "600", "HEAD"])?;
+        let files: Vec<String> = self
+            .lines(&["ls-files"])?
+            .into_iter()
+            .filter(|f| {
+                [
+                    ".rs", ".py", ".go", ".c", ".h", ".cc", ".cpp", ".js", ".ts", ".rb", ".lua",
+                    ".kt", ".swift", ".scala", ".cs", ".php", ".java", ".sh", ".bash", ".md",
+                ]
+                .iter()
+                .any(|e| f.ends_with(e))
+            })
+            .collect();
+        if files.is_empty() || recent.len() < 20 {
+            return Ok(s);
+        }
+        self.logs(&mut s, &recent, &files, &mut rng)?;
+        let sources: Vec<&String> = files.iter().filter(|f| !f.ends_with(".md")).collect();
+        self.blames(&mut s, &sources, &mut rng)?;
+        self.line_logs(&mut s, &sources, &mut rng)?;
+        self.pull_requests(&mut s, &recent, &mut rng)?;
+        self.pickaxes(&mut s, &recent, &mut rng)?;
+        self.ranges(&mut s)?;
+        Ok(s)
+    }
+
+    /// Single commits spread over the history, merges aside: `git diff A^..A`, `git show A`
+    /// (the one-line changes apart) and `git show -s A`, and whether the diff's answer carries
+    /// every changed line.
+    fn singles(&self, s: &mut Samples) -> Result<()> {
         let all = self.lines(&["rev-list", "--no-merges", "HEAD"])?;
         let step = (all.len() / SINGLES).max(1);
         for sha in all.iter().step_by(step).take(SINGLES) {
@@ -227,7 +261,7 @@ impl Bench<'_> {
                     s.push("git diff A^..A, one-line changes", p);
                 }
                 if let Ok(doc) = serde_json::from_slice::<Value>(&raw) {
-                    self.coverage(&mut s, sha, &range, &doc)?;
+                    self.coverage(s, sha, &range, &doc)?;
                 }
             }
             if let Some((p, _)) = self.pair(&["show", sha])? {
@@ -240,23 +274,17 @@ impl Bench<'_> {
                 s.push("git show -s A", p);
             }
         }
+        Ok(())
+    }
 
-        let recent = self.lines(&["rev-list", "-n", "600", "HEAD"])?;
-        let files: Vec<String> = self
-            .lines(&["ls-files"])?
-            .into_iter()
-            .filter(|f| {
-                [
-                    ".rs", ".py", ".go", ".c", ".h", ".cc", ".cpp", ".js", ".ts", ".rb", ".lua",
-                    ".kt", ".swift", ".scala", ".cs", ".php", ".java", ".sh", ".bash", ".md",
-                ]
-                .iter()
-                .any(|e| f.ends_with(e))
-            })
-            .collect();
-        if files.is_empty() || recent.len() < 20 {
-            return Ok(s);
-        }
+    /// `git log -N` (N = 1-10) from recent commits, with and without `-- <path>`.
+    fn logs(
+        &self,
+        s: &mut Samples,
+        recent: &[String],
+        files: &[String],
+        rng: &mut Lcg,
+    ) -> Result<()> {
         for _ in 0..LOGS {
             let start = &recent[rng.below(recent.len() - 10)];
             let n = format!("-{}", 1 + rng.below(10));
@@ -268,7 +296,11 @@ impl Bench<'_> {
                 s.push("git log -N -- <path>", p);
             }
         }
-        let sources: Vec<&String> = files.iter().filter(|f| !f.ends_with(".md")).collect();
+        Ok(())
+    }
+
+    /// `git blame -L a,b` over 5-200 lines of source files at HEAD.
+    fn blames(&self, s: &mut Samples, sources: &[&String], rng: &mut Lcg) -> Result<()> {
         let mut blamed = 0;
         for _ in 0..BLAMES * 3 {
             if blamed == BLAMES || sources.is_empty() {
@@ -290,8 +322,13 @@ impl Bench<'_> {
                 blamed += 1;
             }
         }
-        self.line_logs(&mut s, &sources, &mut rng)?;
-        self.pull_requests(&mut s, &recent, &mut rng)?;
+        Ok(())
+    }
+
+    /// `git log -S/-G <term>` for words a recent commit added, against the same command line
+    /// (issue 36): git prints commits and messages, no lines; the answer's lines fill what it
+    /// saves on those.
+    fn pickaxes(&self, s: &mut Samples, recent: &[String], rng: &mut Lcg) -> Result<()> {
         for k in 0..PICKAXES {
             let sha = &recent[1 + rng.below(recent.len() - 1)];
             let patch = run(self.git(&["show", "--format=", "-U0", sha]))?;
@@ -307,13 +344,15 @@ impl Bench<'_> {
             }
             let term = terms[rng.below(terms.len())];
             let kind = if k % 2 == 0 { "-S" } else { "-G" };
-            // Against git's own output for the same command line (issue 36): commits and
-            // messages, no lines; the answer's lines fill what it saves on those.
             if let Some((p, _)) = self.pair(&["log", kind, term])? {
                 s.push("git log -S/-G <term>", p);
             }
         }
+        Ok(())
+    }
 
+    /// Ranges of 5, 20, 50 and 100 commits along the first-parent chain.
+    fn ranges(&self, s: &mut Samples) -> Result<()> {
         // `HEAD~k` walks first parents: ranges stay within that chain.
         let total: usize = String::from_utf8(run(self.git(&[
             "rev-list",
@@ -326,75 +365,94 @@ impl Bench<'_> {
         .min(600);
         for n in [5usize, 20, 50, 100] {
             for k in (0..total.saturating_sub(n)).step_by((total / 6).max(1)) {
-                let range = format!("HEAD~{}..HEAD~{k}", k + n);
-                let files = self
-                    .lines(&["diff", "--name-only", &range])
-                    .map_or(0, |l| l.len());
-                // Once to warm the analysis cache: what is measured is the answer, not
-                // whether a loaded machine finished its analyses within the answer's time.
-                let _ = run(self.agent(&["diff", &range], None));
-                let Some((p, raw)) = self.pair(&["diff", &range])? else {
-                    continue;
-                };
-                let a = p.answer;
-                s.push(
-                    match n {
-                        5 => "git diff over 5 commits (first answer)",
-                        20 => "git diff over 20 commits (first answer)",
-                        50 => "git diff over 50 commits (first answer)",
-                        _ => "git diff over 100 commits (first answer)",
-                    },
-                    p,
-                );
-                if !p.answered {
-                    // git's own bytes: there is no map to measure.
-                    continue;
-                }
-                let (pages, map_tokens) = match self.map_pages(&range, &raw) {
-                    Ok(found) => found,
-                    Err(e) => {
-                        // A page git-prism did not answer (git's bytes instead): a failure of
-                        // the answer, reported, not a reason to stop measuring.
-                        s.unanswered.push(format!("{range} ({files} files): {e:#}"));
-                        continue;
-                    }
-                };
-                if (20..=WHOLE_LISTING).contains(&files) {
-                    let patch = run(self.git(&["diff", "-U0", &range]))?;
-                    let patch_text = String::from_utf8_lossy(&patch);
-                    let (items, unread) = contents::interface(&patch_text);
-                    let doc: Value = serde_json::from_slice(&raw)?;
-                    let text = contents::interface_text(&doc);
-                    let missing: Vec<String> = items
-                        .iter()
-                        .filter(|i| !contents::holds(&text, i))
-                        .map(|i| format!("{} {} ({})", i.keyword, i.name, i.file))
-                        .collect();
-                    s.contents.push(contents::Range {
-                        label: format!("{range} ({files} files)"),
-                        files,
-                        items: items.len(),
-                        listed: contents::listed_items(&doc),
-                        missing,
-                        unread,
-                        page1: a,
-                        map: (!matches!(pages, MapPages::Whole)).then_some(map_tokens),
-                        patch: self.count(&patch),
-                        interface_continues: doc["cut"]
-                            .to_string()
-                            .contains("the interface, continued"),
-                    });
-                }
-                let label = format!("{range} ({files} files): {}", pages.describe());
-                match (files <= WHOLE_LISTING, pages) {
-                    (true, MapPages::Whole) => s.whole += 1,
-                    (true, MapPages::First) => s.map_first += 1,
-                    (true, _) => s.map_pages.push(label),
-                    (false, _) => s.big_ranges.push(label),
-                }
+                self.range(s, n, &format!("HEAD~{}..HEAD~{k}", k + n))?;
             }
         }
-        Ok(s)
+        Ok(())
+    }
+
+    /// One range of `n` commits: the first answer's size against git's patch, the pages its
+    /// map takes, and for 20-300 files what its first page holds.
+    fn range(&self, s: &mut Samples, n: usize, range: &str) -> Result<()> {
+        let files = self
+            .lines(&["diff", "--name-only", range])
+            .map_or(0, |l| l.len());
+        // Once to warm the analysis cache: what is measured is the answer, not
+        // whether a loaded machine finished its analyses within the answer's time.
+        let _ = run(self.agent(&["diff", range], None));
+        let Some((p, raw)) = self.pair(&["diff", range])? else {
+            return Ok(());
+        };
+        s.push(
+            match n {
+                5 => "git diff over 5 commits (first answer)",
+                20 => "git diff over 20 commits (first answer)",
+                50 => "git diff over 50 commits (first answer)",
+                _ => "git diff over 100 commits (first answer)",
+            },
+            p,
+        );
+        if !p.answered {
+            // git's own bytes: there is no map to measure.
+            return Ok(());
+        }
+        let (pages, map_tokens) = match self.map_pages(range, &raw) {
+            Ok(found) => found,
+            Err(e) => {
+                // A page git-prism did not answer (git's bytes instead): a failure of
+                // the answer, reported, not a reason to stop measuring.
+                s.unanswered.push(format!("{range} ({files} files): {e:#}"));
+                return Ok(());
+            }
+        };
+        if (20..=WHOLE_LISTING).contains(&files) {
+            let map = (!matches!(pages, MapPages::Whole)).then_some(map_tokens);
+            let contents = self.first_page(range, files, p.answer, map, &raw)?;
+            s.contents.push(contents);
+        }
+        let label = format!("{range} ({files} files): {}", pages.describe());
+        match (files <= WHOLE_LISTING, pages) {
+            (true, MapPages::Whole) => s.whole += 1,
+            (true, MapPages::First) => s.map_first += 1,
+            (true, _) => s.map_pages.push(label),
+            (false, _) => s.big_ranges.push(label),
+        }
+        Ok(())
+    }
+
+    /// What a range's first page (`raw`, `page1` tokens) holds of the interface its `-U0`
+    /// patch adds, deletes or re-signs, and what it and the whole map (`map` tokens, when the
+    /// map is not whole on it) cost.
+    fn first_page(
+        &self,
+        range: &str,
+        files: usize,
+        page1: usize,
+        map: Option<usize>,
+        raw: &[u8],
+    ) -> Result<contents::Range> {
+        let patch = run(self.git(&["diff", "-U0", range]))?;
+        let patch_text = String::from_utf8_lossy(&patch);
+        let (items, unread) = contents::interface(&patch_text);
+        let doc: Value = serde_json::from_slice(raw)?;
+        let text = contents::interface_text(&doc);
+        let missing: Vec<String> = items
+            .iter()
+            .filter(|i| !contents::holds(&text, i))
+            .map(|i| format!("{} {} ({})", i.keyword, i.name, i.file))
+            .collect();
+        Ok(contents::Range {
+            label: format!("{range} ({files} files)"),
+            files,
+            items: items.len(),
+            listed: contents::listed_items(&doc),
+            missing,
+            unread,
+            page1,
+            map,
+            patch: self.count(&patch),
+            interface_continues: doc["cut"].to_string().contains("the interface, continued"),
+        })
     }
 
     /// `gh pr diff` of pull requests made of ranges of the history (a stand-in for `gh` names
@@ -760,6 +818,46 @@ pub(crate) fn checkout(options: &Options, source: &Path) -> Result<PathBuf> {
 
 pub fn run_figure(options: &Options, report: &mut Report) -> Result<()> {
     let bpe = tiktoken_rs::cl100k_base().context("loading cl100k_base")?;
+    let shim_dir = shim_dir(options)?;
+    let real_dir = options
+        .git
+        .parent()
+        .context("git has no directory")?
+        .to_owned();
+    let corpora = corpora(options)?;
+    let mut totals = Totals::default();
+    for (name, repo) in &corpora {
+        eprintln!("tokens: {name}");
+        let bench = Bench {
+            options,
+            shim_dir: shim_dir.clone(),
+            real_dir: real_dir.clone(),
+            repo: repo.clone(),
+            bpe: &bpe,
+        };
+        totals.add(name, bench.measure()?);
+    }
+    let names: Vec<&str> = corpora.iter().map(|(n, _)| n.as_str()).collect();
+    totals.report(&names, report);
+    let (rows, summary) = contents::rows(&totals.by_corpus);
+    report.section(
+        "Range tables of contents",
+        &format!(
+            "The first page of `git diff A..B` for every sampled range of 20-300 files (issue 27): every public item of production code the range adds, deletes or re-signs (found in git's `-U0` patch: Rust, Go and Python declarations) named on page 1 with its signature; page 1 of a range of at most {} files within {} tokens plus {} per such item; the whole map (every page before the first hunk) within {}x git's `-U0` patch. {summary}",
+            contents::CAPPED_FILES,
+            contents::CAP_BASE,
+            contents::CAP_PER_ITEM,
+            contents::MAP_RATIO,
+        ),
+        &["corpus", "measure", "n", "median", "p90", "max", "verdict"],
+        &rows,
+    );
+    Ok(())
+}
+
+/// The directory the agent's PATH starts with: the shim linked as `git` and `gh`, and the
+/// stand-in for `gh` in [`FAKE_GH`].
+fn shim_dir(options: &Options) -> Result<PathBuf> {
     let shim_dir = options.work.join("shim");
     std::fs::create_dir_all(&shim_dir)?;
     for name in ["git", "gh"] {
@@ -774,11 +872,11 @@ pub fn run_figure(options: &Options, report: &mut Report) -> Result<()> {
         use std::os::unix::fs::PermissionsExt;
         std::fs::set_permissions(fake_gh.join("gh"), std::fs::Permissions::from_mode(0o755))?;
     }
-    let real_dir = options
-        .git
-        .parent()
-        .context("git has no directory")?
-        .to_owned();
+    Ok(shim_dir)
+}
+
+/// The corpora measured, by name: the bench corpus, then each extra one checked out.
+fn corpora(options: &Options) -> Result<Vec<(String, PathBuf)>> {
     let mut corpora = vec![("bench corpus".to_owned(), options.corpus.clone())];
     for extra in &options.also {
         let repo = checkout(options, extra)?;
@@ -795,59 +893,73 @@ pub fn run_figure(options: &Options, report: &mut Report) -> Result<()> {
         };
         corpora.push((name, repo));
     }
+    Ok(corpora)
+}
 
-    let mut all: BTreeMap<&'static str, Vec<Pair>> = BTreeMap::new();
-    let mut by_corpus: BTreeMap<String, Vec<contents::Range>> = BTreeMap::new();
-    let mut rows = Vec::new();
-    let mut notes = Vec::new();
-    let (mut eligible, mut covered) = (0, 0);
-    let (mut whole, mut map_first, mut map_pages) = (0, 0, Vec::new());
-    for (name, repo) in &corpora {
-        eprintln!("tokens: {name}");
-        let bench = Bench {
-            options,
-            shim_dir: shim_dir.clone(),
-            real_dir: real_dir.clone(),
-            repo: repo.clone(),
-            bpe: &bpe,
-        };
-        let mut s = bench.measure()?;
-        by_corpus.insert(name.clone(), std::mem::take(&mut s.contents));
+/// Every corpus's samples added up.
+#[derive(Default)]
+struct Totals {
+    /// Every corpus's command lines, by label.
+    all: BTreeMap<&'static str, Vec<Pair>>,
+    /// The ranges whose first page was measured, by corpus.
+    by_corpus: BTreeMap<String, Vec<contents::Range>>,
+    /// The table's rows: each corpus's, then (from [`Totals::report`]) every corpus's.
+    rows: Vec<Vec<String>>,
+    notes: Vec<String>,
+    eligible: usize,
+    covered: usize,
+    whole: usize,
+    map_first: usize,
+    map_pages: Vec<String>,
+}
+
+impl Totals {
+    /// Adds one corpus's samples.
+    fn add(&mut self, name: &str, mut s: Samples) {
+        self.by_corpus
+            .insert(name.to_owned(), std::mem::take(&mut s.contents));
         for (label, pairs) in &s.pairs {
             if let Some(stats) = stats(pairs) {
-                rows.push(row(name, label, stats));
+                self.rows.push(row(name, label, stats));
             }
-            all.entry(label).or_default().extend(pairs);
+            self.all.entry(label).or_default().extend(pairs);
         }
-        eligible += s.eligible;
-        covered += s.covered;
+        self.eligible += s.eligible;
+        self.covered += s.covered;
         if !s.uncovered.is_empty() {
-            notes.push(format!(
+            self.notes.push(format!(
                 "{name}: changed lines missing in {}",
                 s.uncovered.join(", ")
             ));
         }
-        whole += s.whole;
-        map_first += s.map_first;
-        map_pages.extend(s.map_pages.iter().map(|r| format!("{name} {r}")));
+        self.whole += s.whole;
+        self.map_first += s.map_first;
+        self.map_pages
+            .extend(s.map_pages.iter().map(|r| format!("{name} {r}")));
         if !s.unanswered.is_empty() {
-            notes.push(format!(
+            self.notes.push(format!(
                 "{name}: map pages not answered: {}",
                 s.unanswered.join("; ")
             ));
         }
         if !s.big_ranges.is_empty() {
-            notes.push(format!(
+            self.notes.push(format!(
                 "{name}, ranges of more than {WHOLE_LISTING} files: {}",
                 s.big_ranges.join("; ")
             ));
         }
     }
-    let mut verdicts = Vec::new();
-    let mut over = Vec::new();
-    for (label, pairs) in &all {
-        if let Some(st) = stats(pairs) {
-            rows.push(row("**all**", label, st));
+
+    /// Every corpus's rows, each command line's verdict against its budget, and whether every
+    /// answer kept the ceiling.
+    fn verdicts(&mut self) -> (Vec<String>, String) {
+        let mut verdicts = Vec::new();
+        let mut over = Vec::new();
+        for (label, pairs) in &self.all {
+            let Some(st) = stats(pairs) else {
+                continue;
+            };
+            self.rows.push(row("**all**", label, st));
             let ok = match *label {
                 "git diff A^..A" | "git show A" => {
                     Some(st.median <= SINGLE_MEDIAN && st.p90 <= SINGLE_P90 && st.sum <= SINGLE_SUM)
@@ -867,61 +979,53 @@ pub fn run_figure(options: &Options, report: &mut Report) -> Result<()> {
                 ));
             }
         }
+        let ceiling = if over.is_empty() {
+            format!(
+                "met: no sampled answer above {CEILING}x git's own output, in tokens or in bytes"
+            )
+        } else {
+            format!("NOT MET: {}", over.join(", "))
+        };
+        (verdicts, ceiling)
     }
-    let ceiling = if over.is_empty() {
-        format!("met: no sampled answer above {CEILING}x git's own output, in tokens or in bytes")
-    } else {
-        format!("NOT MET: {}", over.join(", "))
-    };
-    let ranges = whole + map_first + map_pages.len();
-    report.section(
-        "Token economy",
-        &format!(
-            "Tokens (tiktoken cl100k_base) of what the shim printed for an agent's command line divided by the tokens of git's own output for the same command line, default budget (20,000 bytes), over {} corpora: {}. The shim prints git's own bytes where its answer would cost more (issue 36): `answered` counts the JSON answers, the others are git's bytes (ratio 1). Ratios per command line: median, p90, max (p100) in tokens, max (p100) in bytes, and the ratio of the sums (tokens). Every answer at most git's own output (p100 <= {CEILING}, tokens and bytes, every command line): {ceiling}. Budgets (issue 19): single commits median <= {SINGLE_MEDIAN}, p90 <= {SINGLE_P90}, sum <= {SINGLE_SUM}; log, blame and pickaxe p90 <= {HISTORY_P90}: {}. Changed lines inside the answer: {covered} of {eligible} single commits whose patch of non-generated files is at most {WHOLE_PATCH_TOKENS} tokens carry every added and removed line. Ranges of at most {WHOLE_LISTING} files ({ranges}): {whole} whole in the first answer, {map_first} with the whole map in the first answer (hunks on the next pages), {} with the map over several pages{}.{}",
-            corpora.len(),
-            corpora
-                .iter()
-                .map(|(n, _)| n.as_str())
-                .collect::<Vec<_>>()
-                .join(", "),
-            verdicts.join(", "),
-            map_pages.len(),
-            if map_pages.is_empty() {
-                String::new()
-            } else {
-                format!(" ({})", map_pages.join("; "))
-            },
-            if notes.is_empty() {
-                String::new()
-            } else {
-                format!(" {}.", notes.join(". "))
-            },
-        ),
-        &[
-            "corpus",
-            "answers",
-            "n",
-            "answered",
-            "median",
-            "p90",
-            "max",
-            "max bytes",
-            "sum",
-        ],
-        &rows,
-    );
-    let (rows, summary) = contents::rows(&by_corpus);
-    report.section(
-        "Range tables of contents",
-        &format!(
-            "The first page of `git diff A..B` for every sampled range of 20-300 files (issue 27): every public item of production code the range adds, deletes or re-signs (found in git's `-U0` patch: Rust, Go and Python declarations) named on page 1 with its signature; page 1 of a range of at most {} files within {} tokens plus {} per such item; the whole map (every page before the first hunk) within {}x git's `-U0` patch. {summary}",
-            contents::CAPPED_FILES,
-            contents::CAP_BASE,
-            contents::CAP_PER_ITEM,
-            contents::MAP_RATIO,
-        ),
-        &["corpus", "measure", "n", "median", "p90", "max", "verdict"],
-        &rows,
-    );
-    Ok(())
+
+    /// The token economy's section, over the corpora `names`.
+    fn report(&mut self, names: &[&str], report: &mut Report) {
+        let (verdicts, ceiling) = self.verdicts();
+        let (covered, eligible) = (self.covered, self.eligible);
+        let (whole, map_first, map_pages) = (self.whole, self.map_first, &self.map_pages);
+        let ranges = whole + map_first + map_pages.len();
+        report.section(
+            "Token economy",
+            &format!(
+                "Tokens (tiktoken cl100k_base) of what the shim printed for an agent's command line divided by the tokens of git's own output for the same command line, default budget (20,000 bytes), over {} corpora: {}. The shim prints git's own bytes where its answer would cost more (issue 36): `answered` counts the JSON answers, the others are git's bytes (ratio 1). Ratios per command line: median, p90, max (p100) in tokens, max (p100) in bytes, and the ratio of the sums (tokens). Every answer at most git's own output (p100 <= {CEILING}, tokens and bytes, every command line): {ceiling}. Budgets (issue 19): single commits median <= {SINGLE_MEDIAN}, p90 <= {SINGLE_P90}, sum <= {SINGLE_SUM}; log, blame and pickaxe p90 <= {HISTORY_P90}: {}. Changed lines inside the answer: {covered} of {eligible} single commits whose patch of non-generated files is at most {WHOLE_PATCH_TOKENS} tokens carry every added and removed line. Ranges of at most {WHOLE_LISTING} files ({ranges}): {whole} whole in the first answer, {map_first} with the whole map in the first answer (hunks on the next pages), {} with the map over several pages{}.{}",
+                names.len(),
+                names.join(", "),
+                verdicts.join(", "),
+                map_pages.len(),
+                if map_pages.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({})", map_pages.join("; "))
+                },
+                if self.notes.is_empty() {
+                    String::new()
+                } else {
+                    format!(" {}.", self.notes.join(". "))
+                },
+            ),
+            &[
+                "corpus",
+                "answers",
+                "n",
+                "answered",
+                "median",
+                "p90",
+                "max",
+                "max bytes",
+                "sum",
+            ],
+            &self.rows,
+        );
+    }
 }
