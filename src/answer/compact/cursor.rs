@@ -11,8 +11,11 @@ use crate::paging::{Cursor, CursorError, Fingerprint};
 /// Where a hunk page starts: the position in the hunk order, the hunk, and the part of it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
 pub(super) struct Position {
+    /// The position in the hunk order.
     pub(super) file: usize,
+    /// The hunk within the file.
     pub(super) hunk: usize,
+    /// The part within the hunk (a hunk too large for a page is split).
     pub(super) part: usize,
 }
 
@@ -20,7 +23,9 @@ pub(super) struct Position {
 /// when known), or in the hunks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum At {
+    /// In the map: the part of the table of contents, and the page's number when known.
     Map(usize, Option<usize>),
+    /// In the hunks.
     Hunks(Position),
 }
 
@@ -37,6 +42,7 @@ pub(super) fn cursor_fingerprint(m: &Manifest, context: u32, shaping: &[OsString
 /// The kind of a change answer's cursor.
 const CURSOR: Cursor = Cursor("gp2");
 
+/// The cursor of a page starting `at`, bound to the fingerprint `fp`.
 pub(super) fn encode(fp: u64, at: At) -> String {
     let position = match at {
         At::Map(n, None) => format!("m{n}"),
@@ -46,6 +52,8 @@ pub(super) fn encode(fp: u64, at: At) -> String {
     CURSOR.encode_position(fp, &position)
 }
 
+/// Where a cursor's page starts: refused when it is not one of [`encode`]'s, or when its
+/// fingerprint is not `fp` (the range or the hunk options changed since).
 pub(super) fn decode(cursor: &str, fp: u64) -> Result<At, CursorError> {
     let position = CURSOR.decode_position(cursor, fp)?;
     let invalid = || CursorError::Invalid(cursor.chars().take(80).collect());
