@@ -33,6 +33,7 @@ pub mod locate;
 pub mod manifest;
 pub mod oid;
 pub mod paging;
+pub mod paths;
 pub mod query;
 pub mod request;
 pub mod serve;

@@ -528,7 +528,7 @@ fn protected_paths(
         .find_map(|p| entry.protected_path(p).map(|rule| (p, rule)))?;
     Some(Rule::ProtectedPath(format!(
         "the commit changes {}, under the protected path `{}`",
-        crate::query::verify::shown_path(hit.0.as_ref()),
+        crate::paths::shown_path(hit.0.as_ref()),
         hit.1
     )))
 }

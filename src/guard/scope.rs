@@ -279,7 +279,7 @@ impl Entry {
     pub fn protected_path(&self, path: &[u8]) -> Option<&str> {
         self.protected_paths
             .iter()
-            .find(|rule| crate::query::verify::is_under(path, rule))
+            .find(|rule| crate::paths::is_under(path, rule))
             .map(String::as_str)
     }
 }

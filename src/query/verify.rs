@@ -217,21 +217,7 @@ fn some_paths(paths: impl Iterator<Item = String>) -> String {
     text
 }
 
-/// A path as git's status shows it to a person: as it is, or C-quoted when it holds a quote,
-/// a backslash, a control or invisible character, or bytes that are not UTF-8 (so the line
-/// stays one line and no two paths print the same).
-pub fn shown_path(path: &BStr) -> String {
-    match path.to_str() {
-        Ok(s)
-            if !s.chars().any(|c| {
-                c == '"' || c == '\\' || c.is_control() || crate::json::is_invisible(c)
-            }) =>
-        {
-            s.to_owned()
-        }
-        _ => crate::manifest::render::c_quote(path),
-    }
-}
+pub use crate::paths::shown_path;
 
 impl Verifier<'_> {
     fn asks(&self, check: Check) -> bool {
@@ -704,19 +690,7 @@ fn committed(uncommitted: &[Uncommitted]) -> Result<String, String> {
     ))
 }
 
-/// Whether `path` is the protected path `rule` or lies under it: `dir/` covers the directory,
-/// a rule without `/` at its end a file or a directory of that name (`./` at the start is
-/// ignored; an empty rule covers nothing).
-pub fn is_under(path: &[u8], rule: &str) -> bool {
-    let rule = rule.trim_start_matches("./").as_bytes();
-    if rule.is_empty() || rule == b"/" {
-        return false;
-    }
-    match rule.strip_suffix(b"/") {
-        Some(dir) => path.starts_with(rule) || path == dir,
-        None => path == rule || (path.starts_with(rule) && path.get(rule.len()) == Some(&b'/')),
-    }
-}
+pub use crate::paths::is_under;
 
 /// `refs/heads/<name>` → `<name>`.
 fn branch_name(full: &BStr) -> &BStr {

@@ -24,6 +24,7 @@ const LAYERS: &[&[&str]] = &[
         "confine",
         "budget",
         "paging",
+        "paths",
         "locate",
         "time",
         "shell",
