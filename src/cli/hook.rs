@@ -150,7 +150,7 @@ fn memory_file(input: &Input) -> Option<PathBuf> {
 }
 
 fn recall(file: Option<&Path>) -> Memory {
-    file.and_then(|f| crate::guard::file::read_regular(f, 1 << 20).ok())
+    file.and_then(|f| crate::paths::read_regular(f, 1 << 20).ok())
         .and_then(|b| serde_json::from_slice(&b).ok())
         .unwrap_or_default()
 }

@@ -224,7 +224,7 @@ fn start(
     };
     let file = scope_file(Some(named))?;
     let loaded = scope::load(&file)?;
-    let text = crate::guard::file::read_regular(&file, 1 << 20)
+    let text = crate::paths::read_regular(&file, 1 << 20)
         .with_context(|| format!("cannot read the scope file {}", file.display()))?;
     let path = shim_first_path()?;
     let state = log::dir().context(
@@ -287,7 +287,7 @@ fn start(
                 .work_tree
                 .clone()
                 .unwrap_or_else(|| e.identity.git_dir.clone());
-            let own = crate::git::push::own_config(&top, &[]).unwrap_or_default();
+            let own = crate::git::probe::own_config(&top, &[]).unwrap_or_default();
             session::Repo {
                 path: session::Bytes::of(e.path.as_os_str()),
                 permission: e.permission,
@@ -310,7 +310,7 @@ fn start(
         .collect();
     let policy = if sandboxed {
         let var = |name: &str| std::env::var_os(name);
-        let links = |tree: &std::path::Path| crate::git::push::gitlinks(tree);
+        let links = |tree: &std::path::Path| crate::git::probe::gitlinks(tree);
         Some(sandbox::policy(&sandbox::Inputs {
             repos: &repos,
             settings: &loaded.sandbox,
@@ -469,7 +469,7 @@ fn harness_settings(
     if harness == Harness::Gemini {
         // The override replaces the machine's system settings for the run: they are kept.
         let system = std::path::Path::new("/etc/gemini-cli/settings.json");
-        if let Ok(existing) = crate::guard::file::read_regular(system, 4 << 20) {
+        if let Ok(existing) = crate::paths::read_regular(system, 4 << 20) {
             bytes = crate::install::hooks::merge_settings(&existing, &bytes)?;
         }
     }
@@ -912,7 +912,7 @@ fn verify(
         // The configuration the session could write, as it is now: hooks pointed elsewhere
         // skip the repository's own, and a remote's address changed means `--pushed` would ask
         // another remote than the one the session started with.
-        let own = crate::git::push::own_config(&identity.shown(), &[]).unwrap_or_default();
+        let own = crate::git::probe::own_config(&identity.shown(), &[]).unwrap_or_default();
         let hooks_now: Vec<(String, session::Bytes)> = crate::guard::config::programs(&own)
             .into_iter()
             .filter(|(k, _)| k == "core.hookspath")

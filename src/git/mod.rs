@@ -34,6 +34,7 @@ pub mod gh;
 pub mod log;
 pub mod object;
 pub mod patch;
+pub mod probe;
 pub mod push;
 mod real;
 pub mod refs;

@@ -256,7 +256,7 @@ pub fn names_program(key: &str) -> bool {
     PROGRAM_KEYS.iter().any(|p| key_matches(p, key))
 }
 
-/// The settings of `config` (the repository's own, as [`crate::git::push::own_config`] lists
+/// The settings of `config` (the repository's own, as [`crate::git::probe::own_config`] lists
 /// it) that [`drift`] compares, in order.
 pub fn programs(config: &[(String, Vec<u8>)]) -> Vec<(String, Bytes)> {
     config

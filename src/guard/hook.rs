@@ -246,7 +246,7 @@ fn own_hook(name: &str) -> Option<PathBuf> {
     let dir = match configured_hooks_path(&cwd) {
         Some(p) => cwd.join(p),
         None => {
-            let found = crate::git::push::discover(&cwd, &[], false).ok()??;
+            let found = crate::git::probe::discover(&cwd, &[], false).ok()??;
             found.common_dir.join("hooks")
         }
     };
@@ -267,7 +267,7 @@ fn configured_hooks_path(cwd: &Path) -> Option<OsString> {
     let index: usize = std::env::var(INDEX_VAR).ok()?.parse().ok()?;
     // Git reads `GIT_CONFIG_COUNT` entries below the count: the shim's is the last one, so
     // the configuration without it is the same with the count lowered.
-    let value = crate::git::push::config_value_with_count(cwd, "core.hooksPath", index)?;
+    let value = crate::git::probe::config_value_with_count(cwd, "core.hooksPath", index)?;
     (!value.is_empty()).then(|| OsString::from(value))
 }
 

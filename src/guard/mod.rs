@@ -23,12 +23,11 @@
 //! record ([`log`]) says what git did (ADR 17).
 //!
 //! Pure but for reading the scope and the session's record ([`scope`], [`session`], through
-//! [`file`](mod@file)) and asking the real git where the repository is ([`place`]), which
+//! [`crate::paths::read_regular`]) and asking the real git where the repository is ([`place`]), which
 //! commands and aliases it knows, which paths a commit would take, and, for a push, the
 //! repository's configuration.
 
 pub mod config;
-pub mod file;
 pub mod hook;
 pub mod kernel;
 pub mod log;
@@ -788,7 +787,7 @@ fn drifted(
         .repos
         .iter()
         .find(|r| r.identity().common_dir == identity.common_dir)?;
-    let now = match crate::git::push::own_config(here, &place.globals) {
+    let now = match crate::git::probe::own_config(here, &place.globals) {
         Ok(c) => config::programs(&c),
         Err(e) => {
             return Some(Rule::RunsProgram(format!(
@@ -1013,7 +1012,7 @@ fn resolve_aliases(cwd: &Path, mut call: Call) -> Call {
         seen.push(name.clone());
         // git runs a command of its own (a builtin this grammar does not list, a `git-<name>`
         // in its directory or on PATH) before it looks for an alias of that name.
-        match crate::git::push::git_commands(cwd, &call.place.globals) {
+        match crate::git::probe::git_commands(cwd, &call.place.globals) {
             Ok(commands) if commands.contains(&name) => {
                 return unknown(
                     call,
@@ -1038,7 +1037,7 @@ fn resolve_aliases(cwd: &Path, mut call: Call) -> Call {
             .map(|(_, v)| v.clone().unwrap_or_default());
         let value = match inline {
             Some(v) => Some(v.as_bytes().to_vec()),
-            None => crate::git::push::config_value(cwd, &call.place.globals, &key)
+            None => crate::git::probe::config_value(cwd, &call.place.globals, &key)
                 .map(String::into_bytes),
         };
         let Some(value) = value else {
