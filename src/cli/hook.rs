@@ -38,7 +38,7 @@ use crate::git::{Location, Oid, Repo};
 use crate::guard::scope::Permission;
 use crate::guard::session;
 use crate::install::hooks::Harness;
-use crate::query::verify::{self, Check, Pushed, Since, SkippedHooks, Subject, VerifyQuery};
+use crate::query::verify::{self, Check, RemoteAsk, Since, SkippedHooks, Subject, VerifyQuery};
 
 /// The exit status that makes the harnesses keep the turn going (Claude Code's and Codex's
 /// `Stop`, Gemini CLI's `AfterAgent`), with stderr given to the model.
@@ -293,7 +293,7 @@ fn stop(input: &Input, _harness: Option<Harness>, out: &mut Out<'_>) -> Result<i
         let query = VerifyQuery {
             subjects: vec![subject],
             commit: None,
-            pushed: push.then_some(Pushed::Offline),
+            pushed: push.then_some(RemoteAsk::Offline),
             merged_into: None,
             skip: vec![Check::Commit, Check::Merged],
         };

@@ -953,7 +953,7 @@ fn verify(
 
 /// What a write did, on one line: the exit, HEAD's move, what a push sent, skipped hooks and
 /// what git did not do.
-fn effect_text(e: &crate::guard::observe::Effect) -> String {
+fn effect_text(e: &crate::guard::observe::Observed) -> String {
     let short = |o: &Option<String>| {
         o.as_deref()
             .map_or_else(|| "nothing".to_owned(), |o| o.chars().take(12).collect())
@@ -1008,7 +1008,7 @@ fn show_log(
         ),
         None => None,
     };
-    let records: Vec<log::Record> = log::read()
+    let records: Vec<log::Entry> = log::read()
         .into_iter()
         .filter(|r| id.is_none() || r.session == id)
         .collect();

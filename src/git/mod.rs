@@ -31,6 +31,7 @@ pub mod deadline;
 mod error;
 pub mod facts;
 pub mod gh;
+pub mod keys;
 pub mod log;
 pub mod object;
 pub mod patch;

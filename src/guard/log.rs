@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 
 /// One decision.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
-pub struct Record {
+pub struct Entry {
     /// When (RFC 3339, UTC).
     pub time: String,
     /// `refused` or `allowed`.
@@ -33,7 +33,7 @@ pub struct Record {
     pub session: Option<String>,
     /// What git did, for a write the record of effects watched (written once git has ended).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub effect: Option<super::observe::Effect>,
+    pub effect: Option<super::observe::Observed>,
 }
 
 /// The log's directory (see the module docs).
@@ -59,7 +59,7 @@ pub fn file() -> Option<PathBuf> {
 }
 
 /// Appends `record`; false when it could not be written.
-pub fn append(record: &Record) -> bool {
+pub fn append(record: &Entry) -> bool {
     let Some(dir) = dir() else { return false };
     if std::fs::symlink_metadata(&dir).is_err() {
         if let Some(parent) = dir.parent() {
@@ -89,7 +89,7 @@ pub fn append(record: &Record) -> bool {
 }
 
 /// Reads every record (lines that are not records are skipped).
-pub fn read() -> Vec<Record> {
+pub fn read() -> Vec<Entry> {
     let Some(path) = file() else {
         return Vec::new();
     };

@@ -45,7 +45,7 @@ use std::path::{Path, PathBuf};
 
 use crate::confine::{Confinement, Network};
 use crate::locate::Program;
-use crate::request::effect::{self, Call, Effect, Place, Target, TargetKind};
+use crate::request::effect::{self, Effect, Outline, Place, Target, TargetKind};
 use scope::{Permission, Scope};
 
 /// The most aliases followed in a row (git stops loops the same way).
@@ -307,8 +307,8 @@ impl Decision {
     }
 
     /// The guard's record of this decision.
-    pub fn record(&self) -> log::Record {
-        log::Record {
+    pub fn record(&self) -> log::Entry {
+        log::Entry {
             time: crate::time::now_rfc3339(),
             decision: match self.outcome {
                 Outcome::Refuse => "refused",
@@ -451,7 +451,7 @@ pub fn check(tool: Program, args: &[OsString], cwd: Option<&Path>, scope_file: &
             d.confinement = None;
             let (repo, effect) = effect::gh(args);
             let repo = repo.or_else(|| std::env::var_os("GH_REPO").filter(|v| !v.is_empty()));
-            let call = Call {
+            let call = Outline {
                 place: Place::default(),
                 effect,
                 network: true,
@@ -575,7 +575,7 @@ fn names_hooks(place: &Place) -> bool {
 fn decide(
     mut d: Decision,
     ctx: &Context,
-    call: Call,
+    call: Outline,
     cwd: Option<&Path>,
     gh_repo: Option<OsString>,
 ) -> Decision {
@@ -931,7 +931,7 @@ fn push_decision(
 
 /// Checks the places a call writes outside its repository (new repositories, output files),
 /// adds what the kernel may grant for them, and returns the refusal when one is not allowed.
-fn targets(d: &mut Decision, scope: &Scope, here: &Path, call: &Call) -> Option<Decision> {
+fn targets(d: &mut Decision, scope: &Scope, here: &Path, call: &Outline) -> Option<Decision> {
     for Target {
         path,
         kind,
@@ -998,11 +998,11 @@ fn targets(d: &mut Decision, scope: &Scope, here: &Path, call: &Call) -> Option<
 /// then the configuration git reads (a `!` alias is a shell command: unknown). Each alias's
 /// value is split as git splits it, and the global options it holds (`-c` settings included)
 /// join the call's.
-fn resolve_aliases(cwd: &Path, mut call: Call) -> Call {
+fn resolve_aliases(cwd: &Path, mut call: Outline) -> Outline {
     let mut seen: Vec<String> = Vec::new();
     while let Effect::Alias { name, rest } = &call.effect {
         let (name, rest) = (name.clone(), rest.clone());
-        let unknown = |mut call: Call, why: String| {
+        let unknown = |mut call: Outline, why: String| {
             call.effect = Effect::Unknown(why);
             call
         };
@@ -1065,7 +1065,7 @@ fn resolve_aliases(cwd: &Path, mut call: Call) -> Call {
         if inner.place.work_tree.is_some() {
             place.work_tree = inner.place.work_tree;
         }
-        call = Call {
+        call = Outline {
             place,
             effect: inner.effect,
             network: inner.network,
@@ -1077,62 +1077,6 @@ fn resolve_aliases(cwd: &Path, mut call: Call) -> Call {
     }
     call
 }
-
-/// Variables whose value is a program git (or a program it starts) runs, or configuration it
-/// reads: with a scope set by hand they must be unset, or name a harmless pager or editor.
-const PROGRAM_VARS: &[&str] = &[
-    "GIT_PAGER",
-    "GIT_EDITOR",
-    "GIT_SEQUENCE_EDITOR",
-    "GIT_EXTERNAL_DIFF",
-    "GIT_SSH",
-    "GIT_SSH_COMMAND",
-    "GIT_ASKPASS",
-    "GIT_PROXY_COMMAND",
-    "GIT_EXEC_PATH",
-    "GIT_CONFIG_PARAMETERS",
-    "GIT_CONFIG_COUNT",
-    "GIT_ALLOW_PROTOCOL",
-    "GIT_CONFIG",
-    "GIT_TEMPLATE_DIR",
-    "LD_PRELOAD",
-    "LD_LIBRARY_PATH",
-    "LD_AUDIT",
-];
-
-/// Variables that say where git reads the user's configuration, or which programs it and its
-/// pager fall back to: part of the environment a session starts with, trusted as such, and
-/// recorded by `git-prism session` with every [`PROGRAM_VARS`] one. (`TMPDIR` is recorded as
-/// the session's temporary directory, the one the kernel layer grants; a call that names
-/// another is not refused, its temporary files there are.)
-const USER_VARS: &[&str] = &[
-    "HOME",
-    "XDG_CONFIG_HOME",
-    "GIT_CONFIG_GLOBAL",
-    "GIT_CONFIG_SYSTEM",
-    "PAGER",
-    "EDITOR",
-    "VISUAL",
-    "SSH_ASKPASS",
-    "LESSOPEN",
-    "LESSCLOSE",
-    "LESSKEY",
-    "LESSSECURE",
-    "MANPAGER",
-    "BROWSER",
-];
-
-/// Variables naming a pager or an editor: one that names a harmless program may differ from
-/// the session's (`GIT_PAGER=cat git log`).
-const PAGER_VARS: &[&str] = &[
-    "GIT_PAGER",
-    "PAGER",
-    "GIT_EDITOR",
-    "EDITOR",
-    "VISUAL",
-    "GIT_SEQUENCE_EDITOR",
-    "MANPAGER",
-];
 
 /// The `GIT_CONFIG_KEY_<n>` and `GIT_CONFIG_VALUE_<n>` variables `GIT_CONFIG_COUNT` counts in
 /// this process's environment (at most 1,000).
@@ -1154,7 +1098,10 @@ pub fn config_env_vars() -> Vec<String> {
 
 /// The variables `git-prism session` records as the session starts.
 pub fn session_vars() -> impl Iterator<Item = &'static str> {
-    USER_VARS.iter().chain(PROGRAM_VARS).copied()
+    crate::git::keys::USER_VARS
+        .iter()
+        .chain(crate::git::keys::PROGRAM_VARS)
+        .copied()
 }
 
 /// Why a call's `-c` settings or environment make git run a program of the caller's choosing
@@ -1175,8 +1122,11 @@ fn programs(place: &Place, ctx: &Context) -> Option<String> {
     // must name none, or a harmless one.
     for var in session_vars() {
         let now = std::env::var_os(var);
-        let pager_like = PAGER_VARS.contains(&var);
-        let harmless_now = pager_like && now.as_deref().is_some_and(config::harmless_program);
+        let pager_like = crate::git::keys::PAGER_VARS.contains(&var);
+        let harmless_now = pager_like
+            && now
+                .as_deref()
+                .is_some_and(crate::git::keys::harmless_program);
         if let Some(record) = &ctx.record {
             let recorded = record.environment.get(var).map(session::Bytes::os);
             if now != recorded && !harmless_now {
@@ -1189,7 +1139,7 @@ fn programs(place: &Place, ctx: &Context) -> Option<String> {
         let Some(now) = now.filter(|v| !v.is_empty()) else {
             continue;
         };
-        if !PROGRAM_VARS.contains(&var) || harmless_now {
+        if !crate::git::keys::PROGRAM_VARS.contains(&var) || harmless_now {
             continue;
         }
         let fine = var == "GIT_CONFIG_COUNT" && now == "0";

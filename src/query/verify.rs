@@ -127,7 +127,7 @@ pub struct Subject {
 
 /// How to ask whether the work is pushed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Pushed {
+pub enum RemoteAsk {
     /// Ask the remote (`git ls-remote`).
     Online,
     /// Trust the remote-tracking refs of the last fetch or push.
@@ -142,7 +142,7 @@ pub struct VerifyQuery {
     /// `--commit`: the commit the work is, which must be in HEAD's history.
     pub commit: Option<OsString>,
     /// `--pushed` (and `--offline`).
-    pub pushed: Option<Pushed>,
+    pub pushed: Option<RemoteAsk>,
     /// `--merged-into`: the branch the commit must be reachable from.
     pub merged_into: Option<OsString>,
     /// Checks not asked.
@@ -418,7 +418,7 @@ impl Verifier<'_> {
 
     fn pushed(
         &self,
-        how: Pushed,
+        how: RemoteAsk,
         head: Option<&Oid>,
     ) -> Result<Result<String, String>, QueryError> {
         let Some(head) = head else {
@@ -440,12 +440,12 @@ impl Verifier<'_> {
             target.remote_ref.to_str_lossy()
         );
         let (remote_tip, source) = match how {
-            Pushed::Online => (
+            RemoteAsk::Online => (
                 self.repo
                     .ls_remote(target.remote.as_ref(), target.remote_ref.as_ref())?,
                 String::new(),
             ),
-            Pushed::Offline => {
+            RemoteAsk::Offline => {
                 let Some(tracking) = &target.tracking else {
                     return Ok(Err(format!(
                         "offline: branch {} has no remote-tracking ref for {place}",
@@ -577,7 +577,7 @@ impl Verifier<'_> {
             target.remote_ref.to_str_lossy()
         );
         let (tip, source) = match self.q.pushed {
-            Some(Pushed::Offline) => match &target.tracking {
+            Some(RemoteAsk::Offline) => match &target.tracking {
                 Some(tracking) => (
                     self.tip_of(tracking.as_ref())?,
                     format!(

@@ -109,7 +109,7 @@ pub enum TargetKind {
 
 /// Everything the guard needs to know about a git command line.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Call {
+pub struct Outline {
     /// The global options.
     pub place: Place,
     /// What it does.
@@ -194,7 +194,7 @@ impl Push {
 }
 
 /// Classifies a `git` command line (without `argv[0]`).
-pub fn git(args: &[OsString]) -> Call {
+pub fn git(args: &[OsString]) -> Outline {
     let g = super::global_options(args);
     let place = Place {
         globals: g.args.clone(),
@@ -203,7 +203,7 @@ pub fn git(args: &[OsString]) -> Call {
         work_tree: g.work_tree.clone(),
         config: g.config.clone(),
     };
-    let call = |place: Place, effect: Effect| Call {
+    let call = |place: Place, effect: Effect| Outline {
         place,
         effect,
         network: false,
@@ -671,12 +671,12 @@ fn output_option(rest: &[OsString], option: &str) -> Result<Option<OsString>, St
 }
 
 /// Classifies a subcommand and its arguments.
-fn subcommand(sub: &OsString, rest: &[OsString]) -> Call {
+fn subcommand(sub: &OsString, rest: &[OsString]) -> Outline {
     let name = sub.to_string_lossy().into_owned();
     let t = options::tokenize(&name, rest);
     let first = rest.first().map(|a| a.as_bytes());
     let first_word = |subs: &[&str]| first.is_some_and(|f| subs.iter().any(|s| s.as_bytes() == f));
-    let mut call = Call {
+    let mut call = Outline {
         place: Place::default(),
         effect: Effect::Read,
         network: false,
@@ -685,7 +685,7 @@ fn subcommand(sub: &OsString, rest: &[OsString]) -> Call {
         moves: None,
         settings: Vec::new(),
     };
-    let done = |mut call: Call, effect: Effect| {
+    let done = |mut call: Outline, effect: Effect| {
         call.effect = effect;
         call
     };
@@ -751,7 +751,7 @@ fn subcommand(sub: &OsString, rest: &[OsString]) -> Call {
             }
         }
     }
-    let short_target = |call: &mut Call, letter: &str, kind: TargetKind| {
+    let short_target = |call: &mut Outline, letter: &str, kind: TargetKind| {
         if let Some(v) = t.value(&[letter]) {
             call.targets.push(Target {
                 path: v.clone(),
@@ -1792,7 +1792,7 @@ mod tests {
     #[test]
     fn the_place_and_settings_are_read() {
         assert_eq!(kind("--config-env=core.pager=X log"), "unknown");
-        let Call { place, effect, .. } =
+        let Outline { place, effect, .. } =
             git(&argv("-C a --git-dir=x/.git -c Alias.P=push -c core.x p"));
         assert_eq!(place.chdir, [OsString::from("a")]);
         assert_eq!(place.globals.len(), 7);

@@ -1,7 +1,7 @@
 //! The request vocabulary: a pure, typed parse of git's command line (and of `gh pr diff`,
 //! in [`gh`]), the bottom layer every other module speaks.
 //!
-//! [`classify`] turns the arguments of a `git` call into a [`Decision`]: pass the call through
+//! [`classify`] turns the arguments of a `git` call into a [`Verdict`]: pass the call through
 //! to the real git (with a [`Reason`]), or answer it with structure (a [`Request`]). Nothing runs
 //! while parsing: no file is read, no repository is opened, no environment is consulted. The
 //! shim classifies whole command lines; the CLI parses its range arguments with the same
@@ -40,7 +40,7 @@ use std::os::unix::ffi::OsStrExt;
 
 /// What the shim does with a `git` call.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Decision {
+pub enum Verdict {
     /// Exec the real git untouched.
     Passthrough(Reason),
     /// Answer with structured data (or, if that fails, exec the real git).
@@ -426,10 +426,10 @@ pub struct Blame {
 }
 
 /// Classifies the arguments of a `git` call (without `argv[0]`).
-pub fn classify(args: &[OsString]) -> Decision {
+pub fn classify(args: &[OsString]) -> Verdict {
     match classify_inner(args) {
-        Ok(request) => Decision::Structured(Box::new(request)),
-        Err(reason) => Decision::Passthrough(reason),
+        Ok(request) => Verdict::Structured(Box::new(request)),
+        Err(reason) => Verdict::Passthrough(reason),
     }
 }
 
