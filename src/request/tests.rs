@@ -468,18 +468,12 @@ fn reasons_read_well() {
 
 /// Options from every table, so random command lines reach deep into the grammar.
 fn known_options() -> Vec<&'static str> {
-    let mut all: Vec<&'static str> = [
-        DIFF_FACTS,
-        DIFF_PRESENTATION,
-        DIFF_MACHINE,
-        DIFF_ONLY,
-        LOG_SELECTION,
-        LOG_PRESENTATION,
-        BLAME,
-    ]
-    .iter()
-    .flat_map(|t| t.iter().map(|o| o.name))
-    .collect();
+    let mut all: Vec<&'static str> = ["diff", "log", "show", "blame"]
+        .iter()
+        .filter_map(|c| table::command(c))
+        .flat_map(|c| c.options.iter().flat_map(|g| g.iter()))
+        .flat_map(|(_, text)| table::spelled(text).map(|(name, _)| name))
+        .collect();
     all.extend([
         "--",
         "--end-of-options",
