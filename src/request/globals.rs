@@ -37,6 +37,33 @@ pub struct GlobalOptions {
     pub end: usize,
 }
 
+/// Global options that take no value and change nothing the classifier or the guard weighs.
+const HARMLESS: &[&[u8]] = &[
+    b"-p",
+    b"--paginate",
+    b"-P",
+    b"--no-pager",
+    b"--no-advice",
+    b"--no-lazy-fetch",
+    b"--literal-pathspecs",
+    b"--glob-pathspecs",
+    b"--noglob-pathspecs",
+    b"--icase-pathspecs",
+];
+
+/// Global options that ask git about itself.
+const ASKS_GIT: &[&[u8]] = &[
+    b"-v",
+    b"--version",
+    b"-h",
+    b"--help",
+    b"--exec-path",
+    b"--html-path",
+    b"--man-path",
+    b"--info-path",
+    b"--list-cmds",
+];
+
 /// Reads the global options of a git command line (without `argv[0]`), as git's
 /// `handle_options` does. Reading stops at the subcommand, at an informational option, or at
 /// an option it does not know.
@@ -101,26 +128,12 @@ pub fn global_options(args: &[OsString]) -> GlobalOptions {
                 g.unsupported.get_or_insert_with(|| arg.clone());
                 i += 1;
             }
-            b"-p"
-            | b"--paginate"
-            | b"-P"
-            | b"--no-pager"
-            | b"--no-advice"
-            | b"--no-lazy-fetch"
-            | b"--literal-pathspecs"
-            | b"--glob-pathspecs"
-            | b"--noglob-pathspecs"
-            | b"--icase-pathspecs"
-                if inline.is_none() =>
-            {
-                i += 1;
-            }
+            n if HARMLESS.contains(&n) && inline.is_none() => i += 1,
             b"--exec-path" if inline.is_some() => {
                 g.exec_path = true;
                 i += 1;
             }
-            b"-v" | b"--version" | b"-h" | b"--help" | b"--exec-path" | b"--html-path"
-            | b"--man-path" | b"--info-path" | b"--list-cmds" => {
+            n if ASKS_GIT.contains(&n) => {
                 g.informational = Some(arg.clone());
                 g.end = i;
                 g.args.extend_from_slice(&args[..i.min(args.len())]);
