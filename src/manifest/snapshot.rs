@@ -482,32 +482,36 @@ fn read_side(
         side.reason = Some("binary".into());
         return side;
     }
-    let text = bytes.to_str_lossy();
     side.lossy = std::str::from_utf8(&bytes).is_err();
+    let text = bytes.to_str_lossy();
+    lines_of(&mut side, text, selection.line_range);
+    side
+}
+
+/// A side's text, or the lines of it `range` asks for (1-based, inclusive).
+fn lines_of(side: &mut Side, text: std::borrow::Cow<str>, range: Option<(usize, usize)>) {
     let total = text.lines().count();
     side.total_lines = Some(total);
-    match selection.line_range {
-        Some((first, last)) => {
-            let first = first.max(1);
-            let last = last.min(total);
-            if first > last {
-                // The range starts after the last line (or the file is empty): no lines, and
-                // no line numbers that would run backwards.
-                side.content = Some(String::new());
-            } else {
-                let content: String = text
-                    .split_inclusive('\n')
-                    .skip(first - 1)
-                    .take(last + 1 - first)
-                    .collect();
-                side.content = Some(content);
-                side.first_line = Some(first);
-                side.last_line = Some(last);
-            }
-        }
-        None => side.content = Some(text.into_owned()),
+    let Some((first, last)) = range else {
+        side.content = Some(text.into_owned());
+        return;
+    };
+    let first = first.max(1);
+    let last = last.min(total);
+    if first > last {
+        // The range starts after the last line (or the file is empty): no lines, and no line
+        // numbers that would run backwards.
+        side.content = Some(String::new());
+        return;
     }
-    side
+    let content: String = text
+        .split_inclusive('\n')
+        .skip(first - 1)
+        .take(last + 1 - first)
+        .collect();
+    side.content = Some(content);
+    side.first_line = Some(first);
+    side.last_line = Some(last);
 }
 
 impl Side {
