@@ -331,61 +331,9 @@ pub(crate) fn analyze_functions(
             || repo.objects(),
             |objects, &(i, label)| {
                 crate::lang::within(deadline, || {
-                    let f = &files[i];
-                    if let Some(reason) = f.generated.filter(|_| f.generated_hidden()) {
-                        // Generated code is regenerated, not reviewed: its functions are noise.
-                        let skipped = crate::lang::Analysis::skipped(format!(
-                            "generated ({})",
-                            reason.label()
-                        ));
-                        let pending = crate::lang::compare::compare(Some(&skipped), None);
-                        let path = f.path.to_str_lossy().into_owned();
-                        return (i, path, pending, Outline::default());
-                    }
-                    let before_path = f.old_path.as_ref().unwrap_or(&f.path);
-                    let ahead = |oid: Option<&Oid>| {
-                        oid.and_then(|o| prefetched.analysis(o, label)).cloned()
-                    };
-                    let (mut before, mut after) =
-                        (ahead(f.oid_before.as_ref()), ahead(f.oid_after.as_ref()));
-                    if before.is_none() || after.is_none() {
-                        let read =
-                            |present: bool, done: bool, oid: Option<&Oid>, path: &BString| {
-                                if !present || done {
-                                    return Ok(None);
-                                }
-                                content_of(objects, oid, path, base).map(Some)
-                            };
-                        let old = read(
-                            f.mode_before.exists(),
-                            before.is_some(),
-                            f.oid_before.as_ref(),
-                            before_path,
-                        );
-                        let new = read(
-                            f.mode_after.exists(),
-                            after.is_some(),
-                            f.oid_after.as_ref(),
-                            &f.path,
-                        );
-                        let (x, y) = crate::lang::analyze_versions(
-                            label,
-                            version_input(&old, f.oid_before.as_deref()),
-                            version_input(&new, f.oid_after.as_deref()),
-                        );
-                        let too_large = |side: Result<Option<Vec<u8>>, Option<String>>| match side {
-                            Err(Some(reason)) => Some(crate::lang::Analysis::skipped(reason)),
-                            _ => None,
-                        };
-                        before = before.or(x).or_else(|| too_large(old));
-                        after = after.or(y).or_else(|| too_large(new));
-                    }
-                    let pending = crate::lang::compare::compare(before.as_ref(), after.as_ref());
-                    let outline = Outline {
-                        before: Outline::spans(before.as_ref()),
-                        after: Outline::spans(after.as_ref()),
-                    };
-                    (i, f.path.to_str_lossy().into_owned(), pending, outline)
+                    let (path, pending, outline) =
+                        analyze_file(objects, &files[i], label, base, prefetched);
+                    (i, path, pending, outline)
                 })
             },
         )
@@ -406,6 +354,64 @@ pub(crate) fn analyze_functions(
         files[i].functions = Functions::Analysed(result);
         files[i].outline = outline;
     }
+}
+
+/// The functions of one changed file, both sides, pending comparison across the range (the
+/// prefetched analyses first, then its versions read and analysed here).
+fn analyze_file(
+    objects: &crate::git::repo::Objects,
+    f: &FileChange,
+    label: Language,
+    base: Option<&Path>,
+    prefetched: &Prefetched,
+) -> (String, crate::lang::compare::Pending, Outline) {
+    if let Some(reason) = f.generated.filter(|_| f.generated_hidden()) {
+        // Generated code is regenerated, not reviewed: its functions are noise.
+        let skipped = crate::lang::Analysis::skipped(format!("generated ({})", reason.label()));
+        let pending = crate::lang::compare::compare(Some(&skipped), None);
+        let path = f.path.to_str_lossy().into_owned();
+        return (path, pending, Outline::default());
+    }
+    let before_path = f.old_path.as_ref().unwrap_or(&f.path);
+    let ahead = |oid: Option<&Oid>| oid.and_then(|o| prefetched.analysis(o, label)).cloned();
+    let (mut before, mut after) = (ahead(f.oid_before.as_ref()), ahead(f.oid_after.as_ref()));
+    if before.is_none() || after.is_none() {
+        let read = |present: bool, done: bool, oid: Option<&Oid>, path: &BString| {
+            if !present || done {
+                return Ok(None);
+            }
+            content_of(objects, oid, path, base).map(Some)
+        };
+        let old = read(
+            f.mode_before.exists(),
+            before.is_some(),
+            f.oid_before.as_ref(),
+            before_path,
+        );
+        let new = read(
+            f.mode_after.exists(),
+            after.is_some(),
+            f.oid_after.as_ref(),
+            &f.path,
+        );
+        let (x, y) = crate::lang::analyze_versions(
+            label,
+            version_input(&old, f.oid_before.as_deref()),
+            version_input(&new, f.oid_after.as_deref()),
+        );
+        let too_large = |side: Result<Option<Vec<u8>>, Option<String>>| match side {
+            Err(Some(reason)) => Some(crate::lang::Analysis::skipped(reason)),
+            _ => None,
+        };
+        before = before.or(x).or_else(|| too_large(old));
+        after = after.or(y).or_else(|| too_large(new));
+    }
+    let pending = crate::lang::compare::compare(before.as_ref(), after.as_ref());
+    let outline = Outline {
+        before: Outline::spans(before.as_ref()),
+        after: Outline::spans(after.as_ref()),
+    };
+    (f.path.to_str_lossy().into_owned(), pending, outline)
 }
 
 /// The input [`crate::lang::analyze_versions`] takes for one side that was read.
