@@ -100,3 +100,26 @@ pub fn read() -> Vec<Entry> {
         .filter_map(|l| serde_json::from_str(l).ok())
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Lines as the guard has written them since issue 20: every `decision` and `permission`
+    /// word, with and without the optional fields.
+    const LINES: &[&str] = &[
+        r#"{"time":"2025-01-01T00:00:00Z","decision":"refused","repo":"/w/a","permission":"read","command":"git commit -m x","rule":"`commit` changes the repository, which needs write-local (scope /s.toml)"}"#,
+        r#"{"time":"2025-01-01T00:00:01Z","decision":"allowed","repo":"/w/a","permission":"write-local","command":"git commit -m x","rule":"commit","session":"0123456789abcdef","effect":{"exit":0,"head_before":"aaaa","head_after":"bbbb","branch":"refs/heads/main"}}"#,
+        r#"{"time":"2025-01-01T00:00:02Z","decision":"allowed","repo":"/w/a","permission":"write-push","command":"git push origin feature","rule":"push to feature","effect":{"signal":9,"pushed":[{"branch":"feature","before":"aaaa"}],"hooks_skipped":"--no-verify","note":"a note"}}"#,
+        r#"{"time":"2025-01-01T00:00:03Z","decision":"refused","repo":null,"permission":"unknown","command":"git x","rule":"the guard failed: boom"}"#,
+        r#"{"time":"2025-01-01T00:00:04Z","decision":"refused","repo":null,"permission":"no valid scope","command":"git commit","rule":"bad toml; every write is refused until the scope is fixed"}"#,
+    ];
+
+    #[test]
+    fn todays_lines_round_trip_byte_for_byte() {
+        for line in LINES {
+            let entry: Entry = serde_json::from_str(line).unwrap();
+            assert_eq!(crate::json::to_string(&entry).unwrap(), *line);
+        }
+    }
+}

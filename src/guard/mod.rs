@@ -1221,6 +1221,54 @@ mod tests {
         assert!(effect::split_cmdline(b"log \\").is_none());
     }
 
+    /// The record as the log holds it (the time aside), for each outcome and permission.
+    #[test]
+    fn records_keep_their_format() {
+        let line = |d: &Decision| {
+            let mut e = d.record();
+            e.time = "T".into();
+            crate::json::to_string(&e).unwrap()
+        };
+        let mut d = Decision::new("git push origin feature".into(), None);
+        d.repo = Some("/w/a".into());
+        d.permission = Some(Permission::WritePush);
+        d.session = Some("0123".into());
+        assert_eq!(
+            line(&d.clone().record_it(Rule::Pushed(vec!["feature".into()]))),
+            r#"{"time":"T","decision":"allowed","repo":"/w/a","permission":"write-push","command":"git push origin feature","rule":"push to feature","session":"0123"}"#
+        );
+        d.permission = Some(Permission::WriteLocal);
+        assert_eq!(
+            line(&d.clone().allow(Rule::Within("commit".into()))),
+            r#"{"time":"T","decision":"allowed","repo":"/w/a","permission":"write-local","command":"git push origin feature","rule":"commit","session":"0123"}"#
+        );
+        d.permission = Some(Permission::Read);
+        d.scope_file = Some("/s.toml".into());
+        let refused = d.clone().refuse(Rule::Needs {
+            what: "a push".into(),
+            needed: Permission::WritePush,
+            listed: true,
+            forge: None,
+        });
+        assert_eq!(
+            line(&refused),
+            r#"{"time":"T","decision":"refused","repo":"/w/a","permission":"read","command":"git push origin feature","rule":"a push, which needs write-push (scope /s.toml)","session":"0123"}"#
+        );
+        assert!(refused.to_string().contains(" (read): "));
+        let invalid = d.clone().refuse(Rule::InvalidScope("bad".into()));
+        assert_eq!(
+            line(&invalid),
+            r#"{"time":"T","decision":"refused","repo":"/w/a","permission":"no valid scope","command":"git push origin feature","rule":"bad; every write is refused until the scope is fixed","session":"0123"}"#
+        );
+        assert!(invalid.to_string().contains(" (no valid scope): "));
+        let failed = Decision::failed(Program::Git, &["x".into()], "boom".into());
+        assert_eq!(
+            line(&failed),
+            r#"{"time":"T","decision":"refused","repo":null,"permission":"unknown","command":"git x","rule":"the guard failed: boom"}"#
+        );
+        assert!(failed.to_string().contains(" (unknown): "));
+    }
+
     #[test]
     fn refusals_are_one_line() {
         let d = Decision::new("git x\ny".into(), None).refuse(Rule::RunsProgram("a\nb".into()));
