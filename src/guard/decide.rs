@@ -1,7 +1,7 @@
 //! The rules, once a call is classified ([`decide`]): a read runs (on a copy of the index when
 //! it would take the index's lock in a repository it may not write, held to the session's
 //! configuration when it goes to the network); a write is placed — the places it makes
-//! outside repositories ([`targets`]), the repository it acts on ([`Placed`]) — passes the
+//! outside repositories ([`targets`]), the repository it acts on ([`placed`]) — passes the
 //! checks every write in a repository passes ([`PLACED_CHECKS`]: the work tree is the
 //! repository's own, the index and objects are its own, its configuration is as the session
 //! started it), then its effect's own rule: the permission it needs, the protected paths of a
@@ -12,45 +12,12 @@ use std::path::{Path, PathBuf};
 
 use super::context::{Context, drifted};
 use super::decision::{Decision, Prepare, Rule};
+use super::placed::Placed;
 use super::programs::hooks_path_set;
 use super::scope::{self, Permission, Scope};
 use super::{hook, kernel, observe, place, push_rules, sandbox};
 use crate::confine::Network;
 use crate::request::effect::{self, Effect, Outline, Place, Target, TargetKind};
-
-/// A write placed in its repository: what the rules that follow read.
-pub(super) struct Placed<'a> {
-    /// The session.
-    pub ctx: &'a Context,
-    /// The session's scope.
-    pub scope: &'a Scope,
-    /// The directory the call runs in.
-    pub cwd: &'a Path,
-    /// Where git starts (`cwd` with the call's `-C` directories).
-    pub here: PathBuf,
-    /// The call's global options.
-    pub place: &'a Place,
-    /// The repository it acts on.
-    pub identity: place::Identity,
-    /// The scope's entry for it (`None`: not listed, or a repository named on the forge).
-    pub entry: Option<&'a scope::Entry>,
-    /// The permission the scope gives it.
-    pub permission: Permission,
-    /// A repository named on the forge (`gh -R`), not one of the scope's.
-    pub forge: Option<String>,
-}
-
-impl Placed<'_> {
-    /// The rule that refuses a call needing `wanted` when the permission is less.
-    pub fn needs(&self, wanted: Permission, what: String) -> Option<Rule> {
-        (self.permission < wanted).then(|| Rule::Needs {
-            what,
-            needed: wanted,
-            listed: self.entry.is_some(),
-            forge: self.forge.clone(),
-        })
-    }
-}
 
 /// A check every write placed in a repository passes before its effect's own rule.
 type PlacedCheck = fn(&mut Decision, &Placed<'_>) -> Option<Rule>;
@@ -120,16 +87,9 @@ pub(super) fn decide(
     }
 }
 
-/// Gives the call the network, or none (when the kernel confines it).
-pub(super) fn network(d: &mut Decision, on: bool) {
-    if let Some(c) = d.confinement.as_mut() {
-        c.network = if on { Network::Any } else { Network::None };
-    }
-}
-
 /// A read that writes nothing outside git's own: it runs.
 fn read(mut d: Decision, ctx: &Context, call: &Outline, cwd: Option<&Path>) -> Decision {
-    network(&mut d, call.network);
+    d.network(call.network);
     if call.locks_index {
         if let Some(found) = cwd.and_then(|cwd| place::of_call(cwd, &call.place)) {
             d.index_copy = index_copy(ctx, &found);
@@ -168,7 +128,7 @@ fn index_copy(ctx: &Context, found: &place::Identity) -> Option<PathBuf> {
 
 /// A clone (the places it makes were checked): its hooks run through the wrapper.
 fn new_repository(mut d: Decision, on_network: bool) -> Decision {
-    network(&mut d, on_network);
+    d.network(on_network);
     if on_network {
         d.hooks = Some(hook::Plan::new(&d, Vec::new()));
     }
@@ -259,7 +219,7 @@ fn local(mut d: Decision, w: &Placed<'_>, call: &Outline, what: String) -> Decis
             });
         }
     }
-    network(&mut d, call.network);
+    d.network(call.network);
     if call.network {
         let writable = d.confinement.as_ref().map(|c| c.dirs.clone());
         d.hooks = Some(hook::Plan::new(&d, writable.unwrap_or_default()));

@@ -236,6 +236,13 @@ impl Decision {
         self
     }
 
+    /// Gives the call the network, or none (when the kernel confines it).
+    pub(super) fn network(&mut self, on: bool) {
+        if let Some(c) = self.confinement.as_mut() {
+            c.network = if on { Network::Any } else { Network::None };
+        }
+    }
+
     /// Whether the call runs inside the agent's sandbox as it is: a read the guard allows that
     /// needs nothing the sandbox withholds (no network, no write, nothing made or watched).
     /// Every other call of a sandboxed agent goes to the session's broker.

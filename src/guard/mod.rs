@@ -30,9 +30,9 @@
 //! The first layer, file by file: `decision` (the [`Decision`], its [`Rule`], the refusal
 //! line and the record), `context` (the session a call belongs to, and the configuration its
 //! repositories started with), `alias` and `programs` (what git would run besides the
-//! subcommand), `decide` (the rules of reads and writes, as a table of the checks every write
-//! in a repository passes) and `push_rules` (a push's); this file only turns a `git` or `gh`
-//! command line into the call they decide.
+//! subcommand), `placed` (a write placed in its repository), `decide` (the rules of reads and
+//! writes, as a table of the checks every write in a repository passes) and `push_rules` (a
+//! push's); this file only turns a `git` or `gh` command line into the call they decide.
 
 mod alias;
 pub mod config;
@@ -44,6 +44,7 @@ pub mod kernel;
 pub mod log;
 pub mod observe;
 pub mod place;
+mod placed;
 mod programs;
 pub mod push;
 mod push_rules;

@@ -8,8 +8,8 @@
 
 use std::path::PathBuf;
 
-use super::decide::{Placed, network};
 use super::decision::{Decision, Rule};
+use super::placed::Placed;
 use super::programs::hooks_path_set;
 use super::scope::{self, Permission};
 use super::{hook, kernel, observe, place, push};
@@ -81,7 +81,7 @@ fn reach(d: &mut Decision, w: &Placed<'_>, p: &Push, settings: &PushSettings) ->
             remote_network = true;
         }
     }
-    network(d, remote_network);
+    d.network(remote_network);
     refusal
 }
 
