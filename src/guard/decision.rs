@@ -50,7 +50,7 @@ pub struct Decision {
     pub watch: Option<observe::Watch>,
     /// Settings the shim adds to git's configuration (`GIT_CONFIG_COUNT`): the program-naming
     /// settings of the repository's configuration as the session started them, where they
-    /// changed since ([`config::drift`]).
+    /// changed since ([`super::config::drift`]).
     pub config: Vec<(String, OsString)>,
 }
 
