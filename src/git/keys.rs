@@ -91,7 +91,8 @@ pub const HARMLESS_KEYS: &[&str] = &[
 
 /// Settings of a repository's own configuration that name a program git (or a program it
 /// starts) runs, or that send git's work or credentials elsewhere: recorded as a session starts
-/// and compared on every later write (`crate::guard::config::drift`). `*` matches a subsection or a name.
+/// and compared on every later write (`crate::guard::config::drift`). `*` matches a
+/// subsection or a name.
 pub const PROGRAM_KEYS: &[&str] = &[
     "core.sshcommand",
     "core.fsmonitor",

@@ -9,7 +9,7 @@
 //! Pure: nothing runs while classifying. The global options are read by the one parser the
 //! classifier uses too ([`super::global_options`]); each subcommand is weighed with the one
 //! model of git's command line ([`super::table`]), read by the one scanner
-//! ([`super::scan`], lenient) — data, and the small functions of [`subcommand`] that read
+//! ([`super::scan`], lenient) — data, and the small functions of `effect::subcommand` that read
 //! it. Everything not known to be a read is a write: a subcommand or option the model does
 //! not know, an alias (resolved by the guard, which can read the configuration, and whose
 //! value is split here exactly as git splits it: [`split_cmdline`]), a command git finds on

@@ -1,8 +1,8 @@
 //! The one model of git's command line (and of `gh`'s, in [`gh`]): for each subcommand, its
 //! options, how each takes its value, and what it means; for each subcommand, what it does
 //! before its options are read. Pure data and lookups: the one scanner that reads a command
-//! line with it is [`super::scan`]; the answer path ([`super::parse`]), the classifier and the
-//! session guard ([`super::effect`]) all read this model and no other.
+//! line with it is [`super::scan`]; the answer path ([`super::parse_diff`] and its siblings),
+//! the classifier and the session guard ([`super::effect`]) all read this model and no other.
 //!
 //! An option is written as git's own usage text writes it, in a [`Group`] of options that mean
 //! the same: `-v` or `--verbose` takes no value, `--format=` takes one (attached, `--format=x`,
@@ -238,7 +238,7 @@ pub struct Cmd {
     pub commits: Commits,
     /// Its options, by meaning.
     pub options: &'static [&'static [Group]],
-    /// Whether [`Cmd::options`] is git's own list (compared with the installed git's).
+    /// Whether its options is git's own list (compared with the installed git's).
     pub listed: bool,
     /// Whether it takes the index's lock even where it only reads (`commit --dry-run`).
     pub locks_index: bool,
