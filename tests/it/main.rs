@@ -46,6 +46,7 @@ mod mcp_fuzz;
 mod oracle;
 mod panics;
 mod passthrough;
+mod readme;
 mod real_history;
 mod release;
 mod resolver;
