@@ -42,6 +42,7 @@ mod layers;
 mod limits;
 mod line_log;
 mod manifest;
+mod mcp;
 mod mcp_fuzz;
 mod oracle;
 mod panics;
