@@ -21,7 +21,7 @@ use crate::exit_codes;
 
 /// Arguments of `man`.
 #[derive(Debug, clap::Args)]
-pub struct Args {
+pub(crate) struct Args {
     /// Write one page per command into DIR (git-prism.1, git-prism-shim.1, ...) instead of
     /// printing git-prism(1)
     #[arg(value_name = "DIR")]
@@ -731,7 +731,7 @@ const COMMON_EXIT: &[(i32, &str)] = &[
     (exit_codes::USAGE, "The command line could not be parsed."),
 ];
 
-pub fn run(args: Args, out: &mut Out<'_>) -> anyhow::Result<i32> {
+pub(crate) fn run(args: Args, out: &mut Out<'_>) -> anyhow::Result<i32> {
     match args.dir {
         None => render(&[], out.stdout)?,
         Some(dir) => {
