@@ -153,6 +153,7 @@ demo: build
 install: build
 	install -d $(PREFIX)/bin
 	install -m 0755 $(RELEASE_BIN) $(PREFIX)/bin/git-prism
+	$(PREFIX)/bin/git-prism man $(PREFIX)/share/man/man1
 	$(PREFIX)/bin/git-prism shim install
 
 clean:

@@ -17,6 +17,7 @@ Feature: MCP server
   Scenario: The tools, their descriptions and schemas
     When an MCP client lists the tools
     Then the tools match the snapshot "mcp_tools.json"
+    And every tool says it only reads, on this machine, with the same result each time
     And the server says it is "git-prism" version "0.1.0"
 
   Scenario: A change at a glance with its code (the compact form)

@@ -272,6 +272,31 @@ pub struct Fitted<T> {
     pub fits: bool,
 }
 
+/// A rendering tried: its settings, the document, and whether it fits.
+type Tried<T> = (Settings, T, bool);
+
+/// The widest window in `least..=most` whose rendering fits (by halving; `tries` renders one
+/// width and says whether it fits), with that rendering; `least` and none when none does.
+fn widest<T, E>(
+    least: usize,
+    most: usize,
+    mut tries: impl FnMut(usize) -> Result<Tried<T>, E>,
+) -> Result<(usize, Option<Tried<T>>), E> {
+    let (mut lo, mut hi) = (least, most);
+    let mut found = None;
+    while lo < hi {
+        let mid = lo + (hi - lo).div_ceil(2);
+        let tried = tries(mid)?;
+        if tried.2 {
+            lo = mid;
+            found = Some(tried);
+        } else {
+            hi = mid - 1;
+        }
+    }
+    Ok((lo, found))
+}
+
 /// Renders a document within `budget` (or whole, without one). `stages` are listed in the
 /// order they give way: the first is cut first, the last keeps the most. Each stage, from the
 /// last to the first, gets the least cut that still fits with every stage before it cut as deep
@@ -331,20 +356,11 @@ pub fn fit<T, E>(
                 }
             }
             Stage::Window { least, most, .. } => {
-                let (mut lo, mut hi) = (*least, *most);
-                let mut found = None;
-                while lo < hi {
-                    let mid = lo + (hi - lo).div_ceil(2);
-                    values[i] = mid;
-                    let tried = fits_with(&values)?;
-                    if tried.2 {
-                        lo = mid;
-                        found = Some(tried);
-                    } else {
-                        hi = mid - 1;
-                    }
-                }
-                settings.values[i] = lo;
+                let (width, found) = widest(*least, *most, |width| {
+                    values[i] = width;
+                    fits_with(&values)
+                })?;
+                settings.values[i] = width;
                 if let Some(tried) = found {
                     last = Some(tried);
                 }

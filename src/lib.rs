@@ -25,6 +25,11 @@ pub mod exit_codes;
 #[doc(hidden)]
 pub mod fuzz;
 pub mod git;
+#[allow(
+    unreachable_pub,
+    reason = "`guard::placed` still says `pub` of items its private module keeps; the guard is \
+              being refactored (issue 37), which narrows it"
+)]
 pub mod guard;
 pub mod install;
 pub mod json;
@@ -38,6 +43,7 @@ pub mod locate;
 pub mod manifest;
 pub mod oid;
 pub mod paging;
+pub mod paths;
 pub mod query;
 pub mod request;
 pub mod serve;

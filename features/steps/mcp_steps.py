@@ -94,7 +94,15 @@ def step_list_tools(context):
 @then('the tools match the snapshot "{name}"')
 def step_tools_snapshot(context, name):
     got = [
-        {"name": t.name, "description": t.description, "inputSchema": t.input_schema}
+        {
+            "name": t.name,
+            "title": t.title,
+            "description": t.description,
+            "inputSchema": t.input_schema,
+            "annotations": t.annotations.model_dump(by_alias=True, exclude_none=True)
+            if t.annotations
+            else None,
+        }
         for t in sorted(context.tools, key=lambda t: t.name)
     ]
     path = SNAPSHOTS / name
@@ -105,6 +113,17 @@ def step_tools_snapshot(context, name):
         "the tool list changed; if on purpose, run `UPDATE_SNAPSHOTS=1 make bdd` and review "
         f"the diff of {path}:\n{json.dumps(got, indent=2, sort_keys=True)}"
     )
+
+
+@then("every tool says it only reads, on this machine, with the same result each time")
+def step_tools_read_only(context):
+    for t in context.tools:
+        a = t.annotations
+        assert a is not None, f"{t.name} has no annotations"
+        assert t.title and a.title == t.title, (t.name, t.title, a.title)
+        assert a.read_only_hint is True, t.name
+        assert a.idempotent_hint is True, t.name
+        assert a.open_world_hint is False, t.name
 
 
 @then('the server says it is "{name}" version "{version}"')

@@ -139,12 +139,22 @@ pub fn call(socket: &Path, kind: Kind, args: &[OsString]) -> Result<Ended, Clien
     };
     let replaced: Vec<Option<OwnedFd>> = (0..3).map(reopened).collect();
     let fd = |i: usize| replaced[i].as_ref().map_or(i as i32, |f| f.as_raw_fd());
-    wire::send(
+    if let Err(e) = wire::send(
         &mut stream,
         &request,
         [fd(0), fd(1), fd(2), dir.as_raw_fd()],
-    )
-    .map_err(|e| ClientError::Wire(e.into()))?;
+    ) {
+        // The broker refuses a caller that is not one of the session's processes before it
+        // reads the request: its answer may be on the socket though the request was cut off.
+        let closed = matches!(
+            e.kind(),
+            std::io::ErrorKind::BrokenPipe | std::io::ErrorKind::ConnectionReset
+        );
+        if closed && matches!(wire::read_reply(&mut stream), Ok(Reply::NotServed)) {
+            return Err(ClientError::NotServed);
+        }
+        return Err(ClientError::Wire(e.into()));
+    }
     drop(replaced);
     drop(dir);
     SOCKET.store(stream.as_raw_fd(), Ordering::SeqCst);

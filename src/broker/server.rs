@@ -234,10 +234,6 @@ impl Broker {
     }
 
     /// Runs the call and waits for it, passing on the signals the caller sends meanwhile.
-    #[allow(
-        unsafe_code,
-        reason = "pre_exec: the call's signal state and session, set between fork and exec"
-    )]
     fn run(
         &self,
         request: &Request,
@@ -245,6 +241,50 @@ impl Broker {
         [stdin, stdout, stderr]: [OwnedFd; 3],
         stream: &mut UnixStream,
     ) -> Result<Reply, ()> {
+        let err_fd = stderr.try_clone().ok();
+        let mut command = self.command(request, cwd, [stdin, stdout, stderr]);
+        let mut child = match command.spawn() {
+            Ok(c) => c,
+            Err(e) => {
+                if let Some(fd) = &err_fd {
+                    let line = format!("git-prism session: the broker cannot run the call: {e}\n");
+                    let _ = rustix::io::write(fd, line.as_bytes());
+                }
+                let _ = wire::reply(stream, Reply::Failed(crate::exit_codes::NOT_EXECUTABLE));
+                return Err(());
+            }
+        };
+        drop(command);
+        let pid = child.id() as i32;
+        // Signals from the caller go to the call's process group until it has ended; a caller
+        // that goes away (killed) takes the call with it, as it would had it exec'd git.
+        let ended = Arc::new(Mutex::new(false));
+        let relay = relay_signals(stream, pid, Arc::clone(&ended))?;
+        // Wait without reaping, mark the call ended, then reap.
+        wait_unreaped(pid);
+        *ended
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = true;
+        let status = child.wait().map_err(|_| ())?;
+        let _ = stream.shutdown(std::net::Shutdown::Read);
+        drop(relay);
+        Ok(match (status.code(), status.signal()) {
+            (Some(code), _) => Reply::Exited(code),
+            (None, Some(sig)) => Reply::Signaled(sig),
+            (None, None) => Reply::Exited(crate::exit_codes::FAILURE),
+        })
+    }
+
+    /// The command that runs the call: git-prism as `git`, `gh` or `session verify`, in the
+    /// session's environment with the call's own variables, in the caller's directory, on the
+    /// caller's descriptors, in the broker's view for a `git` call, with the caller's signal
+    /// state.
+    fn command(
+        &self,
+        request: &Request,
+        cwd: &(PathBuf, u64, u64),
+        [stdin, stdout, stderr]: [OwnedFd; 3],
+    ) -> std::process::Command {
         let (argv0, args): (&str, Vec<OsString>) = match request.kind {
             Kind::Git => ("git", request.args.clone()),
             Kind::Gh => ("gh", request.args.clone()),
@@ -254,7 +294,6 @@ impl Broker {
                 ("git-prism", a)
             }
         };
-        let err_fd = stderr.try_clone().ok();
         let (view_fds, view_var) = match self
             .runner
             .view
@@ -280,117 +319,124 @@ impl Broker {
         if let Some(var) = &view_var {
             command.env(crate::confine::sandbox::VIEW_VAR, var);
         }
-        let (blocked, ignored) = (request.blocked, request.ignored);
-        let (dev, ino) = (cwd.1, cwd.2);
-        // SAFETY: the closure makes only async-signal-safe calls (setsid, sigprocmask, signal,
-        // stat on a path made before the fork) on memory allocated before the fork.
-        unsafe {
-            command.pre_exec(move || {
-                // A session of its own: the caller's terminal signals reach it through the
-                // caller, and its process group can be signalled as one.
-                libc::setsid();
-                // The view's namespaces, at the numbers the child is told (dup2 leaves them
-                // open across the exec).
-                for (from, to) in &view_fds {
-                    if libc::dup2(*from, *to) < 0 {
-                        return Err(std::io::Error::last_os_error());
-                    }
-                }
-                let mut set: libc::sigset_t = std::mem::zeroed();
-                libc::sigemptyset(&mut set);
-                for sig in 1..64 {
-                    if blocked & (1 << (sig - 1)) != 0 {
-                        libc::sigaddset(&mut set, sig);
-                    }
-                    if ignored & (1 << (sig - 1)) != 0 {
-                        libc::signal(sig, libc::SIG_IGN);
-                    }
-                }
-                libc::sigprocmask(libc::SIG_SETMASK, &set, std::ptr::null_mut());
-                // The directory entered is the one the caller stood in, not one swapped in
-                // since it was checked.
-                let mut st: libc::stat = std::mem::zeroed();
-                if libc::stat(c".".as_ptr(), &mut st) != 0
-                    || st.st_dev != dev as libc::dev_t
-                    || st.st_ino != ino as libc::ino_t
-                {
-                    return Err(std::io::Error::from_raw_os_error(libc::ESTALE));
-                }
-                Ok(())
-            });
-        }
-        let mut child = match command.spawn() {
-            Ok(c) => c,
-            Err(e) => {
-                if let Some(fd) = &err_fd {
-                    let line = format!("git-prism session: the broker cannot run the call: {e}\n");
-                    let _ = rustix::io::write(fd, line.as_bytes());
-                }
-                let _ = wire::reply(stream, Reply::Failed(crate::exit_codes::NOT_EXECUTABLE));
-                return Err(());
-            }
-        };
-        drop(command);
-        let pid = child.id() as i32;
-        // Signals from the caller go to the call's process group until it has ended; a caller
-        // that goes away (killed) takes the call with it, as it would had it exec'd git.
-        let ended = Arc::new(Mutex::new(false));
-        let relay = {
-            let ended = Arc::clone(&ended);
-            let mut messages = stream.try_clone().map_err(|_| ())?;
-            std::thread::spawn(move || {
-                loop {
-                    let sig = match wire::read_message(&mut messages) {
-                        Ok(Some(Message::Signal(sig))) => sig,
-                        Ok(None) | Err(_) => libc::SIGKILL,
-                    };
-                    let done = ended
-                        .lock()
-                        .unwrap_or_else(std::sync::PoisonError::into_inner);
-                    if *done {
-                        return;
-                    }
-                    // SAFETY: kill of the call's process group, which cannot have been reused:
-                    // the call is not reaped while `done` is false and this lock is held.
-                    unsafe {
-                        libc::kill(-pid, sig);
-                    }
-                    drop(done);
-                    if sig == libc::SIGKILL {
-                        return;
-                    }
-                }
-            })
-        };
-        // Wait without reaping, mark the call ended, then reap.
-        // SAFETY: waitid on the child started above, with a zeroed siginfo to fill.
-        unsafe {
-            let mut info: libc::siginfo_t = std::mem::zeroed();
-            loop {
-                let r = libc::waitid(
-                    libc::P_PID,
-                    pid as libc::id_t,
-                    &mut info,
-                    libc::WEXITED | libc::WNOWAIT,
-                );
-                if r == 0
-                    || std::io::Error::last_os_error().kind() != std::io::ErrorKind::Interrupted
-                {
-                    break;
+        set_up_child(
+            &mut command,
+            view_fds,
+            (request.blocked, request.ignored),
+            (cwd.1, cwd.2),
+        );
+        command
+    }
+}
+
+/// Sets what the call's process does between fork and exec: a session of its own, the view's
+/// namespaces at the numbers it is told (`view_fds`: from, to), the caller's blocked and
+/// ignored signals (`signals`), and a check that the directory it enters is the one the caller
+/// stood in (`dir`: device, inode).
+#[allow(
+    unsafe_code,
+    reason = "pre_exec: the call's signal state and session, set between fork and exec"
+)]
+fn set_up_child(
+    command: &mut std::process::Command,
+    view_fds: Vec<(i32, i32)>,
+    (blocked, ignored): (u64, u64),
+    (dev, ino): (u64, u64),
+) {
+    // SAFETY: the closure makes only async-signal-safe calls (setsid, sigprocmask, signal,
+    // stat on a path made before the fork) on memory allocated before the fork.
+    unsafe {
+        command.pre_exec(move || {
+            // A session of its own: the caller's terminal signals reach it through the
+            // caller, and its process group can be signalled as one.
+            libc::setsid();
+            // The view's namespaces, at the numbers the child is told (dup2 leaves them
+            // open across the exec).
+            for (from, to) in &view_fds {
+                if libc::dup2(*from, *to) < 0 {
+                    return Err(std::io::Error::last_os_error());
                 }
             }
+            let mut set: libc::sigset_t = std::mem::zeroed();
+            libc::sigemptyset(&mut set);
+            for sig in 1..64 {
+                if blocked & (1 << (sig - 1)) != 0 {
+                    libc::sigaddset(&mut set, sig);
+                }
+                if ignored & (1 << (sig - 1)) != 0 {
+                    libc::signal(sig, libc::SIG_IGN);
+                }
+            }
+            libc::sigprocmask(libc::SIG_SETMASK, &set, std::ptr::null_mut());
+            // The directory entered is the one the caller stood in, not one swapped in
+            // since it was checked.
+            let mut st: libc::stat = std::mem::zeroed();
+            if libc::stat(c".".as_ptr(), &mut st) != 0
+                || st.st_dev != dev as libc::dev_t
+                || st.st_ino != ino as libc::ino_t
+            {
+                return Err(std::io::Error::from_raw_os_error(libc::ESTALE));
+            }
+            Ok(())
+        });
+    }
+}
+
+/// Passes the signals the caller sends on `stream` to the call's process group (`pid`) until
+/// `ended`; a caller that goes away kills it.
+#[allow(
+    unsafe_code,
+    reason = "kill of the call's process group, which the caller signals"
+)]
+fn relay_signals(
+    stream: &UnixStream,
+    pid: i32,
+    ended: Arc<Mutex<bool>>,
+) -> Result<std::thread::JoinHandle<()>, ()> {
+    let mut messages = stream.try_clone().map_err(|_| ())?;
+    Ok(std::thread::spawn(move || {
+        loop {
+            let sig = match wire::read_message(&mut messages) {
+                Ok(Some(Message::Signal(sig))) => sig,
+                Ok(None) | Err(_) => libc::SIGKILL,
+            };
+            let done = ended
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            if *done {
+                return;
+            }
+            // SAFETY: kill of the call's process group, which cannot have been reused: the
+            // call is not reaped while `done` is false and this lock is held.
+            unsafe {
+                libc::kill(-pid, sig);
+            }
+            drop(done);
+            if sig == libc::SIGKILL {
+                return;
+            }
         }
-        *ended
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner) = true;
-        let status = child.wait().map_err(|_| ())?;
-        let _ = stream.shutdown(std::net::Shutdown::Read);
-        drop(relay);
-        Ok(match (status.code(), status.signal()) {
-            (Some(code), _) => Reply::Exited(code),
-            (None, Some(sig)) => Reply::Signaled(sig),
-            (None, None) => Reply::Exited(crate::exit_codes::FAILURE),
-        })
+    }))
+}
+
+/// Waits until the process `pid` has ended, without reaping it (so its id cannot be reused
+/// while the relay may still signal it).
+#[allow(unsafe_code, reason = "waitid(WNOWAIT) has no wrapper in std")]
+fn wait_unreaped(pid: i32) {
+    // SAFETY: waitid on the child started above, with a zeroed siginfo to fill.
+    unsafe {
+        let mut info: libc::siginfo_t = std::mem::zeroed();
+        loop {
+            let r = libc::waitid(
+                libc::P_PID,
+                pid as libc::id_t,
+                &mut info,
+                libc::WEXITED | libc::WNOWAIT,
+            );
+            if r == 0 || std::io::Error::last_os_error().kind() != std::io::ErrorKind::Interrupted {
+                break;
+            }
+        }
     }
 }
 

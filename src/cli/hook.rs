@@ -38,7 +38,7 @@ use crate::git::{Location, Oid, Repo};
 use crate::guard::scope::Permission;
 use crate::guard::session;
 use crate::install::hooks::Harness;
-use crate::query::verify::{self, Check, Pushed, Since, SkippedHooks, Subject, VerifyQuery};
+use crate::query::verify::{self, Check, RemoteAsk, Since, SkippedHooks, Subject, VerifyQuery};
 
 /// The exit status that makes the harnesses keep the turn going (Claude Code's and Codex's
 /// `Stop`, Gemini CLI's `AfterAgent`), with stderr given to the model.
@@ -150,7 +150,7 @@ fn memory_file(input: &Input) -> Option<PathBuf> {
 }
 
 fn recall(file: Option<&Path>) -> Memory {
-    file.and_then(|f| crate::guard::file::read_regular(f, 1 << 20).ok())
+    file.and_then(|f| crate::paths::read_regular(f, 1 << 20).ok())
         .and_then(|b| serde_json::from_slice(&b).ok())
         .unwrap_or_default()
 }
@@ -215,6 +215,8 @@ fn state_of(repo: &Repo) -> Result<Baseline> {
     Ok(Baseline { head, uncommitted })
 }
 
+/// The done-gate (see the module docs): asks each repository whose work changed, and blocks
+/// the turn with the failures, unless they were said already.
 fn stop(input: &Input, _harness: Option<Harness>, out: &mut Out<'_>) -> Result<i32> {
     let cwd = input
         .cwd
@@ -223,77 +225,136 @@ fn stop(input: &Input, _harness: Option<Harness>, out: &mut Out<'_>) -> Result<i
         .map_or_else(std::env::current_dir, Ok)?;
     let file = memory_file(input);
     let mut memory = recall(file.as_deref());
-    let mut subjects = Vec::new();
-    let mut pushes = Vec::new();
-    let mut states = Vec::new();
     let log = crate::guard::log::read();
+    let mut asks = Vec::new();
+    let mut states = Vec::new();
     for target in targets(&cwd) {
-        let repo = Repo::open_ignoring_replacements(&target.location)?;
-        let now = state_of(&repo)?;
-        let key = target.shown.display().to_string();
-        let (since, changed, push, skipped, protected) = match &target.record {
-            Some((record, r)) => {
-                let moved = now.head != r.head;
-                let since = match &r.head {
-                    Some(h) => Since::SessionStart(Oid::parse(h)?),
-                    None => Since::Unborn,
-                };
-                let skipped: Vec<SkippedHooks> = log
-                    .iter()
-                    .filter(|l| l.session.as_deref() == Some(record.id.as_str()))
-                    .filter(|l| l.repo.as_deref() == Some(key.as_str()))
-                    .filter_map(|l| {
-                        Some(SkippedHooks {
-                            time: l.time.clone(),
-                            command: l.command.clone(),
-                            how: l.effect.as_ref()?.hooks_skipped.clone()?,
-                        })
-                    })
-                    .collect();
-                (
-                    since,
-                    moved || !now.uncommitted.is_empty(),
-                    r.permission == Permission::WritePush && moved,
-                    Some(skipped),
-                    r.protected_paths.clone(),
-                )
-            }
-            None => {
-                let base = memory.baselines.get(&key);
-                let changed = base != Some(&now);
-                let since = match now.head.as_deref().map(Oid::parse) {
-                    Some(Ok(h)) => Since::SessionStart(h),
-                    _ => Since::Unborn,
-                };
-                let branch = repo.current_branch()?;
-                let has_upstream = match &branch {
-                    Some(b) => repo.push_target(b.as_ref())?.is_some(),
-                    None => false,
-                };
-                let moved = base.is_none_or(|b| b.head != now.head);
-                (since, changed, has_upstream && moved, None, Vec::new())
-            }
-        };
-        states.push((key, now));
-        if !changed {
-            continue;
-        }
-        pushes.push(push);
-        subjects.push(Subject {
-            location: target.location,
-            since,
-            protected_paths: protected,
-            skipped_hooks: skipped,
-            remote_changes: Vec::new(),
-        });
+        let looked = look(target, &memory, &log)?;
+        states.push((looked.key, looked.now));
+        asks.extend(looked.ask);
     }
+    let lines = failures(asks)?;
+    if lines.is_empty() {
+        for (key, now) in states {
+            memory.baselines.insert(key, now);
+        }
+        memory.last_block = None;
+        memory.blocks = 0;
+        remember(file.as_deref(), &memory);
+        return Ok(exit_codes::SUCCESS);
+    }
+    block(input, &mut memory, file.as_deref(), &lines, out)
+}
+
+/// Where one repository stands, for stop.
+struct Looked {
+    /// The repository, as the memory keys it.
+    key: String,
+    /// Its state now.
+    now: Baseline,
+    /// When its work changed: what to ask of it, and whether its push is asked.
+    ask: Option<(Subject, bool)>,
+}
+
+/// What stop asks of one repository, before it is a [`Subject`].
+struct Ask {
+    since: Since,
+    changed: bool,
+    push: bool,
+    skipped: Option<Vec<SkippedHooks>>,
+    protected: Vec<String>,
+}
+
+/// Looks at one repository: its state now and, when it changed, what to ask of it.
+fn look(target: Target, memory: &Memory, log: &[crate::guard::log::Entry]) -> Result<Looked> {
+    let repo = Repo::open_ignoring_replacements(&target.location)?;
+    let now = state_of(&repo)?;
+    let key = target.shown.display().to_string();
+    let ask = match &target.record {
+        Some((record, r)) => in_session(record, r, &now, &key, log)?,
+        None => outside_session(&repo, memory.baselines.get(&key), &now)?,
+    };
+    let ask = ask.changed.then(|| {
+        let subject = Subject {
+            location: target.location,
+            since: ask.since,
+            protected_paths: ask.protected,
+            skipped_hooks: ask.skipped,
+            remote_changes: Vec::new(),
+        };
+        (subject, ask.push)
+    });
+    Ok(Looked { key, now, ask })
+}
+
+/// In a session: the work since the session started (changed when HEAD moved or something
+/// is uncommitted), pushed when the repository is write-push and HEAD moved, with the hooks
+/// the guard's record says were skipped and the protected paths.
+fn in_session(
+    record: &session::Record,
+    r: &session::Repo,
+    now: &Baseline,
+    key: &str,
+    log: &[crate::guard::log::Entry],
+) -> Result<Ask> {
+    let moved = now.head != r.head;
+    let since = match &r.head {
+        Some(h) => Since::SessionStart(Oid::parse(h)?),
+        None => Since::Unborn,
+    };
+    let skipped: Vec<SkippedHooks> = log
+        .iter()
+        .filter(|l| l.session.as_deref() == Some(record.id.as_str()))
+        .filter(|l| l.repo.as_deref() == Some(key))
+        .filter_map(|l| {
+            Some(SkippedHooks {
+                time: l.time.clone(),
+                command: l.command.clone(),
+                how: l.effect.as_ref()?.hooks_skipped.clone()?,
+            })
+        })
+        .collect();
+    Ok(Ask {
+        since,
+        changed: moved || !now.uncommitted.is_empty(),
+        push: r.permission == Permission::WritePush && moved,
+        skipped: Some(skipped),
+        protected: r.protected_paths.clone(),
+    })
+}
+
+/// Outside a session: the work since the last stop that passed (`base`), pushed when the
+/// branch has an upstream and HEAD moved.
+fn outside_session(repo: &Repo, base: Option<&Baseline>, now: &Baseline) -> Result<Ask> {
+    let changed = base != Some(now);
+    let since = match now.head.as_deref().map(Oid::parse) {
+        Some(Ok(h)) => Since::SessionStart(h),
+        _ => Since::Unborn,
+    };
+    let branch = repo.current_branch()?;
+    let has_upstream = match &branch {
+        Some(b) => repo.push_target(b.as_ref())?.is_some(),
+        None => false,
+    };
+    let moved = base.is_none_or(|b| b.head != now.head);
+    Ok(Ask {
+        since,
+        changed,
+        push: has_upstream && moved,
+        skipped: None,
+        protected: Vec::new(),
+    })
+}
+
+/// The checks that fail, one line each with what to run: one query per repository (whether
+/// its push is asked differs).
+fn failures(asks: Vec<(Subject, bool)>) -> Result<Vec<String>> {
     let mut lines = Vec::new();
-    // One query per repository: whether its push is asked differs.
-    for (subject, push) in subjects.into_iter().zip(pushes) {
+    for (subject, push) in asks {
         let query = VerifyQuery {
             subjects: vec![subject],
             commit: None,
-            pushed: push.then_some(Pushed::Offline),
+            pushed: push.then_some(RemoteAsk::Offline),
             merged_into: None,
             skip: vec![Check::Commit, Check::Merged],
         };
@@ -305,28 +366,31 @@ fn stop(input: &Input, _harness: Option<Harness>, out: &mut Out<'_>) -> Result<i
             lines.push(line);
         }
     }
-    if lines.is_empty() {
-        for (key, now) in states {
-            memory.baselines.insert(key, now);
-        }
-        memory.last_block = None;
-        memory.blocks = 0;
-        remember(file.as_deref(), &memory);
-        return Ok(exit_codes::SUCCESS);
-    }
+    Ok(lines)
+}
+
+/// Blocks the turn with `lines`, unless they were said already and the harness is stopping
+/// anyway, or the turn was blocked [`MAX_BLOCKS`] times in a row (a hook never loops).
+fn block(
+    input: &Input,
+    memory: &mut Memory,
+    file: Option<&Path>,
+    lines: &[String],
+    out: &mut Out<'_>,
+) -> Result<i32> {
     let text = lines.join("\n");
     let again = memory.last_block.as_deref() == Some(text.as_str());
     if (input.stop_hook_active == Some(true) && again) || memory.blocks >= MAX_BLOCKS {
         // Said already, and the harness is stopping anyway: let it (a hook never loops).
         memory.blocks = 0;
-        remember(file.as_deref(), &memory);
+        remember(file, memory);
         return Ok(exit_codes::SUCCESS);
     }
-    memory.last_block = Some(text.clone());
+    memory.last_block = Some(text);
     memory.blocks += 1;
-    remember(file.as_deref(), &memory);
+    remember(file, memory);
     writeln!(out.stderr, "git-prism: the work is not done yet:")?;
-    for line in &lines {
+    for line in lines {
         writeln!(out.stderr, "{line}")?;
     }
     Ok(BLOCK)

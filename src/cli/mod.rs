@@ -19,6 +19,7 @@ mod history;
 mod hook;
 mod languages;
 mod manifest;
+mod manual;
 mod range;
 mod schema;
 mod serve;
@@ -86,8 +87,8 @@ enum Command {
     Hook(hook::Args),
     /// Print shell completions (bash, zsh, fish, elvish, powershell)
     Completions(completions::CompletionArgs),
-    /// Print the manual page (roff)
-    Man(completions::ManArgs),
+    /// Print the manual page (roff), or write one page per command into a directory
+    Man(manual::Args),
 }
 
 /// Output streams handed to commands.
@@ -183,7 +184,7 @@ fn run_caught(argv0: OsString, args: Vec<OsString>) -> i32 {
         Command::Verify(args) => verify::run(args, &mut out),
         Command::Hook(args) => hook::run(args, &mut out),
         Command::Completions(args) => completions::completions(args, &mut out),
-        Command::Man(args) => completions::man(args, &mut out),
+        Command::Man(args) => manual::run(args, &mut out),
     };
     let code = match result {
         Ok(code) => code,

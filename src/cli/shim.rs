@@ -405,21 +405,33 @@ fn uninstall(layout: &Layout, out: &mut Out<'_>) -> anyhow::Result<i32> {
             c.file.display()
         )?;
     }
+    for dir in &report.dirs_removed {
+        writeln!(out.stdout, "removed the empty directory {}", dir.display())?;
+    }
     if report.removed.is_empty()
         && report.rc_cleaned.is_empty()
         && report.notes_removed.is_empty()
         && hook_changes.is_empty()
+        && report.dirs_removed.is_empty()
     {
         writeln!(out.stdout, "nothing to remove")?;
     }
-    // What stays: the binary itself, the analysis cache and the guard's record (never removed
-    // here: the cache may be shared with another install, the record is the person's).
+    // What stays: the binary itself, a directory something else lives in, the analysis cache
+    // and the guard's record (never removed here: the cache may be shared with another
+    // install, the record is the person's).
     writeln!(
         out.stdout,
         "the binary stays at {}: remove it to finish",
         layout.exe.display()
     )?;
-    if let Ok(root) = crate::lang::cache::root() {
+    for dir in &report.dirs_kept {
+        writeln!(
+            out.stdout,
+            "the directory {} stays: it holds files git-prism did not create",
+            dir.display()
+        )?;
+    }
+    if let Some(root) = crate::lang::cache::root().ok().filter(|r| r.exists()) {
         writeln!(
             out.stdout,
             "the analysis cache stays in {}: `rm -rf {}` removes it",

@@ -10,7 +10,7 @@ use anyhow::{Result, bail};
 
 use super::Out;
 use crate::git::Location;
-use crate::query::verify::{self, Check, Finding, Pushed, Since, Subject, VerifyQuery};
+use crate::query::verify::{self, Check, Finding, RemoteAsk, Since, Subject, VerifyQuery};
 
 /// The options every form of `verify` takes.
 #[derive(Debug, clap::Args)]
@@ -98,9 +98,9 @@ pub(crate) fn run_checks(
         subjects,
         commit: checks.commit.clone(),
         pushed: checks.pushed.then_some(if checks.offline {
-            Pushed::Offline
+            RemoteAsk::Offline
         } else {
-            Pushed::Online
+            RemoteAsk::Online
         }),
         merged_into: checks.merged_into.clone(),
         skip: checks.skip.clone(),

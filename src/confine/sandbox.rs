@@ -278,256 +278,321 @@ impl Sandbox {
             return Ok(plan);
         }
         for hidden in &self.hidden {
-            let Ok(meta) = std::fs::symlink_metadata(&hidden.path) else {
-                continue;
-            };
-            let index = plan.paths.len();
-            plan.paths.push(hidden.path.clone());
-            let target = cstring(&hidden.path)?;
-            if !meta.is_dir() {
-                let empty = cstring(&self.empty_file)?;
-                plan.mounts.push((
-                    Mount::Bind {
-                        source: empty,
-                        target: target.clone(),
-                    },
-                    index,
-                ));
-                plan.mounts.push((
-                    Mount::ReadOnly {
-                        target,
-                        flags: locked_flags(&self.empty_file),
-                    },
-                    index,
-                ));
-                continue;
-            }
-            plan.mounts.push((
-                Mount::Tmpfs {
-                    target: target.clone(),
-                },
-                index,
-            ));
-            for reveal in &hidden.reveal {
-                let Ok(inside) = reveal.strip_prefix(&hidden.path) else {
-                    continue;
-                };
-                let Ok(fd) = rustix::fs::open(
-                    reveal,
-                    rustix::fs::OFlags::PATH | rustix::fs::OFlags::CLOEXEC,
-                    rustix::fs::Mode::empty(),
-                ) else {
-                    continue;
-                };
-                let is_dir = std::fs::metadata(reveal).is_ok_and(|m| m.is_dir());
-                let mut at = hidden.path.clone();
-                let parts: Vec<_> = inside.components().collect();
-                for (i, part) in parts.iter().enumerate() {
-                    at.push(part);
-                    let path = cstring(&at)?;
-                    let last = i + 1 == parts.len();
-                    plan.mounts.push((
-                        if last && !is_dir {
-                            Mount::Touch { path }
-                        } else {
-                            Mount::Mkdir { path }
-                        },
-                        index,
-                    ));
-                }
-                let source = CString::new(format!("/proc/self/fd/{}", fd.as_raw_fd()))
-                    .map_err(|_| SandboxError::Nul("a descriptor path".into()))?;
-                plan.mounts.push((
-                    Mount::Bind {
-                        source,
-                        target: cstring(reveal)?,
-                    },
-                    index,
-                ));
-                plan._held.push(fd);
-            }
-            plan.mounts.push((Mount::Seal { target }, index));
+            plan.hide(hidden, &self.empty_file)?;
         }
         for path in &self.read_only {
-            if std::fs::symlink_metadata(path).is_err() {
-                continue;
-            }
-            let index = plan.paths.len();
-            plan.paths.push(path.clone());
-            let target = cstring(path)?;
-            plan.mounts.push((
-                Mount::Bind {
-                    source: target.clone(),
-                    target: target.clone(),
-                },
-                index,
-            ));
-            plan.mounts.push((
-                Mount::ReadOnly {
-                    target,
-                    flags: locked_flags(path),
-                },
-                index,
-            ));
+            plan.bind_read_only(path)?;
         }
         Ok(plan)
     }
 }
 
+impl Plan {
+    /// The mounts that hide `hidden` (when it exists): a file under `empty_file`, read-only;
+    /// a directory under a tmpfs, with its reveal points bound back, then sealed.
+    fn hide(&mut self, hidden: &Hidden, empty_file: &Path) -> Result<(), SandboxError> {
+        let Ok(meta) = std::fs::symlink_metadata(&hidden.path) else {
+            return Ok(());
+        };
+        let index = self.paths.len();
+        self.paths.push(hidden.path.clone());
+        let target = cstring(&hidden.path)?;
+        if !meta.is_dir() {
+            let empty = cstring(empty_file)?;
+            self.mounts.push((
+                Mount::Bind {
+                    source: empty,
+                    target: target.clone(),
+                },
+                index,
+            ));
+            self.mounts.push((
+                Mount::ReadOnly {
+                    target,
+                    flags: locked_flags(empty_file),
+                },
+                index,
+            ));
+            return Ok(());
+        }
+        self.mounts.push((
+            Mount::Tmpfs {
+                target: target.clone(),
+            },
+            index,
+        ));
+        for reveal in &hidden.reveal {
+            self.reveal(&hidden.path, reveal, index)?;
+        }
+        self.mounts.push((Mount::Seal { target }, index));
+        Ok(())
+    }
+
+    /// The mounts that keep `reveal`, inside the hidden directory `hidden` (mount `index`),
+    /// visible: its parents made in the tmpfs, and it bound back from a descriptor opened now
+    /// (when it exists).
+    fn reveal(&mut self, hidden: &Path, reveal: &Path, index: usize) -> Result<(), SandboxError> {
+        let Ok(inside) = reveal.strip_prefix(hidden) else {
+            return Ok(());
+        };
+        let Ok(fd) = rustix::fs::open(
+            reveal,
+            rustix::fs::OFlags::PATH | rustix::fs::OFlags::CLOEXEC,
+            rustix::fs::Mode::empty(),
+        ) else {
+            return Ok(());
+        };
+        let is_dir = std::fs::metadata(reveal).is_ok_and(|m| m.is_dir());
+        let mut at = hidden.to_owned();
+        let parts: Vec<_> = inside.components().collect();
+        for (i, part) in parts.iter().enumerate() {
+            at.push(part);
+            let path = cstring(&at)?;
+            let last = i + 1 == parts.len();
+            self.mounts.push((
+                if last && !is_dir {
+                    Mount::Touch { path }
+                } else {
+                    Mount::Mkdir { path }
+                },
+                index,
+            ));
+        }
+        let source = CString::new(format!("/proc/self/fd/{}", fd.as_raw_fd()))
+            .map_err(|_| SandboxError::Nul("a descriptor path".into()))?;
+        self.mounts.push((
+            Mount::Bind {
+                source,
+                target: cstring(reveal)?,
+            },
+            index,
+        ));
+        self._held.push(fd);
+        Ok(())
+    }
+
+    /// The mounts that make `path` (when it exists) read-only: bound onto itself, remounted.
+    fn bind_read_only(&mut self, path: &Path) -> Result<(), SandboxError> {
+        if std::fs::symlink_metadata(path).is_err() {
+            return Ok(());
+        }
+        let index = self.paths.len();
+        self.paths.push(path.to_owned());
+        let target = cstring(path)?;
+        self.mounts.push((
+            Mount::Bind {
+                source: target.clone(),
+                target: target.clone(),
+            },
+            index,
+        ));
+        self.mounts.push((
+            Mount::ReadOnly {
+                target,
+                flags: locked_flags(path),
+            },
+            index,
+        ));
+        Ok(())
+    }
+}
+
 /// Where a step failed in the child: the step, the path's index in [`Plan::paths`] (or
-/// `u32::MAX`), and `errno`.
+/// [`NO_PATH`]), and `errno`.
 type Failure = (Step, u32, i32);
+
+/// The path index of a step that names no path.
+const NO_PATH: u32 = u32::MAX;
+
+/// The calling thread's `errno`.
+fn errno() -> i32 {
+    io::Error::last_os_error().raw_os_error().unwrap_or(0)
+}
 
 impl Plan {
     /// Sets the sandbox up on the calling process. Runs in the child between `fork` and
     /// `execve`: system calls only, on memory allocated before the fork.
-    #[allow(
-        unsafe_code,
-        reason = "unshare, mount, prctl and raw writes to /proc have no async-signal-safe wrapper"
-    )]
+    #[allow(unsafe_code, reason = "chdir has no async-signal-safe wrapper")]
     fn enter(&mut self) -> Result<(), Failure> {
-        let errno = || io::Error::last_os_error().raw_os_error().unwrap_or(0);
-        let none = u32::MAX;
         if self.namespaces {
-            // SAFETY: unshare takes flags only.
-            let userns = unsafe { libc::unshare(libc::CLONE_NEWUSER | libc::CLONE_NEWNS) } == 0;
-            if userns {
-                for (file, bytes) in [
-                    (c"/proc/self/setgroups", &b"deny"[..]),
-                    (c"/proc/self/uid_map", &self.uid_map[..]),
-                    (c"/proc/self/gid_map", &self.gid_map[..]),
-                ] {
-                    // SAFETY: open/write/close on a static path and a buffer made before the
-                    // fork.
-                    let ok = unsafe {
-                        let fd = libc::open(file.as_ptr(), libc::O_WRONLY | libc::O_CLOEXEC);
-                        let ok = fd >= 0
-                            && libc::write(fd, bytes.as_ptr().cast(), bytes.len())
-                                == bytes.len() as isize;
-                        if fd >= 0 {
-                            libc::close(fd);
-                        }
-                        ok
-                    };
-                    if !ok {
-                        return Err((Step::IdMap, none, errno()));
-                    }
-                }
-            } else {
-                let first = errno();
-                // Root where user namespaces are off: a mount namespace alone (the
-                // capabilities that could undo it are dropped below).
-                // SAFETY: unshare takes flags only.
-                if !self.root || unsafe { libc::unshare(libc::CLONE_NEWNS) } != 0 {
-                    return Err((Step::Namespace, none, first));
-                }
-            }
-            // SAFETY: mount with a static path and null pointers where the kernel takes none.
-            let private = unsafe {
-                libc::mount(
-                    std::ptr::null(),
-                    c"/".as_ptr(),
-                    std::ptr::null(),
-                    libc::MS_REC | libc::MS_SLAVE,
-                    std::ptr::null(),
-                )
-            };
-            if private != 0 {
-                return Err((Step::Private, none, errno()));
-            }
+            self.unshare()?;
+            make_private()?;
             for (mount, index) in &self.mounts {
-                let at = *index as u32;
-                // SAFETY: every pointer is a NUL-terminated string made before the fork, or
-                // null where the kernel takes none.
-                let (step, r) = unsafe {
-                    match mount {
-                        Mount::Tmpfs { target } => (
-                            Step::Hide,
-                            libc::mount(
-                                c"tmpfs".as_ptr(),
-                                target.as_ptr(),
-                                c"tmpfs".as_ptr(),
-                                libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC,
-                                c"mode=0755,size=16k,nr_inodes=256".as_ptr().cast(),
-                            ),
-                        ),
-                        Mount::Mkdir { path } => {
-                            let r = libc::mkdir(path.as_ptr(), 0o755);
-                            let exists = r != 0
-                                && io::Error::last_os_error().raw_os_error() == Some(libc::EEXIST);
-                            (Step::Hide, if exists { 0 } else { r })
-                        }
-                        Mount::Touch { path } => {
-                            let fd = libc::open(
-                                path.as_ptr(),
-                                libc::O_WRONLY | libc::O_CREAT | libc::O_CLOEXEC,
-                                0o644,
-                            );
-                            if fd >= 0 {
-                                libc::close(fd);
-                            }
-                            (Step::Hide, if fd >= 0 { 0 } else { -1 })
-                        }
-                        Mount::Bind { source, target } => (
-                            Step::Hide,
-                            libc::mount(
-                                source.as_ptr(),
-                                target.as_ptr(),
-                                std::ptr::null(),
-                                libc::MS_BIND,
-                                std::ptr::null(),
-                            ),
-                        ),
-                        Mount::ReadOnly { target, flags } => (
-                            Step::ReadOnly,
-                            libc::mount(
-                                std::ptr::null(),
-                                target.as_ptr(),
-                                std::ptr::null(),
-                                libc::MS_BIND | libc::MS_REMOUNT | libc::MS_RDONLY | flags,
-                                std::ptr::null(),
-                            ),
-                        ),
-                        Mount::Seal { target } => (
-                            Step::Hide,
-                            libc::mount(
-                                std::ptr::null(),
-                                target.as_ptr(),
-                                std::ptr::null(),
-                                libc::MS_REMOUNT
-                                    | libc::MS_RDONLY
-                                    | libc::MS_NOSUID
-                                    | libc::MS_NODEV
-                                    | libc::MS_NOEXEC,
-                                std::ptr::null(),
-                            ),
-                        ),
-                    }
-                };
+                let (step, r) = mount.make();
                 if r != 0 {
-                    return Err((step, at, errno()));
+                    return Err((step, *index as u32, errno()));
                 }
             }
         }
-        for cap in DROPPED_CAPABILITIES {
-            // SAFETY: prctl with integer arguments. A capability this kernel does not know
-            // (EINVAL) is not held either.
-            let r = unsafe { libc::prctl(libc::PR_CAPBSET_DROP, *cap as libc::c_ulong, 0, 0, 0) };
-            if r != 0 && errno() != libc::EINVAL {
-                return Err((Step::Capabilities, none, errno()));
-            }
-        }
+        drop_capabilities()?;
         if let Some(landlock) = self.landlock.take() {
             if landlock.restrict_self().is_err() {
-                return Err((Step::Landlock, none, errno()));
+                return Err((Step::Landlock, NO_PATH, errno()));
             }
         }
         // SAFETY: chdir on a string made before the fork: the working directory as the
         // namespace shows it (a read-only mount over it takes effect).
         if unsafe { libc::chdir(self.cwd.as_ptr()) } != 0 {
-            return Err((Step::Cwd, none, errno()));
+            return Err((Step::Cwd, NO_PATH, errno()));
         }
         Ok(())
+    }
+
+    /// Enters a new user and mount namespace mapping only the caller's user and group; for
+    /// root where user namespaces are off, a mount namespace alone (the capabilities that
+    /// could undo it are dropped later).
+    #[allow(unsafe_code, reason = "unshare has no async-signal-safe wrapper")]
+    fn unshare(&self) -> Result<(), Failure> {
+        // SAFETY: unshare takes flags only.
+        let userns = unsafe { libc::unshare(libc::CLONE_NEWUSER | libc::CLONE_NEWNS) } == 0;
+        if userns {
+            return self.map_ids();
+        }
+        let first = errno();
+        // SAFETY: unshare takes flags only.
+        if !self.root || unsafe { libc::unshare(libc::CLONE_NEWNS) } != 0 {
+            return Err((Step::Namespace, NO_PATH, first));
+        }
+        Ok(())
+    }
+
+    /// Maps the caller's user and group into the new user namespace.
+    #[allow(
+        unsafe_code,
+        reason = "raw writes to /proc: no async-signal-safe wrapper"
+    )]
+    fn map_ids(&self) -> Result<(), Failure> {
+        for (file, bytes) in [
+            (c"/proc/self/setgroups", &b"deny"[..]),
+            (c"/proc/self/uid_map", &self.uid_map[..]),
+            (c"/proc/self/gid_map", &self.gid_map[..]),
+        ] {
+            // SAFETY: open/write/close on a static path and a buffer made before the fork.
+            let ok = unsafe {
+                let fd = libc::open(file.as_ptr(), libc::O_WRONLY | libc::O_CLOEXEC);
+                let ok = fd >= 0
+                    && libc::write(fd, bytes.as_ptr().cast(), bytes.len()) == bytes.len() as isize;
+                if fd >= 0 {
+                    libc::close(fd);
+                }
+                ok
+            };
+            if !ok {
+                return Err((Step::IdMap, NO_PATH, errno()));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Keeps the namespace's mounts from propagating out (every mount a slave).
+#[allow(unsafe_code, reason = "mount has no async-signal-safe wrapper")]
+fn make_private() -> Result<(), Failure> {
+    // SAFETY: mount with a static path and null pointers where the kernel takes none.
+    let private = unsafe {
+        libc::mount(
+            std::ptr::null(),
+            c"/".as_ptr(),
+            std::ptr::null(),
+            libc::MS_REC | libc::MS_SLAVE,
+            std::ptr::null(),
+        )
+    };
+    if private != 0 {
+        return Err((Step::Private, NO_PATH, errno()));
+    }
+    Ok(())
+}
+
+/// Drops [`DROPPED_CAPABILITIES`] from the bounding set.
+#[allow(unsafe_code, reason = "prctl has no async-signal-safe wrapper")]
+fn drop_capabilities() -> Result<(), Failure> {
+    for cap in DROPPED_CAPABILITIES {
+        // SAFETY: prctl with integer arguments. A capability this kernel does not know
+        // (EINVAL) is not held either.
+        let r = unsafe { libc::prctl(libc::PR_CAPBSET_DROP, *cap as libc::c_ulong, 0, 0, 0) };
+        if r != 0 && errno() != libc::EINVAL {
+            return Err((Step::Capabilities, NO_PATH, errno()));
+        }
+    }
+    Ok(())
+}
+
+impl Mount {
+    /// Makes the mount (or the directory or file) in the child: the step it belongs to, and
+    /// the system call's result (0: done).
+    #[allow(
+        unsafe_code,
+        reason = "mount, mkdir and open have no async-signal-safe wrapper"
+    )]
+    fn make(&self) -> (Step, libc::c_int) {
+        // SAFETY: every pointer is a NUL-terminated string made before the fork, or null where
+        // the kernel takes none.
+        unsafe {
+            match self {
+                Mount::Tmpfs { target } => (
+                    Step::Hide,
+                    libc::mount(
+                        c"tmpfs".as_ptr(),
+                        target.as_ptr(),
+                        c"tmpfs".as_ptr(),
+                        libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC,
+                        c"mode=0755,size=16k,nr_inodes=256".as_ptr().cast(),
+                    ),
+                ),
+                Mount::Mkdir { path } => {
+                    let r = libc::mkdir(path.as_ptr(), 0o755);
+                    let exists =
+                        r != 0 && io::Error::last_os_error().raw_os_error() == Some(libc::EEXIST);
+                    (Step::Hide, if exists { 0 } else { r })
+                }
+                Mount::Touch { path } => {
+                    let fd = libc::open(
+                        path.as_ptr(),
+                        libc::O_WRONLY | libc::O_CREAT | libc::O_CLOEXEC,
+                        0o644,
+                    );
+                    if fd >= 0 {
+                        libc::close(fd);
+                    }
+                    (Step::Hide, if fd >= 0 { 0 } else { -1 })
+                }
+                Mount::Bind { source, target } => (
+                    Step::Hide,
+                    libc::mount(
+                        source.as_ptr(),
+                        target.as_ptr(),
+                        std::ptr::null(),
+                        libc::MS_BIND,
+                        std::ptr::null(),
+                    ),
+                ),
+                Mount::ReadOnly { target, flags } => (
+                    Step::ReadOnly,
+                    libc::mount(
+                        std::ptr::null(),
+                        target.as_ptr(),
+                        std::ptr::null(),
+                        libc::MS_BIND | libc::MS_REMOUNT | libc::MS_RDONLY | flags,
+                        std::ptr::null(),
+                    ),
+                ),
+                Mount::Seal { target } => (
+                    Step::Hide,
+                    libc::mount(
+                        std::ptr::null(),
+                        target.as_ptr(),
+                        std::ptr::null(),
+                        libc::MS_REMOUNT
+                            | libc::MS_RDONLY
+                            | libc::MS_NOSUID
+                            | libc::MS_NODEV
+                            | libc::MS_NOEXEC,
+                        std::ptr::null(),
+                    ),
+                ),
+            }
+        }
     }
 }
 

@@ -253,66 +253,39 @@ impl Repo {
     }
 }
 
-/// Makes sure the real git reads the repository gix opened (its git dir and common dir), and
-/// returns the work tree git uses.
-///
-/// Their discovery can differ: gix accepts a `.git` directory git rejects (git then walks up
-/// to an enclosing repository), and with `GIT_DIR` but no work tree git takes the current
-/// directory as the work tree. Every check made on gix's repository — confinement,
-/// submodules, filter drivers — must guard the repository git reads, so a different git dir
-/// is refused; the work tree is git's.
+/// Checks that the real git reads the repository gix opened (its git dir, its common dir, a
+/// work tree where gix sees one, asked of git through [`super::probe::locations`]) and returns
+/// the work tree as git names it.
 fn agree_with_git(
     inner: &gix::ThreadSafeRepository,
     git: &Invocation,
 ) -> Result<Option<PathBuf>, GitError> {
-    let has_workdir = inner.work_dir().is_some();
-    let mut args = vec![
-        "--absolute-git-dir",
-        "--path-format=absolute",
-        "--git-common-dir",
-    ];
-    if has_workdir {
-        args.push("--show-toplevel");
-    }
     let disagreement = |git: String| GitError::Disagreement {
         ours: inner.work_dir().unwrap_or_else(|| inner.path()).to_owned(),
         git,
     };
-    // git failing here (no repository, no work tree where gix sees one) is a disagreement;
-    // failing to run is an error of its own.
-    let out = git.rev_parse(&args).map_err(|e| match e {
-        GitError::Command { .. } => disagreement(e.to_string()),
-        other => other,
-    })?;
-    // Paths as bytes: a repository under a directory whose name is not UTF-8 is still one.
-    let mut lines = out
-        .strip_suffix(b"\n")
-        .unwrap_or(&out)
-        .split(|&b| b == b'\n')
-        .map(|line| Path::new(std::ffi::OsStr::from_bytes(line)));
-    let (Some(git_dir), Some(common_dir), toplevel, None) = (
-        lines.next(),
-        lines.next(),
-        has_workdir.then(|| lines.next()).flatten(),
-        lines.next(),
-    ) else {
-        return Err(disagreement(
-            String::from_utf8_lossy(&out).trim().to_owned(),
-        ));
+    let Some(found) = super::probe::locations(git, false)? else {
+        return Err(disagreement("git finds no repository here".into()));
     };
-    let same = same_dir;
     // The common dir too: gix trims a linked worktree's `commondir` of trailing spaces, git
     // does not, and refs, config and objects come from it.
     let local = inner.to_thread_local();
-    if !same(inner.path(), git_dir)
-        || !same(local.common_dir(), common_dir)
-        || has_workdir != toplevel.is_some()
+    if !same_dir(inner.path(), &found.git_dir)
+        || !same_dir(local.common_dir(), &found.common_dir)
+        || inner.work_dir().is_some() != found.toplevel.is_some()
     {
-        return Err(disagreement(
-            String::from_utf8_lossy(&out).trim().to_owned(),
-        ));
+        return Err(disagreement(format!(
+            "{} (common dir {}{})",
+            found.git_dir.display(),
+            found.common_dir.display(),
+            found
+                .toplevel
+                .as_ref()
+                .map(|t| format!(", work tree {}", t.display()))
+                .unwrap_or_default()
+        )));
     }
-    Ok(toplevel.map(Path::to_path_buf))
+    Ok(found.toplevel)
 }
 
 /// Whether two paths name the same existing directory once every link is resolved.

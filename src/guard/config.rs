@@ -25,170 +25,12 @@ use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 
 use super::session::Bytes;
+use crate::git::keys::{HARMLESS_KEYS, LIST_KEYS, PROGRAM_KEYS, harmless_program, key_matches};
 use crate::request::effect;
-
-/// `-c` keys known to name no program and no file git would write (`*` matches a
-/// subsection or a name). Any other key makes the call one the guard cannot see into: the
-/// list of keys that run something (`tar.<fmt>.command`, `man.<tool>.path`,
-/// `gpg.ssh.defaultKeyCommand`, `core.sshCommand`, ...) is long and grows with git.
-pub const HARMLESS_KEYS: &[&str] = &[
-    "user.*",
-    "author.*",
-    "committer.*",
-    "color.*",
-    "advice.*",
-    "log.*",
-    "format.pretty",
-    "diff.renames",
-    "diff.algorithm",
-    "diff.context",
-    "diff.interhunkcontext",
-    "diff.noprefix",
-    "diff.mnemonicprefix",
-    "diff.relative",
-    "diff.indentheuristic",
-    "diff.colormoved",
-    "diff.suppressblankempty",
-    "diff.ignoresubmodules",
-    "diff.statgraphwidth",
-    "diff.renamelimit",
-    "core.quotepath",
-    "core.abbrev",
-    "core.autocrlf",
-    "core.eol",
-    "core.safecrlf",
-    "core.filemode",
-    "core.ignorecase",
-    "core.precomposeunicode",
-    "core.untrackedcache",
-    "core.commentchar",
-    "core.commentstring",
-    "core.pager",
-    "core.editor",
-    "core.fsmonitor",
-    "core.hookspath",
-    "pager.*",
-    "init.defaultbranch",
-    "push.default",
-    "push.autosetupremote",
-    "push.followtags",
-    "remote.*.push",
-    "remote.*.url",
-    "remote.*.pushurl",
-    "remote.*.fetch",
-    "remote.pushdefault",
-    "branch.*.merge",
-    "branch.*.remote",
-    "branch.*.pushremote",
-    "branch.*.rebase",
-    "pull.rebase",
-    "pull.ff",
-    "merge.ff",
-    "merge.conflictstyle",
-    "rebase.autosquash",
-    "rebase.autostash",
-    "rebase.updaterefs",
-    "fetch.prune",
-    "fetch.prunetags",
-    "gc.auto",
-    "maintenance.auto",
-    "status.*",
-    "commit.verbose",
-    "commit.cleanup",
-    "commit.status",
-    "commit.gpgsign",
-    "tag.gpgsign",
-    "tag.sort",
-    "versionsort.suffix",
-    "i18n.*",
-    "protocol.version",
-    "safe.directory",
-    "grep.*",
-    "column.*",
-    "alias.*",
-];
-
-/// Settings of a repository's own configuration that name a program git (or a program it
-/// starts) runs, or that send git's work or credentials elsewhere: recorded as a session starts
-/// and compared on every later write ([`drift`]). `*` matches a subsection or a name.
-pub const PROGRAM_KEYS: &[&str] = &[
-    "core.sshcommand",
-    "core.fsmonitor",
-    "core.editor",
-    "core.pager",
-    "core.askpass",
-    "core.hookspath",
-    "core.gitproxy",
-    "core.alternaterefscommand",
-    "core.worktree",
-    "sequence.editor",
-    "pager.*",
-    "diff.external",
-    "diff.*.command",
-    "diff.*.textconv",
-    "difftool.*.cmd",
-    "difftool.*.path",
-    "mergetool.*.cmd",
-    "mergetool.*.path",
-    "merge.*.driver",
-    "filter.*.clean",
-    "filter.*.smudge",
-    "filter.*.process",
-    "credential.helper",
-    "credential.*.helper",
-    "gpg.program",
-    "gpg.*.program",
-    "gpg.ssh.defaultkeycommand",
-    "remote.*.uploadpack",
-    "remote.*.receivepack",
-    "remote.*.vcs",
-    "url.*.insteadof",
-    "url.*.pushinsteadof",
-    "protocol.allow",
-    "protocol.*.allow",
-    "uploadpack.packobjectshook",
-    "init.templatedir",
-    "submodule.*.update",
-    "trailer.*.command",
-    "trailer.*.cmd",
-    "sendemail.smtpserver",
-    "sendemail.*.smtpserver",
-    "tar.*.command",
-    "man.*.cmd",
-    "man.*.path",
-    "web.browser",
-    "browser.*.cmd",
-    "browser.*.path",
-    "guitool.*.cmd",
-    "include.path",
-    "includeif.*.path",
-];
-
-/// Keys whose values form a list (an empty value empties it), rather than the last one winning.
-const LIST_KEYS: &[&str] = &["credential.helper", "credential.*.helper"];
-
-/// Whether a lowered configuration key matches a pattern (`*` is one or more characters: a
-/// subsection, or a name).
-pub fn key_matches(pattern: &str, key: &str) -> bool {
-    match pattern.split_once('*') {
-        None => pattern == key,
-        Some((head, tail)) => {
-            key.len() > head.len() + tail.len() && key.starts_with(head) && key.ends_with(tail)
-        }
-    }
-}
 
 /// A configuration key as git compares it: section and name lowered, a subsection as written.
 pub fn normal_key(key: &str) -> String {
     effect::config_key(key)
-}
-
-/// A pager or editor that runs nothing that could call git.
-pub fn harmless_program(v: &OsStr) -> bool {
-    matches!(
-        v.as_bytes(),
-        b"" | b"cat" | b"less" | b"more" | b"true" | b"false" | b":" | b"less -R" | b"less -FRX"
-    )
 }
 
 /// Where a setting is given.
@@ -256,7 +98,7 @@ pub fn names_program(key: &str) -> bool {
     PROGRAM_KEYS.iter().any(|p| key_matches(p, key))
 }
 
-/// The settings of `config` (the repository's own, as [`crate::git::push::own_config`] lists
+/// The settings of `config` (the repository's own, as [`crate::git::probe::own_config`] lists
 /// it) that [`drift`] compares, in order.
 pub fn programs(config: &[(String, Vec<u8>)]) -> Vec<(String, Bytes)> {
     config

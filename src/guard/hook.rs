@@ -173,7 +173,7 @@ fn protected_ref(remote_ref: &str, protected: &[String]) -> Option<String> {
 
 /// What the wrapper does, decided before it execs anything.
 #[derive(Debug)]
-pub enum Outcome {
+pub enum HookStep {
     /// Refused: the line to print.
     Refuse(String),
     /// Run this hook (with these bytes on its standard input, when they were read).
@@ -184,7 +184,7 @@ pub enum Outcome {
 
 /// Runs as the hook `name` with `args`: confines itself, checks a push's refs, and finds the
 /// repository's own hook. The edge (`crate::shim::hook`) prints and execs.
-pub fn wrap(name: &str, stdin: &mut dyn Read) -> Outcome {
+pub fn wrap(name: &str, stdin: &mut dyn Read) -> HookStep {
     let var_lines = |var: &str| -> Vec<PathBuf> {
         std::env::var_os(var)
             .map(|v| {
@@ -203,7 +203,7 @@ pub fn wrap(name: &str, stdin: &mut dyn Read) -> Outcome {
     };
     if !test_switch_off("GIT_PRISM_TEST_KERNEL_LAYER") {
         if let Err(e) = crate::confine::apply(&confinement) {
-            return Outcome::Refuse(format!(
+            return HookStep::Refuse(format!(
                 "git-prism guard: refused the `{name}` hook: {}; run it yourself outside the agent's session",
                 crate::text::chain(&e)
             ));
@@ -213,7 +213,7 @@ pub fn wrap(name: &str, stdin: &mut dyn Read) -> Outcome {
     if name == "pre-push" {
         let mut bytes = Vec::new();
         if stdin.read_to_end(&mut bytes).is_err() {
-            return Outcome::Refuse(
+            return HookStep::Refuse(
                 "git-prism guard: refused the push: the refs it updates cannot be read".into(),
             );
         }
@@ -226,7 +226,7 @@ pub fn wrap(name: &str, stdin: &mut dyn Read) -> Outcome {
         for line in String::from_utf8_lossy(&bytes).lines() {
             let remote_ref = line.split(' ').nth(2).unwrap_or_default();
             if let Some(branch) = protected_ref(remote_ref, &protected) {
-                return Outcome::Refuse(format!(
+                return HookStep::Refuse(format!(
                     "git-prism guard: refused the push of `{branch}`: a protected branch (protected: {}); push another branch and open a pull request, or run it yourself",
                     protected.join(", ")
                 ));
@@ -235,8 +235,8 @@ pub fn wrap(name: &str, stdin: &mut dyn Read) -> Outcome {
         input = Some(bytes);
     }
     match own_hook(name) {
-        Some(path) => Outcome::Run(path, input),
-        None => Outcome::Nothing,
+        Some(path) => HookStep::Run(path, input),
+        None => HookStep::Nothing,
     }
 }
 
@@ -246,7 +246,7 @@ fn own_hook(name: &str) -> Option<PathBuf> {
     let dir = match configured_hooks_path(&cwd) {
         Some(p) => cwd.join(p),
         None => {
-            let found = crate::git::push::discover(&cwd, &[], false).ok()??;
+            let found = crate::git::probe::discover(&cwd, &[], false).ok()??;
             found.common_dir.join("hooks")
         }
     };
@@ -267,7 +267,7 @@ fn configured_hooks_path(cwd: &Path) -> Option<OsString> {
     let index: usize = std::env::var(INDEX_VAR).ok()?.parse().ok()?;
     // Git reads `GIT_CONFIG_COUNT` entries below the count: the shim's is the last one, so
     // the configuration without it is the same with the count lowered.
-    let value = crate::git::push::config_value_with_count(cwd, "core.hooksPath", index)?;
+    let value = crate::git::probe::config_value_with_count(cwd, "core.hooksPath", index)?;
     (!value.is_empty()).then(|| OsString::from(value))
 }
 

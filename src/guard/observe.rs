@@ -50,7 +50,7 @@ pub struct Before {
 
 /// What a write did, as its record keeps it.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Effect {
+pub struct Observed {
     /// git's exit code (absent when a signal ended it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub exit: Option<i32>,
@@ -68,7 +68,7 @@ pub struct Effect {
     pub branch: Option<String>,
     /// For a push: each branch sent, with its remote-tracking ref before and after.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub pushed: Vec<Pushed>,
+    pub pushed: Vec<SentBranch>,
     /// How hooks were skipped, if they were.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hooks_skipped: Option<String>,
@@ -80,7 +80,7 @@ pub struct Effect {
 
 /// One branch a push sent, as its remote-tracking ref tells.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Pushed {
+pub struct SentBranch {
     /// The branch on the remote.
     pub branch: String,
     /// Its remote-tracking ref's commit before.
@@ -132,16 +132,16 @@ impl Watch {
 
     /// Reads the refs after git ended, and says what the write did: its record, and the line
     /// to print when git exited 0 but did not do what the command names.
-    pub fn finish(&self, before: &Before, ended: Ended) -> (Effect, Option<String>) {
+    pub fn finish(&self, before: &Before, ended: Ended) -> (Observed, Option<String>) {
         let head_after = oid_of(&self.store, "HEAD");
         // A push moves no HEAD: its record is what it sent.
         let pushing = self.push.is_some();
-        let mut effect = Effect {
+        let mut effect = Observed {
             head_before: before.head.clone().filter(|_| !pushing),
             head_after: head_after.clone().filter(|_| !pushing),
             branch: before.branch.clone(),
             hooks_skipped: self.hooks_skipped.clone(),
-            ..Effect::default()
+            ..Observed::default()
         };
         match ended {
             Ended::Exited(code) => effect.exit = Some(code),
@@ -173,7 +173,7 @@ impl Watch {
                 .sent
                 .iter()
                 .zip(&before.tracking)
-                .map(|((branch, tracking), was)| Pushed {
+                .map(|((branch, tracking), was)| SentBranch {
                     branch: branch.clone(),
                     before: was.clone(),
                     after: oid_of(&self.store, tracking),
@@ -288,7 +288,7 @@ mod tests {
         );
         assert_eq!(
             effect.pushed,
-            vec![Pushed {
+            vec![SentBranch {
                 branch: "other".into(),
                 before: None,
                 after: Some("c".repeat(40)),

@@ -1,5 +1,5 @@
 //! Which repository a call acts on (ADR 15, ADR 16): found by the real git itself, with the
-//! call's options and environment ([`crate::git::push::discover`]), so the guard and git agree
+//! call's options and environment ([`crate::git::probe::discover`]), so the guard and git agree
 //! by construction on every way a repository can be named (`-C`, `--git-dir`, `--work-tree`,
 //! `GIT_DIR`, `GIT_WORK_TREE`, `GIT_COMMON_DIR`, `core.worktree`, `.git` files, `commondir`,
 //! a `HEAD` that is a symbolic link, safe.directory...). A repository is known by its common
@@ -10,70 +10,11 @@
 //! own would land in ([`containing`]).
 
 use std::ffi::OsString;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use crate::request::effect::Place;
 
-/// A repository, resolved.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Identity {
-    /// Its git directory (a linked worktree's own).
-    pub git_dir: PathBuf,
-    /// Its common git directory: what tells repositories apart.
-    pub common_dir: PathBuf,
-    /// The top of its work tree as git uses it for the call (`None` when bare).
-    pub work_tree: Option<PathBuf>,
-}
-
-impl Identity {
-    /// Where its refs are.
-    pub fn ref_store(&self) -> crate::git::refs::RefStore {
-        crate::git::refs::RefStore {
-            git_dir: self.git_dir.clone(),
-            common_dir: self.common_dir.clone(),
-        }
-    }
-
-    /// The repository as a person knows it: the work tree git uses, else (bare) its git
-    /// directory.
-    pub fn shown(&self) -> PathBuf {
-        self.work_tree
-            .clone()
-            .unwrap_or_else(|| self.git_dir.clone())
-    }
-
-    /// Whether the work tree git uses for the call is a linked worktree of this repository:
-    /// its git directory is `<common>/worktrees/<name>`, whose `gitdir` file names the work
-    /// tree's `.git`.
-    pub fn is_linked_worktree(&self) -> bool {
-        let Some(tree) = &self.work_tree else {
-            return false;
-        };
-        if self.git_dir.parent() != Some(&self.common_dir.join("worktrees")) {
-            return false;
-        }
-        let Ok(text) = super::file::read_regular(&self.git_dir.join("gitdir"), 4096) else {
-            return false;
-        };
-        let line = text.strip_suffix(b"\n").unwrap_or(&text);
-        let named =
-            PathBuf::from(<std::ffi::OsStr as std::os::unix::ffi::OsStrExt>::from_bytes(line));
-        named
-            .parent()
-            .and_then(|p| p.canonicalize().ok())
-            .is_some_and(|p| &p == tree)
-    }
-}
-
-impl From<crate::git::push::Found> for Identity {
-    fn from(f: crate::git::push::Found) -> Identity {
-        Identity {
-            git_dir: f.git_dir,
-            common_dir: f.common_dir,
-            work_tree: f.work_tree,
-        }
-    }
-}
+pub use crate::git::probe::Identity;
 
 /// The environment variables that send a call's writes elsewhere, as the caller's environment
 /// has them.
@@ -102,19 +43,15 @@ impl Env {
 /// The repository a call run in `cwd` acts on, as git finds it (`None`: no repository there,
 /// or git cannot tell).
 pub fn of_call(cwd: &Path, place: &Place) -> Option<Identity> {
-    crate::git::push::discover(cwd, &place.globals, false)
+    crate::git::probe::discover(cwd, &place.globals, false)
         .ok()
         .flatten()
-        .map(Identity::from)
 }
 
 /// The repository at `dir` itself (a scope's entry), as git finds it there, whatever the
 /// caller's environment names.
 pub fn identify(dir: &Path) -> Option<Identity> {
-    crate::git::push::discover(dir, &[], true)
-        .ok()
-        .flatten()
-        .map(Identity::from)
+    crate::git::probe::discover(dir, &[], true).ok().flatten()
 }
 
 /// The repository that would hold `path` (which need not exist): found from its nearest

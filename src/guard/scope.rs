@@ -209,7 +209,7 @@ pub fn load(file: &Path) -> Result<Scope, ScopeError> {
     };
     // A regular file of bounded size, opened without blocking: a FIFO or `/dev/zero` named as
     // the scope must not hang every call or fill the memory.
-    let bytes = super::file::read_regular(file, MAX_BYTES).map_err(|e| {
+    let bytes = crate::paths::read_regular(file, MAX_BYTES).map_err(|e| {
         if e.to_string().starts_with("larger than") {
             ScopeError::TooLarge(file.to_owned())
         } else {
@@ -279,7 +279,7 @@ impl Entry {
     pub fn protected_path(&self, path: &[u8]) -> Option<&str> {
         self.protected_paths
             .iter()
-            .find(|rule| crate::query::verify::is_under(path, rule))
+            .find(|rule| crate::paths::is_under(path, rule))
             .map(String::as_str)
     }
 }

@@ -23,9 +23,9 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::file::read_regular;
 use super::place::Identity;
 use super::scope::{Entry, Permission, Scope};
+use crate::paths::read_regular;
 
 /// The record's file name, beside the session's copy of the scope.
 pub const RECORD_FILE: &str = "session.json";

@@ -304,7 +304,7 @@ impl<'de> serde::Deserialize<'de> for Json {
 const MAX_BYTES: u64 = 4 << 20;
 
 fn read_json(file: &Path) -> Result<Option<(Vec<u8>, Json)>, InstallError> {
-    let bytes = match crate::guard::file::read_regular(file, MAX_BYTES) {
+    let bytes = match crate::paths::read_regular(file, MAX_BYTES) {
         Ok(b) => b,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(source) => {

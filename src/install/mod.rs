@@ -87,6 +87,9 @@ fn io_err<'a>(action: &'static str, path: &'a Path) -> impl FnOnce(io::Error) ->
 pub struct Layout {
     /// The directory holding the `git` and `gh` links.
     pub bin_dir: PathBuf,
+    /// git-prism's data directory when the links are in its `bin` (no `--dir`): uninstall
+    /// removes it too once nothing is left in it.
+    pub data_dir: Option<PathBuf>,
     /// The running git-prism binary (canonical path).
     pub exe: PathBuf,
     /// The user's home directory (for start-up files).
@@ -110,15 +113,19 @@ impl Layout {
     pub fn from_env(dir: Option<PathBuf>) -> Result<Layout, InstallError> {
         let var = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty());
         let home = var("HOME").map(PathBuf::from).ok_or(InstallError::NoHome)?;
-        let bin_dir = match dir {
-            Some(dir) => absolute(dir)?,
-            None => data_dir(&home, var("GIT_PRISM_HOME"), var("XDG_DATA_HOME")).join("bin"),
+        let (bin_dir, own_dir) = match dir {
+            Some(dir) => (absolute(dir)?, None),
+            None => {
+                let data = data_dir(&home, var("GIT_PRISM_HOME"), var("XDG_DATA_HOME"));
+                (data.join("bin"), Some(data))
+            }
         };
         let exe = std::env::current_exe()
             .and_then(|p| p.canonicalize())
             .map_err(io_err("locate", Path::new("the running binary")))?;
         Ok(Layout {
             bin_dir,
+            data_dir: own_dir,
             exe,
             home,
             shell: rc::Shell::from_var(var("SHELL").as_deref()),
@@ -495,6 +502,10 @@ pub struct UninstallReport {
     pub rc_cleaned: Vec<PathBuf>,
     /// Agents' instruction files whose note was removed.
     pub notes_removed: Vec<PathBuf>,
+    /// The link directory and the data directory, removed because nothing else was in them.
+    pub dirs_removed: Vec<PathBuf>,
+    /// The link directory or the data directory, kept because something else is in it.
+    pub dirs_kept: Vec<PathBuf>,
 }
 
 /// Removes the links git-prism owns and its start-up blocks.
@@ -504,6 +515,8 @@ pub fn uninstall(layout: &Layout) -> Result<UninstallReport, InstallError> {
         kept: Vec::new(),
         rc_cleaned: Vec::new(),
         notes_removed: Vec::new(),
+        dirs_removed: Vec::new(),
+        dirs_kept: Vec::new(),
     };
     // Every start-up file and agent file is checked before anything is removed: a broken
     // block stops the whole uninstall, links included.
@@ -525,8 +538,17 @@ pub fn uninstall(layout: &Layout) -> Result<UninstallReport, InstallError> {
             _ => report.kept.push(link),
         }
     }
-    // Leave the directory only if something else lives there.
-    let _ = std::fs::remove_dir(&layout.bin_dir);
+    // The directories go once they are empty (`remove_dir` removes nothing else); one that
+    // still holds something is reported, so that nothing is left without a word.
+    for dir in std::iter::once(&layout.bin_dir).chain(&layout.data_dir) {
+        match std::fs::remove_dir(dir) {
+            Ok(()) => report.dirs_removed.push(dir.clone()),
+            Err(_) if std::fs::symlink_metadata(dir).is_ok_and(|m| m.is_dir()) => {
+                report.dirs_kept.push(dir.clone());
+            }
+            Err(_) => {}
+        }
+    }
     for edit in edits {
         edit.apply()?;
         report.rc_cleaned.push(edit.file);
@@ -578,6 +600,7 @@ mod tests {
         std::fs::write(&exe, "binary").unwrap();
         Layout {
             bin_dir: tmp.join("bin"),
+            data_dir: None,
             exe: exe.canonicalize().unwrap(),
             home: tmp.join("home"),
             shell: rc::Shell::Bash,

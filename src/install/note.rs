@@ -166,6 +166,7 @@ mod tests {
     fn layout(home: &Path) -> Layout {
         Layout {
             bin_dir: home.join("bin"),
+            data_dir: None,
             exe: home.join("git-prism"),
             home: home.to_owned(),
             shell: super::super::rc::Shell::Bash,

@@ -255,8 +255,8 @@ pub fn changed_lines(hunk: &Hunk) -> Vec<(bool, u32)> {
 }
 
 /// The hunk git would show for an untracked file if it were added: every line added (none for
-/// a binary, unreadable or oversized file). Read with the work-tree reader, so it never leaves
-/// the tree.
+/// an empty, binary, unreadable or oversized file: git shows an empty new file without a hunk).
+/// Read with the work-tree reader, so it never leaves the tree.
 pub fn untracked_hunk(repo: &Repo, file: &FileChange, cap: u64) -> Vec<Hunk> {
     let content = repo
         .workdir()
@@ -267,7 +267,8 @@ pub fn untracked_hunk(repo: &Repo, file: &FileChange, cap: u64) -> Vec<Hunk> {
         Some(worktree::Content::Symlink(target)) => (target, true),
         _ => return Vec::new(),
     };
-    if content.contains(&0) {
+    // An empty file: git writes `new file mode` and no `@@` line, not `@@ -0,0 +0,0 @@`.
+    if content.is_empty() || content.contains(&0) {
         return Vec::new();
     }
     let text = String::from_utf8_lossy(&content);

@@ -415,27 +415,7 @@ pub fn path_strings(path: &[u8]) -> (String, Option<String>) {
     }
 }
 
-/// Quotes a path the way git does with `core.quotePath` on.
-pub fn c_quote(path: &[u8]) -> String {
-    let mut out = String::from("\"");
-    for &b in path {
-        match b {
-            b'"' => out.push_str("\\\""),
-            b'\\' => out.push_str("\\\\"),
-            b'\t' => out.push_str("\\t"),
-            b'\n' => out.push_str("\\n"),
-            b'\r' => out.push_str("\\r"),
-            0x07 => out.push_str("\\a"),
-            0x08 => out.push_str("\\b"),
-            0x0b => out.push_str("\\v"),
-            0x0c => out.push_str("\\f"),
-            0x20..=0x7e => out.push(b as char),
-            _ => out.push_str(&format!("\\{b:03o}")),
-        }
-    }
-    out.push('"');
-    out
-}
+pub use crate::paths::c_quote;
 
 /// Converts one file change to its wire form.
 pub fn file_doc(f: &FileChange) -> schema::File {

@@ -142,139 +142,42 @@ pub fn snapshots(
     selection: &Selection,
     keep: usize,
 ) -> Result<Vec<FileSnapshot>, ManifestError> {
-    let objects = repo.objects();
+    let sides = Sides::of(repo, manifest)?;
     // Contents and hunks are kept while they fit `keep` bytes in all; what does not fit is
     // left out with a reason as soon as it is read, so memory follows the answer's budget,
     // not the number and size of the files asked for.
-    let left = std::cell::Cell::new(keep);
-    let room = |len: usize| {
-        let spare = left.get();
-        let fits = len <= spare;
-        if fits {
-            left.set(spare - len);
-        }
-        fits
+    let room = Room {
+        keep,
+        left: std::cell::Cell::new(keep),
     };
-    let no_room = || {
-        format!(
-            "not included: the answer's room ({keep} bytes) is used up; ask for a line_range or fewer paths"
-        )
-    };
-    let base_tree = match &manifest.target.base_sha {
-        Some(sha) => Some(objects.tree_of(sha)?),
-        None => None,
-    };
-    let head_tree = match &manifest.target.head_sha {
-        Some(sha) => Some(objects.tree_of(sha)?),
-        None => None,
-    };
-    let index = objects.index()?;
-    let base_is_index = manifest.target.base_sha.is_none() && manifest.target.base_ref == "INDEX";
     let mut out = Vec::with_capacity(selection.paths.len());
     for path in &selection.paths {
         // A path that cannot name a file inside the repository (absolute, `..`) is answered
         // as such on both sides, whatever the range.
         if let Err(e) = worktree::check_path(path) {
-            let side = || Side {
-                reason: Some(crate::text::chain(&e)),
-                ..Side::missing()
-            };
-            out.push(FileSnapshot {
-                path: path.to_str_lossy().into_owned(),
-                change_type: None,
-                before: selection.before.then(side),
-                after: selection.after.then(side),
-                diff_hunks: selection.diff_hunks.then(Vec::new),
-                diff_hunks_reason: None,
-            });
+            out.push(outside(path, &e, selection));
             continue;
         }
         let changed = manifest
             .files
             .iter()
             .find(|f| f.path == *path || f.old_path.as_ref() == Some(path));
-        let (before, after, change_type) = match changed {
-            Some(f) => {
-                let before_path = f.old_path.clone().unwrap_or_else(|| f.path.clone());
-                let before = match (&f.oid_before, f.mode_before) {
-                    (_, mode) if !mode.exists() => (before_path, Source::Missing),
-                    (Some(oid), mode) => (before_path, Source::Blob(oid.clone(), mode)),
-                    (None, _) => (before_path, Source::Missing),
-                };
-                let after = match (&f.oid_after, f.mode_after) {
-                    (_, mode) if !mode.exists() => (f.path.clone(), Source::Missing),
-                    (Some(oid), mode) => (f.path.clone(), Source::Blob(oid.clone(), mode)),
-                    (None, _) if manifest.target.head == Head::Worktree => {
-                        (f.path.clone(), Source::Worktree(f.path.clone()))
-                    }
-                    (None, _) => (f.path.clone(), Source::Missing),
-                };
-                (before, after, Some(super::render::change_type(f.status)))
-            }
-            None => {
-                let lookup = |tree: &Option<Oid>| -> Result<Source, GitError> {
-                    match tree {
-                        Some(tree) => Ok(objects.tree_entry(tree, path.as_bstr())?.into()),
-                        None => Ok(Source::Missing),
-                    }
-                };
-                let in_index = || index.entry(path.as_bstr()).into();
-                let before = if base_is_index {
-                    in_index()
-                } else {
-                    lookup(&base_tree)?
-                };
-                let after = match manifest.target.head {
-                    Head::Object => lookup(&head_tree)?,
-                    Head::Index => in_index(),
-                    Head::Worktree => Source::Worktree(path.clone()),
-                };
-                ((path.clone(), before), (path.clone(), after), None)
-            }
-        };
+        let (before, after, change_type) = sides.of_path(manifest, changed, path)?;
         let read = |(side_path, source): (BString, Source)| {
-            read_side(
-                &objects,
+            let side = read_side(
+                &sides.objects,
                 repo.workdir(),
                 side_path.as_bstr(),
                 path.as_bstr(),
                 source,
                 selection,
-            )
+            );
+            room.kept(side)
         };
-        let kept = |mut side: Side| {
-            if let Some(content) = &side.content {
-                if !room(content.len()) {
-                    side.content = None;
-                    side.first_line = None;
-                    side.last_line = None;
-                    side.reason = Some(no_room());
-                }
-            }
-            side
-        };
-        let before = selection.before.then(|| kept(read(before)));
-        let after = selection.after.then(|| kept(read(after)));
+        let before = selection.before.then(|| read(before));
+        let after = selection.after.then(|| read(after));
         let (diff_hunks, diff_hunks_reason) = if selection.diff_hunks {
-            match changed {
-                Some(f) => match hunks_of(repo, manifest, f, selection.max_file_size, left.get()) {
-                    Ok(hunks) => {
-                        let size: usize = hunks
-                            .iter()
-                            .flat_map(|h| h.lines.iter())
-                            .map(|l| l.len() + 4)
-                            .sum();
-                        if room(size) {
-                            (Some(hunks), None)
-                        } else {
-                            (Some(Vec::new()), Some(no_room()))
-                        }
-                    }
-                    Err(GitError::TooLarge { .. }) => (Some(Vec::new()), Some(no_room())),
-                    Err(e) => return Err(e.into()),
-                },
-                None => (Some(Vec::new()), None),
-            }
+            diff_hunks(repo, manifest, changed, selection, &room)?
         } else {
             (None, None)
         };
@@ -288,6 +191,174 @@ pub fn snapshots(
         });
     }
     Ok(out)
+}
+
+/// What is left of the answer's room for contents and hunks.
+struct Room {
+    keep: usize,
+    left: std::cell::Cell<usize>,
+}
+
+impl Room {
+    /// Takes `len` bytes when they fit.
+    fn take(&self, len: usize) -> bool {
+        let spare = self.left.get();
+        let fits = len <= spare;
+        if fits {
+            self.left.set(spare - len);
+        }
+        fits
+    }
+
+    /// Why a content or hunks are left out.
+    fn used_up(&self) -> String {
+        format!(
+            "not included: the answer's room ({} bytes) is used up; ask for a line_range or fewer paths",
+            self.keep
+        )
+    }
+
+    /// A side, its content kept when it fits.
+    fn kept(&self, mut side: Side) -> Side {
+        if let Some(content) = &side.content {
+            if !self.take(content.len()) {
+                side.content = None;
+                side.first_line = None;
+                side.last_line = None;
+                side.reason = Some(self.used_up());
+            }
+        }
+        side
+    }
+}
+
+/// A path that cannot name a file inside the repository, answered as such on both sides.
+fn outside(path: &BString, e: &worktree::WorktreeError, selection: &Selection) -> FileSnapshot {
+    let side = || Side {
+        reason: Some(crate::text::chain(e)),
+        ..Side::missing()
+    };
+    FileSnapshot {
+        path: path.to_str_lossy().into_owned(),
+        change_type: None,
+        before: selection.before.then(side),
+        after: selection.after.then(side),
+        diff_hunks: selection.diff_hunks.then(Vec::new),
+        diff_hunks_reason: None,
+    }
+}
+
+/// A path's two sides (each the path it has there, and where its content is) and its change.
+type PathSides = (
+    (BString, Source),
+    (BString, Source),
+    Option<super::schema::ChangeType>,
+);
+
+/// Where the two sides of a manifest's range are read from.
+struct Sides {
+    objects: Objects,
+    base_tree: Option<Oid>,
+    head_tree: Option<Oid>,
+    index: tree::Index,
+    base_is_index: bool,
+}
+
+impl Sides {
+    fn of(repo: &Repo, manifest: &Manifest) -> Result<Sides, ManifestError> {
+        let objects = repo.objects();
+        let tree = |sha: &Option<Oid>| -> Result<Option<Oid>, GitError> {
+            sha.as_ref().map(|sha| objects.tree_of(sha)).transpose()
+        };
+        let base_tree = tree(&manifest.target.base_sha)?;
+        let head_tree = tree(&manifest.target.head_sha)?;
+        let index = objects.index()?;
+        Ok(Sides {
+            base_tree,
+            head_tree,
+            index,
+            base_is_index: manifest.target.base_sha.is_none()
+                && manifest.target.base_ref == "INDEX",
+            objects,
+        })
+    }
+
+    /// The two sides of `path` (each with the path it has there) and its change, for a file the
+    /// range changed (`changed`) or one it did not.
+    fn of_path(
+        &self,
+        manifest: &Manifest,
+        changed: Option<&super::model::FileChange>,
+        path: &BString,
+    ) -> Result<PathSides, GitError> {
+        if let Some(f) = changed {
+            let before_path = f.old_path.clone().unwrap_or_else(|| f.path.clone());
+            let before = match (&f.oid_before, f.mode_before) {
+                (_, mode) if !mode.exists() => (before_path, Source::Missing),
+                (Some(oid), mode) => (before_path, Source::Blob(oid.clone(), mode)),
+                (None, _) => (before_path, Source::Missing),
+            };
+            let after = match (&f.oid_after, f.mode_after) {
+                (_, mode) if !mode.exists() => (f.path.clone(), Source::Missing),
+                (Some(oid), mode) => (f.path.clone(), Source::Blob(oid.clone(), mode)),
+                (None, _) if manifest.target.head == Head::Worktree => {
+                    (f.path.clone(), Source::Worktree(f.path.clone()))
+                }
+                (None, _) => (f.path.clone(), Source::Missing),
+            };
+            return Ok((before, after, Some(super::render::change_type(f.status))));
+        }
+        let lookup = |tree: &Option<Oid>| -> Result<Source, GitError> {
+            match tree {
+                Some(tree) => Ok(self.objects.tree_entry(tree, path.as_bstr())?.into()),
+                None => Ok(Source::Missing),
+            }
+        };
+        let in_index = || self.index.entry(path.as_bstr()).into();
+        let before = if self.base_is_index {
+            in_index()
+        } else {
+            lookup(&self.base_tree)?
+        };
+        let after = match manifest.target.head {
+            Head::Object => lookup(&self.head_tree)?,
+            Head::Index => in_index(),
+            Head::Worktree => Source::Worktree(path.clone()),
+        };
+        Ok(((path.clone(), before), (path.clone(), after), None))
+    }
+}
+
+/// git's hunks of a changed file while they fit the room (else why not); none for a file
+/// the range did not change.
+fn diff_hunks(
+    repo: &Repo,
+    manifest: &Manifest,
+    changed: Option<&super::model::FileChange>,
+    selection: &Selection,
+    room: &Room,
+) -> Result<(Option<Vec<crate::git::patch::Hunk>>, Option<String>), ManifestError> {
+    let Some(f) = changed else {
+        return Ok((Some(Vec::new()), None));
+    };
+    Ok(
+        match hunks_of(repo, manifest, f, selection.max_file_size, room.left.get()) {
+            Ok(hunks) => {
+                let size: usize = hunks
+                    .iter()
+                    .flat_map(|h| h.lines.iter())
+                    .map(|l| l.len() + 4)
+                    .sum();
+                if room.take(size) {
+                    (Some(hunks), None)
+                } else {
+                    (Some(Vec::new()), Some(room.used_up()))
+                }
+            }
+            Err(GitError::TooLarge { .. }) => (Some(Vec::new()), Some(room.used_up())),
+            Err(e) => return Err(e.into()),
+        },
+    )
 }
 
 /// git's own hunks for one changed file of the manifest's range.
@@ -411,32 +482,36 @@ fn read_side(
         side.reason = Some("binary".into());
         return side;
     }
-    let text = bytes.to_str_lossy();
     side.lossy = std::str::from_utf8(&bytes).is_err();
+    let text = bytes.to_str_lossy();
+    lines_of(&mut side, text, selection.line_range);
+    side
+}
+
+/// A side's text, or the lines of it `range` asks for (1-based, inclusive).
+fn lines_of(side: &mut Side, text: std::borrow::Cow<str>, range: Option<(usize, usize)>) {
     let total = text.lines().count();
     side.total_lines = Some(total);
-    match selection.line_range {
-        Some((first, last)) => {
-            let first = first.max(1);
-            let last = last.min(total);
-            if first > last {
-                // The range starts after the last line (or the file is empty): no lines, and
-                // no line numbers that would run backwards.
-                side.content = Some(String::new());
-            } else {
-                let content: String = text
-                    .split_inclusive('\n')
-                    .skip(first - 1)
-                    .take(last + 1 - first)
-                    .collect();
-                side.content = Some(content);
-                side.first_line = Some(first);
-                side.last_line = Some(last);
-            }
-        }
-        None => side.content = Some(text.into_owned()),
+    let Some((first, last)) = range else {
+        side.content = Some(text.into_owned());
+        return;
+    };
+    let first = first.max(1);
+    let last = last.min(total);
+    if first > last {
+        // The range starts after the last line (or the file is empty): no lines, and no line
+        // numbers that would run backwards.
+        side.content = Some(String::new());
+        return;
     }
-    side
+    let content: String = text
+        .split_inclusive('\n')
+        .skip(first - 1)
+        .take(last + 1 - first)
+        .collect();
+    side.content = Some(content);
+    side.first_line = Some(first);
+    side.last_line = Some(last);
 }
 
 impl Side {

@@ -127,7 +127,7 @@ pub struct Subject {
 
 /// How to ask whether the work is pushed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Pushed {
+pub enum RemoteAsk {
     /// Ask the remote (`git ls-remote`).
     Online,
     /// Trust the remote-tracking refs of the last fetch or push.
@@ -142,7 +142,7 @@ pub struct VerifyQuery {
     /// `--commit`: the commit the work is, which must be in HEAD's history.
     pub commit: Option<OsString>,
     /// `--pushed` (and `--offline`).
-    pub pushed: Option<Pushed>,
+    pub pushed: Option<RemoteAsk>,
     /// `--merged-into`: the branch the commit must be reachable from.
     pub merged_into: Option<OsString>,
     /// Checks not asked.
@@ -217,21 +217,7 @@ fn some_paths(paths: impl Iterator<Item = String>) -> String {
     text
 }
 
-/// A path as git's status shows it to a person: as it is, or C-quoted when it holds a quote,
-/// a backslash, a control or invisible character, or bytes that are not UTF-8 (so the line
-/// stays one line and no two paths print the same).
-pub fn shown_path(path: &BStr) -> String {
-    match path.to_str() {
-        Ok(s)
-            if !s.chars().any(|c| {
-                c == '"' || c == '\\' || c.is_control() || crate::json::is_invisible(c)
-            }) =>
-        {
-            s.to_owned()
-        }
-        _ => crate::manifest::render::c_quote(path),
-    }
-}
+pub use crate::paths::shown_path;
 
 impl Verifier<'_> {
     fn asks(&self, check: Check) -> bool {
@@ -432,7 +418,7 @@ impl Verifier<'_> {
 
     fn pushed(
         &self,
-        how: Pushed,
+        how: RemoteAsk,
         head: Option<&Oid>,
     ) -> Result<Result<String, String>, QueryError> {
         let Some(head) = head else {
@@ -454,12 +440,12 @@ impl Verifier<'_> {
             target.remote_ref.to_str_lossy()
         );
         let (remote_tip, source) = match how {
-            Pushed::Online => (
+            RemoteAsk::Online => (
                 self.repo
                     .ls_remote(target.remote.as_ref(), target.remote_ref.as_ref())?,
                 String::new(),
             ),
-            Pushed::Offline => {
+            RemoteAsk::Offline => {
                 let Some(tracking) = &target.tracking else {
                     return Ok(Err(format!(
                         "offline: branch {} has no remote-tracking ref for {place}",
@@ -591,7 +577,7 @@ impl Verifier<'_> {
             target.remote_ref.to_str_lossy()
         );
         let (tip, source) = match self.q.pushed {
-            Some(Pushed::Offline) => match &target.tracking {
+            Some(RemoteAsk::Offline) => match &target.tracking {
                 Some(tracking) => (
                     self.tip_of(tracking.as_ref())?,
                     format!(
@@ -704,19 +690,7 @@ fn committed(uncommitted: &[Uncommitted]) -> Result<String, String> {
     ))
 }
 
-/// Whether `path` is the protected path `rule` or lies under it: `dir/` covers the directory,
-/// a rule without `/` at its end a file or a directory of that name (`./` at the start is
-/// ignored; an empty rule covers nothing).
-pub fn is_under(path: &[u8], rule: &str) -> bool {
-    let rule = rule.trim_start_matches("./").as_bytes();
-    if rule.is_empty() || rule == b"/" {
-        return false;
-    }
-    match rule.strip_suffix(b"/") {
-        Some(dir) => path.starts_with(rule) || path == dir,
-        None => path == rule || (path.starts_with(rule) && path.get(rule.len()) == Some(&b'/')),
-    }
-}
+pub use crate::paths::is_under;
 
 /// `refs/heads/<name>` → `<name>`.
 fn branch_name(full: &BStr) -> &BStr {

@@ -7,9 +7,10 @@
 //! is [`super::effect::gh`]'s.)
 
 use std::ffi::OsString;
-use std::os::unix::ffi::OsStrExt;
 
 use super::Reason;
+use super::scan::{self, Dialect, Token};
+use super::table::{Means, gh::PR_DIFF};
 
 /// `gh pr diff [<selector>]`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -22,28 +23,34 @@ pub struct PrDiff {
 pub fn classify(args: &[OsString]) -> Result<PrDiff, Reason> {
     let lossy = |s: &OsString| s.to_string_lossy().into_owned();
     match args {
-        [pr, diff, rest @ ..] if pr.as_bytes() == b"pr" && diff.as_bytes() == b"diff" => {
+        [pr, diff, rest @ ..] if pr == "pr" && diff == "diff" => {
             let mut selector = None;
-            for arg in rest {
-                let bytes = arg.as_bytes();
-                let name = bytes.split(|b| *b == b'=').next().unwrap_or(bytes);
-                match name {
-                    b"--patch" | b"--name-only" | b"--color" | b"-w" | b"--web" => {
-                        return Err(Reason::MachineFormat(lossy(arg)));
+            for token in scan::strict(rest, &[PR_DIFF], false, Dialect::Gh) {
+                match token? {
+                    Token::Option {
+                        opt: Some(opt),
+                        words,
+                        ..
+                    } => {
+                        let word = lossy(&words[0]);
+                        return Err(match opt.means {
+                            Means::Machine => Reason::MachineFormat(word),
+                            Means::Help => Reason::Informational(word),
+                            Means::Repo => Reason::Unsupported(
+                                "`gh pr diff --repo` names another repository".to_owned(),
+                            ),
+                            _ => Reason::UnknownOption(word),
+                        });
                     }
-                    b"-h" | b"--help" => return Err(Reason::Informational(lossy(arg))),
-                    b"-R" | b"--repo" => {
-                        return Err(Reason::Unsupported(
-                            "`gh pr diff --repo` names another repository".to_owned(),
-                        ));
+                    Token::Option { words, .. } => {
+                        return Err(Reason::UnknownOption(lossy(&words[0])));
                     }
-                    _ if bytes.starts_with(b"-") => return Err(Reason::UnknownOption(lossy(arg))),
-                    _ if selector.is_some() => {
+                    Token::Positional(arg) if selector.is_none() => selector = Some(arg.clone()),
+                    Token::Positional(_) | Token::Count(_) | Token::Separator(_) => {
                         return Err(Reason::Unsupported(
                             "`gh pr diff` takes one pull request".to_owned(),
                         ));
                     }
-                    _ => selector = Some(arg.clone()),
                 }
             }
             Ok(PrDiff { selector })

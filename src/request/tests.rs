@@ -8,9 +8,9 @@ fn argv(line: &str) -> Vec<OsString> {
 }
 
 /// A one-line summary of a decision: `S <command>` or `P <reason kind>`.
-fn summary(d: &Decision) -> String {
+fn summary(d: &Verdict) -> String {
     match d {
-        Decision::Structured(r) => match &r.command {
+        Verdict::Structured(r) => match &r.command {
             Command::Diff(_) => "S diff".into(),
             Command::Log(l) if l.pickaxe.is_some() => "S pickaxe".into(),
             Command::Log(l) if !l.line_ranges.is_empty() => "S line log".into(),
@@ -18,7 +18,7 @@ fn summary(d: &Decision) -> String {
             Command::Show(_) => "S show".into(),
             Command::Blame(_) => "S blame".into(),
         },
-        Decision::Passthrough(reason) => match reason {
+        Verdict::Passthrough(reason) => match reason {
             Reason::NoSubcommand => "P none".into(),
             Reason::Informational(_) => "P info".into(),
             Reason::GlobalOption(_) => "P global".into(),
@@ -303,8 +303,8 @@ fn decisions() {
 
 fn structured(line: &str) -> Request {
     match classify(&argv(line)) {
-        Decision::Structured(r) => *r,
-        Decision::Passthrough(r) => panic!("{line}: passthrough: {r}"),
+        Verdict::Structured(r) => *r,
+        Verdict::Passthrough(r) => panic!("{line}: passthrough: {r}"),
     }
 }
 
@@ -446,16 +446,16 @@ fn non_utf8_arguments_are_carried_byte_for_byte() {
 
 fn structured_args(args: &[OsString]) -> Request {
     match classify(args) {
-        Decision::Structured(r) => *r,
-        Decision::Passthrough(r) => panic!("passthrough: {r}"),
+        Verdict::Structured(r) => *r,
+        Verdict::Passthrough(r) => panic!("passthrough: {r}"),
     }
 }
 
 #[test]
 fn reasons_read_well() {
     let reason = |line: &str| match classify(&argv(line)) {
-        Decision::Passthrough(r) => r.to_string(),
-        Decision::Structured(_) => String::new(),
+        Verdict::Passthrough(r) => r.to_string(),
+        Verdict::Structured(_) => String::new(),
     };
     assert_eq!(reason("status"), "`status` is not on the watch list");
     assert_eq!(
@@ -468,18 +468,12 @@ fn reasons_read_well() {
 
 /// Options from every table, so random command lines reach deep into the grammar.
 fn known_options() -> Vec<&'static str> {
-    let mut all: Vec<&'static str> = [
-        DIFF_FACTS,
-        DIFF_PRESENTATION,
-        DIFF_MACHINE,
-        DIFF_ONLY,
-        LOG_SELECTION,
-        LOG_PRESENTATION,
-        BLAME,
-    ]
-    .iter()
-    .flat_map(|t| t.iter().map(|o| o.name))
-    .collect();
+    let mut all: Vec<&'static str> = ["diff", "log", "show", "blame"]
+        .iter()
+        .filter_map(|c| table::command(c))
+        .flat_map(|c| c.options.iter().flat_map(|g| g.iter()))
+        .flat_map(|(_, text)| table::spelled(text).map(|(name, _)| name))
+        .collect();
     all.extend([
         "--",
         "--end-of-options",
@@ -533,7 +527,7 @@ fn random_command_lines_never_panic_and_keep_their_bytes() {
         }
         let decision = crate::unwind::catch(|| classify(&args))
             .unwrap_or_else(|panic| panic!("seed {seed}: {args:?}: {panic}"));
-        if let Decision::Structured(request) = decision {
+        if let Verdict::Structured(request) = decision {
             let tail = &args[args.len() - request.argv.len()..];
             assert_eq!(request.argv, tail, "seed {seed}");
         }
@@ -547,18 +541,18 @@ fn extreme_command_lines_are_classified() {
         .chain(std::iter::once("--".into()))
         .chain((0..100_000).map(|i| OsString::from(format!("p{i}"))))
         .collect();
-    assert!(matches!(classify(&many), Decision::Structured(_)));
+    assert!(matches!(classify(&many), Verdict::Structured(_)));
     let args = vec![OsString::from("diff"), "--".into(), huge.clone()];
-    assert!(matches!(classify(&args), Decision::Structured(_)));
+    assert!(matches!(classify(&args), Verdict::Structured(_)));
     let args = vec![OsString::from("log"), "-S".into(), huge];
-    assert!(matches!(classify(&args), Decision::Structured(_)));
+    assert!(matches!(classify(&args), Verdict::Structured(_)));
     let args = vec![OsString::from_vec(vec![0xff; 4096])];
-    assert!(matches!(classify(&args), Decision::Passthrough(_)));
+    assert!(matches!(classify(&args), Verdict::Passthrough(_)));
 }
 
 #[test]
 fn patch_and_header_options_are_kept_for_the_answer() {
-    let Decision::Structured(r) = classify(&argv("diff -U0 --inter-hunk-context 2 -w A..B")) else {
+    let Verdict::Structured(r) = classify(&argv("diff -U0 --inter-hunk-context 2 -w A..B")) else {
         panic!("structured")
     };
     let Command::Diff(d) = r.command else {
@@ -566,7 +560,7 @@ fn patch_and_header_options_are_kept_for_the_answer() {
     };
     assert_eq!(d.patch, argv("-U0 --inter-hunk-context 2"));
     assert_eq!(d.options, argv("-w"));
-    let Decision::Structured(r) = classify(&argv("show X --format= -s --unified=4")) else {
+    let Verdict::Structured(r) = classify(&argv("show X --format= -s --unified=4")) else {
         panic!("structured")
     };
     let Command::Show(s) = r.command else {
@@ -574,7 +568,7 @@ fn patch_and_header_options_are_kept_for_the_answer() {
     };
     assert!(s.no_header && s.no_patch);
     assert_eq!(s.patch, argv("--unified=4"));
-    let Decision::Structured(r) = classify(&argv("show --pretty=fuller")) else {
+    let Verdict::Structured(r) = classify(&argv("show --pretty=fuller")) else {
         panic!("structured")
     };
     let Command::Show(s) = r.command else {

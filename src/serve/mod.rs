@@ -2,7 +2,10 @@
 //!
 //! - Five tools ([`tools`]): `get_change_manifest`, `get_file_snapshots`, `get_commit_history`,
 //!   `get_function_context`, `review_change`, each with a description saying which git command
-//!   it replaces and when to use it, and a JSON Schema of its arguments.
+//!   it replaces and when to use it, and a JSON Schema of its arguments. Every tool is
+//!   annotated as MCP's `ToolAnnotations` allow: a `title`, `readOnlyHint` (none changes a
+//!   repository; the analysis cache is git-prism's own), `idempotentHint`, and
+//!   `openWorldHint: false` (only repositories on this machine, never a fetch).
 //! - Every call is confined ([`confine`]): the repository must lie under a root the client
 //!   declared or a `--allow` directory.
 //! - Tool failures are tool results with `isError: true` and a message the agent can act on;
@@ -129,6 +132,13 @@ impl Server {
 
     #[tool(
         name = "get_change_manifest",
+        title = "What changed",
+        annotations(
+            title = "What changed",
+            read_only_hint = true,
+            idempotent_hint = true,
+            open_world_hint = false
+        ),
         description = "What changed between two revisions, or between a revision and the working tree, with the changed code (format `compact`, the default). A change that fits one answer is git's own hunks by file, each headed by the functions it changes and how (`added Map::get`, `signature parse`, a modified function by its name), plus the files whose hunks do not say everything (renamed, binary, generated, added, deleted) and dependency bumps. A larger change leads with its complete map — every file with git's status and line counts (equal to `git diff --numstat -M`) and every changed function, with the signature (visibility included) of each added or signature-changed one — then hunks; the map continues over pages before any hunk. Replaces `git diff <base>..<head>`, `git diff --stat` and `git status`. More is on later pages when the answer says so: call again with `cursor` as `next` says. `format: full` gives the complete manifest schema (sizes, languages, line spans) without hunks, paged with `page_size` and `pagination.next_cursor`."
     )]
     async fn get_change_manifest(
@@ -148,6 +158,13 @@ impl Server {
 
     #[tool(
         name = "get_file_snapshots",
+        title = "Files before and after",
+        annotations(
+            title = "Files before and after",
+            read_only_hint = true,
+            idempotent_hint = true,
+            open_world_hint = false
+        ),
         description = "The content of up to 20 files before and after a change (optionally only a line range), with git's own diff hunks on request; binary, missing and oversized files say why they have no content. Replaces `git show <rev>:<path>`, `cat` of a working-tree file and `git diff -- <path>`: call it after get_change_manifest to read exactly the files or lines you need."
     )]
     async fn get_file_snapshots(
@@ -167,6 +184,13 @@ impl Server {
 
     #[tool(
         name = "get_commit_history",
+        title = "Commit history",
+        annotations(
+            title = "Commit history",
+            read_only_hint = true,
+            idempotent_hint = true,
+            open_world_hint = false
+        ),
         description = "Every commit in base_ref..head_ref (merges included, compared with their first parent). The default compact form gives each commit as its short id, day, author and what it changed (files with their line counts and changed functions by name, or totals for a large commit), then its whole message; format \"full\" gives each commit's complete manifest. Replaces `git log`, `git log --stat` and a first look at each commit: call it to follow how a branch evolved commit by commit. Paged by commit: call again with the cursor the answer names."
     )]
     async fn get_commit_history(
@@ -186,6 +210,13 @@ impl Server {
 
     #[tool(
         name = "get_function_context",
+        title = "Callers, callees and tests",
+        annotations(
+            title = "Callers, callees and tests",
+            read_only_hint = true,
+            idempotent_hint = true,
+            open_world_hint = false
+        ),
         description = "For each function a change touches (or each function named in function_names): its callers (file, line, calling function, whether it is a test), the calls it makes (with the defining file when resolved), the tests that exercise it, and a blast radius with a risk grade (none, low, medium, high). Rust, Python, Ruby, PHP, C# and Kotlin callers are credited through the calling file's imports, constant paths and namespaces (scoping: scoped); method calls on values of unknown type are marked candidate; other languages are matched by name (scoping: full_scan). Replaces grepping the repository for call sites and tests: call it before changing, deleting or approving a function."
     )]
     async fn get_function_context(
@@ -205,6 +236,13 @@ impl Server {
 
     #[tool(
         name = "review_change",
+        title = "Review a change",
+        annotations(
+            title = "Review a change",
+            read_only_hint = true,
+            idempotent_hint = true,
+            open_world_hint = false
+        ),
         description = "A review in one call: the change manifest (as get_change_manifest) and the function context of every changed function (as get_function_context), sharing one output budget, each part paged with its own cursor (manifest_cursor, context_cursor). Replaces `git diff main...HEAD` followed by grepping for callers and tests: call it to review a branch, a pull request or uncommitted work."
     )]
     async fn review_change(

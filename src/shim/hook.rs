@@ -7,25 +7,25 @@ use std::ffi::{OsStr, OsString};
 use std::io::Write;
 
 use crate::exit_codes;
-use crate::guard::hook::{self, Outcome};
+use crate::guard::hook::{self, HookStep};
 
 /// Runs as the hook `name`, with git's arguments for it; returns only when no hook runs.
 pub fn run(name: &str, args: &[OsString]) -> i32 {
     let outcome = crate::unwind::catch(|| hook::wrap(name, &mut std::io::stdin().lock()))
         .unwrap_or_else(|panic| {
-            Outcome::Refuse(format!(
+            HookStep::Refuse(format!(
                 "git-prism guard: refused the `{name}` hook (the guard failed: {panic})"
             ))
         });
     match outcome {
-        Outcome::Nothing => exit_codes::SUCCESS,
-        Outcome::Refuse(line) => {
+        HookStep::Nothing => exit_codes::SUCCESS,
+        HookStep::Refuse(line) => {
             let _ = std::io::stderr()
                 .lock()
                 .write_all(format!("{line}\n").as_bytes());
             exit_codes::REFUSED
         }
-        Outcome::Run(path, input) => {
+        HookStep::Run(path, input) => {
             if let Some(bytes) = input {
                 if let Err(e) = hook::stdin_from(&bytes) {
                     let _ = std::io::stderr().lock().write_all(

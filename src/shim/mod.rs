@@ -464,8 +464,8 @@ fn classify_and_check(
 ) -> Result<Structured, Passthrough> {
     let structured = match tool {
         Program::Git => match request::classify(args) {
-            request::Decision::Structured(request) => Structured::Git(request),
-            request::Decision::Passthrough(reason) => {
+            request::Verdict::Structured(request) => Structured::Git(request),
+            request::Verdict::Passthrough(reason) => {
                 return Err(Passthrough::Classified(reason));
             }
         },

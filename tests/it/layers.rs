@@ -24,6 +24,7 @@ const LAYERS: &[&[&str]] = &[
         "confine",
         "budget",
         "paging",
+        "paths",
         "locate",
         "time",
         "shell",
@@ -843,11 +844,18 @@ fn git_vocabulary(src: &Path) -> BTreeSet<String> {
     let mut out = BTreeSet::new();
     for file in files {
         for (lit, _) in literals_outside_tests(&std::fs::read_to_string(&file).unwrap()) {
-            if lit.len() >= 2 && lit.starts_with('-') && lit != "--" {
-                let name = lit.split(['=', ' ']).next().unwrap_or(&lit).to_owned();
-                if name.len() >= 2 {
-                    out.insert(name);
-                }
+            if lit.len() < 2 || !lit.starts_with('-') || lit == "--" {
+                continue;
+            }
+            // The model of git's command line writes several options to a literal, as git's
+            // usage does (`--format= --[no-]color? -v`).
+            for word in lit.split(' ').filter(|w| w.starts_with('-')) {
+                let name = word.split('=').next().unwrap_or(word).trim_end_matches('?');
+                let names = match name.strip_prefix("--[no-]") {
+                    Some(base) => vec![format!("--{base}"), format!("--no-{base}")],
+                    None => vec![name.to_owned()],
+                };
+                out.extend(names.into_iter().filter(|n| n.len() >= 2 && n != "--"));
             }
         }
     }

@@ -178,7 +178,9 @@ fn the_release_archive_unpacks_and_its_checksums_verify() {
         "CHANGELOG.md",
         "LICENSE-MIT",
         "LICENSE-APACHE",
-        "git-prism.1",
+        "man/git-prism.1",
+        "man/git-prism-shim-install.1",
+        "man/git-prism-session-verify.1",
         "completions/git-prism.bash",
         "completions/_git-prism",
         "completions/git-prism.fish",
@@ -234,4 +236,98 @@ fn the_version_names_the_build_everywhere() {
         doc["version"].as_str().unwrap(),
         line.trim().trim_start_matches("git-prism ")
     );
+}
+
+/// The manual (issue 38): one page per command, each rendering without a warning and holding
+/// EXIT STATUS, ENVIRONMENT, FILES and EXAMPLES; git-prism(1) names every subcommand's page,
+/// and each of those exists.
+#[test]
+fn every_manual_page_renders_with_its_four_sections() {
+    let env = TestEnv::new();
+    let dir = env.root().join("man1");
+    let out = env
+        .command(bin(), &env.plain_path())
+        .arg("man")
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut pages: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    pages.sort();
+    assert!(pages.len() >= 20, "{pages:?}");
+    let main = std::fs::read_to_string(dir.join("git-prism.1"))
+        .unwrap()
+        .replace("\\-", "-");
+    for name in [
+        "git-prism-shim",
+        "git-prism-session",
+        "git-prism-verify",
+        "git-prism-man",
+    ] {
+        assert!(main.contains(&format!("{name}(1)")), "{name}");
+        assert!(dir.join(format!("{name}.1")).is_file(), "{name}.1");
+    }
+    for page in &pages {
+        let roff = std::fs::read_to_string(page).unwrap();
+        // The roff itself, whatever renders it.
+        for section in ["EXIT STATUS", "ENVIRONMENT", "FILES", "EXAMPLES"] {
+            assert!(
+                roff.contains(&format!(".SH \"{section}\""))
+                    || roff.contains(&format!(".SH {section}")),
+                "{}: no {section}",
+                page.display()
+            );
+        }
+        // Rendered as a reader sees it.
+        let rendered = if have("man") {
+            Command::new("man")
+                .args(["--warnings", "-l"])
+                .arg(page)
+                .env("MANWIDTH", "80")
+                .env("MAN_KEEP_FORMATTING", "0")
+                .env("LC_ALL", "C")
+                .env("PAGER", "cat")
+                .env("MANPAGER", "cat")
+                .output()
+                .ok()
+        } else if have("mandoc") {
+            Command::new("mandoc")
+                .args(["-T", "ascii", "-W", "warning"])
+                .arg(page)
+                .output()
+                .ok()
+        } else {
+            None
+        };
+        let Some(rendered) = rendered else { continue };
+        // Bold and underline as a terminal's overstrikes (`E\bE`): the letters alone.
+        let mut text = String::new();
+        for c in String::from_utf8_lossy(&rendered.stdout).chars() {
+            if c == '\u{8}' {
+                text.pop();
+            } else {
+                text.push(c);
+            }
+        }
+        let warnings = String::from_utf8_lossy(&rendered.stderr);
+        assert!(
+            rendered.status.success() && warnings.trim().is_empty(),
+            "{}: {warnings}",
+            page.display()
+        );
+        for section in ["EXIT STATUS", "ENVIRONMENT", "FILES", "EXAMPLES"] {
+            assert!(
+                text.contains(section),
+                "{} renders without {section}:\n{text}",
+                page.display()
+            );
+        }
+    }
 }
