@@ -168,14 +168,12 @@ impl Analyzer for Bash {
         // A separator: only between commands (a comment is none). Commands at the top level
         // belong to no function.
         match parent {
-            Some(p) if p.kind() != "program" && followed(node, p, is_comment) => &[";"],
+            Some(p) if p.kind() != "program" && followed(node, p, |n| CONFIG.is_comment(n)) => {
+                &[";"]
+            }
             _ => &[],
         }
     }
-}
-
-fn is_comment(node: Node<'_>) -> bool {
-    CONFIG.is_comment(node)
 }
 
 /// Whether a command is a bats test's `@test ...` line.

@@ -176,10 +176,6 @@ const CONTROL: &[&str] = &[
     "do_statement",
 ];
 
-pub(super) fn is_comment(node: Node<'_>) -> bool {
-    CONFIG.is_comment(node)
-}
-
 /// The kinds `normal` looks at.
 pub(super) const NORMAL_KINDS: &[&str] = &[
     "number_literal",
@@ -279,7 +275,7 @@ fn string_value(node: Node<'_>, source: &[u8]) -> Normal {
     } else {
         let mut cursor = node.walk();
         for child in node.named_children(&mut cursor) {
-            if is_comment(child) {
+            if CONFIG.is_comment(child) {
                 continue;
             }
             if child.kind() != "string_literal" || !literal(child, &mut value) {
@@ -305,12 +301,12 @@ pub(super) fn normal(
             string_value(node, source)
         }
         "concatenated_string" => string_value(node, source),
-        "parenthesized_expression" if redundant(parens, node, parent, source, is_comment) => {
+        "parenthesized_expression" if redundant(parens, node, parent, source, CONFIG.comments) => {
             Normal::Unwrap
         }
         "compound_statement"
             if parent.is_some_and(|p| CONTROL.contains(&p.kind()))
-                && lone_statement(node, SIMPLE, is_comment) =>
+                && lone_statement(node, SIMPLE, CONFIG.comments) =>
         {
             Normal::Unwrap
         }

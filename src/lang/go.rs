@@ -114,7 +114,9 @@ impl Analyzer for Go {
             "int_literal" | "float_literal" | "imaginary_literal" => {
                 caseless(&source[node.byte_range()])
             }
-            "parenthesized_expression" if redundant(&PARENS, node, parent, source, is_comment) => {
+            "parenthesized_expression"
+                if redundant(&PARENS, node, parent, source, CONFIG.comments) =>
+            {
                 Normal::Unwrap
             }
             _ => Normal::Keep,
@@ -231,10 +233,6 @@ fn import_spec(spec: Node<'_>, source: &[u8]) -> Option<String> {
         Some(alias) => format!("{path} as {}", text(alias, source)),
         None => path.to_owned(),
     })
-}
-
-fn is_comment(node: Node<'_>) -> bool {
-    CONFIG.is_comment(node)
 }
 
 /// Lists of statements or declarations, separated by `;` or line breaks.

@@ -174,7 +174,7 @@ impl Analyzer for Java {
             | "decimal_floating_point_literal"
             | "hex_floating_point_literal" => caseless(&source[node.byte_range()]),
             "parenthesized_expression"
-                if redundant(&PARENS, node, parent, source, |n| CONFIG.is_comment(n)) =>
+                if redundant(&PARENS, node, parent, source, CONFIG.comments) =>
             {
                 Normal::Unwrap
             }

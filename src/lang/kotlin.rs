@@ -75,10 +75,6 @@ pub(super) static CONFIG: LanguageConfig = LanguageConfig {
 /// The Kotlin analyzer.
 pub struct Kotlin;
 
-fn is_comment(node: Node<'_>) -> bool {
-    CONFIG.is_comment(node)
-}
-
 /// Nodes whose children are statements (each ends with an implied `;`).
 const STATEMENT_LISTS: &[&str] = &["source_file", "block", "statements", "class_body"];
 
@@ -265,7 +261,7 @@ impl Analyzer for Kotlin {
                 _ => Normal::As(fnv(b"return")),
             },
             "block" if parent_kind == "function_body" => {
-                let only = super::normal::only_child(node, is_comment);
+                let only = super::normal::only_child(node, CONFIG.comments);
                 match only {
                     Some(statement)
                         if is_throw(statement, source)
@@ -282,7 +278,7 @@ impl Analyzer for Kotlin {
             // (ktlint's braces); an `if` inside keeps its braces, or an `else` would change owner.
             "block"
                 if matches!(parent_kind, "if_expression" | "when_entry")
-                    && super::normal::only_child(node, is_comment)
+                    && super::normal::only_child(node, CONFIG.comments)
                         .is_some_and(|c| c.kind() != "if_expression") =>
             {
                 Normal::Unwrap
@@ -349,9 +345,10 @@ impl Analyzer for Kotlin {
         let statement_list = parent.is_some_and(|p| STATEMENT_LISTS.contains(&p.kind()));
         // A block holding one statement reads as that statement (an expression body, a branch
         // without braces): there is no statement end to imply.
-        let lone_jump = parent
-            .is_some_and(|p| p.kind() == "block" && super::normal::named_count(p, is_comment) == 1);
-        if statement_list && !lone_jump && node.is_named() && !is_comment(node) {
+        let lone_jump = parent.is_some_and(|p| {
+            p.kind() == "block" && super::normal::named_count(p, CONFIG.comments) == 1
+        });
+        if statement_list && !lone_jump && node.is_named() && !CONFIG.is_comment(node) {
             &[";"]
         } else {
             &[]
@@ -557,7 +554,7 @@ fn sorted_children(node: Node<'_>, source: &[u8]) -> u64 {
     let mut cursor = node.walk();
     let mut parts: Vec<Vec<u8>> = node
         .children(&mut cursor)
-        .filter(|c| !is_comment(*c))
+        .filter(|c| !CONFIG.is_comment(*c))
         .map(|c| {
             source[c.byte_range()]
                 .iter()

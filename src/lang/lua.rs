@@ -114,7 +114,7 @@ impl Analyzer for Lua {
             return Vec::new();
         }
         node.child_by_field_name("arguments")
-            .and_then(|a| only_child(a, is_comment))
+            .and_then(|a| only_child(a, CONFIG.comments))
             .and_then(|s| plain_string(s, source))
             .filter(|m| !m.is_empty())
             .map(|m| vec![String::from_utf8_lossy(&m).into_owned()])
@@ -158,7 +158,7 @@ impl Analyzer for Lua {
             "number" => caseless(&source[node.byte_range()]),
             // `f "x"` and `f{...}` are `f("x")` and `f({...})`.
             "arguments"
-                if only_child(node, is_comment)
+                if only_child(node, CONFIG.comments)
                     .is_some_and(|a| matches!(a.kind(), "string" | "table_constructor")) =>
             {
                 match node.child(0) {
@@ -169,7 +169,7 @@ impl Analyzer for Lua {
             // `(x)` around a name, literal or table; not around a call or `...`, whose
             // parentheses keep one value of several.
             "parenthesized_expression"
-                if only_child(node, is_comment).is_some_and(|c| {
+                if only_child(node, CONFIG.comments).is_some_and(|c| {
                     matches!(
                         c.kind(),
                         "identifier"
@@ -198,7 +198,7 @@ impl Analyzer for Lua {
         // A separator: only between statements (a comment is none). Statements at the top
         // level belong to no function.
         // `;` alone is an empty statement: no statement at all.
-        let nothing = |n: Node<'_>| is_comment(n) || n.kind() == "empty_statement";
+        let nothing = |n: Node<'_>| CONFIG.is_comment(n) || n.kind() == "empty_statement";
         match parent {
             Some(p) if p.kind() != "chunk" && !nothing(node) && followed(node, p, nothing) => {
                 &[";"]
@@ -206,10 +206,6 @@ impl Analyzer for Lua {
             _ => &[],
         }
     }
-}
-
-fn is_comment(node: Node<'_>) -> bool {
-    CONFIG.is_comment(node)
 }
 
 /// The name a function is declared or bound with (`f`, `M.f`, `M:f`).
@@ -231,8 +227,8 @@ fn binding(def: Node<'_>) -> Option<(Node<'_>, Node<'_>)> {
     let targets = assignment
         .named_children(&mut assignment.walk())
         .find(|c| c.kind() == "variable_list")?;
-    let target = only_child(targets, is_comment)?;
-    if only_child(values, is_comment)?.id() != def.id() {
+    let target = only_child(targets, CONFIG.comments)?;
+    if only_child(values, CONFIG.comments)?.id() != def.id() {
         return None;
     }
     let outer = assignment

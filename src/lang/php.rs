@@ -225,16 +225,14 @@ impl Analyzer for Php {
             {
                 Normal::Unwrap
             }
-            "parenthesized_expression" if redundant(&PARENS, node, parent, source, is_comment) => {
+            "parenthesized_expression"
+                if redundant(&PARENS, node, parent, source, CONFIG.comments) =>
+            {
                 Normal::Unwrap
             }
             _ => Normal::Keep,
         }
     }
-}
-
-fn is_comment(node: Node<'_>) -> bool {
-    CONFIG.is_comment(node)
 }
 
 /// A namespace name's segments joined with `\`, without a leading one.

@@ -208,9 +208,9 @@ impl Analyzer for Python {
 
     fn comma_counts(&self, list: Node<'_>, _source: &[u8]) -> bool {
         match list.kind() {
-            kind if TUPLES.contains(&kind) => named_count(list, is_comment) == 1,
+            kind if TUPLES.contains(&kind) => named_count(list, CONFIG.comments) == 1,
             // `a[1,]` indexes with a tuple; the value is the first named child.
-            "subscript" => named_count(list, is_comment) == 2,
+            "subscript" => named_count(list, CONFIG.comments) == 2,
             _ => false,
         }
     }
@@ -336,14 +336,10 @@ fn in_class(node: Node<'_>) -> bool {
         .is_some_and(|c| c.kind() == "class_definition")
 }
 
-fn is_comment(node: Node<'_>) -> bool {
-    CONFIG.is_comment(node)
-}
-
 /// Whether a parenthesized expression's parentheses are redundant: around an atom, or filling
 /// a whole slot.
 fn redundant(node: Node<'_>, parent: Option<Node<'_>>) -> bool {
-    let Some(inner) = only_child(node, is_comment) else {
+    let Some(inner) = only_child(node, CONFIG.comments) else {
         return false;
     };
     // `(yield)` and `(x := 1)` need theirs in most places; leave them.

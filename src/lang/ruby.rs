@@ -217,7 +217,7 @@ impl Analyzer for Ruby {
         };
         let Some(path) = node
             .child_by_field_name("arguments")
-            .and_then(|a| only_child(a, is_comment))
+            .and_then(|a| only_child(a, CONFIG.comments))
             .and_then(|s| plain_string(s, source))
         else {
             return Vec::new();
@@ -289,7 +289,7 @@ impl Analyzer for Ruby {
                     CONDITIONALS.contains(&p.kind())
                         && p.child_by_field_name("condition")
                             .is_some_and(|c| c.id() == node.id())
-                }) && only_child(node, is_comment).is_some() =>
+                }) && only_child(node, CONFIG.comments).is_some() =>
             {
                 Normal::Unwrap
             }
@@ -315,7 +315,7 @@ impl Analyzer for Ruby {
         if STATEMENTS.contains(&parent.kind()) {
             // A separator: only between statements (a comment is none). Statements at the
             // top level belong to no function.
-            if parent.kind() != "program" && followed(node, parent, is_comment) {
+            if parent.kind() != "program" && followed(node, parent, |n| CONFIG.is_comment(n)) {
                 &[";"]
             } else {
                 &[]
@@ -330,10 +330,6 @@ impl Analyzer for Ruby {
             &[]
         }
     }
-}
-
-fn is_comment(node: Node<'_>) -> bool {
-    CONFIG.is_comment(node)
 }
 
 /// A definition's role: `def self.x` and `def x` are named in their scope, `def obj.x` with
@@ -378,7 +374,8 @@ fn wrapped(call: Node<'_>) -> Option<Node<'_>> {
         return None;
     }
     let arguments = call.child_by_field_name("arguments")?;
-    only_child(arguments, is_comment).filter(|d| matches!(d.kind(), "method" | "singleton_method"))
+    only_child(arguments, CONFIG.comments)
+        .filter(|d| matches!(d.kind(), "method" | "singleton_method"))
 }
 
 /// The call that wraps a definition, if one does.

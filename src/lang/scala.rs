@@ -66,10 +66,6 @@ pub(super) static CONFIG: LanguageConfig = LanguageConfig {
 /// The Scala analyzer.
 pub struct Scala;
 
-fn is_comment(node: Node<'_>) -> bool {
-    CONFIG.is_comment(node)
-}
-
 /// Nodes whose children are statements (each ends with an implied `;`).
 const STATEMENT_LISTS: &[&str] = &["compilation_unit", "block", "template_body"];
 
@@ -162,7 +158,9 @@ impl Analyzer for Scala {
         match node.kind() {
             "integer_literal" | "floating_point_literal" => caseless(&source[node.byte_range()]),
             ";" if STATEMENT_LISTS.contains(&parent_kind) => Normal::Drop,
-            "parenthesized_expression" if redundant(&PARENS, node, parent, source, is_comment) => {
+            "parenthesized_expression"
+                if redundant(&PARENS, node, parent, source, CONFIG.comments) =>
+            {
                 Normal::Unwrap
             }
             // `def f = { x }` is `def f = x`.
@@ -180,7 +178,7 @@ impl Analyzer for Scala {
         // A block holding one expression reads as that expression, which has no statement end
         // to imply.
         if !node.is_named()
-            || is_comment(node)
+            || CONFIG.is_comment(node)
             || (parent.kind() == "block" && one_expression(parent))
         {
             return &[];
@@ -281,8 +279,8 @@ fn body_start(node: Node<'_>) -> usize {
 /// Whether a block holds one expression (not a definition or an import).
 fn one_expression(block: Node<'_>) -> bool {
     block.child(0).is_some_and(|c| c.kind() == "{")
-        && named_count(block, is_comment) == 1
-        && only_child(block, is_comment).is_some_and(|c| {
+        && named_count(block, CONFIG.comments) == 1
+        && only_child(block, CONFIG.comments).is_some_and(|c| {
             !c.kind().ends_with("_definition")
                 && !c.kind().ends_with("_declaration")
                 && c.kind() != "lambda_expression"

@@ -76,10 +76,6 @@ pub(super) static CONFIG: LanguageConfig = LanguageConfig {
 /// The Swift analyzer.
 pub struct Swift;
 
-fn is_comment(node: Node<'_>) -> bool {
-    CONFIG.is_comment(node)
-}
-
 /// Parents in which a parenthesised expression fills the whole slot.
 const SLOTS: &[&str] = &[
     "if_statement",
@@ -292,7 +288,7 @@ impl Analyzer for Swift {
                 caseless(&source[node.byte_range()])
             }
             // `(x)`: a one-element tuple without a label is a parenthesised expression.
-            "tuple_expression" => match only_child(node, is_comment) {
+            "tuple_expression" => match only_child(node, CONFIG.comments) {
                 Some(inner)
                     if node.child_by_field_name("name").is_none()
                         && node.child(0).is_some_and(|c| c.kind() == "(")

@@ -5,7 +5,7 @@
 
 use tree_sitter::Node;
 
-use super::{is_comment, is_identifier_byte};
+use super::{COMMENTS, is_identifier_byte};
 use crate::lang::nodes::text;
 use crate::lang::normal::{Parens, caseless, only_child, quoted_value, redundant};
 use crate::lang::{Normal, fnv};
@@ -235,7 +235,7 @@ fn line_break_after(node: Node<'_>, source: &[u8]) -> bool {
 }
 
 fn parens_redundant(node: Node<'_>, parent: Option<Node<'_>>, source: &[u8]) -> bool {
-    if let Some(inner) = only_child(node, is_comment) {
+    if let Some(inner) = only_child(node, COMMENTS) {
         let kind = inner.kind();
         // `(a?.b).c` stops the optional chain; `a?.b.c` does not.
         if matches!(
@@ -254,21 +254,21 @@ fn parens_redundant(node: Node<'_>, parent: Option<Node<'_>>, source: &[u8]) -> 
     }
     // Every binary and unary expression binds tighter than `?:`, in any of its three places.
     if parent.is_some_and(|p| p.kind() == "ternary_expression")
-        && only_child(node, is_comment).is_some_and(|inner| {
+        && only_child(node, COMMENTS).is_some_and(|inner| {
             PARENS.binary.contains(&inner.kind()) || PARENS.unary.contains(&inner.kind())
         })
     {
         return true;
     }
-    redundant(&PARENS, node, parent, source, is_comment)
+    redundant(&PARENS, node, parent, source, COMMENTS)
 }
 
 /// Whether an arrow function's parameter list is one plain name (`(x)`, not `(x: T)`,
 /// `(x = 1)` or `(...x)`).
 fn lone_parameter(parameters: Node<'_>) -> bool {
-    only_child(parameters, is_comment).is_some_and(|p| match p.kind() {
+    only_child(parameters, COMMENTS).is_some_and(|p| match p.kind() {
         "identifier" => true,
-        "required_parameter" => only_child(p, is_comment).is_some_and(|i| i.kind() == "identifier"),
+        "required_parameter" => only_child(p, COMMENTS).is_some_and(|i| i.kind() == "identifier"),
         _ => false,
     })
 }

@@ -164,7 +164,7 @@ impl Analyzer for Rust {
     fn comma_counts(&self, list: Node<'_>, source: &[u8]) -> bool {
         match list.kind() {
             "tuple_expression" | "tuple_type" | "tuple_pattern" => {
-                named_count(list, is_comment) == 1
+                named_count(list, CONFIG.comments) == 1
             }
             // A macro's tokens: a parenthesized group with one comma, at its end, is a
             // one-element tuple unless it follows a name or a closing bracket (then it is an
@@ -264,10 +264,6 @@ impl Analyzer for Rust {
     }
 }
 
-fn is_comment(node: Node<'_>) -> bool {
-    CONFIG.is_comment(node)
-}
-
 /// What an item's own visibility modifier says: `pub` is public; `pub(crate)`, `pub(super)`,
 /// `pub(in ..)` and no modifier are not.
 fn declared_visibility(item: Node<'_>, source: &[u8]) -> Visibility {
@@ -298,7 +294,7 @@ fn diverging_tail(statement: Node<'_>) -> bool {
     }
     let mut next = statement.next_named_sibling();
     while let Some(n) = next {
-        if !is_comment(n) {
+        if !CONFIG.is_comment(n) {
             return false;
         }
         next = n.next_named_sibling();
@@ -310,7 +306,7 @@ fn diverging_tail(statement: Node<'_>) -> bool {
 /// A block-like expression there (`{ match x { .. } }`) is read as a statement without `;`.
 fn lone_expression(block: Node<'_>) -> bool {
     block.child(0).is_some_and(|c| c.kind() == "{")
-        && only_child(block, is_comment).is_some_and(|e| {
+        && only_child(block, CONFIG.comments).is_some_and(|e| {
             let kind = e.kind();
             if kind == "expression_statement" {
                 return e.child_count() == 1;
@@ -364,9 +360,9 @@ fn trait_name(node: Node<'_>, source: &[u8]) -> String {
         let lifetime = current.kind() == "lifetime";
         if lifetime {
             tokens.push(LIFETIME);
-        } else if current.child_count() == 0 && !is_comment(current) {
+        } else if current.child_count() == 0 && !CONFIG.is_comment(current) {
             tokens.push(text(current, source));
-        } else if !is_comment(current) && cursor.goto_first_child() {
+        } else if !CONFIG.is_comment(current) && cursor.goto_first_child() {
             continue;
         }
         loop {
