@@ -107,7 +107,8 @@ pub struct Function {
     pub visibility: Visibility,
 }
 
-/// A type, trait, constant or other declaration found in a file ([`super::LanguageConfig::declarations`]).
+/// A type, trait, constant or other declaration found in a file
+/// ([`super::LanguageConfig::declarations`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Declared {
     /// Qualified name (`module::Type`, `Outer.Inner`).

@@ -140,8 +140,8 @@ struct Scope<'t> {
     /// The node that opened it (popped when the walk leaves that node).
     node_id: usize,
     name: String,
-    /// What joins its name to the scope before it ([`Analyzer::separator`], or the function's
-    /// [`Analyzer::name_separator`]).
+    /// What joins its name to the scope before it ([`LanguageConfig::separator`], or the
+    /// function's [`Analyzer::name_separator`]).
     lead: &'static str,
     methods: bool,
     /// Whether everything inside is test code.
