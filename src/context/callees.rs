@@ -94,14 +94,14 @@ pub(super) fn callees(
             .cloned()
             .unwrap_or_else(|| resolve::view(s, project, &t.file, analysis))
     });
-    let analyzer = lang::for_language(t.language);
-    let separator = analyzer.map_or(".", |a| a.separator());
+    let config = lang::for_language(t.language);
+    let separator = config.map_or(".", |c| c.separator);
     analysis
         .calls
         .iter()
         .filter(|c| c.caller == Some(index))
         // A call that builds a value (Rust's `Some(x)`) calls no function.
-        .filter(|c| !analyzer.is_some_and(|a| a.builds_value(&c.site)))
+        .filter(|c| !config.is_some_and(|l| l.analyzer.builds_value(&c.site)))
         .map(|call| {
             let site = &call.site;
             let callee = if site.qualifier.is_empty() {

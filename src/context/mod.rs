@@ -224,7 +224,7 @@ struct Target {
 
 /// The languages whose files can call into a language's files, as its analyzer says.
 fn family(language: Language) -> &'static [Language] {
-    lang::for_language(language).map_or(&[], |a| a.family())
+    lang::for_language(language).map_or(&[], |a| a.family)
 }
 
 /// Whether a path is test code by the common conventions: a `test`/`tests`/`__tests__`/`spec`

@@ -54,7 +54,7 @@ pub fn without_annotations(language: Language, source: &[u8]) -> Option<Vec<u8>>
     if super::refuse(source).is_some() {
         return None;
     }
-    let tree = super::parse(language, analyzer, source, None).ok()???;
+    let tree = super::parsing::parse(language, analyzer, source, None).ok()???;
     let mut out = source.to_vec();
     let mut blank = |from: usize, to: usize| {
         for b in out.get_mut(from..to).into_iter().flatten() {

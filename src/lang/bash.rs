@@ -20,9 +20,26 @@ use std::borrow::Cow;
 
 use tree_sitter::Node;
 
+use super::nodes::text;
 use super::normal::followed;
-use super::walk::text;
-use super::{Analyzer, CallSite, Language, Normal, Role, calls};
+use super::{Analyzer, CallSite, Language, LanguageConfig, Normal, Role, calls};
+
+/// The shell's facts.
+pub(super) static CONFIG: LanguageConfig = LanguageConfig {
+    grammars: &[(Language::Shell, || tree_sitter_bash::LANGUAGE.into())],
+    family: &[Language::Shell],
+    import_scheme: None,
+    separator: ".",
+    comments: &["comment"],
+    imports_as_written: true,
+    normal_kinds: &[";", "\\\n", "line_continuation", "function", "(", ")"],
+    implied_kinds: &[],
+    implied_parents: STATEMENTS,
+    declarations: &[],
+    wrapper_kinds: &[],
+    item_containers: &[],
+    analyzer: &Bash,
+};
 
 /// The Bash analyzer.
 pub struct Bash;
@@ -44,18 +61,6 @@ const STATEMENTS: &[&str] = &[
 const TEST: &[u8] = b"@test";
 
 impl Analyzer for Bash {
-    fn languages(&self) -> &'static [Language] {
-        &[Language::Shell]
-    }
-
-    fn grammar(&self, _language: Language) -> tree_sitter::Language {
-        tree_sitter_bash::LANGUAGE.into()
-    }
-
-    fn separator(&self) -> &'static str {
-        "."
-    }
-
     fn prepare<'s>(&self, source: &'s [u8]) -> Cow<'s, [u8]> {
         bats(source)
     }
@@ -80,10 +85,6 @@ impl Analyzer for Bash {
             },
             _ => Role::Other,
         }
-    }
-
-    fn is_comment(&self, node: Node<'_>) -> bool {
-        is_comment(node)
     }
 
     /// A bats test's `@test "name"` line is its name, not its code.
@@ -160,14 +161,6 @@ impl Analyzer for Bash {
         }
     }
 
-    fn normal_kinds(&self) -> &'static [&'static str] {
-        &[";", "\\\n", "line_continuation", "function", "(", ")"]
-    }
-
-    fn implied_kinds(&self) -> (&'static [&'static str], &'static [&'static str]) {
-        (&[], STATEMENTS)
-    }
-
     fn implied_end(&self, node: Node<'_>, parent: Option<Node<'_>>) -> &'static [&'static str] {
         if !parent.is_some_and(|p| STATEMENTS.contains(&p.kind())) {
             return &[];
@@ -175,14 +168,12 @@ impl Analyzer for Bash {
         // A separator: only between commands (a comment is none). Commands at the top level
         // belong to no function.
         match parent {
-            Some(p) if p.kind() != "program" && followed(node, p, is_comment) => &[";"],
+            Some(p) if p.kind() != "program" && followed(node, p, |n| CONFIG.is_comment(n)) => {
+                &[";"]
+            }
             _ => &[],
         }
     }
-}
-
-fn is_comment(node: Node<'_>) -> bool {
-    node.kind() == "comment"
 }
 
 /// Whether a command is a bats test's `@test ...` line.

@@ -8,31 +8,34 @@
 
 use tree_sitter::Node;
 
+use super::nodes::text;
 use super::normal::{Parens, caseless, lone_statement, redundant};
-use super::walk::text;
-use super::{Analyzer, Declaration, Language, Normal, Role, Visibility, fnv};
+use super::{
+    Analyzer, Declaration, Declares, Head, Language, LanguageConfig, Normal, Role, Visibility, fnv,
+};
+
+/// C's facts.
+pub(super) static CONFIG: LanguageConfig = LanguageConfig {
+    grammars: &[(Language::C, || tree_sitter_c::LANGUAGE.into())],
+    // C++ calls C, and C headers are shared with C++.
+    family: &[Language::C, Language::Cpp],
+    import_scheme: None,
+    separator: ".",
+    comments: &["comment"],
+    imports_as_written: true,
+    normal_kinds: NORMAL_KINDS,
+    implied_kinds: &[],
+    implied_parents: &[],
+    declarations: DECLARATIONS,
+    wrapper_kinds: &[],
+    item_containers: &[],
+    analyzer: &C,
+};
 
 /// The C analyzer.
 pub struct C;
 
 impl Analyzer for C {
-    fn languages(&self) -> &'static [Language] {
-        &[Language::C]
-    }
-
-    fn grammar(&self, _language: Language) -> tree_sitter::Language {
-        tree_sitter_c::LANGUAGE.into()
-    }
-
-    fn separator(&self) -> &'static str {
-        "."
-    }
-
-    fn family(&self) -> &'static [Language] {
-        // C++ calls C, and C headers are shared with C++.
-        &[Language::C, Language::Cpp]
-    }
-
     fn role<'t>(&self, node: Node<'t>, _source: &[u8]) -> Role<'t> {
         if node.kind() != "function_definition" {
             return Role::Other;
@@ -47,10 +50,6 @@ impl Analyzer for C {
         }
     }
 
-    fn is_comment(&self, node: Node<'_>) -> bool {
-        node.kind() == "comment"
-    }
-
     fn visibility(
         &self,
         _outer: Node<'_>,
@@ -62,19 +61,11 @@ impl Analyzer for C {
     }
 
     fn declaration<'t>(&self, node: Node<'t>, _source: &[u8]) -> Option<Declaration<'t>> {
-        declaration(node)
-    }
-
-    fn declaration_kinds(&self) -> &'static [&'static str] {
-        DECLARATION_KINDS
+        typedef(node)
     }
 
     fn normal(&self, node: Node<'_>, parent: Option<Node<'_>>, source: &[u8]) -> Normal {
         normal(&PARENS, node, parent, source)
-    }
-
-    fn normal_kinds(&self) -> &'static [&'static str] {
-        NORMAL_KINDS
     }
 
     fn imports(&self, node: Node<'_>, source: &[u8]) -> Vec<String> {
@@ -95,54 +86,33 @@ pub(super) fn linkage(node: Node<'_>, source: &[u8]) -> Visibility {
     }
 }
 
-/// The node kinds [`declaration`] answers for.
-pub(super) const DECLARATION_KINDS: &[&str] = &[
-    "struct_specifier",
-    "union_specifier",
-    "enum_specifier",
-    "class_specifier",
-    "type_definition",
-    "alias_declaration",
-    "preproc_def",
+/// What C and C++ declare besides functions: a named struct, union, enum or class with a body
+/// (its head up to the body), a `typedef` ([`typedef`]), a C++ `using` alias, a `#define` (up
+/// to its value).
+pub(super) const DECLARATIONS: &[Declares] = &[
+    Declares::rule("struct_specifier", "struct", Head::Required("body")),
+    Declares::rule("union_specifier", "union", Head::Required("body")),
+    Declares::rule("enum_specifier", "enum", Head::Required("body")),
+    Declares::rule("class_specifier", "class", Head::Required("body")),
+    Declares::hook("type_definition"),
+    Declares::rule("alias_declaration", "using", Head::Whole),
+    Declares::rule("preproc_def", "define", Head::Field("value")),
 ];
 
-/// What a node declares besides functions (C and C++): a named struct, union, enum or class
-/// with a body (its head up to the body), a `typedef` or C++ `using` alias (named by what it
-/// defines, its head up to a body it spells out), a `#define` (up to its value).
-pub(super) fn declaration<'t>(node: Node<'t>) -> Option<Declaration<'t>> {
-    let (kind, name, head) = match node.kind() {
-        "struct_specifier" | "union_specifier" | "enum_specifier" | "class_specifier" => {
-            let body = node.child_by_field_name("body")?;
-            let kind: &'static str = match node.kind() {
-                "struct_specifier" => "struct",
-                "union_specifier" => "union",
-                "enum_specifier" => "enum",
-                _ => "class",
-            };
-            (kind, node.child_by_field_name("name")?, Some(body))
-        }
-        "type_definition" => {
-            let name = node
-                .child_by_field_name("declarator")
-                .filter(|d| d.kind() == "type_identifier")?;
-            let body = node
-                .child_by_field_name("type")
-                .and_then(|t| t.child_by_field_name("body"));
-            ("typedef", name, body)
-        }
-        "alias_declaration" => ("using", node.child_by_field_name("name")?, None),
-        "preproc_def" => (
-            "define",
-            node.child_by_field_name("name")?,
-            node.child_by_field_name("value"),
-        ),
-        _ => return None,
-    };
+/// A `typedef` (C and C++), named by what it defines (`typedef struct { .. } point;` is
+/// `point`), its head up to a body it spells out.
+pub(super) fn typedef(node: Node<'_>) -> Option<Declaration<'_>> {
+    let name = node
+        .child_by_field_name("declarator")
+        .filter(|d| d.kind() == "type_identifier")?;
+    let body = node
+        .child_by_field_name("type")
+        .and_then(|t| t.child_by_field_name("body"));
     Some(Declaration {
-        kind,
+        kind: "typedef",
         name,
         outer: node,
-        head_end: head.map_or(node.end_byte(), |b| b.start_byte()),
+        head_end: body.map_or(node.end_byte(), |b| b.start_byte()),
     })
 }
 
@@ -205,10 +175,6 @@ const CONTROL: &[&str] = &[
     "while_statement",
     "do_statement",
 ];
-
-pub(super) fn is_comment(node: Node<'_>) -> bool {
-    node.kind() == "comment"
-}
 
 /// The kinds `normal` looks at.
 pub(super) const NORMAL_KINDS: &[&str] = &[
@@ -309,7 +275,7 @@ fn string_value(node: Node<'_>, source: &[u8]) -> Normal {
     } else {
         let mut cursor = node.walk();
         for child in node.named_children(&mut cursor) {
-            if is_comment(child) {
+            if CONFIG.is_comment(child) {
                 continue;
             }
             if child.kind() != "string_literal" || !literal(child, &mut value) {
@@ -335,12 +301,12 @@ pub(super) fn normal(
             string_value(node, source)
         }
         "concatenated_string" => string_value(node, source),
-        "parenthesized_expression" if redundant(parens, node, parent, source, is_comment) => {
+        "parenthesized_expression" if redundant(parens, node, parent, source, CONFIG.comments) => {
             Normal::Unwrap
         }
         "compound_statement"
             if parent.is_some_and(|p| CONTROL.contains(&p.kind()))
-                && lone_statement(node, SIMPLE, is_comment) =>
+                && lone_statement(node, SIMPLE, CONFIG.comments) =>
         {
             Normal::Unwrap
         }

@@ -10,7 +10,7 @@
 use tree_sitter::Node;
 
 use super::CallSite;
-use super::walk::text;
+use super::nodes::text;
 
 /// Qualifiers longer than this are kept as `…` (an unknown receiver).
 const MAX_QUALIFIER: usize = 160;

@@ -17,31 +17,32 @@
 use tree_sitter::Node;
 
 use super::c::{self, ATOMS, UNARY, declarator_name, include, precedence};
+use super::nodes::{text, type_name_tight};
 use super::normal::Parens;
-use super::walk::text;
-use super::{Analyzer, Declaration, Language, Normal, Role, Visibility};
+use super::{Analyzer, Declaration, Language, LanguageConfig, Normal, Role, Visibility};
+
+/// C++'s facts: C's comments, literals and declarations.
+pub(super) static CONFIG: LanguageConfig = LanguageConfig {
+    grammars: &[(Language::Cpp, || tree_sitter_cpp::LANGUAGE.into())],
+    // C++ calls C, and C headers are shared with C++.
+    family: &[Language::C, Language::Cpp],
+    import_scheme: None,
+    separator: "::",
+    comments: &["comment"],
+    imports_as_written: true,
+    normal_kinds: c::NORMAL_KINDS,
+    implied_kinds: &[],
+    implied_parents: &[],
+    declarations: c::DECLARATIONS,
+    wrapper_kinds: &[],
+    item_containers: &[],
+    analyzer: &Cpp,
+};
 
 /// The C++ analyzer.
 pub struct Cpp;
 
 impl Analyzer for Cpp {
-    fn languages(&self) -> &'static [Language] {
-        &[Language::Cpp]
-    }
-
-    fn grammar(&self, _language: Language) -> tree_sitter::Language {
-        tree_sitter_cpp::LANGUAGE.into()
-    }
-
-    fn separator(&self) -> &'static str {
-        "::"
-    }
-
-    fn family(&self) -> &'static [Language] {
-        // C++ calls C, and C headers are shared with C++.
-        &[Language::C, Language::Cpp]
-    }
-
     fn role<'t>(&self, node: Node<'t>, source: &[u8]) -> Role<'t> {
         match node.kind() {
             // A templated definition is part of its template declaration's function.
@@ -58,7 +59,7 @@ impl Analyzer for Cpp {
                     node.child_by_field_name("body"),
                 ) {
                     (Some(name), Some(_)) => Role::Scope {
-                        name: type_name(text(name, source)),
+                        name: type_name_tight(text(name, source)),
                         methods: true,
                     },
                     _ => Role::Other,
@@ -73,10 +74,6 @@ impl Analyzer for Cpp {
             },
             _ => Role::Other,
         }
-    }
-
-    fn is_comment(&self, node: Node<'_>) -> bool {
-        node.kind() == "comment"
     }
 
     fn visibility(
@@ -105,21 +102,12 @@ impl Analyzer for Cpp {
         }
     }
 
-    fn declaration<'t>(&self, node: Node<'t>, source: &[u8]) -> Option<Declaration<'t>> {
-        let _ = source;
-        c::declaration(node)
-    }
-
-    fn declaration_kinds(&self) -> &'static [&'static str] {
-        c::DECLARATION_KINDS
+    fn declaration<'t>(&self, node: Node<'t>, _source: &[u8]) -> Option<Declaration<'t>> {
+        c::typedef(node)
     }
 
     fn normal(&self, node: Node<'_>, parent: Option<Node<'_>>, source: &[u8]) -> Normal {
         c::normal(&PARENS, node, parent, source)
-    }
-
-    fn normal_kinds(&self) -> &'static [&'static str] {
-        c::NORMAL_KINDS
     }
 
     fn imports(&self, node: Node<'_>, source: &[u8]) -> Vec<String> {
@@ -224,22 +212,6 @@ fn templated_definition(template: Node<'_>) -> Option<Node<'_>> {
     }
 }
 
-/// A class name for qualifying methods: template arguments and whitespace dropped
-/// (`Foo<int>` is `Foo`).
-fn type_name(ty: &str) -> String {
-    let mut out = String::with_capacity(ty.len());
-    let mut depth = 0usize;
-    for c in ty.chars() {
-        match c {
-            '<' => depth += 1,
-            '>' => depth = depth.saturating_sub(1),
-            _ if depth == 0 && !c.is_whitespace() => out.push(c),
-            _ => {}
-        }
-    }
-    out
-}
-
 /// A node's tokens without comments, joined without whitespace except between two words
 /// (`using  namespace std ;` is `using namespace std;`, `a :: b` is `a::b`).
 fn compact(node: Node<'_>, source: &[u8]) -> String {
@@ -248,7 +220,7 @@ fn compact(node: Node<'_>, source: &[u8]) -> String {
     let start = node.id();
     loop {
         let current = cursor.node();
-        if current.kind() == "comment" {
+        if CONFIG.is_comment(current) {
             // Not entered, not kept.
         } else if current.child_count() == 0 {
             let token = text(current, source);

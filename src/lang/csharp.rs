@@ -33,36 +33,48 @@
 
 use tree_sitter::Node;
 
+use super::nodes::{child_of_kind, modifier_words, text, unspaced};
 use super::normal::caseless;
-use super::walk::{modifier_words, text};
 use super::{
-    Analyzer, CallSite, Declaration, ImportScheme, Language, Normal, Role, Visibility, calls, fnv,
+    Analyzer, CallSite, Declaration, Declares, Head, ImportScheme, Language, LanguageConfig,
+    Normal, Role, Visibility, calls, fnv,
+};
+
+/// C#'s facts.
+pub(super) static CONFIG: LanguageConfig = LanguageConfig {
+    grammars: &[(Language::CSharp, || tree_sitter_c_sharp::LANGUAGE.into())],
+    family: &[Language::CSharp],
+    import_scheme: Some(ImportScheme::CSharp),
+    separator: ".",
+    comments: &["comment"],
+    imports_as_written: true,
+    normal_kinds: &[
+        "integer_literal",
+        "real_literal",
+        "string_literal",
+        "binary_expression",
+    ],
+    implied_kinds: &[],
+    implied_parents: &[],
+    declarations: &[
+        Declares::rule("class_declaration", "class", Head::Field("body")),
+        Declares::rule("struct_declaration", "struct", Head::Field("body")),
+        Declares::rule("interface_declaration", "interface", Head::Field("body")),
+        Declares::rule("enum_declaration", "enum", Head::Field("body")),
+        Declares::rule("record_declaration", "record", Head::Field("body")),
+        Declares::rule("delegate_declaration", "delegate", Head::Field("body")),
+        // A `const` field.
+        Declares::hook("field_declaration"),
+    ],
+    wrapper_kinds: &[],
+    item_containers: &[],
+    analyzer: &CSharp,
 };
 
 /// The C# analyzer.
 pub struct CSharp;
 
-fn is_comment(node: Node<'_>) -> bool {
-    node.kind() == "comment"
-}
-
 impl Analyzer for CSharp {
-    fn languages(&self) -> &'static [Language] {
-        &[Language::CSharp]
-    }
-
-    fn grammar(&self, _language: Language) -> tree_sitter::Language {
-        tree_sitter_c_sharp::LANGUAGE.into()
-    }
-
-    fn import_scheme(&self) -> Option<ImportScheme> {
-        Some(ImportScheme::CSharp)
-    }
-
-    fn separator(&self) -> &'static str {
-        "."
-    }
-
     fn role<'t>(&self, node: Node<'t>, source: &[u8]) -> Role<'t> {
         let function = |name: Option<Node<'t>>, body: Option<Node<'t>>| match name {
             Some(name) => Role::Function {
@@ -74,7 +86,7 @@ impl Analyzer for CSharp {
         };
         let scope = |name: Option<Node<'t>>| match name {
             Some(name) => Role::Scope {
-                name: compact(text(name, source)),
+                name: unspaced(text(name, source)),
                 methods: true,
             },
             None => Role::Other,
@@ -103,7 +115,7 @@ impl Analyzer for CSharp {
             "property_declaration" | "indexer_declaration" | "event_declaration" => {
                 let name = node
                     .child_by_field_name("name")
-                    .or_else(|| keyword(node, "this"));
+                    .or_else(|| child_of_kind(node, "this"));
                 if node.child_by_field_name("accessors").is_some() {
                     scope(name)
                 } else {
@@ -122,7 +134,7 @@ impl Analyzer for CSharp {
             | "enum_declaration" => scope(node.child_by_field_name("name")),
             "namespace_declaration" => match node.child_by_field_name("name") {
                 Some(name) => Role::Scope {
-                    name: compact(text(name, source)),
+                    name: unspaced(text(name, source)),
                     methods: false,
                 },
                 None => Role::Other,
@@ -136,7 +148,7 @@ impl Analyzer for CSharp {
                     .and_then(|ns| ns.child_by_field_name("name"));
                 match file_scoped {
                     Some(name) => Role::Scope {
-                        name: compact(text(name, source)),
+                        name: unspaced(text(name, source)),
                         methods: false,
                     },
                     None => Role::Other,
@@ -144,10 +156,6 @@ impl Analyzer for CSharp {
             }
             _ => Role::Other,
         }
-    }
-
-    fn is_comment(&self, node: Node<'_>) -> bool {
-        is_comment(node)
     }
 
     fn call(&self, node: Node<'_>, source: &[u8]) -> Option<CallSite> {
@@ -206,56 +214,26 @@ impl Analyzer for CSharp {
         }
     }
 
+    /// A `const` field, named by its first declarator (asked about fields only).
     fn declaration<'t>(&self, node: Node<'t>, source: &[u8]) -> Option<Declaration<'t>> {
-        let kind = match node.kind() {
-            "class_declaration" => "class",
-            "struct_declaration" => "struct",
-            "interface_declaration" => "interface",
-            "enum_declaration" => "enum",
-            "record_declaration" => "record",
-            "delegate_declaration" => "delegate",
-            "field_declaration" => {
-                if !modifier_words(node, &["modifier"], source).contains(&"const") {
-                    return None;
-                }
-                let declarator = node
-                    .named_children(&mut node.walk())
-                    .find(|c| c.kind() == "variable_declaration")?
-                    .named_children(&mut node.walk())
-                    .find(|c| c.kind() == "variable_declarator")?;
-                let name = declarator.child_by_field_name("name")?;
-                let value = declarator
-                    .named_children(&mut declarator.walk())
-                    .find(|c| c.start_byte() > name.start_byte());
-                return Some(Declaration {
-                    kind: "const",
-                    name,
-                    outer: node,
-                    head_end: value.map_or(node.end_byte(), |v| v.start_byte()),
-                });
-            }
-            _ => return None,
-        };
+        if !modifier_words(node, &["modifier"], source).contains(&"const") {
+            return None;
+        }
+        let declarator = node
+            .named_children(&mut node.walk())
+            .find(|c| c.kind() == "variable_declaration")?
+            .named_children(&mut node.walk())
+            .find(|c| c.kind() == "variable_declarator")?;
+        let name = declarator.child_by_field_name("name")?;
+        let value = declarator
+            .named_children(&mut declarator.walk())
+            .find(|c| c.start_byte() > name.start_byte());
         Some(Declaration {
-            kind,
-            name: node.child_by_field_name("name")?,
+            kind: "const",
+            name,
             outer: node,
-            head_end: node
-                .child_by_field_name("body")
-                .map_or(node.end_byte(), |b| b.start_byte()),
+            head_end: value.map_or(node.end_byte(), |v| v.start_byte()),
         })
-    }
-
-    fn declaration_kinds(&self) -> &'static [&'static str] {
-        &[
-            "class_declaration",
-            "struct_declaration",
-            "interface_declaration",
-            "enum_declaration",
-            "record_declaration",
-            "delegate_declaration",
-            "field_declaration",
-        ]
     }
 
     fn normal(&self, node: Node<'_>, parent: Option<Node<'_>>, source: &[u8]) -> Normal {
@@ -268,22 +246,6 @@ impl Analyzer for CSharp {
             "binary_expression" => split_string(node, parent, source),
             _ => Normal::Keep,
         }
-    }
-
-    fn normal_kinds(&self) -> &'static [&'static str] {
-        &[
-            "integer_literal",
-            "real_literal",
-            "string_literal",
-            "binary_expression",
-        ]
-    }
-
-    fn may_hold_imports(&self, node: Node<'_>) -> bool {
-        matches!(
-            node.kind(),
-            "compilation_unit" | "namespace_declaration" | "declaration_list" | "using_directive"
-        )
     }
 
     fn imports(&self, node: Node<'_>, source: &[u8]) -> Vec<String> {
@@ -310,24 +272,13 @@ impl Analyzer for CSharp {
         if is_static {
             import.push_str("static ");
         }
-        import.push_str(&compact(text(path, source)));
+        import.push_str(&unspaced(text(path, source)));
         if let Some(alias) = alias {
             import.push_str(" as ");
             import.push_str(text(alias, source));
         }
         vec![import]
     }
-}
-
-/// The first child of `node` that is the token `kind`.
-fn keyword<'t>(node: Node<'t>, kind: &str) -> Option<Node<'t>> {
-    let mut cursor = node.walk();
-    node.children(&mut cursor).find(|c| c.kind() == kind)
-}
-
-/// A name with its whitespace removed (`A . B` is `A.B`).
-fn compact(name: &str) -> String {
-    name.chars().filter(|c| !c.is_whitespace()).collect()
 }
 
 /// What access modifiers say (`None` when they say nothing): `public`, `protected` and

@@ -8,7 +8,7 @@
 //! leaves it opaque and says so ([`super::Opaque`]).
 //!
 //! Invariants:
-//! - The search visits only [`super::Analyzer::item_containers`] (a file, a module, an impl
+//! - The search visits only [`super::LanguageConfig::item_containers`] (a file, a module, an impl
 //!   and their item lists), never a function's body.
 //! - Bounded: wrappers nested deeper than [`MAX_DEPTH`], and bodies past [`MAX_BYTES`] in all
 //!   and past [`MAX_WRAPPERS`] in number, are opaque; the sub-parses share one parse's time
@@ -22,7 +22,7 @@ use std::time::Instant;
 
 use tree_sitter::{Node, Range, Tree};
 
-use super::{Analyzer, MAX_FILE_BYTES, PARSE_BUDGET};
+use super::{LanguageConfig, MAX_FILE_BYTES, PARSE_BUDGET};
 
 /// Wrappers nested deeper than this are opaque (real code nests two or three: tokio's
 /// `cfg_rt! { cfg_net! { .. } }`).
@@ -80,13 +80,13 @@ impl Embedded {
 /// `parse` (the ranges of one body, read as one source): `Some(Some(tree))`, `Some(None)` when
 /// the parse ran out of time, `None` when it could not be parsed.
 pub fn expand(
-    analyzer: &dyn Analyzer,
+    config: &LanguageConfig,
     tree: &Tree,
     source: &[u8],
     parse: &mut dyn FnMut(&[Range]) -> Option<Option<Tree>>,
 ) -> Embedded {
     let mut out = Embedded::default();
-    if analyzer.wrapper_kinds().is_empty() {
+    if config.wrapper_kinds.is_empty() {
         return out;
     }
     let language = tree.language();
@@ -97,10 +97,7 @@ pub fn expand(
             .filter(|id| *id != 0)
             .collect()
     };
-    let (wrappers, containers) = (
-        ids(analyzer.wrapper_kinds()),
-        ids(analyzer.item_containers()),
-    );
+    let (wrappers, containers) = (ids(config.wrapper_kinds), ids(config.item_containers));
     let started = Instant::now();
     let (mut bytes, mut parsed) = (0usize, 0usize);
     // The trees to search, breadth first: the file (`None`), then each body parsed, with its
@@ -117,7 +114,7 @@ pub fn expand(
                 None => continue,
             },
         };
-        let found = find(analyzer, root, source, &wrappers, &containers);
+        let found = find(config, root, source, &wrappers, &containers);
         for (start, ranges) in found {
             if ranges.is_empty() {
                 out.held.insert(start, None);
@@ -156,7 +153,7 @@ pub fn expand(
 /// The wrappers among the item containers from `root` down: each wrapper node's first byte
 /// and the ranges of its items.
 fn find(
-    analyzer: &dyn Analyzer,
+    config: &LanguageConfig,
     root: Node<'_>,
     source: &[u8],
     wrappers: &[u16],
@@ -167,7 +164,7 @@ fn find(
     while let Some(node) = stack.pop() {
         let kind = node.kind_id();
         if wrappers.contains(&kind) {
-            if let Some(w) = analyzer.wrapper(node, source) {
+            if let Some(w) = config.analyzer.wrapper(node, source) {
                 out.push((node.start_byte(), w.items));
                 continue;
             }
@@ -191,7 +188,7 @@ mod tests {
         let analyzer = for_language(Language::Rust).unwrap();
         let mut parser = tree_sitter::Parser::new();
         parser
-            .set_language(&analyzer.grammar(Language::Rust))
+            .set_language(&analyzer.grammar(Language::Rust).unwrap())
             .unwrap();
         parser.parse(source, None).unwrap()
     }
@@ -215,7 +212,7 @@ mod tests {
         let mut first = true;
         let mut parser = tree_sitter::Parser::new();
         parser
-            .set_language(&analyzer.grammar(Language::Rust))
+            .set_language(&analyzer.grammar(Language::Rust).unwrap())
             .unwrap();
         let partial = expand(analyzer, &tree, source, &mut |ranges| {
             if std::mem::take(&mut first) {

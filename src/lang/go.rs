@@ -11,26 +11,43 @@
 
 use tree_sitter::Node;
 
+use super::nodes::text;
 use super::normal::{Parens, caseless, redundant};
-use super::walk::text;
-use super::{Analyzer, Declaration, Language, Normal, Role, Visibility};
+use super::{Analyzer, Declaration, Declares, Language, LanguageConfig, Normal, Role, Visibility};
+
+/// Go's facts. Its declarations take a hook each: a lone spec's head starts at the keyword
+/// before it (`type X struct`).
+pub(super) static CONFIG: LanguageConfig = LanguageConfig {
+    grammars: &[(Language::Go, || tree_sitter_go::LANGUAGE.into())],
+    family: &[Language::Go],
+    import_scheme: None,
+    separator: ".",
+    comments: &["comment"],
+    imports_as_written: true,
+    normal_kinds: &[
+        ";",
+        "int_literal",
+        "float_literal",
+        "imaginary_literal",
+        "parenthesized_expression",
+    ],
+    implied_kinds: &[],
+    implied_parents: STATEMENT_LISTS,
+    declarations: &[
+        Declares::hook("type_spec"),
+        Declares::hook("type_alias"),
+        Declares::hook("const_spec"),
+        Declares::hook("var_spec"),
+    ],
+    wrapper_kinds: &[],
+    item_containers: &[],
+    analyzer: &Go,
+};
 
 /// The Go analyzer.
 pub struct Go;
 
 impl Analyzer for Go {
-    fn languages(&self) -> &'static [Language] {
-        &[Language::Go]
-    }
-
-    fn grammar(&self, _language: Language) -> tree_sitter::Language {
-        tree_sitter_go::LANGUAGE.into()
-    }
-
-    fn separator(&self) -> &'static str {
-        "."
-    }
-
     fn role<'t>(&self, node: Node<'t>, source: &[u8]) -> Role<'t> {
         match node.kind() {
             "function_declaration" => match node.child_by_field_name("name") {
@@ -44,10 +61,6 @@ impl Analyzer for Go {
             "method_declaration" => method(node, source),
             _ => Role::Other,
         }
-    }
-
-    fn is_comment(&self, node: Node<'_>) -> bool {
-        is_comment(node)
     }
 
     fn visibility(
@@ -94,10 +107,6 @@ impl Analyzer for Go {
         })
     }
 
-    fn declaration_kinds(&self) -> &'static [&'static str] {
-        &["type_spec", "type_alias", "const_spec", "var_spec"]
-    }
-
     fn normal(&self, node: Node<'_>, parent: Option<Node<'_>>, source: &[u8]) -> Normal {
         match node.kind() {
             // A written `;` between statements is the line break gofmt puts there.
@@ -105,25 +114,13 @@ impl Analyzer for Go {
             "int_literal" | "float_literal" | "imaginary_literal" => {
                 caseless(&source[node.byte_range()])
             }
-            "parenthesized_expression" if redundant(&PARENS, node, parent, source, is_comment) => {
+            "parenthesized_expression"
+                if redundant(&PARENS, node, parent, source, CONFIG.comments) =>
+            {
                 Normal::Unwrap
             }
             _ => Normal::Keep,
         }
-    }
-
-    fn normal_kinds(&self) -> &'static [&'static str] {
-        &[
-            ";",
-            "int_literal",
-            "float_literal",
-            "imaginary_literal",
-            "parenthesized_expression",
-        ]
-    }
-
-    fn implied_kinds(&self) -> (&'static [&'static str], &'static [&'static str]) {
-        (&[], STATEMENT_LISTS)
     }
 
     fn implied_end(&self, _node: Node<'_>, parent: Option<Node<'_>>) -> &'static [&'static str] {
@@ -236,10 +233,6 @@ fn import_spec(spec: Node<'_>, source: &[u8]) -> Option<String> {
         Some(alias) => format!("{path} as {}", text(alias, source)),
         None => path.to_owned(),
     })
-}
-
-fn is_comment(node: Node<'_>) -> bool {
-    node.kind() == "comment"
 }
 
 /// Lists of statements or declarations, separated by `;` or line breaks.

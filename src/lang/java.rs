@@ -12,26 +12,54 @@
 
 use tree_sitter::Node;
 
+use super::nodes::{child_of_kind, text, type_name_tight};
 use super::normal::{Parens, caseless, redundant};
-use super::walk::text;
-use super::{Analyzer, Declaration, Language, Normal, Role, Visibility};
+use super::{
+    Analyzer, Declaration, Declares, Head, Language, LanguageConfig, Normal, Role, Visibility,
+};
+
+/// Java's facts.
+pub(super) static CONFIG: LanguageConfig = LanguageConfig {
+    grammars: &[(Language::Java, || tree_sitter_java::LANGUAGE.into())],
+    family: &[Language::Java],
+    import_scheme: None,
+    separator: ".",
+    comments: &["line_comment", "block_comment"],
+    imports_as_written: true,
+    normal_kinds: &[
+        "decimal_integer_literal",
+        "hex_integer_literal",
+        "octal_integer_literal",
+        "binary_integer_literal",
+        "decimal_floating_point_literal",
+        "hex_floating_point_literal",
+        "parenthesized_expression",
+    ],
+    implied_kinds: &[],
+    implied_parents: &[],
+    declarations: &[
+        Declares::rule("class_declaration", "class", Head::Field("body")),
+        Declares::rule("interface_declaration", "interface", Head::Field("body")),
+        Declares::rule("enum_declaration", "enum", Head::Field("body")),
+        Declares::rule("record_declaration", "record", Head::Field("body")),
+        Declares::rule(
+            "annotation_type_declaration",
+            "@interface",
+            Head::Field("body"),
+        ),
+        // A constant: `static final`, or any field of an interface.
+        Declares::hook("field_declaration"),
+        Declares::hook("constant_declaration"),
+    ],
+    wrapper_kinds: &[],
+    item_containers: &[],
+    analyzer: &Java,
+};
 
 /// The Java analyzer.
 pub struct Java;
 
 impl Analyzer for Java {
-    fn languages(&self) -> &'static [Language] {
-        &[Language::Java]
-    }
-
-    fn grammar(&self, _language: Language) -> tree_sitter::Language {
-        tree_sitter_java::LANGUAGE.into()
-    }
-
-    fn separator(&self) -> &'static str {
-        "."
-    }
-
     fn role<'t>(&self, node: Node<'t>, source: &[u8]) -> Role<'t> {
         match node.kind() {
             "method_declaration"
@@ -67,10 +95,10 @@ impl Analyzer for Java {
                 }
             }
             // `new Runnable() { public void run() { ... } }`
-            "object_creation_expression" if has_class_body(node) => {
+            "object_creation_expression" if child_of_kind(node, "class_body").is_some() => {
                 match node.child_by_field_name("type") {
                     Some(ty) => Role::Scope {
-                        name: type_name(text(ty, source)),
+                        name: simple_name(text(ty, source)),
                         methods: true,
                     },
                     None => Role::Other,
@@ -78,10 +106,6 @@ impl Analyzer for Java {
             }
             _ => Role::Other,
         }
-    }
-
-    fn is_comment(&self, node: Node<'_>) -> bool {
-        matches!(node.kind(), "line_comment" | "block_comment")
     }
 
     fn visibility(
@@ -116,58 +140,29 @@ impl Analyzer for Java {
         }
     }
 
+    /// A constant: `static final`, or any field of an interface (asked about fields and
+    /// constants only).
     fn declaration<'t>(&self, node: Node<'t>, source: &[u8]) -> Option<Declaration<'t>> {
-        let kind = match node.kind() {
-            "class_declaration" => "class",
-            "interface_declaration" => "interface",
-            "enum_declaration" => "enum",
-            "record_declaration" => "record",
-            "annotation_type_declaration" => "@interface",
-            "field_declaration" | "constant_declaration" => {
-                // A constant: `static final`, or any field of an interface.
-                let mut cursor = node.walk();
-                let modifiers = node
-                    .children(&mut cursor)
-                    .find(|c| c.kind() == "modifiers")
-                    .map_or("", |m| text(m, source));
-                let words: Vec<&str> = modifiers.split_whitespace().collect();
-                let constant = node.kind() == "constant_declaration"
-                    || (words.contains(&"static") && words.contains(&"final"));
-                if !constant {
-                    return None;
-                }
-                let declarator = node.child_by_field_name("declarator")?;
-                return Some(Declaration {
-                    kind: "const",
-                    name: declarator.child_by_field_name("name")?,
-                    outer: node,
-                    head_end: declarator
-                        .child_by_field_name("value")
-                        .map_or(node.end_byte(), |v| v.start_byte()),
-                });
-            }
-            _ => return None,
-        };
+        let mut cursor = node.walk();
+        let modifiers = node
+            .children(&mut cursor)
+            .find(|c| c.kind() == "modifiers")
+            .map_or("", |m| text(m, source));
+        let words: Vec<&str> = modifiers.split_whitespace().collect();
+        let constant = node.kind() == "constant_declaration"
+            || (words.contains(&"static") && words.contains(&"final"));
+        if !constant {
+            return None;
+        }
+        let declarator = node.child_by_field_name("declarator")?;
         Some(Declaration {
-            kind,
-            name: node.child_by_field_name("name")?,
+            kind: "const",
+            name: declarator.child_by_field_name("name")?,
             outer: node,
-            head_end: node
-                .child_by_field_name("body")
-                .map_or(node.end_byte(), |b| b.start_byte()),
+            head_end: declarator
+                .child_by_field_name("value")
+                .map_or(node.end_byte(), |v| v.start_byte()),
         })
-    }
-
-    fn declaration_kinds(&self) -> &'static [&'static str] {
-        &[
-            "class_declaration",
-            "interface_declaration",
-            "enum_declaration",
-            "record_declaration",
-            "annotation_type_declaration",
-            "field_declaration",
-            "constant_declaration",
-        ]
     }
 
     fn normal(&self, node: Node<'_>, parent: Option<Node<'_>>, source: &[u8]) -> Normal {
@@ -179,26 +174,12 @@ impl Analyzer for Java {
             | "decimal_floating_point_literal"
             | "hex_floating_point_literal" => caseless(&source[node.byte_range()]),
             "parenthesized_expression"
-                if redundant(&PARENS, node, parent, source, |n| {
-                    matches!(n.kind(), "line_comment" | "block_comment")
-                }) =>
+                if redundant(&PARENS, node, parent, source, CONFIG.comments) =>
             {
                 Normal::Unwrap
             }
             _ => Normal::Keep,
         }
-    }
-
-    fn normal_kinds(&self) -> &'static [&'static str] {
-        &[
-            "decimal_integer_literal",
-            "hex_integer_literal",
-            "octal_integer_literal",
-            "binary_integer_literal",
-            "decimal_floating_point_literal",
-            "hex_floating_point_literal",
-            "parenthesized_expression",
-        ]
     }
 
     fn imports(&self, node: Node<'_>, source: &[u8]) -> Vec<String> {
@@ -230,28 +211,13 @@ impl Analyzer for Java {
     }
 }
 
-/// Whether an instance creation declares an anonymous class.
-fn has_class_body(node: Node<'_>) -> bool {
-    let mut cursor = node.walk();
-    node.children(&mut cursor).any(|c| c.kind() == "class_body")
-}
-
 /// A type's simple name for qualifying methods: package, type arguments and whitespace
 /// dropped (`java.util.Comparator<String>` is `Comparator`).
-fn type_name(ty: &str) -> String {
-    let mut out = String::with_capacity(ty.len());
-    let mut depth = 0usize;
-    for c in ty.chars() {
-        match c {
-            '<' => depth += 1,
-            '>' => depth = depth.saturating_sub(1),
-            _ if depth == 0 && !c.is_whitespace() => out.push(c),
-            _ => {}
-        }
-    }
-    match out.rsplit_once('.') {
+fn simple_name(ty: &str) -> String {
+    let name = type_name_tight(ty);
+    match name.rsplit_once('.') {
         Some((_, simple)) => simple.to_owned(),
-        None => out,
+        None => name,
     }
 }
 

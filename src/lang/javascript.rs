@@ -9,86 +9,33 @@
 //! `m.* as ns`, `import "m"` → `m`, re-exports alike (`export * from "m"` → `m.*`), and
 //! `require("m")` and `import("m")` → `m`.
 //!
-//! The rules are shared with TypeScript and detailed in `ecmascript.rs`.
+//! The rules are shared with TypeScript and detailed in `ecmascript`.
 
-use tree_sitter::Node;
+use super::ecmascript::{self, Dialect, EcmaScript};
+use super::{Language, LanguageConfig};
 
-use super::ecmascript::{self, Dialect};
-use super::{Analyzer, Declaration, Language, Normal, Role, Visibility};
-
-/// The JavaScript analyzer (`javascript` and `jsx`).
-pub struct JavaScript;
-
-impl Analyzer for JavaScript {
-    fn languages(&self) -> &'static [Language] {
-        &[Language::JavaScript, Language::Jsx]
-    }
-
-    fn grammar(&self, _language: Language) -> tree_sitter::Language {
-        // One grammar reads both: JSX is part of it.
-        tree_sitter_javascript::LANGUAGE.into()
-    }
-
-    fn separator(&self) -> &'static str {
-        "."
-    }
-
-    fn family(&self) -> &'static [Language] {
-        // One program mixes them: each can call into the others' files.
-        &[
-            Language::TypeScript,
-            Language::Tsx,
-            Language::JavaScript,
-            Language::Jsx,
-        ]
-    }
-
-    fn role<'t>(&self, node: Node<'t>, source: &[u8]) -> Role<'t> {
-        ecmascript::role(node, source, Dialect::JavaScript)
-    }
-
-    fn is_comment(&self, node: Node<'_>) -> bool {
-        ecmascript::is_comment(node)
-    }
-
-    fn visibility(
-        &self,
-        _outer: Node<'_>,
-        node: Node<'_>,
-        _name: &str,
-        source: &[u8],
-    ) -> Visibility {
-        ecmascript::visibility(node, source)
-    }
-
-    fn declaration<'t>(&self, node: Node<'t>, source: &[u8]) -> Option<Declaration<'t>> {
-        ecmascript::declaration(node, source)
-    }
-
-    fn declaration_kinds(&self) -> &'static [&'static str] {
-        ecmascript::DECLARATION_KINDS
-    }
-
-    fn imports(&self, node: Node<'_>, source: &[u8]) -> Vec<String> {
-        ecmascript::imports(node, source)
-    }
-
-    fn normal(&self, node: Node<'_>, parent: Option<Node<'_>>, source: &[u8]) -> Normal {
-        ecmascript::normal(node, parent, source)
-    }
-
-    fn normal_kinds(&self) -> &'static [&'static str] {
-        ecmascript::NORMAL_KINDS
-    }
-
-    fn implied_kinds(&self) -> (&'static [&'static str], &'static [&'static str]) {
-        (ecmascript::IMPLIED_KINDS, &[])
-    }
-
-    fn implied_end(&self, node: Node<'_>, parent: Option<Node<'_>>) -> &'static [&'static str] {
-        ecmascript::implied_end(node, parent)
-    }
-}
+/// JavaScript's facts: those of JavaScript and TypeScript but for the grammars (`ecmascript`).
+pub(super) static CONFIG: LanguageConfig = LanguageConfig {
+    // One grammar reads both: JSX is part of it.
+    grammars: &[
+        (Language::JavaScript, || {
+            tree_sitter_javascript::LANGUAGE.into()
+        }),
+        (Language::Jsx, || tree_sitter_javascript::LANGUAGE.into()),
+    ],
+    family: ecmascript::FAMILY,
+    import_scheme: None,
+    separator: ".",
+    comments: ecmascript::COMMENTS,
+    imports_as_written: true,
+    normal_kinds: ecmascript::NORMAL_KINDS,
+    implied_kinds: ecmascript::IMPLIED_KINDS,
+    implied_parents: &[],
+    declarations: ecmascript::DECLARATIONS,
+    wrapper_kinds: &[],
+    item_containers: &[],
+    analyzer: &EcmaScript(Dialect::JavaScript),
+};
 
 #[cfg(test)]
 mod tests {

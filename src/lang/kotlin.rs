@@ -25,39 +25,60 @@
 
 use tree_sitter::Node;
 
+use super::nodes::{child_of_kind, modifier_words, simple_type, text};
 use super::normal::caseless;
-use super::walk::{modifier_words, text};
 use super::{
-    Analyzer, CallSite, Declaration, ImportScheme, Language, Normal, Role, Visibility, calls, fnv,
+    Analyzer, CallSite, Declaration, Declares, Head, ImportScheme, Language, LanguageConfig,
+    Normal, Role, Visibility, calls, fnv,
+};
+
+/// Kotlin's facts.
+pub(super) static CONFIG: LanguageConfig = LanguageConfig {
+    grammars: &[(Language::Kotlin, || tree_sitter_kotlin_ng::LANGUAGE.into())],
+    family: &[Language::Kotlin],
+    import_scheme: Some(ImportScheme::Kotlin),
+    separator: ".",
+    comments: &["line_comment", "block_comment"],
+    imports_as_written: true,
+    normal_kinds: &[
+        "number_literal",
+        "float_literal",
+        ";",
+        "=",
+        "block",
+        "modifiers",
+        ":",
+        "user_type",
+        "value_arguments",
+        "string_literal",
+        "multiline_string_literal",
+    ],
+    implied_kinds: &[],
+    implied_parents: STATEMENT_LISTS,
+    declarations: &[
+        // An interface, an enum class or a class, by its keyword and modifiers.
+        Declares::hook("class_declaration"),
+        Declares::rule(
+            "object_declaration",
+            "object",
+            Head::Child(&["class_body", "enum_class_body"]),
+        ),
+        Declares::rule("type_alias", "typealias", Head::Child(&["="])).named_by("type"),
+        // A `const val`.
+        Declares::hook("property_declaration"),
+    ],
+    wrapper_kinds: &[],
+    item_containers: &[],
+    analyzer: &Kotlin,
 };
 
 /// The Kotlin analyzer.
 pub struct Kotlin;
 
-fn is_comment(node: Node<'_>) -> bool {
-    matches!(node.kind(), "line_comment" | "block_comment")
-}
-
 /// Nodes whose children are statements (each ends with an implied `;`).
 const STATEMENT_LISTS: &[&str] = &["source_file", "block", "statements", "class_body"];
 
 impl Analyzer for Kotlin {
-    fn languages(&self) -> &'static [Language] {
-        &[Language::Kotlin]
-    }
-
-    fn grammar(&self, _language: Language) -> tree_sitter::Language {
-        tree_sitter_kotlin_ng::LANGUAGE.into()
-    }
-
-    fn import_scheme(&self) -> Option<ImportScheme> {
-        Some(ImportScheme::Kotlin)
-    }
-
-    fn separator(&self) -> &'static str {
-        "."
-    }
-
     fn visibility(
         &self,
         _outer: Node<'_>,
@@ -76,12 +97,9 @@ impl Analyzer for Kotlin {
         }
     }
 
+    /// A class told from an interface and an enum class by its keyword and modifiers, and a
+    /// `const val` (asked about classes and properties only).
     fn declaration<'t>(&self, node: Node<'t>, source: &[u8]) -> Option<Declaration<'t>> {
-        let body_start = |n: Node<'_>| {
-            n.named_children(&mut n.walk())
-                .find(|c| matches!(c.kind(), "class_body" | "enum_class_body"))
-                .map_or(n.end_byte(), |b| b.start_byte())
-        };
         let (kind, name, head_end) = match node.kind() {
             "class_declaration" => {
                 let kind = if child_of_kind(node, "interface").is_some() {
@@ -91,16 +109,11 @@ impl Analyzer for Kotlin {
                 } else {
                     "class"
                 };
-                (kind, node.child_by_field_name("name")?, body_start(node))
-            }
-            "object_declaration" => (
-                "object",
-                node.child_by_field_name("name")?,
-                body_start(node),
-            ),
-            "type_alias" => {
-                let value = child_of_kind(node, "=").map_or(node.end_byte(), |e| e.start_byte());
-                ("typealias", node.child_by_field_name("type")?, value)
+                let body = node
+                    .named_children(&mut node.walk())
+                    .find(|c| matches!(c.kind(), "class_body" | "enum_class_body"));
+                let head_end = body.map_or(node.end_byte(), |b| b.start_byte());
+                (kind, node.child_by_field_name("name")?, head_end)
             }
             "property_declaration" => {
                 if !modifier_words(node, &["modifiers"], source).contains(&"const") {
@@ -119,15 +132,6 @@ impl Analyzer for Kotlin {
             outer: node,
             head_end,
         })
-    }
-
-    fn declaration_kinds(&self) -> &'static [&'static str] {
-        &[
-            "class_declaration",
-            "object_declaration",
-            "type_alias",
-            "property_declaration",
-        ]
     }
 
     fn role<'t>(&self, node: Node<'t>, source: &[u8]) -> Role<'t> {
@@ -219,15 +223,11 @@ impl Analyzer for Kotlin {
             "object_literal" => {
                 let supertype = child_of_kind(node, "delegation_specifiers")
                     .and_then(|d| d.named_child(0))
-                    .map(|d| simple_type(text(d, source)));
+                    .map(|d| simple_type(text(d, source), '<'));
                 scope(supertype.unwrap_or_else(|| "object".to_owned()))
             }
             _ => Role::Other,
         }
-    }
-
-    fn is_comment(&self, node: Node<'_>) -> bool {
-        is_comment(node)
     }
 
     fn call(&self, node: Node<'_>, source: &[u8]) -> Option<CallSite> {
@@ -261,7 +261,7 @@ impl Analyzer for Kotlin {
                 _ => Normal::As(fnv(b"return")),
             },
             "block" if parent_kind == "function_body" => {
-                let only = super::normal::only_child(node, is_comment);
+                let only = super::normal::only_child(node, CONFIG.comments);
                 match only {
                     Some(statement)
                         if is_throw(statement, source)
@@ -278,7 +278,7 @@ impl Analyzer for Kotlin {
             // (ktlint's braces); an `if` inside keeps its braces, or an `else` would change owner.
             "block"
                 if matches!(parent_kind, "if_expression" | "when_entry")
-                    && super::normal::only_child(node, is_comment)
+                    && super::normal::only_child(node, CONFIG.comments)
                         .is_some_and(|c| c.kind() != "if_expression") =>
             {
                 Normal::Unwrap
@@ -341,41 +341,18 @@ impl Analyzer for Kotlin {
         }
     }
 
-    fn normal_kinds(&self) -> &'static [&'static str] {
-        &[
-            "number_literal",
-            "float_literal",
-            ";",
-            "=",
-            "block",
-            "modifiers",
-            ":",
-            "user_type",
-            "value_arguments",
-            "string_literal",
-            "multiline_string_literal",
-        ]
-    }
-
-    fn implied_kinds(&self) -> (&'static [&'static str], &'static [&'static str]) {
-        (&[], STATEMENT_LISTS)
-    }
-
     fn implied_end(&self, node: Node<'_>, parent: Option<Node<'_>>) -> &'static [&'static str] {
         let statement_list = parent.is_some_and(|p| STATEMENT_LISTS.contains(&p.kind()));
         // A block holding one statement reads as that statement (an expression body, a branch
         // without braces): there is no statement end to imply.
-        let lone_jump = parent
-            .is_some_and(|p| p.kind() == "block" && super::normal::named_count(p, is_comment) == 1);
-        if statement_list && !lone_jump && node.is_named() && !is_comment(node) {
+        let lone_jump = parent.is_some_and(|p| {
+            p.kind() == "block" && super::normal::named_count(p, CONFIG.comments) == 1
+        });
+        if statement_list && !lone_jump && node.is_named() && !CONFIG.is_comment(node) {
             &[";"]
         } else {
             &[]
         }
-    }
-
-    fn may_hold_imports(&self, node: Node<'_>) -> bool {
-        matches!(node.kind(), "source_file" | "import")
     }
 
     fn imports(&self, node: Node<'_>, source: &[u8]) -> Vec<String> {
@@ -425,11 +402,6 @@ fn access(node: Node<'_>, source: &[u8]) -> Visibility {
     }
 }
 
-fn child_of_kind<'t>(node: Node<'t>, kind: &str) -> Option<Node<'t>> {
-    let mut cursor = node.walk();
-    node.children(&mut cursor).find(|c| c.kind() == kind)
-}
-
 /// An extension function's receiver type, simple name: the type before the `.` before its name.
 fn receiver(node: Node<'_>, name: Node<'_>, source: &[u8]) -> Option<String> {
     let mut cursor = node.walk();
@@ -449,22 +421,7 @@ fn receiver(node: Node<'_>, name: Node<'_>, source: &[u8]) -> Option<String> {
     }
     last_type
         .filter(|_| dot)
-        .map(|t| simple_type(text(t, source)))
-}
-
-/// A type's simple name: type arguments, `?` and whitespace dropped, the last dotted segment
-/// (`kotlin.collections.List<T>?` is `List`).
-fn simple_type(ty: &str) -> String {
-    // Type arguments come after the name, and may hold anything (`Base<() -> Unit>`).
-    let name = ty.split('<').next().unwrap_or(ty);
-    let name: String = name
-        .chars()
-        .filter(|c| !c.is_whitespace() && !matches!(c, '?' | '(' | ')'))
-        .collect();
-    match name.rsplit_once('.') {
-        Some((_, simple)) => simple.to_owned(),
-        None => name,
-    }
+        .map(|t| simple_type(text(t, source), '<'))
 }
 
 /// A string template counted with `${name}` written `$name` where that means the same (the next
@@ -597,7 +554,7 @@ fn sorted_children(node: Node<'_>, source: &[u8]) -> u64 {
     let mut cursor = node.walk();
     let mut parts: Vec<Vec<u8>> = node
         .children(&mut cursor)
-        .filter(|c| !is_comment(*c))
+        .filter(|c| !CONFIG.is_comment(*c))
         .map(|c| {
             source[c.byte_range()]
                 .iter()

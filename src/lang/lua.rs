@@ -21,9 +21,36 @@
 
 use tree_sitter::Node;
 
+use super::nodes::text;
 use super::normal::{caseless, followed, only_child, quoted_value};
-use super::walk::text;
-use super::{Analyzer, CallSite, FunctionKind, Language, Normal, Role, Visibility, calls, fnv};
+use super::{
+    Analyzer, CallSite, FunctionKind, Language, LanguageConfig, Normal, Role, Visibility, calls,
+    fnv,
+};
+
+/// Lua's facts.
+pub(super) static CONFIG: LanguageConfig = LanguageConfig {
+    grammars: &[(Language::Lua, || tree_sitter_lua::LANGUAGE.into())],
+    family: &[Language::Lua],
+    import_scheme: None,
+    separator: ".",
+    comments: &["comment"],
+    // `require` is a call, often inside a function, that formatters rewrite like any code.
+    imports_as_written: false,
+    normal_kinds: &[
+        ";",
+        "string",
+        "number",
+        "arguments",
+        "parenthesized_expression",
+    ],
+    implied_kinds: &[],
+    implied_parents: STATEMENTS,
+    declarations: &[],
+    wrapper_kinds: &[],
+    item_containers: &[],
+    analyzer: &Lua,
+};
 
 /// The Lua analyzer.
 pub struct Lua;
@@ -32,22 +59,11 @@ pub struct Lua;
 const STATEMENTS: &[&str] = &["chunk", "block"];
 
 impl Analyzer for Lua {
-    fn languages(&self) -> &'static [Language] {
-        &[Language::Lua]
-    }
-
-    fn grammar(&self, _language: Language) -> tree_sitter::Language {
-        tree_sitter_lua::LANGUAGE.into()
-    }
-
-    fn separator(&self) -> &'static str {
-        "."
-    }
-
-    fn name_separator(&self, node: Node<'_>) -> &'static str {
+    fn name_separator(&self, node: Node<'_>) -> Option<&'static str> {
+        // `M:f`; `M.f` is joined by the separator.
         match name_node(node).map(|n| n.kind()) {
-            Some("method_index_expression") => ":",
-            _ => ".",
+            Some("method_index_expression") => Some(":"),
+            _ => None,
         }
     }
 
@@ -89,10 +105,6 @@ impl Analyzer for Lua {
         }
     }
 
-    fn is_comment(&self, node: Node<'_>) -> bool {
-        is_comment(node)
-    }
-
     fn imports(&self, node: Node<'_>, source: &[u8]) -> Vec<String> {
         if node.kind() != "function_call" {
             return Vec::new();
@@ -102,15 +114,11 @@ impl Analyzer for Lua {
             return Vec::new();
         }
         node.child_by_field_name("arguments")
-            .and_then(|a| only_child(a, is_comment))
+            .and_then(|a| only_child(a, CONFIG.comments))
             .and_then(|s| plain_string(s, source))
             .filter(|m| !m.is_empty())
             .map(|m| vec![String::from_utf8_lossy(&m).into_owned()])
             .unwrap_or_default()
-    }
-
-    fn imports_as_written(&self) -> bool {
-        false
     }
 
     fn call(&self, node: Node<'_>, source: &[u8]) -> Option<CallSite> {
@@ -150,7 +158,7 @@ impl Analyzer for Lua {
             "number" => caseless(&source[node.byte_range()]),
             // `f "x"` and `f{...}` are `f("x")` and `f({...})`.
             "arguments"
-                if only_child(node, is_comment)
+                if only_child(node, CONFIG.comments)
                     .is_some_and(|a| matches!(a.kind(), "string" | "table_constructor")) =>
             {
                 match node.child(0) {
@@ -161,7 +169,7 @@ impl Analyzer for Lua {
             // `(x)` around a name, literal or table; not around a call or `...`, whose
             // parentheses keep one value of several.
             "parenthesized_expression"
-                if only_child(node, is_comment).is_some_and(|c| {
+                if only_child(node, CONFIG.comments).is_some_and(|c| {
                     matches!(
                         c.kind(),
                         "identifier"
@@ -183,20 +191,6 @@ impl Analyzer for Lua {
         }
     }
 
-    fn normal_kinds(&self) -> &'static [&'static str] {
-        &[
-            ";",
-            "string",
-            "number",
-            "arguments",
-            "parenthesized_expression",
-        ]
-    }
-
-    fn implied_kinds(&self) -> (&'static [&'static str], &'static [&'static str]) {
-        (&[], STATEMENTS)
-    }
-
     fn implied_end(&self, node: Node<'_>, parent: Option<Node<'_>>) -> &'static [&'static str] {
         if !parent.is_some_and(|p| STATEMENTS.contains(&p.kind())) {
             return &[];
@@ -204,7 +198,7 @@ impl Analyzer for Lua {
         // A separator: only between statements (a comment is none). Statements at the top
         // level belong to no function.
         // `;` alone is an empty statement: no statement at all.
-        let nothing = |n: Node<'_>| is_comment(n) || n.kind() == "empty_statement";
+        let nothing = |n: Node<'_>| CONFIG.is_comment(n) || n.kind() == "empty_statement";
         match parent {
             Some(p) if p.kind() != "chunk" && !nothing(node) && followed(node, p, nothing) => {
                 &[";"]
@@ -212,10 +206,6 @@ impl Analyzer for Lua {
             _ => &[],
         }
     }
-}
-
-fn is_comment(node: Node<'_>) -> bool {
-    node.kind() == "comment"
 }
 
 /// The name a function is declared or bound with (`f`, `M.f`, `M:f`).
@@ -237,8 +227,8 @@ fn binding(def: Node<'_>) -> Option<(Node<'_>, Node<'_>)> {
     let targets = assignment
         .named_children(&mut assignment.walk())
         .find(|c| c.kind() == "variable_list")?;
-    let target = only_child(targets, is_comment)?;
-    if only_child(values, is_comment)?.id() != def.id() {
+    let target = only_child(targets, CONFIG.comments)?;
+    if only_child(values, CONFIG.comments)?.id() != def.id() {
         return None;
     }
     let outer = assignment

@@ -9,12 +9,13 @@ use tree_sitter::Node;
 
 use super::{Normal, fnv};
 
-/// Returns the only named child of `node` that is not a comment.
-pub(super) fn only_child(node: Node<'_>, is_comment: fn(Node<'_>) -> bool) -> Option<Node<'_>> {
+/// Returns the only named child of `node` that is not a comment (a node of one of the
+/// `comments` kinds, its language's [`super::LanguageConfig::comments`]).
+pub(super) fn only_child<'t>(node: Node<'t>, comments: &[&str]) -> Option<Node<'t>> {
     let mut found = None;
     let mut cursor = node.walk();
     for child in node.named_children(&mut cursor) {
-        if is_comment(child) {
+        if comments.contains(&child.kind()) {
             continue;
         }
         if found.is_some() {
@@ -26,17 +27,17 @@ pub(super) fn only_child(node: Node<'_>, is_comment: fn(Node<'_>) -> bool) -> Op
 }
 
 /// Returns how many named children of `node` are not comments.
-pub(super) fn named_count(node: Node<'_>, is_comment: fn(Node<'_>) -> bool) -> usize {
+pub(super) fn named_count(node: Node<'_>, comments: &[&str]) -> usize {
     let mut cursor = node.walk();
     node.named_children(&mut cursor)
-        .filter(|c| !is_comment(*c))
+        .filter(|c| !comments.contains(&c.kind()))
         .count()
 }
 
-/// Whether a named child of `parent` other than a comment follows `node`, its child: a
-/// statement after it, so the separator a line break stands for is between them. Walks the
+/// Whether a named child of `parent` that is not `skip`ped (a comment) follows `node`, its
+/// child: a statement after it, so the separator a line break stands for is between them. Walks the
 /// parent's children from the first (a sibling lookup would start from the tree's root).
-pub(super) fn followed(node: Node<'_>, parent: Node<'_>, is_comment: fn(Node<'_>) -> bool) -> bool {
+pub(super) fn followed(node: Node<'_>, parent: Node<'_>, skip: impl Fn(Node<'_>) -> bool) -> bool {
     let mut cursor = parent.walk();
     if !cursor.goto_first_child() {
         return false;
@@ -46,7 +47,7 @@ pub(super) fn followed(node: Node<'_>, parent: Node<'_>, is_comment: fn(Node<'_>
         if current.start_byte() >= node.end_byte()
             && current.id() != node.id()
             && current.is_named()
-            && !is_comment(current)
+            && !skip(current)
         {
             return true;
         }
@@ -122,9 +123,9 @@ pub(super) fn redundant(
     node: Node<'_>,
     parent: Option<Node<'_>>,
     source: &[u8],
-    is_comment: fn(Node<'_>) -> bool,
+    comments: &[&str],
 ) -> bool {
-    let Some(inner) = only_child(node, is_comment) else {
+    let Some(inner) = only_child(node, comments) else {
         return false;
     };
     let Some(parent) = parent else {
@@ -177,13 +178,9 @@ pub(super) fn redundant(
 /// statement, so its braces are redundant: `if (x) { return; }` is `if (x) return;`. Control
 /// statements inside are left alone: unwrapping `if (a) { if (b) c(); } else d();` would give
 /// the `else` to the inner `if`.
-pub(super) fn lone_statement(
-    block: Node<'_>,
-    simple: &[&str],
-    is_comment: fn(Node<'_>) -> bool,
-) -> bool {
+pub(super) fn lone_statement(block: Node<'_>, simple: &[&str], comments: &[&str]) -> bool {
     block.child(0).is_some_and(|c| c.kind() == "{")
-        && only_child(block, is_comment).is_some_and(|s| simple.contains(&s.kind()))
+        && only_child(block, comments).is_some_and(|s| simple.contains(&s.kind()))
 }
 
 #[cfg(test)]

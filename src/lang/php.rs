@@ -21,32 +21,49 @@
 
 use tree_sitter::Node;
 
+use super::nodes::{modifier_words, text};
 use super::normal::{Parens, caseless, quoted_value, redundant};
-use super::walk::{modifier_words, text};
 use super::{
-    Analyzer, CallSite, Declaration, ImportScheme, Language, Normal, Role, Visibility, calls,
+    Analyzer, CallSite, Declaration, Declares, Head, ImportScheme, Language, LanguageConfig,
+    Normal, Role, Visibility, calls,
+};
+
+/// PHP's facts.
+pub(super) static CONFIG: LanguageConfig = LanguageConfig {
+    grammars: &[(Language::Php, || tree_sitter_php::LANGUAGE_PHP.into())],
+    family: &[Language::Php],
+    import_scheme: Some(ImportScheme::Php),
+    separator: "::",
+    comments: &["comment"],
+    imports_as_written: true,
+    normal_kinds: &[
+        "string",
+        "encapsed_string",
+        "integer",
+        "float",
+        "boolean",
+        "null",
+        "arguments",
+        "parenthesized_expression",
+    ],
+    implied_kinds: &[],
+    implied_parents: &[],
+    declarations: &[
+        Declares::rule("class_declaration", "class", Head::Field("body")),
+        Declares::rule("interface_declaration", "interface", Head::Field("body")),
+        Declares::rule("trait_declaration", "trait", Head::Field("body")),
+        Declares::rule("enum_declaration", "enum", Head::Field("body")),
+        Declares::hook("const_declaration"),
+    ],
+    wrapper_kinds: &[],
+    item_containers: &[],
+    analyzer: &Php,
 };
 
 /// The PHP analyzer.
 pub struct Php;
 
 impl Analyzer for Php {
-    fn languages(&self) -> &'static [Language] {
-        &[Language::Php]
-    }
-
-    fn grammar(&self, _language: Language) -> tree_sitter::Language {
-        tree_sitter_php::LANGUAGE_PHP.into()
-    }
-
-    fn separator(&self) -> &'static str {
-        "::"
-    }
-
-    fn import_scheme(&self) -> Option<ImportScheme> {
-        Some(ImportScheme::Php)
-    }
-
     fn visibility(
         &self,
         _outer: Node<'_>,
@@ -68,50 +85,6 @@ impl Analyzer for Php {
         } else {
             Visibility::Public
         }
-    }
-
-    fn declaration<'t>(&self, node: Node<'t>, _source: &[u8]) -> Option<Declaration<'t>> {
-        let kind = match node.kind() {
-            "class_declaration" => "class",
-            "interface_declaration" => "interface",
-            "trait_declaration" => "trait",
-            "enum_declaration" => "enum",
-            "const_declaration" => {
-                // `const A = 1, B = 2;`: the first constant names the declaration.
-                let element = node
-                    .named_children(&mut node.walk())
-                    .find(|c| c.kind() == "const_element")?;
-                let mut cursor = element.walk();
-                let mut parts = element.named_children(&mut cursor);
-                let name = parts.find(|c| c.kind() == "name")?;
-                let value = parts.next();
-                return Some(Declaration {
-                    kind: "const",
-                    name,
-                    outer: node,
-                    head_end: value.map_or(node.end_byte(), |v| v.start_byte()),
-                });
-            }
-            _ => return None,
-        };
-        Some(Declaration {
-            kind,
-            name: node.child_by_field_name("name")?,
-            outer: node,
-            head_end: node
-                .child_by_field_name("body")
-                .map_or(node.end_byte(), |b| b.start_byte()),
-        })
-    }
-
-    fn declaration_kinds(&self) -> &'static [&'static str] {
-        &[
-            "class_declaration",
-            "interface_declaration",
-            "trait_declaration",
-            "enum_declaration",
-            "const_declaration",
-        ]
     }
 
     fn role<'t>(&self, node: Node<'t>, source: &[u8]) -> Role<'t> {
@@ -142,10 +115,6 @@ impl Analyzer for Php {
             },
             _ => Role::Other,
         }
-    }
-
-    fn is_comment(&self, node: Node<'_>) -> bool {
-        is_comment(node)
     }
 
     fn is_test(&self, _outer: Node<'_>, node: Node<'_>, name: &str, _source: &[u8]) -> bool {
@@ -226,6 +195,24 @@ impl Analyzer for Php {
         }
     }
 
+    /// `const A = 1, B = 2;`: the first constant names the declaration (asked about `const`
+    /// declarations only).
+    fn declaration<'t>(&self, node: Node<'t>, _source: &[u8]) -> Option<Declaration<'t>> {
+        let element = node
+            .named_children(&mut node.walk())
+            .find(|c| c.kind() == "const_element")?;
+        let mut cursor = element.walk();
+        let mut parts = element.named_children(&mut cursor);
+        let name = parts.find(|c| c.kind() == "name")?;
+        let value = parts.next();
+        Some(Declaration {
+            kind: "const",
+            name,
+            outer: node,
+            head_end: value.map_or(node.end_byte(), |v| v.start_byte()),
+        })
+    }
+
     fn normal(&self, node: Node<'_>, parent: Option<Node<'_>>, source: &[u8]) -> Normal {
         match node.kind() {
             "string" | "encapsed_string" => string_value(node, source),
@@ -238,29 +225,14 @@ impl Analyzer for Php {
             {
                 Normal::Unwrap
             }
-            "parenthesized_expression" if redundant(&PARENS, node, parent, source, is_comment) => {
+            "parenthesized_expression"
+                if redundant(&PARENS, node, parent, source, CONFIG.comments) =>
+            {
                 Normal::Unwrap
             }
             _ => Normal::Keep,
         }
     }
-
-    fn normal_kinds(&self) -> &'static [&'static str] {
-        &[
-            "string",
-            "encapsed_string",
-            "integer",
-            "float",
-            "boolean",
-            "null",
-            "arguments",
-            "parenthesized_expression",
-        ]
-    }
-}
-
-fn is_comment(node: Node<'_>) -> bool {
-    node.kind() == "comment"
 }
 
 /// A namespace name's segments joined with `\`, without a leading one.

@@ -4,9 +4,13 @@
 
 use tree_sitter::Node;
 
+use super::nodes::text;
 use super::normal::{caseless, named_count, only_child, quoted_value};
-use super::walk::text;
-use super::{Analyzer, Declaration, ImportScheme, Language, Normal, Role, Visibility};
+use super::{
+    Analyzer, Declaration, Declares, Head, ImportScheme, Language, LanguageConfig, Normal, Role,
+    Visibility,
+};
+
 /// The token a block ends with, written as a dedent: without it `if a:\n  b\nc` and
 /// `if a:\n  b\n  c` would have the same tokens.
 pub(super) const DEDENT: &str = "\u{1}dedent";
@@ -57,26 +61,40 @@ const SLOTS: &[&str] = &[
 /// Lists whose trailing comma makes a one-element tuple.
 const TUPLES: &[&str] = &["tuple", "tuple_pattern", "expression_list", "pattern_list"];
 
+/// Python's facts.
+pub(super) static CONFIG: LanguageConfig = LanguageConfig {
+    grammars: &[(Language::Python, || tree_sitter_python::LANGUAGE.into())],
+    family: &[Language::Python],
+    import_scheme: Some(ImportScheme::Python),
+    separator: ".",
+    comments: &["comment"],
+    imports_as_written: true,
+    normal_kinds: &[
+        ";",
+        "line_continuation",
+        "integer",
+        "float",
+        "string",
+        "parenthesized_expression",
+        "tuple",
+        "tuple_pattern",
+    ],
+    implied_kinds: &["block"],
+    implied_parents: &["block", "module"],
+    declarations: &[
+        Declares::rule("class_definition", "class", Head::Field("body")),
+        // A constant: `NAME = value` or `NAME: type = value`.
+        Declares::hook("expression_statement"),
+    ],
+    wrapper_kinds: &[],
+    item_containers: &[],
+    analyzer: &Python,
+};
+
 /// The Python analyzer.
 pub struct Python;
 
 impl Analyzer for Python {
-    fn languages(&self) -> &'static [Language] {
-        &[Language::Python]
-    }
-
-    fn grammar(&self, _language: Language) -> tree_sitter::Language {
-        tree_sitter_python::LANGUAGE.into()
-    }
-
-    fn separator(&self) -> &'static str {
-        "."
-    }
-
-    fn import_scheme(&self) -> Option<ImportScheme> {
-        Some(ImportScheme::Python)
-    }
-
     fn role<'t>(&self, node: Node<'t>, source: &[u8]) -> Role<'t> {
         match node.kind() {
             // A decorated function is scoped at its decorators, so they are part of its
@@ -120,10 +138,6 @@ impl Analyzer for Python {
         }
     }
 
-    fn is_comment(&self, node: Node<'_>) -> bool {
-        is_comment(node)
-    }
-
     fn visibility(
         &self,
         _outer: Node<'_>,
@@ -143,47 +157,30 @@ impl Analyzer for Python {
         }
     }
 
+    /// A constant: `NAME = value` or `NAME: type = value` in a module or class body, the name
+    /// in capitals (asked about expression statements only).
     fn declaration<'t>(&self, node: Node<'t>, source: &[u8]) -> Option<Declaration<'t>> {
-        match node.kind() {
-            "class_definition" => Some(Declaration {
-                kind: "class",
-                name: node.child_by_field_name("name")?,
-                outer: node,
-                head_end: node
-                    .child_by_field_name("body")
-                    .map_or(node.end_byte(), |b| b.start_byte()),
-            }),
-            // A constant: `NAME = value` or `NAME: type = value` in a module or class body,
-            // the name in capitals.
-            "expression_statement" => {
-                let assignment = node.named_child(0).filter(|a| a.kind() == "assignment")?;
-                let name = assignment
-                    .child_by_field_name("left")
-                    .filter(|l| l.kind() == "identifier")?;
-                let word = &source[name.byte_range()];
-                let constant = word.len() > 1
-                    && word.iter().any(u8::is_ascii_uppercase)
-                    && word
-                        .iter()
-                        .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || *b == b'_');
-                if !constant {
-                    return None;
-                }
-                Some(Declaration {
-                    kind: "const",
-                    name,
-                    outer: node,
-                    head_end: assignment
-                        .child_by_field_name("right")
-                        .map_or(node.end_byte(), |r| r.start_byte()),
-                })
-            }
-            _ => None,
+        let assignment = node.named_child(0).filter(|a| a.kind() == "assignment")?;
+        let name = assignment
+            .child_by_field_name("left")
+            .filter(|l| l.kind() == "identifier")?;
+        let word = &source[name.byte_range()];
+        let constant = word.len() > 1
+            && word.iter().any(u8::is_ascii_uppercase)
+            && word
+                .iter()
+                .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || *b == b'_');
+        if !constant {
+            return None;
         }
-    }
-
-    fn declaration_kinds(&self) -> &'static [&'static str] {
-        &["class_definition", "expression_statement"]
+        Some(Declaration {
+            kind: "const",
+            name,
+            outer: node,
+            head_end: assignment
+                .child_by_field_name("right")
+                .map_or(node.end_byte(), |r| r.start_byte()),
+        })
     }
 
     fn normal(&self, node: Node<'_>, parent: Option<Node<'_>>, source: &[u8]) -> Normal {
@@ -209,28 +206,11 @@ impl Analyzer for Python {
         }
     }
 
-    fn normal_kinds(&self) -> &'static [&'static str] {
-        &[
-            ";",
-            "line_continuation",
-            "integer",
-            "float",
-            "string",
-            "parenthesized_expression",
-            "tuple",
-            "tuple_pattern",
-        ]
-    }
-
-    fn implied_kinds(&self) -> (&'static [&'static str], &'static [&'static str]) {
-        (&["block"], &["block", "module"])
-    }
-
     fn comma_counts(&self, list: Node<'_>, _source: &[u8]) -> bool {
         match list.kind() {
-            kind if TUPLES.contains(&kind) => named_count(list, is_comment) == 1,
+            kind if TUPLES.contains(&kind) => named_count(list, CONFIG.comments) == 1,
             // `a[1,]` indexes with a tuple; the value is the first named child.
-            "subscript" => named_count(list, is_comment) == 2,
+            "subscript" => named_count(list, CONFIG.comments) == 2,
             _ => false,
         }
     }
@@ -356,14 +336,10 @@ fn in_class(node: Node<'_>) -> bool {
         .is_some_and(|c| c.kind() == "class_definition")
 }
 
-fn is_comment(node: Node<'_>) -> bool {
-    node.kind() == "comment"
-}
-
 /// Whether a parenthesized expression's parentheses are redundant: around an atom, or filling
 /// a whole slot.
 fn redundant(node: Node<'_>, parent: Option<Node<'_>>) -> bool {
-    let Some(inner) = only_child(node, is_comment) else {
+    let Some(inner) = only_child(node, CONFIG.comments) else {
         return false;
     };
     // `(yield)` and `(x := 1)` need theirs in most places; leave them.

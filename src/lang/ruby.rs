@@ -30,10 +30,62 @@
 
 use tree_sitter::Node;
 
+use super::nodes::{text, unspaced};
 use super::normal::{followed, only_child, quoted_value};
-use super::walk::text;
 use super::{
-    Analyzer, CallSite, Declaration, ImportScheme, Language, Normal, Role, Visibility, calls, fnv,
+    Analyzer, CallSite, Declaration, Declares, ImportScheme, Language, LanguageConfig, Normal,
+    Role, Visibility, calls, fnv,
+};
+
+/// Ruby's facts.
+pub(super) static CONFIG: LanguageConfig = LanguageConfig {
+    grammars: &[(Language::Ruby, || tree_sitter_ruby::LANGUAGE.into())],
+    family: &[Language::Ruby],
+    import_scheme: Some(ImportScheme::Ruby),
+    separator: "::",
+    comments: &["comment"],
+    // `require` is a call, often inside a method, that formatters rewrite like any code.
+    imports_as_written: false,
+    normal_kinds: &[
+        ";",
+        "then",
+        "do",
+        "(",
+        ")",
+        "parenthesized_statements",
+        "string",
+        "integer",
+        "float",
+    ],
+    implied_kinds: &[],
+    implied_parents: &[
+        "program",
+        "body_statement",
+        "block_body",
+        "then",
+        "else",
+        "do",
+        "ensure",
+        "begin",
+        "parenthesized_statements",
+        "begin_block",
+        "end_block",
+        "if",
+        "unless",
+        "elsif",
+        "while",
+        "until",
+    ],
+    // A class's or module's head ends after its name or superclass; a constant is an
+    // assignment in a class or module body or at the top level.
+    declarations: &[
+        Declares::hook("class"),
+        Declares::hook("module"),
+        Declares::hook("assignment"),
+    ],
+    wrapper_kinds: &[],
+    item_containers: &[],
+    analyzer: &Ruby,
 };
 
 /// The Ruby analyzer.
@@ -61,27 +113,11 @@ const CONDITIONALS: &[&str] = &["if", "unless", "elsif", "while", "until"];
 const THEN: &str = "then";
 
 impl Analyzer for Ruby {
-    fn languages(&self) -> &'static [Language] {
-        &[Language::Ruby]
-    }
-
-    fn grammar(&self, _language: Language) -> tree_sitter::Language {
-        tree_sitter_ruby::LANGUAGE.into()
-    }
-
-    fn separator(&self) -> &'static str {
-        "::"
-    }
-
-    fn import_scheme(&self) -> Option<ImportScheme> {
-        Some(ImportScheme::Ruby)
-    }
-
-    fn name_separator(&self, node: Node<'_>) -> &'static str {
+    fn name_separator(&self, node: Node<'_>) -> Option<&'static str> {
         match definition(node).map(|d| d.kind()) {
-            Some("singleton_method") => ".",
-            Some(_) if in_singleton_class(node) => ".",
-            _ => "#",
+            Some("singleton_method") => Some("."),
+            Some(_) if in_singleton_class(node) => Some("."),
+            _ => Some("#"),
         }
     }
 
@@ -140,10 +176,6 @@ impl Analyzer for Ruby {
         })
     }
 
-    fn declaration_kinds(&self) -> &'static [&'static str] {
-        &["class", "module", "assignment"]
-    }
-
     fn role<'t>(&self, node: Node<'t>, source: &[u8]) -> Role<'t> {
         match node.kind() {
             "method" | "singleton_method" if wrapper(node).is_some() => Role::Other,
@@ -154,7 +186,7 @@ impl Analyzer for Ruby {
             },
             "class" | "module" => match node.child_by_field_name("name") {
                 Some(name) => Role::Scope {
-                    name: compact(text(name, source)),
+                    name: unspaced(text(name, source)),
                     methods: true,
                 },
                 None => Role::Other,
@@ -162,17 +194,13 @@ impl Analyzer for Ruby {
             // `class << self`: methods inside are singleton methods of the enclosing class.
             "singleton_class" => Role::Scope {
                 name: match node.child_by_field_name("value") {
-                    Some(v) if v.kind() != "self" => compact(text(v, source)),
+                    Some(v) if v.kind() != "self" => unspaced(text(v, source)),
                     _ => String::new(),
                 },
                 methods: true,
             },
             _ => Role::Other,
         }
-    }
-
-    fn is_comment(&self, node: Node<'_>) -> bool {
-        is_comment(node)
     }
 
     fn imports(&self, node: Node<'_>, source: &[u8]) -> Vec<String> {
@@ -189,7 +217,7 @@ impl Analyzer for Ruby {
         };
         let Some(path) = node
             .child_by_field_name("arguments")
-            .and_then(|a| only_child(a, is_comment))
+            .and_then(|a| only_child(a, CONFIG.comments))
             .and_then(|s| plain_string(s, source))
         else {
             return Vec::new();
@@ -205,10 +233,6 @@ impl Analyzer for Ruby {
                 path.to_owned()
             },
         ]
-    }
-
-    fn imports_as_written(&self) -> bool {
-        false
     }
 
     fn call(&self, node: Node<'_>, source: &[u8]) -> Option<CallSite> {
@@ -265,7 +289,7 @@ impl Analyzer for Ruby {
                     CONDITIONALS.contains(&p.kind())
                         && p.child_by_field_name("condition")
                             .is_some_and(|c| c.id() == node.id())
-                }) && only_child(node, is_comment).is_some() =>
+                }) && only_child(node, CONFIG.comments).is_some() =>
             {
                 Normal::Unwrap
             }
@@ -286,48 +310,12 @@ impl Analyzer for Ruby {
         }
     }
 
-    fn normal_kinds(&self) -> &'static [&'static str] {
-        &[
-            ";",
-            "then",
-            "do",
-            "(",
-            ")",
-            "parenthesized_statements",
-            "string",
-            "integer",
-            "float",
-        ]
-    }
-
-    fn implied_kinds(&self) -> (&'static [&'static str], &'static [&'static str]) {
-        const PARENTS: &[&str] = &[
-            "program",
-            "body_statement",
-            "block_body",
-            "then",
-            "else",
-            "do",
-            "ensure",
-            "begin",
-            "parenthesized_statements",
-            "begin_block",
-            "end_block",
-            "if",
-            "unless",
-            "elsif",
-            "while",
-            "until",
-        ];
-        (&[], PARENTS)
-    }
-
     fn implied_end(&self, node: Node<'_>, parent: Option<Node<'_>>) -> &'static [&'static str] {
         let Some(parent) = parent else { return &[] };
         if STATEMENTS.contains(&parent.kind()) {
             // A separator: only between statements (a comment is none). Statements at the
             // top level belong to no function.
-            if parent.kind() != "program" && followed(node, parent, is_comment) {
+            if parent.kind() != "program" && followed(node, parent, |n| CONFIG.is_comment(n)) {
                 &[";"]
             } else {
                 &[]
@@ -342,10 +330,6 @@ impl Analyzer for Ruby {
             &[]
         }
     }
-}
-
-fn is_comment(node: Node<'_>) -> bool {
-    node.kind() == "comment"
 }
 
 /// A definition's role: `def self.x` and `def x` are named in their scope, `def obj.x` with
@@ -366,7 +350,7 @@ fn function<'t>(def: Node<'t>, outer: Node<'t>, source: &[u8]) -> Role<'t> {
                 name,
                 body,
                 outer,
-                receiver: compact(text(object, source)),
+                receiver: unspaced(text(object, source)),
             }
         }
         _ => Role::Function { name, body, outer },
@@ -390,7 +374,8 @@ fn wrapped(call: Node<'_>) -> Option<Node<'_>> {
         return None;
     }
     let arguments = call.child_by_field_name("arguments")?;
-    only_child(arguments, is_comment).filter(|d| matches!(d.kind(), "method" | "singleton_method"))
+    only_child(arguments, CONFIG.comments)
+        .filter(|d| matches!(d.kind(), "method" | "singleton_method"))
 }
 
 /// The call that wraps a definition, if one does.
@@ -550,11 +535,6 @@ fn constant_visibility(node: Node<'_>, source: &[u8]) -> Visibility {
         Some(body) => access_by_name(body, None, leaf, CONSTANT_CALLS, source),
         None => Visibility::Public,
     }
-}
-
-/// A constant path or receiver without whitespace (`Foo :: Bar` is `Foo::Bar`).
-fn compact(text: &str) -> String {
-    text.chars().filter(|c| !c.is_whitespace()).collect()
 }
 
 /// A string literal's value when it has no interpolation and no escape but a quote or a

@@ -25,33 +25,51 @@
 
 use tree_sitter::Node;
 
+use super::nodes::{child_of_kind, modifier_words, simple_type, text};
 use super::normal::{Parens, caseless, named_count, only_child, redundant};
-use super::walk::{modifier_words, text};
-use super::{Analyzer, Declaration, Language, Normal, Role, Visibility};
+use super::{
+    Analyzer, Declaration, Declares, Head, Language, LanguageConfig, Normal, Role, Visibility,
+};
+
+/// Scala's facts.
+pub(super) static CONFIG: LanguageConfig = LanguageConfig {
+    grammars: &[(Language::Scala, || tree_sitter_scala::LANGUAGE.into())],
+    family: &[Language::Scala],
+    import_scheme: None,
+    separator: ".",
+    comments: &["comment", "block_comment"],
+    imports_as_written: true,
+    normal_kinds: &[
+        "integer_literal",
+        "floating_point_literal",
+        ";",
+        "parenthesized_expression",
+        "block",
+    ],
+    implied_kinds: &[],
+    implied_parents: STATEMENT_LISTS,
+    declarations: &[
+        // A class or object, `case` or not.
+        Declares::hook("class_definition"),
+        Declares::hook("object_definition"),
+        Declares::rule("trait_definition", "trait", Head::Field("body")),
+        Declares::rule("enum_definition", "enum", Head::Field("body")),
+        Declares::rule("type_definition", "type", Head::Child(&["="])),
+        // A `val` of an object, a package object or a package.
+        Declares::hook("val_definition"),
+    ],
+    wrapper_kinds: &[],
+    item_containers: &[],
+    analyzer: &Scala,
+};
 
 /// The Scala analyzer.
 pub struct Scala;
-
-fn is_comment(node: Node<'_>) -> bool {
-    matches!(node.kind(), "comment" | "block_comment")
-}
 
 /// Nodes whose children are statements (each ends with an implied `;`).
 const STATEMENT_LISTS: &[&str] = &["compilation_unit", "block", "template_body"];
 
 impl Analyzer for Scala {
-    fn languages(&self) -> &'static [Language] {
-        &[Language::Scala]
-    }
-
-    fn grammar(&self, _language: Language) -> tree_sitter::Language {
-        tree_sitter_scala::LANGUAGE.into()
-    }
-
-    fn separator(&self) -> &'static str {
-        "."
-    }
-
     fn visibility(
         &self,
         _outer: Node<'_>,
@@ -67,68 +85,6 @@ impl Analyzer for Scala {
         } else {
             Visibility::Public
         }
-    }
-
-    fn declaration<'t>(&self, node: Node<'t>, _source: &[u8]) -> Option<Declaration<'t>> {
-        let case = child_of_kind(node, "case").is_some();
-        let (kind, head_end) = match node.kind() {
-            "class_definition" if case => ("case class", body_start(node)),
-            "class_definition" => ("class", body_start(node)),
-            "object_definition" if case => ("case object", body_start(node)),
-            "object_definition" => ("object", body_start(node)),
-            "trait_definition" => ("trait", body_start(node)),
-            "enum_definition" => ("enum", body_start(node)),
-            "type_definition" => (
-                "type",
-                child_of_kind(node, "=").map_or(node.end_byte(), |e| e.start_byte()),
-            ),
-            // A `val` of an object, a package object or a package, bound to one name.
-            "val_definition" => {
-                let placed = node.parent().is_some_and(|p| {
-                    p.kind() == "compilation_unit"
-                        || (p.kind() == "template_body"
-                            && p.parent().is_some_and(|o| {
-                                matches!(
-                                    o.kind(),
-                                    "object_definition" | "package_object" | "package_clause"
-                                )
-                            }))
-                });
-                let name = node
-                    .child_by_field_name("pattern")
-                    .filter(|p| p.kind() == "identifier")?;
-                if !placed {
-                    return None;
-                }
-                let value = node
-                    .child_by_field_name("value")
-                    .map_or(node.end_byte(), |v| v.start_byte());
-                return Some(Declaration {
-                    kind: "val",
-                    name,
-                    outer: node,
-                    head_end: value,
-                });
-            }
-            _ => return None,
-        };
-        Some(Declaration {
-            kind,
-            name: node.child_by_field_name("name")?,
-            outer: node,
-            head_end,
-        })
-    }
-
-    fn declaration_kinds(&self) -> &'static [&'static str] {
-        &[
-            "class_definition",
-            "object_definition",
-            "trait_definition",
-            "enum_definition",
-            "type_definition",
-            "val_definition",
-        ]
     }
 
     fn role<'t>(&self, node: Node<'t>, source: &[u8]) -> Role<'t> {
@@ -159,7 +115,7 @@ impl Analyzer for Scala {
                     .and_then(|p| p.named_child(0))
                     .and_then(|p| p.child_by_field_name("type"));
                 match ty {
-                    Some(ty) => scope(simple_type(text(ty, source))),
+                    Some(ty) => scope(simple_type(text(ty, source), '[')),
                     None => Role::Other,
                 }
             }
@@ -169,7 +125,7 @@ impl Analyzer for Scala {
                     .named_children(&mut node.walk())
                     .find(|c| c.kind() != "template_body" && c.kind() != "arguments");
                 match ty {
-                    Some(ty) => scope(simple_type(text(ty, source))),
+                    Some(ty) => scope(simple_type(text(ty, source), '[')),
                     None => Role::Other,
                 }
             }
@@ -177,8 +133,24 @@ impl Analyzer for Scala {
         }
     }
 
-    fn is_comment(&self, node: Node<'_>) -> bool {
-        is_comment(node)
+    /// A class or an object (`case` or not), and a `val` of an object, a package object or a
+    /// package bound to one name (asked about those only).
+    fn declaration<'t>(&self, node: Node<'t>, _source: &[u8]) -> Option<Declaration<'t>> {
+        let case = child_of_kind(node, "case").is_some();
+        let kind = match node.kind() {
+            "class_definition" if case => "case class",
+            "class_definition" => "class",
+            "object_definition" if case => "case object",
+            "object_definition" => "object",
+            "val_definition" => return val(node),
+            _ => return None,
+        };
+        Some(Declaration {
+            kind,
+            name: node.child_by_field_name("name")?,
+            outer: node,
+            head_end: body_start(node),
+        })
     }
 
     fn normal(&self, node: Node<'_>, parent: Option<Node<'_>>, source: &[u8]) -> Normal {
@@ -186,7 +158,9 @@ impl Analyzer for Scala {
         match node.kind() {
             "integer_literal" | "floating_point_literal" => caseless(&source[node.byte_range()]),
             ";" if STATEMENT_LISTS.contains(&parent_kind) => Normal::Drop,
-            "parenthesized_expression" if redundant(&PARENS, node, parent, source, is_comment) => {
+            "parenthesized_expression"
+                if redundant(&PARENS, node, parent, source, CONFIG.comments) =>
+            {
                 Normal::Unwrap
             }
             // `def f = { x }` is `def f = x`.
@@ -197,20 +171,6 @@ impl Analyzer for Scala {
         }
     }
 
-    fn normal_kinds(&self) -> &'static [&'static str] {
-        &[
-            "integer_literal",
-            "floating_point_literal",
-            ";",
-            "parenthesized_expression",
-            "block",
-        ]
-    }
-
-    fn implied_kinds(&self) -> (&'static [&'static str], &'static [&'static str]) {
-        (&[], STATEMENT_LISTS)
-    }
-
     fn implied_end(&self, node: Node<'_>, parent: Option<Node<'_>>) -> &'static [&'static str] {
         let Some(parent) = parent.filter(|p| STATEMENT_LISTS.contains(&p.kind())) else {
             return &[];
@@ -218,19 +178,12 @@ impl Analyzer for Scala {
         // A block holding one expression reads as that expression, which has no statement end
         // to imply.
         if !node.is_named()
-            || is_comment(node)
+            || CONFIG.is_comment(node)
             || (parent.kind() == "block" && one_expression(parent))
         {
             return &[];
         }
         &[";"]
-    }
-
-    fn may_hold_imports(&self, node: Node<'_>) -> bool {
-        !matches!(
-            node.kind(),
-            "function_definition" | "block" | "val_definition" | "var_definition"
-        )
     }
 
     fn imports(&self, node: Node<'_>, source: &[u8]) -> Vec<String> {
@@ -288,10 +241,33 @@ impl Analyzer for Scala {
     }
 }
 
-/// The first child of `node` of the given kind (named or not).
-fn child_of_kind<'t>(node: Node<'t>, kind: &str) -> Option<Node<'t>> {
-    let mut cursor = node.walk();
-    node.children(&mut cursor).find(|c| c.kind() == kind)
+/// A `val` of an object, a package object or a package, bound to one name.
+fn val(node: Node<'_>) -> Option<Declaration<'_>> {
+    let placed = node.parent().is_some_and(|p| {
+        p.kind() == "compilation_unit"
+            || (p.kind() == "template_body"
+                && p.parent().is_some_and(|o| {
+                    matches!(
+                        o.kind(),
+                        "object_definition" | "package_object" | "package_clause"
+                    )
+                }))
+    });
+    let name = node
+        .child_by_field_name("pattern")
+        .filter(|p| p.kind() == "identifier")?;
+    if !placed {
+        return None;
+    }
+    let value = node
+        .child_by_field_name("value")
+        .map_or(node.end_byte(), |v| v.start_byte());
+    Some(Declaration {
+        kind: "val",
+        name,
+        outer: node,
+        head_end: value,
+    })
 }
 
 /// Where a definition's body starts (its end when it has none).
@@ -303,27 +279,13 @@ fn body_start(node: Node<'_>) -> usize {
 /// Whether a block holds one expression (not a definition or an import).
 fn one_expression(block: Node<'_>) -> bool {
     block.child(0).is_some_and(|c| c.kind() == "{")
-        && named_count(block, is_comment) == 1
-        && only_child(block, is_comment).is_some_and(|c| {
+        && named_count(block, CONFIG.comments) == 1
+        && only_child(block, CONFIG.comments).is_some_and(|c| {
             !c.kind().ends_with("_definition")
                 && !c.kind().ends_with("_declaration")
                 && c.kind() != "lambda_expression"
                 && c.kind() != "case_clause"
         })
-}
-
-/// A type's simple name: type arguments and whitespace dropped, the last dotted segment.
-fn simple_type(ty: &str) -> String {
-    // Type arguments come after the name, and may hold anything (`Base<() -> Unit>`).
-    let name = ty.split('[').next().unwrap_or(ty);
-    let name: String = name
-        .chars()
-        .filter(|c| !c.is_whitespace() && !matches!(c, '?' | '(' | ')'))
-        .collect();
-    match name.rsplit_once('.') {
-        Some((_, simple)) => simple.to_owned(),
-        None => name,
-    }
 }
 
 /// Scala's parentheses rule: atoms, whole slots, doubled, or implied by precedence (which

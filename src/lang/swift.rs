@@ -31,16 +31,50 @@
 
 use tree_sitter::Node;
 
+use super::nodes::{child_of_kind, modifier_words, text, type_name_tight};
 use super::normal::{caseless, only_child};
-use super::walk::{modifier_words, text};
-use super::{Analyzer, CallSite, Declaration, Language, Normal, Role, Visibility, calls};
+use super::{
+    Analyzer, CallSite, Declaration, Declares, Head, Language, LanguageConfig, Normal, Role,
+    Visibility, calls,
+};
+
+/// Swift's facts.
+pub(super) static CONFIG: LanguageConfig = LanguageConfig {
+    grammars: &[(Language::Swift, || tree_sitter_swift::LANGUAGE.into())],
+    family: &[Language::Swift],
+    import_scheme: None,
+    separator: ".",
+    comments: &["comment", "multiline_comment"],
+    imports_as_written: true,
+    normal_kinds: &[
+        "integer_literal",
+        "real_literal",
+        "hex_literal",
+        "oct_literal",
+        "bin_literal",
+        "tuple_expression",
+        "value_arguments",
+        "->",
+        "user_type",
+        "tuple_type",
+    ],
+    implied_kinds: &[],
+    implied_parents: &[],
+    declarations: &[
+        // A class, struct, enum or actor, by its keyword.
+        Declares::hook("class_declaration"),
+        Declares::rule("protocol_declaration", "protocol", Head::Field("body")),
+        Declares::rule("typealias_declaration", "typealias", Head::Child(&["="])),
+        // A stored `let` at the top level or `static let` in a type.
+        Declares::hook("property_declaration"),
+    ],
+    wrapper_kinds: &[],
+    item_containers: &[],
+    analyzer: &Swift,
+};
 
 /// The Swift analyzer.
 pub struct Swift;
-
-fn is_comment(node: Node<'_>) -> bool {
-    matches!(node.kind(), "comment" | "multiline_comment")
-}
 
 /// Parents in which a parenthesised expression fills the whole slot.
 const SLOTS: &[&str] = &[
@@ -75,18 +109,6 @@ const ATOMS: &[&str] = &[
 ];
 
 impl Analyzer for Swift {
-    fn languages(&self) -> &'static [Language] {
-        &[Language::Swift]
-    }
-
-    fn grammar(&self, _language: Language) -> tree_sitter::Language {
-        tree_sitter_swift::LANGUAGE.into()
-    }
-
-    fn separator(&self) -> &'static str {
-        "."
-    }
-
     fn visibility(
         &self,
         _outer: Node<'_>,
@@ -113,72 +135,6 @@ impl Analyzer for Swift {
             }
             _ => member_access(node, source),
         }
-    }
-
-    fn declaration<'t>(&self, node: Node<'t>, source: &[u8]) -> Option<Declaration<'t>> {
-        let body_start = |n: Node<'_>| {
-            n.child_by_field_name("body")
-                .map_or(n.end_byte(), |b| b.start_byte())
-        };
-        let (kind, name, head_end) = match node.kind() {
-            "class_declaration" => {
-                let kind = match node.child_by_field_name("declaration_kind")?.kind() {
-                    "class" => "class",
-                    "struct" => "struct",
-                    "enum" => "enum",
-                    "actor" => "actor",
-                    _ => return None,
-                };
-                (kind, node.child_by_field_name("name")?, body_start(node))
-            }
-            "protocol_declaration" => (
-                "protocol",
-                node.child_by_field_name("name")?,
-                body_start(node),
-            ),
-            "typealias_declaration" => {
-                let value = child_of_kind(node, "=").map_or(node.end_byte(), |e| e.start_byte());
-                ("typealias", node.child_by_field_name("name")?, value)
-            }
-            // `let` at the top level, `static let` in a type; not computed, not observed.
-            "property_declaration" => {
-                let binding = child_of_kind(node, "value_binding_pattern")?;
-                let constant = binding
-                    .child_by_field_name("mutability")
-                    .is_some_and(|m| m.kind() == "let");
-                let stored = node.child_by_field_name("computed_value").is_none()
-                    && child_of_kind(node, "willset_didset_block").is_none();
-                let placed = node.parent().is_some_and(|p| p.kind() == "source_file")
-                    || modifier_words(node, &["modifiers"], source)
-                        .iter()
-                        .any(|w| matches!(*w, "static" | "class"));
-                if !(constant && stored && placed) {
-                    return None;
-                }
-                let name = node.child_by_field_name("name")?;
-                let name = name.child_by_field_name("bound_identifier").unwrap_or(name);
-                let value = node
-                    .child_by_field_name("value")
-                    .map_or(node.end_byte(), |v| v.start_byte());
-                ("let", name, value)
-            }
-            _ => return None,
-        };
-        Some(Declaration {
-            kind,
-            name,
-            outer: node,
-            head_end,
-        })
-    }
-
-    fn declaration_kinds(&self) -> &'static [&'static str] {
-        &[
-            "class_declaration",
-            "protocol_declaration",
-            "typealias_declaration",
-            "property_declaration",
-        ]
     }
 
     fn role<'t>(&self, node: Node<'t>, source: &[u8]) -> Role<'t> {
@@ -249,7 +205,7 @@ impl Analyzer for Swift {
             }
             "class_declaration" | "protocol_declaration" => {
                 match node.child_by_field_name("name") {
-                    Some(name) => scope(type_name(text(name, source))),
+                    Some(name) => scope(type_name_tight(text(name, source))),
                     None => Role::Other,
                 }
             }
@@ -257,8 +213,54 @@ impl Analyzer for Swift {
         }
     }
 
-    fn is_comment(&self, node: Node<'_>) -> bool {
-        is_comment(node)
+    /// A class, struct, enum or actor told by its keyword, and a stored `let` at the top level
+    /// or a `static let` in a type, neither computed nor observed (asked about classes and
+    /// properties only).
+    fn declaration<'t>(&self, node: Node<'t>, source: &[u8]) -> Option<Declaration<'t>> {
+        let body_start = |n: Node<'_>| {
+            n.child_by_field_name("body")
+                .map_or(n.end_byte(), |b| b.start_byte())
+        };
+        let (kind, name, head_end) = match node.kind() {
+            "class_declaration" => {
+                let kind = match node.child_by_field_name("declaration_kind")?.kind() {
+                    "class" => "class",
+                    "struct" => "struct",
+                    "enum" => "enum",
+                    "actor" => "actor",
+                    _ => return None,
+                };
+                (kind, node.child_by_field_name("name")?, body_start(node))
+            }
+            "property_declaration" => {
+                let binding = child_of_kind(node, "value_binding_pattern")?;
+                let constant = binding
+                    .child_by_field_name("mutability")
+                    .is_some_and(|m| m.kind() == "let");
+                let stored = node.child_by_field_name("computed_value").is_none()
+                    && child_of_kind(node, "willset_didset_block").is_none();
+                let placed = node.parent().is_some_and(|p| p.kind() == "source_file")
+                    || modifier_words(node, &["modifiers"], source)
+                        .iter()
+                        .any(|w| matches!(*w, "static" | "class"));
+                if !(constant && stored && placed) {
+                    return None;
+                }
+                let name = node.child_by_field_name("name")?;
+                let name = name.child_by_field_name("bound_identifier").unwrap_or(name);
+                let value = node
+                    .child_by_field_name("value")
+                    .map_or(node.end_byte(), |v| v.start_byte());
+                ("let", name, value)
+            }
+            _ => return None,
+        };
+        Some(Declaration {
+            kind,
+            name,
+            outer: node,
+            head_end,
+        })
     }
 
     fn call(&self, node: Node<'_>, source: &[u8]) -> Option<CallSite> {
@@ -286,7 +288,7 @@ impl Analyzer for Swift {
                 caseless(&source[node.byte_range()])
             }
             // `(x)`: a one-element tuple without a label is a parenthesised expression.
-            "tuple_expression" => match only_child(node, is_comment) {
+            "tuple_expression" => match only_child(node, CONFIG.comments) {
                 Some(inner)
                     if node.child_by_field_name("name").is_none()
                         && node.child(0).is_some_and(|c| c.kind() == "(")
@@ -322,25 +324,6 @@ impl Analyzer for Swift {
         }
     }
 
-    fn normal_kinds(&self) -> &'static [&'static str] {
-        &[
-            "integer_literal",
-            "real_literal",
-            "hex_literal",
-            "oct_literal",
-            "bin_literal",
-            "tuple_expression",
-            "value_arguments",
-            "->",
-            "user_type",
-            "tuple_type",
-        ]
-    }
-
-    fn may_hold_imports(&self, node: Node<'_>) -> bool {
-        matches!(node.kind(), "source_file" | "import_declaration")
-    }
-
     fn imports(&self, node: Node<'_>, source: &[u8]) -> Vec<String> {
         if node.kind() != "import_declaration" {
             return Vec::new();
@@ -355,12 +338,6 @@ impl Analyzer for Swift {
             None => Vec::new(),
         }
     }
-}
-
-/// The first child of `node` of the given kind (named or not).
-fn child_of_kind<'t>(node: Node<'t>, kind: &str) -> Option<Node<'t>> {
-    let mut cursor = node.walk();
-    node.children(&mut cursor).find(|c| c.kind() == kind)
 }
 
 /// A declaration's access level and its setter's (`private(set)`), as written.
@@ -445,22 +422,6 @@ fn is_void(ty: Node<'_>, source: &[u8]) -> bool {
         "tuple_type" => ty.named_child_count() == 0,
         _ => false,
     }
-}
-
-/// A type's name without generic arguments or whitespace (`Array<Int>` is `Array`, `Foo.Bar`
-/// stays).
-fn type_name(ty: &str) -> String {
-    let mut out = String::with_capacity(ty.len());
-    let mut depth = 0usize;
-    for c in ty.chars() {
-        match c {
-            '<' => depth += 1,
-            '>' => depth = depth.saturating_sub(1),
-            _ if depth == 0 && !c.is_whitespace() => out.push(c),
-            _ => {}
-        }
-    }
-    out
 }
 
 #[cfg(test)]

@@ -11,90 +11,35 @@
 //! `m.* as ns`, `import "m"` → `m`, re-exports alike (`export * from "m"` → `m.*`), and
 //! `require("m")`, `import x = require("m")` and `import("m")` → `m`.
 //!
-//! The rules are shared with JavaScript and detailed in `ecmascript.rs`.
+//! The rules are shared with JavaScript and detailed in `ecmascript`.
 
-use tree_sitter::Node;
+use super::ecmascript::{self, Dialect, EcmaScript};
+use super::{Language, LanguageConfig};
 
-use super::ecmascript::{self, Dialect};
-use super::{Analyzer, Declaration, Language, Normal, Role, Visibility};
-
-/// The TypeScript analyzer (`typescript` and `tsx`).
-pub struct TypeScript;
-
-impl Analyzer for TypeScript {
-    fn languages(&self) -> &'static [Language] {
-        &[Language::TypeScript, Language::Tsx]
-    }
-
-    fn grammar(&self, language: Language) -> tree_sitter::Language {
-        // The TSX grammar reads `<T>x` as JSX, so plain TypeScript needs its own.
-        if language == Language::Tsx {
-            tree_sitter_typescript::LANGUAGE_TSX.into()
-        } else {
+/// TypeScript's facts: those of JavaScript and TypeScript but for the grammars (`ecmascript`).
+pub(super) static CONFIG: LanguageConfig = LanguageConfig {
+    // The TSX grammar reads `<T>x` as JSX, so plain TypeScript needs its own.
+    grammars: &[
+        (Language::TypeScript, || {
             tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into()
-        }
-    }
-
-    fn separator(&self) -> &'static str {
-        "."
-    }
-
-    fn family(&self) -> &'static [Language] {
-        // One program mixes them: each can call into the others' files.
-        &[
-            Language::TypeScript,
-            Language::Tsx,
-            Language::JavaScript,
-            Language::Jsx,
-        ]
-    }
-
-    fn role<'t>(&self, node: Node<'t>, source: &[u8]) -> Role<'t> {
-        ecmascript::role(node, source, Dialect::TypeScript)
-    }
-
-    fn is_comment(&self, node: Node<'_>) -> bool {
-        ecmascript::is_comment(node)
-    }
-
-    fn visibility(
-        &self,
-        _outer: Node<'_>,
-        node: Node<'_>,
-        _name: &str,
-        source: &[u8],
-    ) -> Visibility {
-        ecmascript::visibility(node, source)
-    }
-
-    fn declaration<'t>(&self, node: Node<'t>, source: &[u8]) -> Option<Declaration<'t>> {
-        ecmascript::declaration(node, source)
-    }
-
-    fn declaration_kinds(&self) -> &'static [&'static str] {
-        ecmascript::DECLARATION_KINDS
-    }
-
-    fn imports(&self, node: Node<'_>, source: &[u8]) -> Vec<String> {
-        ecmascript::imports(node, source)
-    }
-
-    fn normal(&self, node: Node<'_>, parent: Option<Node<'_>>, source: &[u8]) -> Normal {
-        ecmascript::normal(node, parent, source)
-    }
-
-    fn normal_kinds(&self) -> &'static [&'static str] {
-        ecmascript::NORMAL_KINDS
-    }
-
-    fn implied_kinds(&self) -> (&'static [&'static str], &'static [&'static str]) {
-        (ecmascript::IMPLIED_KINDS, &[])
-    }
-
-    fn implied_end(&self, node: Node<'_>, parent: Option<Node<'_>>) -> &'static [&'static str] {
-        ecmascript::implied_end(node, parent)
-    }
-}
+        }),
+        (Language::Tsx, || {
+            tree_sitter_typescript::LANGUAGE_TSX.into()
+        }),
+    ],
+    family: ecmascript::FAMILY,
+    import_scheme: None,
+    separator: ".",
+    comments: ecmascript::COMMENTS,
+    imports_as_written: true,
+    normal_kinds: ecmascript::NORMAL_KINDS,
+    implied_kinds: ecmascript::IMPLIED_KINDS,
+    implied_parents: &[],
+    declarations: ecmascript::DECLARATIONS,
+    wrapper_kinds: &[],
+    item_containers: &[],
+    analyzer: &EcmaScript(Dialect::TypeScript),
+};
 
 #[cfg(test)]
 mod tests {

@@ -49,14 +49,14 @@ pub enum Resolution {
     Receiver,
 }
 
-/// How one language names modules and resolves imports (its analyzer says which:
-/// [`crate::lang::Analyzer::import_scheme`]).
+/// How one language names modules and resolves imports (its configuration says which:
+/// [`crate::lang::LanguageConfig::import_scheme`]).
 pub use crate::lang::ImportScheme as Scheme;
 
 impl Scheme {
     /// The import scheme of a language, if it has one.
     pub fn of(language: Language) -> Option<Scheme> {
-        lang::for_language(language).and_then(|a| a.import_scheme())
+        lang::for_language(language).and_then(|a| a.import_scheme)
     }
 
     /// The scheme's implementation: the one place a scheme is tied to its rules.

@@ -51,12 +51,77 @@
 //! the node's depth, so a lookup per definition would make deeply nested files quadratic. Roles
 //! are therefore read from a node, its children and the bytes around it; only TypeScript method
 //! signatures, and methods whose preceding text may be a decorator, look at their parent.
+//!
+//! The module is split by concern: `imports` reads import and export statements and module
+//! loads, `formatting` what prettier and the like may write either way (ADR 9).
 
 use tree_sitter::Node;
 
-use super::normal::{Parens, caseless, only_child, quoted_value, redundant};
-use super::walk::text;
-use super::{Declaration, Normal, Role, Visibility, fnv};
+use super::nodes::{child_of_kind, text};
+use super::{Analyzer, Declaration, Declares, Head, Language, Normal, Role, Visibility};
+use imports::unquote;
+
+mod formatting;
+mod imports;
+
+/// The languages of one program: each can call into the others' files.
+pub(super) const FAMILY: &[Language] = &[
+    Language::TypeScript,
+    Language::Tsx,
+    Language::JavaScript,
+    Language::Jsx,
+];
+
+/// The comment kinds of both grammars (JSDoc is a comment like any other).
+pub(super) const COMMENTS: &[&str] = &["comment", "html_comment"];
+
+pub(super) use formatting::{IMPLIED_KINDS, NORMAL_KINDS};
+
+/// What both grammars declare besides functions: classes, interfaces, type aliases, enums,
+/// and constants (a `const` whose first value is not a function: [`const_declaration`]).
+pub(super) const DECLARATIONS: &[Declares] = &[
+    Declares::rule("class_declaration", "class", Head::Field("body")),
+    Declares::rule("abstract_class_declaration", "class", Head::Field("body")),
+    Declares::rule("interface_declaration", "interface", Head::Field("body")),
+    Declares::rule("type_alias_declaration", "type", Head::Whole),
+    Declares::rule("enum_declaration", "enum", Head::Field("body")),
+    Declares::hook("lexical_declaration"),
+];
+
+/// The JavaScript and TypeScript analyzer, for one grammar.
+pub(super) struct EcmaScript(pub(super) Dialect);
+
+impl Analyzer for EcmaScript {
+    fn role<'t>(&self, node: Node<'t>, source: &[u8]) -> Role<'t> {
+        role(node, source, self.0)
+    }
+
+    fn visibility(
+        &self,
+        _outer: Node<'_>,
+        node: Node<'_>,
+        _name: &str,
+        source: &[u8],
+    ) -> Visibility {
+        visibility(node, source)
+    }
+
+    fn declaration<'t>(&self, node: Node<'t>, _source: &[u8]) -> Option<Declaration<'t>> {
+        const_declaration(node)
+    }
+
+    fn imports(&self, node: Node<'_>, source: &[u8]) -> Vec<String> {
+        imports::imports(node, source)
+    }
+
+    fn normal(&self, node: Node<'_>, parent: Option<Node<'_>>, source: &[u8]) -> Normal {
+        formatting::normal(node, parent, source)
+    }
+
+    fn implied_end(&self, node: Node<'_>, parent: Option<Node<'_>>) -> &'static [&'static str] {
+        formatting::implied_end(node, parent)
+    }
+}
 
 /// Which grammar a tree comes from, where they differ.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -82,7 +147,7 @@ struct Definition<'t> {
 }
 
 /// What `node` means (shared by both analyzers' `role`).
-pub(super) fn role<'t>(node: Node<'t>, source: &[u8], dialect: Dialect) -> Role<'t> {
+fn role<'t>(node: Node<'t>, source: &[u8], dialect: Dialect) -> Role<'t> {
     // Keywords such as `class` and `module` share their kind with named nodes.
     if !node.is_named() {
         return Role::Other;
@@ -106,11 +171,11 @@ pub(super) fn role<'t>(node: Node<'t>, source: &[u8], dialect: Dialect) -> Role<
     }
 }
 
-/// How far a definition is visible (both analyzers): what `export` wraps (on the same line),
-/// what is assigned to `exports` or `module.exports`, and class and interface members that are
-/// neither `private` nor `#private` (the walker caps those by their class: members of a class
-/// that is not exported are not). Read from the node, its children and the bytes before it.
-pub(super) fn visibility(node: Node<'_>, source: &[u8]) -> Visibility {
+/// How far a definition is visible: what `export` wraps (on the same line), what is assigned
+/// to `exports` or `module.exports`, and class and interface members that are neither
+/// `private` nor `#private` (the walker caps those by their class: members of a class that is
+/// not exported are not). Read from the node, its children and the bytes before it.
+fn visibility(node: Node<'_>, source: &[u8]) -> Visibility {
     let public = |yes: bool| {
         if yes {
             Visibility::Public
@@ -148,73 +213,34 @@ fn exported(node: Node<'_>, source: &[u8]) -> bool {
         || (word == b"default" && &source[word_before(source, before.start)] == b"export")
 }
 
-/// What a node declares besides functions (both analyzers): classes, interfaces, type aliases,
-/// enums, and constants (a `const` whose first value is not a function).
-pub(super) fn declaration<'t>(node: Node<'t>, _source: &[u8]) -> Option<Declaration<'t>> {
-    let kind = match node.kind() {
-        "class_declaration" | "abstract_class_declaration" => "class",
-        "interface_declaration" => "interface",
-        "type_alias_declaration" => "type",
-        "enum_declaration" => "enum",
-        "lexical_declaration" => {
-            if node.child(0).is_none_or(|c| c.kind() != "const") {
-                return None;
-            }
-            let mut cursor = node.walk();
-            let declarator = node
-                .named_children(&mut cursor)
-                .find(|c| c.kind() == "variable_declarator")?;
-            let name = declarator
-                .child_by_field_name("name")
-                .filter(|n| n.kind() == "identifier")?;
-            let value = declarator.child_by_field_name("value");
-            if value.is_some_and(is_function_value) {
-                return None;
-            }
-            return Some(Declaration {
-                kind: "const",
-                name,
-                outer: node,
-                head_end: value.map_or(node.end_byte(), |v| v.start_byte()),
-            });
-        }
-        _ => return None,
-    };
-    let head_end = match kind {
-        "type" => None,
-        _ => node.child_by_field_name("body"),
-    };
+/// A `const` declaration whose first value is not a function, named by its first declarator
+/// (its head up to the value).
+fn const_declaration(node: Node<'_>) -> Option<Declaration<'_>> {
+    if node.child(0).is_none_or(|c| c.kind() != "const") {
+        return None;
+    }
+    let mut cursor = node.walk();
+    let declarator = node
+        .named_children(&mut cursor)
+        .find(|c| c.kind() == "variable_declarator")?;
+    let name = declarator
+        .child_by_field_name("name")
+        .filter(|n| n.kind() == "identifier")?;
+    let value = declarator.child_by_field_name("value");
+    if value.is_some_and(is_function_value) {
+        return None;
+    }
     Some(Declaration {
-        kind,
-        name: node.child_by_field_name("name")?,
+        kind: "const",
+        name,
         outer: node,
-        head_end: head_end.map_or(node.end_byte(), |b| b.start_byte()),
+        head_end: value.map_or(node.end_byte(), |v| v.start_byte()),
     })
 }
 
-/// The node kinds [`declaration`] answers for.
-pub(super) const DECLARATION_KINDS: &[&str] = &[
-    "class_declaration",
-    "abstract_class_declaration",
-    "interface_declaration",
-    "type_alias_declaration",
-    "enum_declaration",
-    "lexical_declaration",
-];
-
 /// Whether a node is a comment.
-pub(super) fn is_comment(node: Node<'_>) -> bool {
-    matches!(node.kind(), "comment" | "html_comment")
-}
-
-/// The imports a node declares, as canonical strings (see the module doc).
-pub(super) fn imports(node: Node<'_>, source: &[u8]) -> Vec<String> {
-    match node.kind() {
-        "import_statement" => import_statement(node, source),
-        "export_statement" => re_export(node, source),
-        "call_expression" => module_load(node, source).into_iter().collect(),
-        _ => Vec::new(),
-    }
+fn is_comment(node: Node<'_>) -> bool {
+    COMMENTS.contains(&node.kind())
 }
 
 /// The name a scope node qualifies with, and whether functions directly inside are methods.
@@ -377,11 +403,7 @@ fn own_definition(node: Node<'_>) -> Option<Definition<'_>> {
         "pair" => bound(field("key"), field("value")),
         "assignment_expression" => bound(field("left").and_then(target_name), field("right")),
         // `export default () => {}` is named by its `default` keyword.
-        "export_statement" => {
-            let mut cursor = node.walk();
-            let default = node.children(&mut cursor).find(|c| c.kind() == "default");
-            bound(default, field("value"))
-        }
+        "export_statement" => bound(child_of_kind(node, "default"), field("value")),
         _ => None,
     }
 }
@@ -517,454 +539,10 @@ fn may_follow_decorator(source: &[u8], at: usize) -> bool {
     }
 }
 
-/// A string literal's content (quotes dropped; escapes kept as written).
-fn unquote(literal: &str) -> String {
-    literal
-        .strip_prefix(['"', '\''])
-        .and_then(|rest| rest.strip_suffix(['"', '\'']))
-        .unwrap_or(literal)
-        .to_owned()
-}
-
-/// The module a node names in its `source` field, unquoted.
-fn source_module(node: Node<'_>, source: &[u8]) -> Option<String> {
-    node.child_by_field_name("source")
-        .map(|s| unquote(text(s, source)))
-}
-
-/// `module.name`, with ` as alias` when the alias is given.
-fn member(module: &str, name: &str, alias: Option<&str>) -> String {
-    match alias {
-        Some(alias) => format!("{module}.{name} as {alias}"),
-        None => format!("{module}.{name}"),
-    }
-}
-
-/// The names of `import_specifier` or `export_specifier` children of a list node.
-fn specifiers(list: Node<'_>, module: &str, source: &[u8], out: &mut Vec<String>) {
-    let mut cursor = list.walk();
-    for spec in list.named_children(&mut cursor) {
-        if !matches!(spec.kind(), "import_specifier" | "export_specifier") {
-            continue;
-        }
-        let Some(name) = spec.child_by_field_name("name") else {
-            continue;
-        };
-        let alias = spec
-            .child_by_field_name("alias")
-            .map(|a| unquote(text(a, source)));
-        out.push(member(
-            module,
-            &unquote(text(name, source)),
-            alias.as_deref(),
-        ));
-    }
-}
-
-/// The last named, non-comment child of a node (the identifier of `* as ns`).
-fn last_named(node: Node<'_>) -> Option<Node<'_>> {
-    let mut cursor = node.walk();
-    node.named_children(&mut cursor)
-        .filter(|c| !is_comment(*c))
-        .last()
-}
-
-fn import_statement(node: Node<'_>, source: &[u8]) -> Vec<String> {
-    let mut cursor = node.walk();
-    let children: Vec<Node<'_>> = node.named_children(&mut cursor).collect();
-    let Some(module) = source_module(node, source) else {
-        // `import x = require("m")`: the source is the require clause's.
-        return children
-            .iter()
-            .filter(|c| c.kind() == "import_require_clause")
-            .filter_map(|c| source_module(*c, source))
-            .collect();
-    };
-    let mut out = Vec::new();
-    for clause in children.iter().filter(|c| c.kind() == "import_clause") {
-        let mut cursor = clause.walk();
-        for part in clause.named_children(&mut cursor) {
-            match part.kind() {
-                "identifier" => out.push(member(&module, "default", Some(text(part, source)))),
-                "namespace_import" => {
-                    if let Some(ns) = last_named(part) {
-                        out.push(member(&module, "*", Some(text(ns, source))));
-                    }
-                }
-                "named_imports" => specifiers(part, &module, source, &mut out),
-                _ => {}
-            }
-        }
-    }
-    if out.is_empty() {
-        // `import "m"` (for its side effects) and `import {} from "m"` load the module.
-        out.push(module);
-    }
-    out
-}
-
-fn re_export(node: Node<'_>, source: &[u8]) -> Vec<String> {
-    let Some(module) = source_module(node, source) else {
-        return Vec::new();
-    };
-    let mut out = Vec::new();
-    let mut cursor = node.walk();
-    for child in node.children(&mut cursor) {
-        match child.kind() {
-            "export_clause" => specifiers(child, &module, source, &mut out),
-            "namespace_export" => {
-                if let Some(ns) = last_named(child) {
-                    out.push(member(&module, "*", Some(&unquote(text(ns, source)))));
-                }
-            }
-            "*" => out.push(member(&module, "*", None)),
-            _ => {}
-        }
-    }
-    if out.is_empty() {
-        // `export {} from "m"` still loads the module.
-        out.push(module);
-    }
-    out
-}
-
-/// The module of `require("m")` or `import("m")` with a string literal.
-fn module_load(node: Node<'_>, source: &[u8]) -> Option<String> {
-    let function = node.child_by_field_name("function")?;
-    let loads = function.kind() == "import"
-        || (function.kind() == "identifier" && text(function, source) == "require");
-    if !loads {
-        return None;
-    }
-    let arguments = node.child_by_field_name("arguments")?;
-    let mut cursor = arguments.walk();
-    let mut args = arguments
-        .named_children(&mut cursor)
-        .filter(|a| !is_comment(*a));
-    match (args.next(), args.next()) {
-        (Some(only), None) if only.kind() == "string" => Some(unquote(text(only, source))),
-        _ => None,
-    }
-}
-
-/// Statements that end with a `;` whether written or not (automatic semicolon insertion):
-/// each counts one, implied, and a written one is dropped.
-const STATEMENTS: &[&str] = &[
-    "expression_statement",
-    "lexical_declaration",
-    "variable_declaration",
-    "return_statement",
-    "throw_statement",
-    "break_statement",
-    "continue_statement",
-    "debugger_statement",
-    "do_statement",
-    "import_statement",
-    "export_statement",
-    "type_alias_declaration",
-    "ambient_declaration",
-    "function_signature",
-];
-
-/// The kinds `normal` looks at.
-pub(super) const NORMAL_KINDS: &[&str] = &[
-    ";",
-    "|",
-    "&",
-    "number",
-    "string",
-    "parenthesized_expression",
-    "formal_parameters",
-    "return",
-    "throw",
-    "break",
-    "continue",
-    "yield",
-];
-
-/// The kinds `implied_end` looks at: [`STATEMENTS`], [`FIELDS`], empty statements and `new`.
-pub(super) const IMPLIED_KINDS: &[&str] = &[
-    "expression_statement",
-    "lexical_declaration",
-    "variable_declaration",
-    "return_statement",
-    "throw_statement",
-    "break_statement",
-    "continue_statement",
-    "debugger_statement",
-    "do_statement",
-    "import_statement",
-    "export_statement",
-    "type_alias_declaration",
-    "ambient_declaration",
-    "function_signature",
-    "field_definition",
-    "public_field_definition",
-    "method_signature",
-    "abstract_method_signature",
-    "index_signature",
-    "empty_statement",
-    "new_expression",
-];
-
-/// Class members that end with a `;` whether written or not (the `;` is the class body's).
-const FIELDS: &[&str] = &[
-    "field_definition",
-    "public_field_definition",
-    "method_signature",
-    "abstract_method_signature",
-    "index_signature",
-];
-
-/// Where an empty statement (a lone `;`) is only a stray separator, which prettier removes.
-const STATEMENT_LISTS: &[&str] = &[
-    "program",
-    "statement_block",
-    "class_body",
-    "switch_case",
-    "switch_default",
-];
-
-/// JavaScript's parentheses rule: atoms, whole slots, doubled, or implied by precedence.
-static PARENS: Parens = Parens {
-    atoms: &[
-        "identifier",
-        "this",
-        "super",
-        "member_expression",
-        "subscript_expression",
-        "call_expression",
-        "string",
-        "template_string",
-        "number",
-        "true",
-        "false",
-        "null",
-        "undefined",
-        "array",
-        "object",
-        "regex",
-        "jsx_element",
-        "jsx_self_closing_element",
-        "non_null_expression",
-    ],
-    slots: &[
-        "variable_declarator",
-        "assignment_expression",
-        "augmented_assignment_expression",
-        "return_statement",
-        "throw_statement",
-        "arguments",
-        "array",
-        "pair",
-        "arrow_function",
-        "spread_element",
-        "template_substitution",
-        "jsx_expression",
-        // `(a = 1), b()`: each operand of the comma operator is a whole assignment.
-        "sequence_expression",
-    ],
-    // `new (a())()` is not `new a()()`.
-    never: &["new_expression"],
-    not_in_slots: &["sequence_expression"],
-    unary: &["unary_expression", "await_expression", "update_expression"],
-    binary: &["binary_expression"],
-    precedence,
-    right_assoc: &[b"**"],
-};
-
-fn precedence(operator: &[u8]) -> Option<u8> {
-    Some(match operator {
-        b"??" => 1,
-        b"||" => 2,
-        b"&&" => 3,
-        b"|" => 4,
-        b"^" => 5,
-        b"&" => 6,
-        b"==" | b"!=" | b"===" | b"!==" => 7,
-        b"<" | b">" | b"<=" | b">=" | b"instanceof" | b"in" => 8,
-        b"<<" | b">>" | b">>>" => 9,
-        b"+" | b"-" => 10,
-        b"*" | b"/" | b"%" => 11,
-        b"**" => 12,
-        _ => return None,
-    })
-}
-
-/// How a node counts toward the fingerprints (shared by both analyzers' `normal`): optional
-/// semicolons, separators of object types, redundant parentheses (a lone arrow parameter's
-/// included), string quotes, number spellings, quoted property names, a leading `|`.
-pub(super) fn normal(node: Node<'_>, parent: Option<Node<'_>>, source: &[u8]) -> Normal {
-    let parent_kind = parent.map_or("", |p| p.kind());
-    match node.kind() {
-        ";" if STATEMENTS.contains(&parent_kind)
-            || matches!(parent_kind, "class_body" | "empty_statement") =>
-        {
-            Normal::Drop
-        }
-        // `{ a: string, b: number }` is `{ a: string; b: number }`.
-        ";" if matches!(parent_kind, "object_type" | "interface_body") => Normal::As(fnv(b",")),
-        // A `|` or `&` before the first member of a union or intersection type.
-        "|" | "&"
-            if matches!(parent_kind, "union_type" | "intersection_type")
-                && parent.is_some_and(|p| p.start_byte() == node.start_byte()) =>
-        {
-            Normal::Drop
-        }
-        // `return` and a line break end the statement (JavaScript inserts the `;` there),
-        // whatever follows: `return\n(x)` returns nothing. tree-sitter reads the next line as
-        // the value, so the break itself must count.
-        "return" | "throw" | "break" | "continue" | "yield"
-            if parent.is_some_and(|p| {
-                matches!(
-                    p.kind(),
-                    "return_statement"
-                        | "throw_statement"
-                        | "break_statement"
-                        | "continue_statement"
-                        | "yield_expression"
-                )
-            }) && line_break_after(node, source) =>
-        {
-            Normal::As(fnv(b";\n"))
-        }
-        "number" => number(&source[node.byte_range()]),
-        // Not the `string` type keyword.
-        "string" if node.is_named() => string(node, parent, source),
-        "parenthesized_expression" if parens_redundant(node, parent, source) => Normal::Unwrap,
-        // `(x) => x` is `x => x`.
-        "formal_parameters" if parent_kind == "arrow_function" && lone_parameter(node) => {
-            Normal::Unwrap
-        }
-        _ => Normal::Keep,
-    }
-}
-
-/// The tokens a node ends with whether written or not: a statement's `;`, the `()` of
-/// `new Foo`.
-pub(super) fn implied_end(node: Node<'_>, parent: Option<Node<'_>>) -> &'static [&'static str] {
-    let kind = node.kind();
-    let parent_kind = parent.map_or("", |p| p.kind());
-    if STATEMENTS.contains(&kind) || (parent_kind == "class_body" && FIELDS.contains(&kind)) {
-        &[";"]
-    } else if kind == "empty_statement" && !STATEMENT_LISTS.contains(&parent_kind) {
-        // The empty body of a control statement (`for (;;);`) is a statement.
-        &[";"]
-    } else if kind == "new_expression" && node.child_by_field_name("arguments").is_none() {
-        &["(", ")"]
-    } else {
-        &[]
-    }
-}
-
-/// Whether a line break comes between `node` and the next token of its parent (a value or a
-/// label; a written `;` ends the statement anyway).
-fn line_break_after(node: Node<'_>, source: &[u8]) -> bool {
-    let Some(next) = node.next_sibling() else {
-        return false;
-    };
-    if next.kind() == ";" {
-        return false;
-    }
-    source
-        .get(node.end_byte()..next.start_byte())
-        .is_some_and(|between| between.contains(&b'\n'))
-}
-
-fn parens_redundant(node: Node<'_>, parent: Option<Node<'_>>, source: &[u8]) -> bool {
-    if let Some(inner) = only_child(node, is_comment) {
-        let kind = inner.kind();
-        // `(a?.b).c` stops the optional chain; `a?.b.c` does not.
-        if matches!(
-            kind,
-            "member_expression" | "subscript_expression" | "call_expression"
-        ) && text(inner, source).contains("?.")
-        {
-            return false;
-        }
-        // `() => ({})` returns an object, `() => {}` nothing; `({} = x)` needs them too.
-        if matches!(kind, "object" | "object_pattern" | "assignment_expression")
-            && parent.is_some_and(|p| matches!(p.kind(), "arrow_function" | "expression_statement"))
-        {
-            return false;
-        }
-    }
-    // Every binary and unary expression binds tighter than `?:`, in any of its three places.
-    if parent.is_some_and(|p| p.kind() == "ternary_expression")
-        && only_child(node, is_comment).is_some_and(|inner| {
-            PARENS.binary.contains(&inner.kind()) || PARENS.unary.contains(&inner.kind())
-        })
-    {
-        return true;
-    }
-    redundant(&PARENS, node, parent, source, is_comment)
-}
-
-/// Whether an arrow function's parameter list is one plain name (`(x)`, not `(x: T)`,
-/// `(x = 1)` or `(...x)`).
-fn lone_parameter(parameters: Node<'_>) -> bool {
-    only_child(parameters, is_comment).is_some_and(|p| match p.kind() {
-        "identifier" => true,
-        "required_parameter" => only_child(p, is_comment).is_some_and(|i| i.kind() == "identifier"),
-        _ => false,
-    })
-}
-
-/// A number by its value when it is a plain decimal (`1.50`, `1.5`, `15e-1`); other
-/// spellings in lower case (`0XFF`, `0xff`).
-fn number(literal: &[u8]) -> Normal {
-    let plain = literal
-        .iter()
-        .all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'e' | b'E' | b'+' | b'-'));
-    let starts_with_zero_digit =
-        literal.len() > 1 && literal[0] == b'0' && literal[1].is_ascii_digit();
-    if plain && !starts_with_zero_digit {
-        if let Some(value) = std::str::from_utf8(literal)
-            .ok()
-            .and_then(|t| t.parse::<f64>().ok())
-        {
-            let mut bytes = *b"num:\0\0\0\0\0\0\0\0";
-            bytes[4..].copy_from_slice(&value.to_bits().to_le_bytes());
-            return Normal::As(fnv(&bytes));
-        }
-    }
-    caseless(literal)
-}
-
-/// A string literal by its value: either quote, `\'` and `\"` read as quotes (not in JSX
-/// attributes, which have no escapes). A property name that is a valid identifier counts as
-/// that identifier (`{"a": 1}` is `{a: 1}`).
-fn string(node: Node<'_>, parent: Option<Node<'_>>, source: &[u8]) -> Normal {
-    let range = node.byte_range();
-    if range.len() < 2 {
-        return Normal::Keep;
-    }
-    let body = &source[range.start + 1..range.end - 1];
-    let key = parent.is_some_and(|p| {
-        matches!(p.kind(), "pair" | "property_signature")
-            && p.child_by_field_name(if p.kind() == "pair" { "key" } else { "name" })
-                .is_some_and(|k| k.id() == node.id())
-    });
-    if key
-        && body.first().is_some_and(|b| !b.is_ascii_digit())
-        && body.iter().all(|b| is_identifier_byte(*b))
-    {
-        return Normal::As(fnv(body));
-    }
-    let jsx = parent.is_some_and(|p| p.kind() == "jsx_attribute");
-    Normal::As(quoted_value(b"", body, !jsx))
-}
-
 #[cfg(test)]
 mod tests {
-    #[test]
-    fn implied_kinds_cover_every_statement_and_field() {
-        for kind in super::STATEMENTS.iter().chain(super::FIELDS) {
-            assert!(super::IMPLIED_KINDS.contains(kind), "{kind}");
-        }
-    }
-
-    use super::{byte_after, may_follow_decorator, unquote, word_before};
+    use super::imports::unquote;
+    use super::{byte_after, may_follow_decorator, word_before};
     use crate::lang::{Function, Language, analyze};
 
     fn functions(label: Language, source: &str) -> Vec<Function> {
