@@ -19,6 +19,7 @@
 
 mod commands;
 pub mod gh;
+mod options;
 
 use std::os::unix::ffi::OsStrExt;
 
