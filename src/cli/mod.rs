@@ -200,7 +200,16 @@ fn run_caught(argv0: OsString, args: Vec<OsString>) -> i32 {
         }
     };
     if parse_only() {
-        return exit_codes::SUCCESS;
+        return match cli.command.parse_range() {
+            Ok(()) => exit_codes::SUCCESS,
+            Err(err) => {
+                #[allow(clippy::print_stderr, reason = "the CLI's error edge")]
+                {
+                    eprintln!("git-prism: {err:#}");
+                }
+                exit_codes::FAILURE
+            }
+        };
     }
     // The server writes the protocol to stdout from its runtime's threads: it must not run
     // while this thread holds the stdout lock.
@@ -282,6 +291,19 @@ fn parse(argv0: OsString, mut args: Vec<OsString>) -> Result<Cli, clap::Error> {
 }
 
 impl Command {
+    /// Parses the git-style range of a command that takes one with the shim's grammar, as
+    /// running the command does first (clap takes any word into the range).
+    fn parse_range(&self) -> anyhow::Result<()> {
+        match self {
+            Command::Manifest(a) => a.range.diff().map(drop),
+            Command::Context(a) => a.range.diff().map(drop),
+            Command::Review(a) => a.range.diff().map(drop),
+            Command::History(a) => a.range.log().map(drop),
+            Command::Snapshot(a) => range::parse_diff(&a.range).map(drop),
+            _ => Ok(()),
+        }
+    }
+
     /// The git-style range arguments of a range command.
     fn git_args(&mut self) -> Option<&mut Vec<OsString>> {
         match self {
@@ -294,8 +316,9 @@ impl Command {
     }
 }
 
-/// Test switch (debug builds only, `GIT_PRISM_TEST_PARSE_ONLY`): the command line is parsed
-/// and nothing runs, so a test can hold every example in the help to the parser.
+/// Test switch (debug builds only, `GIT_PRISM_TEST_PARSE_ONLY`): the command line is parsed,
+/// its range too, and nothing runs, so a test can hold every example in the help to the
+/// parser.
 fn parse_only() -> bool {
     #[cfg(debug_assertions)]
     {

@@ -21,6 +21,7 @@ mod formatting;
 mod functions;
 mod guard;
 mod guard_attacks;
+mod help;
 mod history;
 mod hooks;
 mod interface_oracle;
