@@ -35,8 +35,9 @@ use crate::exit_codes;
 ///
 /// Installed on PATH as `git` and `gh` (see `git-prism shim install`), the same binary answers an
 /// agent's `git diff`, `git log`, `git show`, `git blame` and `gh pr diff` with structured JSON and
-/// passes every other call to the real program untouched. The commands below give the same
-/// answers by name, serve them as MCP tools, and hold an agent to a scope (`session`).
+/// passes every other call to the real program untouched. The commands below give structured
+/// change data by name (`manifest`, `context`, `review`, ...), serve it as MCP tools (`serve`),
+/// and hold an agent to a scope (`session`).
 ///
 /// `git-prism <COMMAND> -h` summarises a command, `--help` is its full reference with examples,
 /// and `git-prism man` prints the manual (every environment variable and file).

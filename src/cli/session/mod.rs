@@ -37,17 +37,17 @@ on the agent's PATH, where the guard sees every call, and does not start without
 The scope file is TOML; only a repository's `path` and `permission` are required, and an \
 unknown key or permission is an error:
 
-  protected_paths = [\"migrations/\"]  # paths no commit may change
-  unlisted = \"hidden\"                # \"read\": unlisted repos are readable
-  writable = [\"~/.cache/pip\"]        # more places the agent may write
-  hidden = [\"~/work/secret\"]         # more places the agent may not read
-  ports = [443, 80]                  # the agent's TCP ports (\"any\": all)
+  protected_paths = [\"migrations/\"] # paths no commit may change
+  unlisted = \"hidden\"               # \"read\": unlisted repos readable
+  writable = [\"~/.cache/pip\"]       # more places the agent may write
+  hidden = [\"~/work/secret\"]        # more places it may not read
+  ports = [443, 80]                 # its TCP ports (\"any\": every one)
 
   [[repo]]
-  path = \"/home/me/src/app\"          # a repository's top (or a bare one)
-  permission = \"write-push\"          # read | write-local | write-push
-  protected = [\"main\", \"master\"]     # branches never pushed to (default)
-  protected_paths = [\".github/\"]     # replaces the top-level list here
+  path = \"/home/me/src/app\"         # a repository's top (or bare)
+  permission = \"write-push\"         # read | write-local | write-push
+  protected = [\"main\", \"master\"]    # never pushed to (the default)
+  protected_paths = [\".github/\"]    # replaces the list above here
 
 `read`: nothing in the repository changes through git; `write-local`: everything on this \
 machine, nothing leaves it; `write-push`: pushes too, never to a protected branch. A repository \
