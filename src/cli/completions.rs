@@ -1,9 +1,7 @@
 //! `git-prism completions <shell>`: generated from the clap definitions, so they never drift
 //! from the command line they describe (the manual is [`super::manual`]'s).
 
-use clap::CommandFactory;
-
-use super::{Cli, Out};
+use super::Out;
 use crate::exit_codes;
 
 /// Arguments of `completions`.
@@ -15,7 +13,7 @@ pub(crate) struct CompletionArgs {
 }
 
 pub(crate) fn completions(args: CompletionArgs, out: &mut Out<'_>) -> anyhow::Result<i32> {
-    let mut command = Cli::command();
+    let mut command = super::command();
     clap_complete::generate(args.shell, &mut command, "git-prism", out.stdout);
     Ok(exit_codes::SUCCESS)
 }

@@ -15,7 +15,9 @@ pub(crate) struct Args {
     /// Explain a `gh` command line instead of a `git` one
     #[arg(long)]
     gh: bool,
-    /// Decide this many times and report the median time of one decision
+    /// Decide N times and report the median time
+    ///
+    /// The median time of one decision is `decide_us`, in microseconds.
     #[arg(long, value_name = "N", default_value_t = 1)]
     repeat: u32,
     /// The arguments after `git` (or `gh`), e.g. `-- diff main..HEAD`

@@ -10,8 +10,10 @@ use crate::query::{self, HistoryForm, HistoryQuery};
 /// Arguments of `history`.
 #[derive(Debug, clap::Args)]
 #[command(
-    mut_arg("page_size", |a| a.help("Commits per page (a `next_cursor` is given when more remain)")),
-    mut_arg("git_args", |a| a.help(
+    mut_arg("page_size", |a| a
+        .help("Commits per page")
+        .long_help("Commits per page (a `next_cursor` is given when more remain)")),
+    mut_arg("git_args", |a| a.help("The commits, as for `git log`").long_help(
         "The commits, as for `git log`: `A..B`, `^A B`, `B --not A`, `-n N`, `--author X`, \
          `--since D`, `--first-parent`, `-- <paths>`..."
     )),

@@ -53,18 +53,19 @@ pub struct Args {
 
 #[derive(Debug, clap::Subcommand)]
 enum Event {
-    /// Block the end of a turn (exit 2, reasons on stderr) until its work is committed and
-    /// pushed; silent when it is
-    #[command(
-        after_help = "Exit status: 0 done (or nothing changed); 2 not done (one line per failure and what to run, on stderr); 1 the check itself failed."
-    )]
+    /// Block the end of a turn until its work is committed and pushed
+    ///
+    /// Exits 2 with one line per failure on stderr, which the harness gives the model, so the
+    /// turn goes on; silent when the work is done.
     Stop {
         /// The harness that runs the hook (claude, codex, gemini)
         #[arg(long, value_name = "HARNESS", value_parser = parse_harness)]
         harness: Option<Harness>,
     },
-    /// Print where the work stands (branch, upstream, uncommitted, the session's scope) as the
-    /// harness's session starts
+    /// Print where the work stands as the harness's session starts
+    ///
+    /// The branch, its upstream, what is uncommitted and the session's scope, for the model to
+    /// read.
     SessionStart {
         /// The harness that runs the hook (claude, codex, gemini: JSON for Gemini CLI)
         #[arg(long, value_name = "HARNESS", value_parser = parse_harness)]

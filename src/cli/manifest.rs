@@ -10,8 +10,10 @@ use crate::query::{self, ManifestQuery};
 /// Arguments of `manifest`.
 #[derive(Debug, clap::Args)]
 #[command(
-    mut_arg("page_size", |a| a.help("Files per page (a `next_cursor` is given when more remain)")),
-    mut_arg("git_args", |a| a.help(
+    mut_arg("page_size", |a| a
+        .help("Files per page")
+        .long_help("Files per page (a `next_cursor` is given when more remain)")),
+    mut_arg("git_args", |a| a.help("The range, as for `git diff`").long_help(
         "The range, as for `git diff`: `A..B`, `A...B`, `A B`, `A^!`, `A` (against the working \
          tree), nothing (index against working tree), `--cached [A]`, `--merge-base`, diff \
          options such as `-M50%` or `--no-renames`, and `-- <paths>`"

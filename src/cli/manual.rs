@@ -7,6 +7,9 @@
 //! the [`Topic`]s it belongs to. A page lists the entries of its command's topics;
 //! `git-prism(1)` lists them all.
 //!
+//! The examples and the exit statuses are also the end of each command's `--help`
+//! ([`with_help_tails`]), so the help and the manual say the same.
+//!
 //! Invariants (tested): every command has a page and every page a command; every `GIT_PRISM_*`
 //! name in `src/` is in [`VARIABLES`]; every example that runs `git-prism` parses.
 
@@ -22,8 +25,10 @@ use crate::exit_codes;
 /// Arguments of `man`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
-    /// Write one page per command into DIR (git-prism.1, git-prism-shim.1, ...) instead of
-    /// printing git-prism(1)
+    /// Write one page per command into DIR
+    ///
+    /// The pages are git-prism.1, git-prism-shim.1, ...; without DIR, git-prism(1) is
+    /// printed.
     #[arg(value_name = "DIR")]
     dir: Option<PathBuf>,
 }
@@ -523,7 +528,10 @@ const PAGES: &[Page] = &[
                 exit_codes::SUCCESS,
                 "The client closed the connection, or the process that started the server ended.",
             ),
-            (exit_codes::FAILURE, "The server could not start."),
+            (
+                exit_codes::FAILURE,
+                "The server could not start, or the protocol failed.",
+            ),
             (exit_codes::USAGE, "The command line could not be parsed."),
         ]),
         topics: &[Topic::Answers, Topic::Git, Topic::Analysis],
@@ -755,6 +763,73 @@ pub(crate) fn run(args: Args, out: &mut Out<'_>) -> anyhow::Result<i32> {
     Ok(exit_codes::SUCCESS)
 }
 
+/// `command` (the derive's definition) with each command's examples, and its exit statuses
+/// where it has its own, after its `--help` (clap's `after_long_help`; `-h` stays short).
+pub(super) fn with_help_tails(command: clap::Command) -> clap::Command {
+    fn walk(command: clap::Command, path: &mut Vec<String>) -> clap::Command {
+        let mut command = command;
+        if let Some(page) = PAGES
+            .iter()
+            .find(|p| p.path.iter().copied().eq(path.iter().map(String::as_str)))
+        {
+            command = command.after_long_help(help_tail(page));
+        }
+        let names: Vec<String> = command
+            .get_subcommands()
+            .map(|s| s.get_name().to_owned())
+            .collect();
+        for name in names {
+            path.push(name.clone());
+            command = command.mut_subcommand(&name, |sub| walk(sub, path));
+            path.pop();
+        }
+        command
+    }
+    walk(command, &mut Vec::new())
+}
+
+/// The end of a command's `--help`: its examples (each command after `$ `) and its exit
+/// statuses when it has its own.
+fn help_tail(page: &Page) -> String {
+    let mut text = String::from("Examples:\n");
+    for (i, example) in page.examples.iter().enumerate() {
+        if i > 0 {
+            text.push('\n');
+        }
+        text.push_str(&format!("  {}\n    $ {}\n", example.text, example.command));
+    }
+    if let Some(statuses) = page.exit {
+        text.push_str("\nExit status:\n");
+        for (code, what) in statuses {
+            text.push_str(&hanging(&format!("  {code:<5}"), what));
+        }
+    }
+    text
+}
+
+/// `text` after `head`, wrapped at 78 columns under its own first column. clap wraps a line
+/// under the line's leading spaces, so at narrower widths it keeps the indent.
+fn hanging(head: &str, text: &str) -> String {
+    const WIDTH: usize = 78;
+    let indent = " ".repeat(head.len());
+    let mut out = head.to_owned();
+    let mut column = head.len();
+    for (i, word) in text.split_whitespace().enumerate() {
+        if i > 0 && column + 1 + word.len() > WIDTH {
+            out.push('\n');
+            out.push_str(&indent);
+            column = indent.len();
+        } else if i > 0 {
+            out.push(' ');
+            column += 1;
+        }
+        out.push_str(word);
+        column += word.len();
+    }
+    out.push('\n');
+    out
+}
+
 /// `git-prism-shim-install` for `["shim", "install"]`.
 fn page_name(path: &[&str]) -> String {
     std::iter::once("git-prism")
@@ -777,9 +852,7 @@ fn command_at(path: &[&str]) -> Option<clap::Command> {
                 command.mut_subcommand(name, without_help)
             })
     }
-    let mut command = without_help(Cli::command());
-    command.build();
-    let mut at = command;
+    let mut at = super::finish(without_help(Cli::command()));
     for name in path {
         at = at.find_subcommand(name)?.clone();
     }
@@ -953,10 +1026,8 @@ mod tests {
                 walk(sub, sub_path, out);
             }
         }
-        let mut command = Cli::command();
-        command.build();
         let mut out = Vec::new();
-        walk(&command, Vec::new(), &mut out);
+        walk(&super::super::command(), Vec::new(), &mut out);
         out
     }
 

@@ -39,11 +39,16 @@ use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 use crate::exit_codes;
 
-/// Structured git change data for AI coding agents.
+/// Structured git change data for AI coding agents
 ///
 /// Installed on PATH as `git` and `gh` (see `git-prism shim install`), the same binary answers an
 /// agent's `git diff`, `git log`, `git show`, `git blame` and `gh pr diff` with structured JSON and
-/// passes every other call to the real program untouched.
+/// passes every other call to the real program untouched. The commands below give structured
+/// change data by name (`manifest`, `context`, `review`, ...), serve it as MCP tools (`serve`),
+/// and hold an agent to a scope (`session`).
+///
+/// `git-prism <COMMAND> -h` summarises a command, `--help` is its full reference with examples,
+/// and `git-prism man` prints the manual (every environment variable and file).
 #[derive(Debug, Parser)]
 #[command(name = "git-prism", version = crate::version::VERSION, max_term_width = 100)]
 pub struct Cli {
@@ -51,44 +56,104 @@ pub struct Cli {
     command: Command,
 }
 
+// Each command's doc comment: its first paragraph is its line in `git-prism -h` and the top of
+// its own `-h` (at most 64 characters, so that `git-prism -h` fits 80 columns); the whole is
+// the top of its `--help` and its manual page's DESCRIPTION.
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Install, inspect or remove the git/gh PATH shim
+    ///
+    /// The shim is two links, `git` and `gh`, to this binary, in a directory first on PATH: an
+    /// agent's reads get structured answers, everything else runs the real program.
     Shim(shim::Args),
     /// Print which AI agent the environment identifies, as JSON
+    ///
+    /// The shim answers only an agent it recognises by its environment; this prints the agent
+    /// and the variable that named it (both null for none).
     AgentDetect(agent_detect::Args),
-    /// Print the change manifest of a range as JSON (files, line counts, dependencies)
+    /// Print the change manifest of a range as JSON
+    ///
+    /// The manifest lists every file the range changes, with its line counts, the functions and
+    /// imports it changes, and dependency changes; `git-prism schema` describes it field by
+    /// field.
     Manifest(manifest::Args),
-    /// Print who calls each function a range changes, what it calls, its tests and blast radius
-    Context(context::Args),
-    /// Print the manifest and the function context of a range in one answer
-    Review(context::Args),
+    /// Print callers, callees, tests and risk of changed functions
+    ///
+    /// For each function a range changes: who calls it, what it calls, its tests and its blast
+    /// radius, as JSON.
+    Context(context::ContextArgs),
+    /// Print the manifest and the function context in one answer
+    ///
+    /// One JSON answer for a range; each part pages on its own (`--manifest-cursor`,
+    /// `--context-cursor`).
+    Review(context::ReviewArgs),
     /// Print per-commit manifests of every commit in a range as JSON
     History(history::Args),
     /// Print file contents before and after a range as JSON
     Snapshot(snapshot::Args),
     /// Print the JSON Schema of the manifest
     Schema(schema::Args),
-    /// Serve the same data as MCP tools over stdio (for agents that prefer tools)
+    /// Serve the same data as MCP tools over stdio
+    ///
+    /// For agents that prefer tools to git. Stdout belongs to the protocol; the server logs to
+    /// stderr, and stops when the client closes stdin or the process that started it ends.
     Serve(serve::Args),
-    /// List the languages git-prism recognises and those with function analysis
+    /// List the languages git-prism recognises and analyses
+    ///
+    /// The language labels git-prism gives files, and those with function analysis
+    /// (functions, methods, imports).
     Languages(languages::Args),
-    /// Print what the shim would decide for a git (or gh) command line here, and why
+    /// Print what the shim would do with a git command line, and why
+    ///
+    /// As JSON: whether the shim would answer a git (or gh) command line here (`structured`,
+    /// with the request it would answer) or pass it to the real program (`passthrough`, with
+    /// the reason). What a session's guard would decide is `session
+    /// check`'s.
     Explain(explain::Args),
-    /// Start an agent held to a scope of repositories and permissions; check it; read its record
+    /// Start an agent held to a scope, check a scope, read the record
+    #[command(long_about = session::LONG_ABOUT)]
     Session(session::Args),
-    /// Ask git whether work said to be done is committed, pushed and merged (silent when it is)
-    #[command(
-        after_help = "Exit status: 0 every check holds (nothing is printed); 10 committed, 11 commit, 12 pushed, 13 merged, 14 hooks, 15 protected (the first failing check's; one line each, with what to run); 1 the checks could not be asked (a bad revision, no repository); 2 usage."
-    )]
+    /// Ask git whether work is committed, pushed and merged
+    ///
+    /// With `--protected`, also that no change touches a protected path. Silent when every
+    /// check holds; else one `git-prism verify:` line per failing check, with what to run, and
+    /// the first failing check's exit status. Inside a session, `git-prism session verify` asks
+    /// the same from what the session recorded.
     Verify(verify::Args),
-    /// Run as an agent harness's hook: block a turn's end until its work is done (`stop`), say
-    /// where the work stands as a session starts (`session-start`)
+    /// Run as an agent harness's hook (`stop`, `session-start`)
+    ///
+    /// The done-gate: `stop` blocks a turn's end until its work is done, `session-start` says
+    /// where the work stands as a session starts. `git-prism shim install --hooks` adds both to
+    /// the settings of Claude Code, Codex and Gemini CLI.
     Hook(hook::Args),
     /// Print shell completions (bash, zsh, fish, elvish, powershell)
     Completions(completions::CompletionArgs),
-    /// Print the manual page (roff), or write one page per command into a directory
+    /// Print the manual page, or write every page into a directory
+    ///
+    /// git-prism(1) is printed as roff; with a directory, one page per command is written
+    /// there.
     Man(manual::Args),
+}
+
+/// The command line as git-prism parses it: the derive's definition with every command's
+/// examples and exit statuses after its `--help` (the manual's table, [`manual`]), and
+/// `git-prism -h` one screen (its `-h` and `-V` only in `--help`). Built.
+pub(crate) fn command() -> clap::Command {
+    finish(Cli::command())
+}
+
+/// Finishes `command`, the derive's definition (perhaps adjusted), as [`command`] does.
+pub(crate) fn finish(command: clap::Command) -> clap::Command {
+    let mut command = manual::with_help_tails(command);
+    // Built, the subcommands know their full names for usage lines ("git-prism manifest").
+    command.build();
+    // clap adds `--help` and `--version` as it builds. `mut_args` keeps the arguments' order,
+    // which the built lookup tables index.
+    command.mut_args(|arg| match arg.get_id().as_str() {
+        "help" => arg.hide_short_help(true),
+        "version" => arg.hide_short_help(true).long_help("Print version"),
+        _ => arg,
+    })
 }
 
 /// Output streams handed to commands.
@@ -143,6 +208,18 @@ fn run_caught(argv0: OsString, args: Vec<OsString>) -> i32 {
             };
         }
     };
+    if parse_only() {
+        return match cli.command.parse_range() {
+            Ok(()) => exit_codes::SUCCESS,
+            Err(err) => {
+                #[allow(clippy::print_stderr, reason = "the CLI's error edge")]
+                {
+                    eprintln!("git-prism: {err:#}");
+                }
+                exit_codes::FAILURE
+            }
+        };
+    }
     // The server writes the protocol to stdout from its runtime's threads: it must not run
     // while this thread holds the stdout lock.
     let cli = match cli.command {
@@ -175,8 +252,8 @@ fn run_caught(argv0: OsString, args: Vec<OsString>) -> i32 {
         Command::Manifest(args) => manifest::run(args, &mut out),
         Command::Schema(args) => schema::run(args, &mut out),
         Command::Serve(_) => unreachable_serve(),
-        Command::Context(args) => context::run(context::Mode::Context, args, &mut out),
-        Command::Review(args) => context::run(context::Mode::Review, args, &mut out),
+        Command::Context(args) => context::run_context(args, &mut out),
+        Command::Review(args) => context::run_review(args, &mut out),
         Command::History(args) => history::run(args, &mut out),
         Command::Snapshot(args) => snapshot::run(args, &mut out),
         Command::Languages(args) => languages::run(args, &mut out),
@@ -205,9 +282,7 @@ fn run_caught(argv0: OsString, args: Vec<OsString>) -> i32 {
 
 /// Parses the command line (without running anything).
 fn parse(argv0: OsString, mut args: Vec<OsString>) -> Result<Cli, clap::Error> {
-    let mut command = Cli::command();
-    // Built, the subcommands know their full names for usage lines ("git-prism manifest").
-    command.build();
+    let mut command = command();
     let range_command = args
         .first()
         .and_then(|a| a.to_str())
@@ -225,14 +300,42 @@ fn parse(argv0: OsString, mut args: Vec<OsString>) -> Result<Cli, clap::Error> {
 }
 
 impl Command {
+    /// Parses the git-style range of a command that takes one with the shim's grammar, as
+    /// running the command does first (clap takes any word into the range).
+    fn parse_range(&self) -> anyhow::Result<()> {
+        match self {
+            Command::Manifest(a) => a.range.diff().map(drop),
+            Command::Context(a) => a.range.diff().map(drop),
+            Command::Review(a) => a.range.diff().map(drop),
+            Command::History(a) => a.range.log().map(drop),
+            Command::Snapshot(a) => range::parse_diff(&a.range).map(drop),
+            _ => Ok(()),
+        }
+    }
+
     /// The git-style range arguments of a range command.
     fn git_args(&mut self) -> Option<&mut Vec<OsString>> {
         match self {
             Command::Manifest(a) => Some(&mut a.range.git_args),
             Command::History(a) => Some(&mut a.range.git_args),
-            Command::Context(a) | Command::Review(a) => Some(&mut a.range.git_args),
+            Command::Context(a) => Some(&mut a.range.git_args),
+            Command::Review(a) => Some(&mut a.range.git_args),
             _ => None,
         }
+    }
+}
+
+/// Test switch (debug builds only, `GIT_PRISM_TEST_PARSE_ONLY`): the command line is parsed,
+/// its range too, and nothing runs, so a test can hold every example in the help to the
+/// parser.
+fn parse_only() -> bool {
+    #[cfg(debug_assertions)]
+    {
+        std::env::var_os("GIT_PRISM_TEST_PARSE_ONLY").is_some()
+    }
+    #[cfg(not(debug_assertions))]
+    {
+        false
     }
 }
 
@@ -256,6 +359,7 @@ mod tests {
     #[test]
     fn clap_definition_is_consistent() {
         Cli::command().debug_assert();
+        manual::with_help_tails(Cli::command()).debug_assert();
     }
 
     /// `(range, pretty, repo)` of a `manifest` or `history` command line.
@@ -320,17 +424,51 @@ mod tests {
     }
 
     #[test]
-    fn context_options_after_the_range_keep_their_order() {
-        let args = "context --function-names a HEAD --function-names b,c --context-cursor x"
+    fn review_options_after_the_range_keep_their_order() {
+        let args = "review --function-names a HEAD --function-names b,c --context-cursor x"
             .split_whitespace()
             .map(OsString::from)
             .collect();
-        let Ok(Command::Context(c)) = parse("git-prism".into(), args).map(|c| c.command) else {
-            panic!("not a context command");
+        let Ok(Command::Review(r)) = parse("git-prism".into(), args).map(|c| c.command) else {
+            panic!("not a review command");
         };
-        assert_eq!(c.function_names, ["a", "b", "c"]);
-        assert_eq!(c.context_cursor.as_deref(), Some("x"));
-        assert_eq!(c.range.git_args, os(&["HEAD"]));
+        assert_eq!(r.functions.function_names, ["a", "b", "c"]);
+        assert_eq!(r.context_cursor.as_deref(), Some("x"));
+        assert_eq!(r.range.git_args, os(&["HEAD"]));
+    }
+
+    /// What a command line parses to, or clap's error.
+    fn parsed(line: &str) -> Result<Command, String> {
+        let args = line.split_whitespace().map(OsString::from).collect();
+        parse("git-prism".into(), args)
+            .map(|c| c.command)
+            .map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn context_and_review_take_only_their_own_cursors() {
+        // `context` pages one answer; `review` two parts, each with its cursor.
+        assert!(matches!(
+            parsed("context --cursor x HEAD"),
+            Ok(Command::Context(_))
+        ));
+        // `review`'s cursors are no option of `context`: they stay in the range, which git's
+        // grammar refuses (before, `context` took them and ignored them).
+        for line in [
+            "context --manifest-cursor x HEAD",
+            "context --context-cursor x HEAD",
+        ] {
+            let Ok(Command::Context(c)) = parsed(line) else {
+                panic!("{line} is not a context command");
+            };
+            assert_eq!(c.range.git_args.len(), 3, "{line}");
+            assert!(c.range.diff().is_err(), "{line}");
+        }
+        // `review --cursor` parses, hidden, so that `review` can say which cursors it takes.
+        let Ok(Command::Review(r)) = parsed("review --cursor x HEAD") else {
+            panic!("review --cursor does not parse");
+        };
+        assert_eq!(r.range.cursor.as_deref(), Some("x"));
     }
 
     #[test]

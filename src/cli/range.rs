@@ -28,7 +28,9 @@ pub(crate) const RANGE_COMMANDS: &[&str] = &["manifest", "history", "context", "
 /// Where the repository is and how the JSON is printed.
 #[derive(Debug, clap::Args)]
 pub(crate) struct RepoArgs {
-    /// Repository to inspect (default: the one containing the current directory)
+    /// Repository to inspect
+    ///
+    /// Default: the one containing the current directory.
     #[arg(long, value_name = "PATH")]
     pub repo: Option<PathBuf>,
     /// Pretty-print the JSON for people
@@ -52,17 +54,23 @@ impl RepoArgs {
 pub(crate) struct RangeArgs {
     #[command(flatten)]
     pub repo: RepoArgs,
-    /// Entries per page (a `next_cursor` is given when more remain)
+    /// Entries per page
+    ///
+    /// A `next_cursor` is given when more remain.
     #[arg(long, value_name = "N")]
     pub page_size: Option<usize>,
     /// Continue from a previous page's `next_cursor`
     #[arg(long, value_name = "CURSOR")]
     pub cursor: Option<String>,
-    /// Keep each page under about this many tokens, cutting detail in a stated order (default:
-    /// the shim's page, 20,000 bytes or `GIT_PRISM_MAX_OUTPUT`)
+    /// Keep each page under about N tokens
+    ///
+    /// Detail is cut in a stated order. Default: the shim's page, 20,000 bytes or
+    /// `GIT_PRISM_MAX_OUTPUT`.
     #[arg(long, value_name = "N")]
     pub max_tokens: Option<usize>,
-    /// Print everything in one answer, however large (git's own `--all` is `--glob='*' HEAD`)
+    /// Print everything in one answer, however large
+    ///
+    /// git's own `--all` is `--glob='*' HEAD`.
     #[arg(long, conflicts_with = "max_tokens")]
     pub all: bool,
     /// The range, as for git

@@ -12,11 +12,15 @@ use crate::serve;
 /// Arguments of `serve`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
-    /// Also answer for repositories under DIR (repeatable); the client's MCP roots are always
-    /// allowed. With neither, only the current directory is.
+    /// Also answer for repositories under DIR
+    ///
+    /// Repeatable. The client's MCP roots are always allowed; with neither, only the current
+    /// directory is.
     #[arg(long, value_name = "DIR")]
     pub allow: Vec<PathBuf>,
-    /// The output budget of a tool call that gives no max_response_tokens, in tokens
+    /// Default budget of a tool call
+    ///
+    /// In tokens, for a tool call that gives no `max_response_tokens`.
     #[arg(long, value_name = "N", default_value_t = serve::tools::DEFAULT_MAX_TOKENS)]
     pub max_response_tokens: usize,
 }

@@ -22,31 +22,45 @@ pub(crate) struct Args {
 
 #[derive(Debug, clap::Subcommand)]
 enum Action {
-    /// Link `git` (and `gh`, when a real gh is on PATH) to this binary in a directory to put
-    /// first on PATH
+    /// Link git (and gh) to this binary in a directory first on PATH
+    ///
+    /// Links `git` (and `gh`, when a real gh is on PATH) to this binary in a directory to put
+    /// first on PATH. Asks on the terminal before adding that directory to PATH in the shell
+    /// start-up files and the agent note to agents' instruction files (`--yes` and `--no`
+    /// answer for it; without a terminal the answer is no).
     Install {
-        /// Directory for the links [default: $GIT_PRISM_HOME/bin or ~/.local/share/git-prism/bin]
+        /// Directory for the links
+        ///
+        /// Default: $GIT_PRISM_HOME/bin, else $XDG_DATA_HOME/git-prism/bin or
+        /// ~/.local/share/git-prism/bin.
         #[arg(long, value_name = "DIR")]
         dir: Option<PathBuf>,
         /// Replace files and symlinks git-prism did not create
         #[arg(long)]
         force: bool,
+        /// Edit start-up and instruction files without asking
+        ///
         /// Add the directory to PATH in the shell start-up files, and the agent note to the
-        /// instruction files of the agents found, without asking
+        /// instruction files of the agents found.
         #[arg(long, conflicts_with = "no")]
         yes: bool,
         /// Never edit shell start-up files or agents' instruction files
         #[arg(long)]
         no: bool,
-        /// Do not add the agent note to agents' instruction files (print it instead)
+        /// Print the agent note instead of adding it to agents' files
         #[arg(long)]
         no_note: bool,
-        /// Also add the done-gate's hooks (`git-prism hook stop` and `hook session-start`) to the
-        /// settings of the agent harnesses found (Claude Code, Codex, Gemini CLI)
+        /// Also add the done-gate's hooks to the agent harnesses
+        ///
+        /// `git-prism hook stop` and `hook session-start`, in the settings of the harnesses found
+        /// (Claude Code, Codex, Gemini CLI).
         #[arg(long)]
         hooks: bool,
     },
-    /// Report the links, the real git, and whether the shim is first on PATH
+    /// Check the links, the real git and whether the shim comes first
+    ///
+    /// Reports the links, the real git, and whether the shim is first on PATH; run it where the
+    /// agent runs. Each problem is a `problem:` line, and the exit status is 1.
     Status {
         /// Directory of the links
         #[arg(long, value_name = "DIR")]
@@ -55,8 +69,11 @@ enum Action {
         #[arg(long)]
         json: bool,
     },
-    /// Remove the links git-prism owns, its PATH block from shell start-up files and its note
-    /// from agents' instruction files
+    /// Remove the links, the PATH blocks, the agent note and the hooks
+    ///
+    /// Removes the links git-prism owns, its PATH block from shell start-up files, its note from
+    /// agents' instruction files and the done-gate's hooks from the harnesses' settings, and
+    /// says what stays.
     Uninstall {
         /// Directory of the links
         #[arg(long, value_name = "DIR")]

@@ -15,16 +15,22 @@ use crate::query::{self, SnapshotQuery};
 pub(crate) struct Args {
     #[command(flatten)]
     pub repo: RepoArgs,
-    /// Files to read, relative to the top of the working tree (at most 20)
+    /// Files to read (at most 20)
+    ///
+    /// Relative to the top of the working tree.
     #[arg(long = "paths", alias = "path", value_name = "PATH", num_args = 1.., required = true)]
     pub paths: Vec<OsString>,
-    /// Only these lines, 1-based and inclusive: START:END
+    /// Only lines START to END (1-based, inclusive)
     #[arg(long, value_name = "START:END", value_parser = parse_range_arg)]
     pub line_range: Option<(usize, usize)>,
-    /// Give no content for files larger than this many bytes
+    /// Skip contents over BYTES
+    ///
+    /// A file larger than this many bytes gets no content.
     #[arg(long, value_name = "BYTES", default_value_t = query::DEFAULT_MAX_FILE_SIZE)]
     pub max_file_size: u64,
-    /// Keep the output under about this many tokens, leaving out the largest contents first
+    /// Keep the output under about N tokens
+    ///
+    /// The largest contents are left out first.
     #[arg(long, value_name = "N")]
     pub max_tokens: Option<usize>,
     /// Only the content before the range
@@ -33,7 +39,7 @@ pub(crate) struct Args {
     /// Only the content after the range
     #[arg(long)]
     pub after_only: bool,
-    /// Also return git's diff hunks of each changed file
+    /// Also return each changed file's diff hunks
     #[arg(long)]
     pub diff_hunks: bool,
     /// Compare the index instead of the working tree

@@ -15,29 +15,40 @@ use crate::query::verify::{self, Check, Finding, RemoteAsk, Since, Subject, Veri
 /// The options every form of `verify` takes.
 #[derive(Debug, clap::Args)]
 pub(crate) struct Checks {
-    /// The commit the work is: it must be HEAD or in HEAD's history (and, with --merged-into,
-    /// reachable from that branch)
+    /// The commit the work is
+    ///
+    /// It must be HEAD or in HEAD's history (and, with --merged-into, reachable from that
+    /// branch).
     #[arg(long, value_name = "REV")]
     commit: Option<OsString>,
-    /// Check that the branch's commits are on its remote (asks the remote with `git ls-remote`)
+    /// Check that the branch's commits are on its remote
+    ///
+    /// Asks the remote with `git ls-remote` (see --offline).
     #[arg(long)]
     pushed: bool,
-    /// With --pushed: trust the remote-tracking refs of the last fetch or push instead of asking
-    /// the remote
+    /// With --pushed: trust the remote-tracking refs
+    ///
+    /// Those of the last fetch or push, instead of asking the remote.
     #[arg(long, requires = "pushed")]
     offline: bool,
-    /// Check that the commit is reachable from this branch (and, with --pushed, from that
-    /// branch on the remote)
+    /// Check that the commit is reachable from BRANCH
+    ///
+    /// With --pushed, also from that branch on the remote.
     #[arg(long, value_name = "BRANCH")]
     merged_into: Option<OsString>,
-    /// A path no change may touch (`dir/` or a file); repeat for more
+    /// A path no change may touch (repeatable)
+    ///
+    /// A directory (`dir/`) or a file.
     #[arg(long = "protected", value_name = "PATH")]
     protected: Vec<String>,
-    /// Do not ask this check (committed, commit, pushed, merged, hooks, protected); repeat for
-    /// more
+    /// Do not ask this check (repeatable)
+    ///
+    /// One of committed, commit, pushed, merged, hooks, protected.
     #[arg(long, value_name = "CHECK", value_parser = parse_check)]
     skip: Vec<Check>,
-    /// Print every check, passed or failed, as one JSON object
+    /// Print every check as one JSON object
+    ///
+    /// Passed checks too, not only the failing ones.
     #[arg(long)]
     json: bool,
 }
@@ -52,8 +63,10 @@ fn parse_check(name: &str) -> Result<Check, String> {
 /// Arguments of `verify`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
-    /// The commit the work started from: HEAD must have moved past it (required outside a
-    /// session: use `git-prism session verify` within one)
+    /// The commit the work started from
+    ///
+    /// HEAD must have moved past it. Required outside a session; within one, use `git-prism
+    /// session verify`.
     #[arg(long, value_name = "REV")]
     since: OsString,
     #[command(flatten)]

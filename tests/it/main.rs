@@ -22,6 +22,7 @@ mod formatting;
 mod functions;
 mod guard;
 mod guard_attacks;
+mod help;
 mod history;
 mod hooks;
 mod housekeeping;

@@ -21,46 +21,89 @@ use super::Out;
 use crate::exit_codes;
 use crate::guard::{log, scope, session};
 
+/// The top of `session --help` and of its manual page: what a session is, that it needs the
+/// shim, and the scope file's keys as [`scope`] reads them.
+pub(super) const LONG_ABOUT: &str = "\
+Start an agent held to a scope, check a scope, read the record
+
+`git-prism session --scope FILE -- COMMAND` starts the agent's command in a sandbox derived \
+from the scope, with every git and gh call it makes judged by the session's guard, and ends as \
+the agent ended. The subcommands list the sessions, say what a scope allows here, ask git \
+whether a session's work is done and print the guard's record.
+
+The shim must be installed (`git-prism shim install`): the session puts git-prism's git first \
+on the agent's PATH, where the guard sees every call, and does not start without it.
+
+The scope file is TOML; only a repository's `path` and `permission` are required, and an \
+unknown key or permission is an error:
+
+  protected_paths = [\"migrations/\"] # paths no commit may change
+  unlisted = \"hidden\"               # \"read\": unlisted repos readable
+  writable = [\"~/.cache/pip\"]       # more places the agent may write
+  hidden = [\"~/work/secret\"]        # more places it may not read
+  ports = [443, 80]                 # its TCP ports (\"any\": every one)
+
+  [[repo]]
+  path = \"/home/me/src/app\"         # a repository's top (or bare)
+  permission = \"write-push\"         # read | write-local | write-push
+  protected = [\"main\", \"master\"]    # never pushed to (the default)
+  protected_paths = [\".github/\"]    # replaces the list above here
+
+`read`: nothing in the repository changes through git; `write-local`: everything on this \
+machine, nothing leaves it; `write-push`: pushes too, never to a protected branch. A repository \
+the scope does not list is `read`, and hidden from the agent unless `unlisted = \"read\"`. The \
+guard refuses a commit that changes a protected path, and `session verify` fails (exit status \
+15) if one changed anyway.";
+
 /// Arguments of `session`.
 #[derive(Debug, clap::Args)]
 #[command(args_conflicts_with_subcommands = true)]
 pub struct Args {
     #[command(subcommand)]
     action: Option<Action>,
-    /// The scope file (TOML: `[[repo]]` with `path`, `permission`, `protected`)
+    /// The scope file (TOML: repositories and what they allow)
+    ///
+    /// Its keys are described above.
     #[arg(long, value_name = "FILE")]
     scope: Option<PathBuf>,
     /// The agent's command line (after `--`)
     #[arg(last = true, value_name = "COMMAND")]
     command: Vec<OsString>,
-    /// Start even where the kernel cannot hold the whole sandbox (no user namespaces, no
-    /// Landlock or no TCP rules), saying what does not hold
+    /// Start even where the kernel cannot hold the whole sandbox
+    ///
+    /// Without user namespaces, Landlock or TCP rules; the session says what does not hold.
     #[arg(long)]
     weaker: bool,
 }
 
 #[derive(Debug, clap::Subcommand)]
 enum Action {
-    /// List the sessions started on this machine: id, start, whether it still runs, the
-    /// agent's command and the scope
+    /// List the sessions started on this machine
+    ///
+    /// Oldest first: id, start, whether it still runs, the agent's command and the scope.
     List {
         /// Print each session as a JSON line
         #[arg(long)]
         json: bool,
     },
     /// Say what the session's scope allows in the repository here
+    ///
+    /// Says what the scope (`--scope`, else the session's) allows in the repository of the
+    /// current directory.
     Check {
         /// The scope file [default: $GIT_PRISM_SCOPE]
         #[arg(long, value_name = "FILE")]
         scope: Option<PathBuf>,
     },
-    /// Ask git whether the session's work is committed, pushed and merged (silent when it is)
-    #[command(
-        after_help = "Exit status: 0 every check holds (nothing is printed); 10 committed, 11 commit, 12 pushed, 13 merged, 14 hooks, 15 protected (the first failing check's; one line each, with what to run); 1 the checks could not be asked (a bad revision, no repository); 2 usage."
-    )]
+    /// Ask git whether the session's work is committed, pushed and merged
+    ///
+    /// The checks of `git-prism verify`, against what the session recorded as it started
+    /// (each repository's HEAD, its protected paths) and what its record says of skipped
+    /// hooks. Silent when every check holds.
     Verify {
-        /// The session to verify, by its id or a unique start of it (`session list`), also
-        /// after it ended [default: the session this runs in]
+        /// The session to verify [default: this one]
+        ///
+        /// By its id or a unique start of it (`session list`), also after it ended.
         #[arg(long, value_name = "ID")]
         session: Option<String>,
         #[command(flatten)]
@@ -69,10 +112,12 @@ enum Action {
         #[arg(value_name = "REPO")]
         repos: Vec<PathBuf>,
     },
-    /// Print the guard's record: every refusal, every push it let through, and what each
-    /// commit, merge, rebase, reset and push did
+    /// Print the guard's record of refusals, pushes and writes
+    ///
+    /// Every refusal, every push it let through, and what each commit, merge, rebase, reset
+    /// and push did.
     Log {
-        /// Only this session's records, by its id or a unique start of it
+        /// Only this session's records (by id or a unique start of it)
         #[arg(long, value_name = "ID")]
         session: Option<String>,
         /// Print the records as JSON lines
