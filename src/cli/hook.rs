@@ -38,7 +38,9 @@ use crate::git::{Location, Oid, Repo};
 use crate::guard::scope::Permission;
 use crate::guard::session;
 use crate::install::hooks::Harness;
-use crate::query::verify::{self, Check, RemoteAsk, Since, SkippedHooks, Subject, VerifyQuery};
+use crate::query::verify::{
+    self, Check, RemoteAsk, SessionPushes, Since, SkippedHooks, Subject, VerifyQuery,
+};
 
 /// The exit status that makes the harnesses keep the turn going (Claude Code's and Codex's
 /// `Stop`, Gemini CLI's `AfterAgent`), with stderr given to the model.
@@ -274,6 +276,10 @@ fn look(target: Target, memory: &Memory, log: &[crate::guard::log::Entry]) -> Re
         Some((record, r)) => in_session(record, r, &now, &key, log)?,
         None => outside_session(&repo, memory.baselines.get(&key), &now)?,
     };
+    let pushes = target
+        .record
+        .as_ref()
+        .map(|(_, r)| SessionPushes::of(r.permission, &r.protected));
     let ask = ask.changed.then(|| {
         let subject = Subject {
             location: target.location,
@@ -281,6 +287,7 @@ fn look(target: Target, memory: &Memory, log: &[crate::guard::log::Entry]) -> Re
             protected_paths: ask.protected,
             skipped_hooks: ask.skipped,
             remote_changes: Vec::new(),
+            pushes,
         };
         (subject, ask.push)
     });
@@ -311,6 +318,7 @@ fn in_session(
                 time: l.time.clone(),
                 command: l.command.clone(),
                 how: l.effect.as_ref()?.hooks_skipped.clone()?,
+                undo: None,
             })
         })
         .collect();

@@ -80,6 +80,7 @@ pub fn run(args: Args, out: &mut Out<'_>) -> Result<i32> {
             protected_paths: args.checks.protected.clone(),
             skipped_hooks: None,
             remote_changes: Vec::new(),
+            pushes: None,
         })
         .collect();
     run_checks(subjects, &args.checks, out)

@@ -9,6 +9,7 @@
     reason = "test helpers fail loudly by design"
 )]
 
+mod advice;
 mod answers;
 mod bounds;
 mod cli;

@@ -41,7 +41,10 @@ pub(super) fn check(named: Option<PathBuf>, out: &mut Out<'_>) -> Result<i32> {
         },
         |r| r.temp_dir.path(),
     );
-    for line in temp_warnings(&loaded, &temp_dir) {
+    for line in temp_warnings(&loaded, &temp_dir)
+        .iter()
+        .chain(&loaded.warnings)
+    {
         writeln!(out.stdout, "{line}")?;
     }
     let cwd = std::env::current_dir()?;

@@ -363,7 +363,10 @@ pub(super) fn say_started(
     for line in lines.iter().take(6) {
         writeln!(out.stderr, "git-prism session: {line}")?;
     }
-    for line in temp_warnings(loaded, &record.temp_dir.path()) {
+    for line in temp_warnings(loaded, &record.temp_dir.path())
+        .iter()
+        .chain(&loaded.warnings)
+    {
         writeln!(out.stderr, "git-prism session: {line}")?;
     }
     out.stderr.flush()?;

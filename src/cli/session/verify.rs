@@ -12,7 +12,7 @@ use super::super::Out;
 use super::session_scope;
 use crate::cli::verify::Checks;
 use crate::guard::{log, place, scope, session};
-use crate::query::verify::{Since, SkippedHooks, Subject};
+use crate::query::verify::{SessionPushes, Since, SkippedHooks, Subject};
 
 /// `session verify`: the checks of `git-prism verify`, from what the session recorded as it
 /// started (each repository's HEAD, its protected paths) and what its record says of skipped
@@ -129,6 +129,7 @@ fn subject(
         protected_paths,
         skipped_hooks: Some(skipped_hooks),
         remote_changes,
+        pushes: Some(SessionPushes::of(repo.permission, &repo.protected)),
     })
 }
 
@@ -144,6 +145,7 @@ fn skipped_hooks(record: &session::Record, shown: &str, log: &[log::Entry]) -> V
                 time: r.time.clone(),
                 command: r.command.clone(),
                 how,
+                undo: None,
             })
         })
         .collect()
@@ -169,10 +171,18 @@ fn hooks_path_changed(repo: &session::Repo, own: &[(String, Vec<u8>)]) -> Option
         || "unset".to_owned(),
         |(_, v)| v.os().to_string_lossy().into_owned(),
     );
+    let undo = match hooks_then.last() {
+        None => "git config --unset-all core.hooksPath".to_owned(),
+        Some((_, then)) => format!(
+            "git config core.hooksPath {}",
+            crate::shell::quote(&then.os())
+        ),
+    };
     Some(SkippedHooks {
         time: "now".into(),
         command: format!("core.hooksPath = {now}"),
         how: "core.hooksPath changed in the repository's configuration since the session started"
             .into(),
+        undo: Some(undo),
     })
 }
