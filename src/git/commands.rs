@@ -588,7 +588,7 @@ impl Repo {
         let repo = self.local();
         let index = repo.index_or_empty().map_err(|e| GitError::Gix {
             context: "reading the index",
-            source: Box::new(e),
+            source: super::error::boxed(e),
         })?;
         let hidden =
             gix::index::entry::Flags::SKIP_WORKTREE | gix::index::entry::Flags::ASSUME_VALID;

@@ -41,8 +41,9 @@ pub fn run(name: &str, args: &[OsString]) -> i32 {
             let err = crate::shim::exec::exec(&path, path.as_os_str(), args, &[]);
             let _ = std::io::stderr().lock().write_all(
                 format!(
-                    "git-prism: cannot run the hook '{}': {err}\n",
-                    path.display()
+                    "git-prism: cannot run the hook '{}': {}\n",
+                    path.display(),
+                    crate::text::io_words(&err)
                 )
                 .as_bytes(),
             );

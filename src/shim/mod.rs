@@ -119,7 +119,10 @@ pub fn run(tool: Program, argv0: OsString, args: Vec<OsString>) -> i32 {
         if crate::broker::is_brokered() {
             let network = tool == Program::Gh || crate::request::effect::git(&args).network;
             if let Err(e) = crate::confine::sandbox::enter_view(!network) {
-                note(format_args!("cannot enter the session's view: {e}"));
+                note(format_args!(
+                    "cannot enter the session's view: {}",
+                    crate::text::io_words(&e)
+                ));
                 return exit_codes::REFUSED;
             }
         } else {
@@ -567,7 +570,11 @@ fn passthrough(tool: Program, argv0: &OsStr, args: &[OsString], held: Option<&He
             exec::exec(&program, argv0, args, &set)
         }
     };
-    note(format_args!("cannot run '{}': {err}", program.display()));
+    note(format_args!(
+        "cannot run '{}': {}",
+        program.display(),
+        crate::text::io_words(&err)
+    ));
     match err.raw_os_error() {
         Some(libc::ENOENT) | Some(libc::ENOTDIR) => exit_codes::NOT_FOUND,
         _ => exit_codes::NOT_EXECUTABLE,
@@ -589,7 +596,11 @@ fn watched(
     let image = match exec::Image::new(program, argv0, args, set) {
         Ok(image) => image,
         Err(err) => {
-            note(format_args!("cannot run '{}': {err}", program.display()));
+            note(format_args!(
+                "cannot run '{}': {}",
+                program.display(),
+                crate::text::io_words(&err)
+            ));
             return exit_codes::NOT_EXECUTABLE;
         }
     };
@@ -609,7 +620,11 @@ fn watched(
     let ended = match exec::run(&image, confinement) {
         Ok(ended) => ended,
         Err(err) => {
-            note(format_args!("cannot run '{}': {err}", program.display()));
+            note(format_args!(
+                "cannot run '{}': {}",
+                program.display(),
+                crate::text::io_words(&err)
+            ));
             return exit_codes::NOT_EXECUTABLE;
         }
     };
