@@ -197,6 +197,7 @@ fn foreign_work_tree(_: &mut Decision, w: &Placed<'_>) -> Option<Rule> {
             ),
             None => "run it without --work-tree, GIT_WORK_TREE or core.worktree".into(),
         },
+        unset: None,
     })
 }
 
@@ -205,7 +206,8 @@ fn stores_elsewhere(_: &mut Decision, w: &Placed<'_>) -> Option<Rule> {
     let (var, why) = place::elsewhere(&w.identity, &place::Env::current())?;
     Some(Rule::Elsewhere {
         why,
-        fix: format!("run it with `{var}` unset (`env -u {var} git ...`)"),
+        fix: format!("run it with `{var}` unset"),
+        unset: Some(var),
     })
 }
 
@@ -381,6 +383,7 @@ fn target(d: &mut Decision, scope: &Scope, here: &Path, target: &Target) -> Opti
                         repo.shown().display()
                     ),
                     fix: "write it outside every git directory (in a work tree the scope lets you write, or the temporary directory)".into(),
+                    unset: None,
                 });
             }
         }

@@ -148,6 +148,8 @@ pub enum Rule {
         why: String,
         /// How to keep it inside.
         fix: String,
+        /// The variable that sends it elsewhere, which the call runs without.
+        unset: Option<&'static str>,
     },
     /// The scope (or the session's record) cannot be used.
     InvalidScope {
@@ -422,6 +424,9 @@ impl Decision {
             Rule::NoRepository(_) => format!(
                 "run it in one of the scope's repositories (`git -C <repository> ...`), or {ask}"
             ),
+            Rule::Elsewhere {
+                unset: Some(var), ..
+            } if self.exact => format!("run `env -u {var} {}` instead, or {ask}", self.command),
             Rule::Elsewhere { fix, .. } => format!("{fix}, or {ask}"),
             Rule::InvalidScope { session: true, .. } => {
                 format!("{ask}, and to start a new session")

@@ -66,7 +66,12 @@ impl Found {
         match &self.cause {
             Cause::Setting => {
                 let (kept, dropped) = without_refused_settings(args);
-                (!dropped.is_empty()).then(|| {
+                // An alias defined by the setting is the command itself: without it there is
+                // no call to offer.
+                let defines_alias = dropped
+                    .iter()
+                    .any(|d| d.as_bytes().to_ascii_lowercase().starts_with(b"alias."));
+                (!dropped.is_empty() && !defines_alias).then(|| {
                     format!(
                         "run `git {}` instead (without {})",
                         crate::shell::join(kept.iter().map(|a| a.as_os_str())),

@@ -238,6 +238,9 @@ fn a_program_running_option_refusal_offers_the_call_without_it() {
     let instead = offered(&line, "git diff");
     assert_eq!(instead, "git diff --stat");
     succeeds(&s.agent_sh(&s.app, &instead), &instead);
+    // An alias the setting defines is the call itself: nothing is offered in its place.
+    let line = refused(&s.git(&s.app, &["-c", "alias.x=!true", "x"]));
+    assert!(!line.contains("instead"), "{line}");
     // A variable that names a program: unset for the call.
     let out = s.git_with(&s.app, &["log", "-1"], &[("GIT_PAGER", "./pager")]);
     let line = refused(&out);
@@ -280,6 +283,23 @@ fn a_path_outside_the_scope_refusal_names_a_path_inside() {
     );
     succeeds(&out, "clone into the temporary directory");
     assert!(inside.join(".git").is_dir());
+    // An index named outside the repository: the call without the variable is offered.
+    let index = s.tmp.join("index");
+    let out = s.git_with(
+        &s.app,
+        &["commit", "-q", "--allow-empty", "-m", "w"],
+        &[("GIT_INDEX_FILE", index.to_str().unwrap())],
+    );
+    let line = refused(&out);
+    let instead = offered(&line, "env -u GIT_INDEX_FILE");
+    let mut cmd = s.env.sh(&instead, &s.env.shim_path());
+    s.hold(&mut cmd);
+    let out = cmd
+        .current_dir(&s.app)
+        .env("GIT_INDEX_FILE", &index)
+        .output()
+        .unwrap();
+    succeeds(&out, &instead);
 }
 
 // A setting that names a program, set in the repository's configuration after the session
