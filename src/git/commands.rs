@@ -640,6 +640,16 @@ impl Repo {
         }
     }
 
+    /// `git remote`: the names of the repository's remotes, in git's order.
+    pub fn remote_names(&self) -> Result<Vec<BString>, GitError> {
+        let out = self.git.metadata(&["remote"])?;
+        Ok(out
+            .lines()
+            .filter(|l| !l.is_empty())
+            .map(BString::from)
+            .collect())
+    }
+
     /// `git for-each-ref` of a local branch: where `git push` would send it (push remote and
     /// remote ref, from `pushRemote`/`pushDefault`/`push.default`), else its upstream.
     pub fn push_target(&self, branch: &BStr) -> Result<Option<PushTarget>, GitError> {

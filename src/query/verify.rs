@@ -297,6 +297,17 @@ impl Verifier<'_> {
         }
     }
 
+    /// The remote a branch without an upstream would be pushed to: `origin`, else the first
+    /// the repository has (`None`: it has none).
+    fn a_remote(&self) -> Option<String> {
+        let names = self.repo.remote_names().ok()?;
+        let name = names
+            .iter()
+            .find(|n| n.as_slice() == b"origin")
+            .or_else(|| names.first())?;
+        Some(name.to_str_lossy().into_owned())
+    }
+
     /// How to push the current branch where `verify --pushed` looks for it, in a way the
     /// session allows.
     fn push_remedy(&self) -> String {
@@ -326,15 +337,25 @@ impl Verifier<'_> {
                 (remote, remote_branch, command)
             }
             (Some(b), _) => {
+                let Some(remote) = self.a_remote() else {
+                    return no_remote(self.subject.pushes.as_ref());
+                };
                 let name = branch_name(b.as_ref()).to_str_lossy().into_owned();
-                let command = format!("git push -u origin {}", quote(&name));
-                ("origin".to_owned(), name, command)
-            }
-            (None, _) if self.subject.pushes != Some(SessionPushes::Nothing) => {
-                return "make a branch (`git switch -c <new-branch>`) and push it (`git push -u origin <new-branch>`)".into();
+                let command = format!("git push -u {} {}", quote(&remote), quote(&name));
+                (remote, name, command)
             }
             (None, _) => {
-                return "make a branch (`git switch -c <new-branch>`) and ask the user to push it (`git push -u origin <new-branch>`): the session's scope lets this repository push nothing".into();
+                let Some(remote) = self.a_remote() else {
+                    return no_remote(self.subject.pushes.as_ref());
+                };
+                let push = format!("git push -u {} <new-branch>", quote(&remote));
+                return if self.subject.pushes == Some(SessionPushes::Nothing) {
+                    format!(
+                        "make a branch (`git switch -c <new-branch>`) and ask the user to push it (`{push}`): the session's scope lets this repository push nothing"
+                    )
+                } else {
+                    format!("make a branch (`git switch -c <new-branch>`) and push it (`{push}`)")
+                };
             }
         };
         if self.subject.pushes == Some(SessionPushes::Nothing) {
@@ -708,9 +729,11 @@ impl Verifier<'_> {
                         tracking: None,
                     },
                     Err(why) => {
-                        return Ok(Err(Failure::from(format!(
-                            "{into_text} on the remote: {why}"
-                        ))));
+                        // Where the branch goes tells which remote to ask: push it first.
+                        return Ok(Err(Failure {
+                            detail: format!("{into_text} on the remote: {why}"),
+                            remedy: Some(self.push_remedy()),
+                        }));
                     }
                 },
             },
@@ -896,6 +919,15 @@ enum Miss {
     Behind,
     /// It has commits the commit has not.
     Diverged,
+}
+
+/// The remedy when the repository has no remote to push to (`pushes`: what the session lets
+/// it push).
+fn no_remote(pushes: Option<&SessionPushes>) -> String {
+    match pushes {
+        Some(SessionPushes::Nothing) => "the repository has no remote, and the session's scope lets it push nothing: ask the user to push the work".into(),
+        _ => "the repository has no remote: add the one the work goes to (`git remote add origin <address>`), then push the branch (`git push -u origin <branch>`)".into(),
+    }
 }
 
 /// The remedy when the remote has a commit this repository does not.
