@@ -202,7 +202,7 @@ fn brokered(socket: &std::path::Path, tool: Program, args: &[OsString]) -> i32 {
         Ok(ended) => exec::end_as(ended),
         Err(e) => {
             note(format_args!(
-                "{}: in the session's sandbox this call needs the session's broker (its git directories are read-only, its credentials withheld)",
+                "{}: in the session's sandbox this call needs the session's broker (its git directories are read-only, its credentials withheld); ask the user to run it outside the session",
                 crate::text::chain(&e)
             ));
             exit_codes::REFUSED
