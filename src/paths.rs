@@ -1,6 +1,7 @@
 //! Paths as git shows them and as rules match them: git's C-quoting ([`c_quote`]), a path shown
 //! to a person ([`shown_path`]: as it is, or quoted when it would print ambiguously), and a
-//! protected-path rule ([`is_under`]); a path as a message names it ([`normal`]). Used by the manifest's wire form, `verify`'s lines and
+//! protected-path rule ([`is_under`]) and a protected branch pattern ([`star_matches`]); a
+//! path as a message names it ([`normal`]). Used by the manifest's wire form, `verify`'s lines and
 //! the session guard alike. And the one way the small files git-prism trusts are read (a
 //! scope, a session's record, a worktree's `gitdir`, an agent harness's settings):
 //! [`read_regular`], regular files only, of bounded size, opened without blocking.
@@ -60,6 +61,21 @@ pub fn is_under(path: &[u8], rule: &str) -> bool {
     match rule.strip_suffix(b"/") {
         Some(dir) => path.starts_with(rule) || path == dir,
         None => path == rule || (path.starts_with(rule) && path.get(rule.len()) == Some(&b'/')),
+    }
+}
+
+/// Whether `name` (a branch, as a protected branch pattern is matched) matches `pattern`,
+/// where `*` matches any run of characters, `/` included.
+pub fn star_matches(pattern: &str, name: &str) -> bool {
+    match pattern.split_once('*') {
+        None => pattern == name,
+        Some((head, tail)) => {
+            let Some(rest) = name.strip_prefix(head) else {
+                return false;
+            };
+            // The tail may hold more stars: try every split point.
+            (0..=rest.len()).any(|i| rest.is_char_boundary(i) && star_matches(tail, &rest[i..]))
+        }
     }
 }
 

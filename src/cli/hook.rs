@@ -38,9 +38,7 @@ use crate::git::{Location, Oid, Repo};
 use crate::guard::scope::Permission;
 use crate::guard::session;
 use crate::install::hooks::Harness;
-use crate::query::verify::{
-    self, Check, RemoteAsk, SessionPushes, Since, SkippedHooks, Subject, VerifyQuery,
-};
+use crate::query::verify::{self, Check, RemoteAsk, Since, SkippedHooks, Subject, VerifyQuery};
 
 /// The exit status that makes the harnesses keep the turn going (Claude Code's and Codex's
 /// `Stop`, Gemini CLI's `AfterAgent`), with stderr given to the model.
@@ -279,7 +277,7 @@ fn look(target: Target, memory: &Memory, log: &[crate::guard::log::Entry]) -> Re
     let pushes = target
         .record
         .as_ref()
-        .map(|(_, r)| SessionPushes::of(r.permission, &r.protected));
+        .map(|(_, r)| super::verify::session_pushes(r.permission, &r.protected));
     let ask = ask.changed.then(|| {
         let subject = Subject {
             location: target.location,

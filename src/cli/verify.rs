@@ -10,7 +10,9 @@ use anyhow::{Result, bail};
 
 use super::Out;
 use crate::git::Location;
-use crate::query::verify::{self, Check, Finding, RemoteAsk, Since, Subject, VerifyQuery};
+use crate::query::verify::{
+    self, Check, Finding, RemoteAsk, SessionPushes, Since, Subject, VerifyQuery,
+};
 
 /// The options every form of `verify` takes.
 #[derive(Debug, clap::Args)]
@@ -105,6 +107,18 @@ pub fn run_checks(subjects: Vec<Subject>, checks: &Checks, out: &mut Out<'_>) ->
     let findings = verify::verify(&query)?;
     print(&findings, checks.json, out)?;
     Ok(verify::exit_code(&findings))
+}
+
+/// What a session's repository with `permission` and the `protected` branches may push, for
+/// the remedies of its failed checks.
+pub fn session_pushes(
+    permission: crate::guard::scope::Permission,
+    protected: &[String],
+) -> SessionPushes {
+    match permission {
+        crate::guard::scope::Permission::WritePush => SessionPushes::Except(protected.to_vec()),
+        _ => SessionPushes::Nothing,
+    }
 }
 
 /// The protected paths given on the command line (added to a session's own).

@@ -333,14 +333,13 @@ fn protected_path_fix(takes: &effect::CommitTakes, staged: bool, spec: &str, rul
     if staged {
         steps.push(format!("unstage it (`git restore --staged -- {spec}`)"));
     }
-    if takes.all || takes.unknown {
+    let stage =
+        format!("stage only paths outside `{rule}` (`git add -- <path>`), then `git commit`");
+    if takes.all {
+        steps.push(format!("commit without -a: {stage}"));
+    } else if takes.unknown {
         steps.push(format!(
-            "commit without {}: stage only paths outside `{rule}` (`git add -- <path>`), then `git commit`",
-            if takes.all {
-                "-a"
-            } else {
-                "--patch, --interactive or --pathspec-from-file"
-            }
+            "commit without --patch, --interactive or --pathspec-from-file: {stage}"
         ));
     } else {
         if !takes.paths.is_empty() {

@@ -92,51 +92,14 @@ impl Found {
     }
 }
 
-/// `args` without the `-c` settings (among git's global options) that [`config::setting_refusal`]
-/// refuses, and the settings left out.
+/// `args` without the `-c` settings among git's global options that
+/// [`config::setting_refusal`] refuses, and the settings left out.
 fn without_refused_settings(args: &[OsString]) -> (Vec<OsString>, Vec<OsString>) {
-    let mut kept = Vec::with_capacity(args.len());
-    let mut dropped = Vec::new();
-    let mut i = 0;
-    while let Some(a) = args.get(i) {
-        let bytes = a.as_bytes();
-        let setting = match bytes {
-            b"-c" => args.get(i + 1).map(|v| (v.clone(), 2)),
-            _ if bytes.starts_with(b"-c") => Some((OsStr::from_bytes(&bytes[2..]).to_owned(), 1)),
-            _ => None,
-        };
-        if let Some((value, width)) = setting {
-            let (key, val) = match value.as_bytes().iter().position(|b| *b == b'=') {
-                Some(eq) => (
-                    &value.as_bytes()[..eq],
-                    Some(OsStr::from_bytes(&value.as_bytes()[eq + 1..])),
-                ),
-                None => (value.as_bytes(), None),
-            };
-            // Lowered whole, as `programs` judges it.
-            let key = String::from_utf8_lossy(key).to_ascii_lowercase();
-            if config::setting_refusal(&key, val, config::Via::CommandLine).is_some() {
-                dropped.push(value);
-            } else {
-                kept.extend(args[i..i + width].iter().cloned());
-            }
-            i += width;
-            continue;
-        }
-        // The other global options, with their values; the subcommand ends them.
-        let takes_value = matches!(
-            bytes,
-            b"-C" | b"--git-dir" | b"--work-tree" | b"--namespace" | b"--config-env"
-        );
-        if !bytes.starts_with(b"-") {
-            kept.extend(args[i..].iter().cloned());
-            break;
-        }
-        let width = if takes_value { 2 } else { 1 };
-        kept.extend(args[i..(i + width).min(args.len())].iter().cloned());
-        i += width;
-    }
-    (kept, dropped)
+    crate::request::without_settings(args, |key, value| {
+        // Lowered whole, as `programs` judges it.
+        config::setting_refusal(&key.to_ascii_lowercase(), value, config::Via::CommandLine)
+            .is_some()
+    })
 }
 
 /// Why a call's `-c` settings or environment make git run a program of the caller's choosing
@@ -281,7 +244,10 @@ mod tests {
             without_refused_settings(&words("-C app -c diff.external=./x -c user.name=A diff -c"));
         assert_eq!(kept, words("-C app -c user.name=A diff -c"));
         assert_eq!(dropped, words("diff.external=./x"));
-        let (kept, dropped) = without_refused_settings(&words("-ccore.pager=./p log"));
-        assert_eq!((kept, dropped), (words("log"), words("core.pager=./p")));
+        // A value that looks like an option is a value.
+        let (kept, dropped) =
+            without_refused_settings(&words("-C -c -c core.pager=./p log -c core.pager=x"));
+        assert_eq!(kept, words("-C -c log -c core.pager=x"));
+        assert_eq!(dropped, words("core.pager=./p"));
     }
 }

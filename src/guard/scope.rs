@@ -331,16 +331,7 @@ pub fn glob_matches(pattern: &str, name: &str) -> bool {
 }
 
 fn glob(pattern: &str, name: &str) -> bool {
-    match pattern.split_once('*') {
-        None => pattern == name,
-        Some((head, tail)) => {
-            let Some(rest) = name.strip_prefix(head) else {
-                return false;
-            };
-            // The tail may hold more stars: try every split point.
-            (0..=rest.len()).any(|i| rest.is_char_boundary(i) && glob(tail, &rest[i..]))
-        }
-    }
+    crate::paths::star_matches(pattern, name)
 }
 
 #[cfg(test)]

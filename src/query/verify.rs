@@ -121,16 +121,6 @@ pub enum SessionPushes {
     Except(Vec<String>),
 }
 
-impl SessionPushes {
-    /// What a repository with `permission` and the `protected` branches may push.
-    pub fn of(permission: crate::guard::scope::Permission, protected: &[String]) -> SessionPushes {
-        match permission {
-            crate::guard::scope::Permission::WritePush => SessionPushes::Except(protected.to_vec()),
-            _ => SessionPushes::Nothing,
-        }
-    }
-}
-
 /// One repository to verify.
 #[derive(Clone, Debug)]
 pub struct Subject {
@@ -293,7 +283,7 @@ impl Verifier<'_> {
             Some(SessionPushes::Nothing) => false,
             Some(SessionPushes::Except(protected)) => !protected
                 .iter()
-                .any(|p| crate::guard::scope::glob_matches(p, name)),
+                .any(|p| crate::paths::star_matches(p, name)),
         }
     }
 

@@ -12,7 +12,7 @@ use super::super::Out;
 use super::session_scope;
 use crate::cli::verify::Checks;
 use crate::guard::{log, place, scope, session};
-use crate::query::verify::{SessionPushes, Since, SkippedHooks, Subject};
+use crate::query::verify::{Since, SkippedHooks, Subject};
 
 /// `session verify`: the checks of `git-prism verify`, from what the session recorded as it
 /// started (each repository's HEAD, its protected paths) and what its record says of skipped
@@ -129,7 +129,10 @@ fn subject(
         protected_paths,
         skipped_hooks: Some(skipped_hooks),
         remote_changes,
-        pushes: Some(SessionPushes::of(repo.permission, &repo.protected)),
+        pushes: Some(crate::cli::verify::session_pushes(
+            repo.permission,
+            &repo.protected,
+        )),
     })
 }
 
