@@ -139,7 +139,7 @@ pub(super) fn temp_warnings(scope: &scope::Scope, temp_dir: &Path) -> Vec<String
         .map(|e| {
             format!(
                 "warning: {} and the temporary directory {} overlap: the kernel layer lets every call write there (set TMPDIR elsewhere)",
-                e.path.display(),
+                crate::paths::normal(&e.path).display(),
                 temp.display()
             )
         })

@@ -318,7 +318,13 @@ pub(super) fn say_started(
     let listed: Vec<String> = loaded
         .entries
         .iter()
-        .map(|e| format!("{} {}", e.permission.name(), e.path.display()))
+        .map(|e| {
+            format!(
+                "{} {}",
+                e.permission.name(),
+                crate::paths::normal(&e.path).display()
+            )
+        })
         .collect();
     lines.push(format!(
         "scope: {}; every other repository: {}",
@@ -335,7 +341,13 @@ pub(super) fn say_started(
         .entries
         .iter()
         .filter(|e| e.permission == scope::Permission::WritePush)
-        .map(|e| format!("{} (never {})", e.path.display(), e.protected.join(", ")))
+        .map(|e| {
+            format!(
+                "{} (never {})",
+                crate::paths::normal(&e.path).display(),
+                e.protected.join(", ")
+            )
+        })
         .collect();
     let leaves = if pushes.is_empty() {
         "no push".to_owned()

@@ -80,7 +80,8 @@ fn repos<'a>(record: &'a session::Record, named: &[PathBuf]) -> Result<Vec<&'a s
     }
     let mut found = Vec::new();
     for path in named {
-        let id = place::identify(&std::path::absolute(path)?)
+        let path = crate::paths::normal(path);
+        let id = place::identify(&path)
             .with_context(|| format!("{} is not a git repository", path.display()))?;
         let repo = record
             .repos
