@@ -20,6 +20,24 @@ Feature: The session guard holds every git and gh call of a session to its scope
     And stderr contains "--all pushes every branch"
     And the remote "origin" still has its first main
 
+  Scenario: A refused push says what the agent can do instead, and that push lands
+    When a human runs "git push origin main"
+    Then the exit status is 1
+    And stderr contains "push the work to a branch of your own instead (`git push origin HEAD:refs/heads/<new-branch>`) and open a pull request into `main`"
+    And stderr contains "or ask the user to run `cd "
+    When a human runs "git push -q origin HEAD:refs/heads/work"
+    Then it succeeds
+    And the remote "origin" has the branch "work"
+
+  Scenario: A setting that runs a program is refused with the call without it, never a scope change
+    When a human runs "git -c diff.external=./x diff --stat"
+    Then the exit status is 1
+    And stderr contains "run `git diff --stat` instead (without `-c diff.external=./x`)"
+    And stderr contains "no scope allows it"
+    And stderr does not contain "scope.toml"
+    When a human runs "git diff --stat"
+    Then it succeeds
+
   Scenario: A feature branch is pushed, and the push is recorded
     When a human runs "git push -q origin feature"
     Then it succeeds

@@ -1,13 +1,14 @@
 //! Paths as git shows them and as rules match them: git's C-quoting ([`c_quote`]), a path shown
 //! to a person ([`shown_path`]: as it is, or quoted when it would print ambiguously), and a
-//! protected-path rule ([`is_under`]). Used by the manifest's wire form, `verify`'s lines and
+//! protected-path rule ([`is_under`]) and a protected branch pattern ([`star_matches`]); a
+//! path as a message names it ([`normal`]). Used by the manifest's wire form, `verify`'s lines and
 //! the session guard alike. And the one way the small files git-prism trusts are read (a
 //! scope, a session's record, a worktree's `gitdir`, an agent harness's settings):
 //! [`read_regular`], regular files only, of bounded size, opened without blocking.
 
 use std::io::Read;
 use std::os::unix::fs::OpenOptionsExt;
-use std::path::Path;
+use std::path::{Component, Path, PathBuf};
 
 use bstr::{BStr, ByteSlice};
 
@@ -63,6 +64,48 @@ pub fn is_under(path: &[u8], rule: &str) -> bool {
     }
 }
 
+/// Whether `name` (a branch, as a protected branch pattern is matched) matches `pattern`,
+/// where `*` matches any run of characters, `/` included.
+pub fn star_matches(pattern: &str, name: &str) -> bool {
+    match pattern.split_once('*') {
+        None => pattern == name,
+        Some((head, tail)) => {
+            let Some(rest) = name.strip_prefix(head) else {
+                return false;
+            };
+            // The tail may hold more stars: try every split point.
+            (0..=rest.len()).any(|i| rest.is_char_boundary(i) && star_matches(tail, &rest[i..]))
+        }
+    }
+}
+
+/// A path as a message names it: absolute, without `.` or `..` (`app/../scope.toml` is
+/// `scope.toml` beside `app`): the canonical path where it exists, else resolved lexically. A
+/// path with neither is kept as it is (its symbolic links too).
+pub fn normal(path: &Path) -> PathBuf {
+    let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_owned());
+    let dotted = absolute
+        .components()
+        .any(|c| matches!(c, Component::CurDir | Component::ParentDir));
+    if !dotted {
+        return absolute;
+    }
+    if let Ok(canonical) = absolute.canonicalize() {
+        return canonical;
+    }
+    let mut out = PathBuf::new();
+    for c in absolute.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
 /// Reads a regular file of at most `max` bytes, without blocking on a FIFO or following a
 /// device: anything but a regular file is an error, and so is a larger one.
 pub fn read_regular(path: &Path, max: u64) -> std::io::Result<Vec<u8>> {
@@ -89,6 +132,20 @@ pub fn read_regular(path: &Path, max: u64) -> std::io::Result<Vec<u8>> {
 mod tests {
     use super::*;
     use std::os::unix::ffi::OsStrExt;
+
+    #[test]
+    fn paths_in_messages_are_normal() {
+        let dir = tempfile::tempdir().unwrap();
+        let top = dir.path().canonicalize().unwrap();
+        std::fs::create_dir(top.join("app")).unwrap();
+        std::fs::write(top.join("scope.toml"), "").unwrap();
+        assert_eq!(
+            normal(&top.join("app/../scope.toml")),
+            top.join("scope.toml")
+        );
+        assert_eq!(normal(&top.join("app/./../gone/x")), top.join("gone/x"));
+        assert_eq!(normal(&top.join("app")), top.join("app"));
+    }
 
     #[test]
     fn fifos_and_devices_are_not_read() {

@@ -6,12 +6,13 @@
 
 use std::borrow::Cow;
 
-/// An error and every error behind it, `what failed: why: why that`, on one line.
+/// An error and every error behind it, `what failed: why: why that`, on one line; an
+/// operating system's error in words ([`io_words`]).
 pub fn chain(err: &(dyn std::error::Error + 'static)) -> String {
-    let mut out = err.to_string();
+    let mut out = words(err);
     let mut next = err.source();
     while let Some(cause) = next {
-        let text = cause.to_string();
+        let text = words(cause);
         // A wrapper that says the same as what it wraps adds nothing.
         if !out.ends_with(&text) {
             out.push_str(": ");
@@ -20,6 +21,34 @@ pub fn chain(err: &(dyn std::error::Error + 'static)) -> String {
         next = cause.source();
     }
     out
+}
+
+/// One error's own text, an operating system's error in words.
+fn words(err: &(dyn std::error::Error + 'static)) -> String {
+    match err.downcast_ref::<std::io::Error>() {
+        Some(io) => io_words(io),
+        None => err.to_string(),
+    }
+}
+
+/// What an I/O error says, in words a person reads: the system's message without its number
+/// (`no such file or directory`, not `No such file or directory (os error 2)`), and an error
+/// that has only a kind named by it in words (`entity not found`), never by the kind's name.
+pub fn io_words(err: &std::io::Error) -> String {
+    let text = err.to_string();
+    match err.raw_os_error() {
+        Some(code) => {
+            let bare = text
+                .strip_suffix(&format!(" (os error {code})"))
+                .unwrap_or(&text);
+            let mut chars = bare.chars();
+            match chars.next() {
+                Some(first) => first.to_lowercase().chain(chars).collect(),
+                None => bare.to_owned(),
+            }
+        }
+        None => text,
+    }
 }
 
 /// Returns `text` cut to at most `max` characters, with `…` and the number of characters left
@@ -59,5 +88,14 @@ mod tests {
         };
         assert_eq!(chain(&err), "cannot read 'x': permission denied");
         assert_eq!(chain(&std::io::Error::other("alone")), "alone");
+        let missing = Read {
+            source: std::io::Error::from_raw_os_error(2),
+        };
+        assert_eq!(
+            chain(&missing),
+            "cannot read 'x': no such file or directory"
+        );
+        let kind_only = std::io::Error::from(std::io::ErrorKind::NotFound);
+        assert!(!io_words(&kind_only).contains("NotFound"));
     }
 }

@@ -204,7 +204,7 @@ impl Broker {
             fail(
                 &mut stream,
                 &stderr,
-                "its working directory is not one the broker can see as the caller does",
+                "its working directory is not one the broker can see as the caller does; run it from a directory of the session's repositories (`cd <repository>`), or ask the user to run it outside the session",
             );
             return;
         };
@@ -247,7 +247,10 @@ impl Broker {
             Ok(c) => c,
             Err(e) => {
                 if let Some(fd) = &err_fd {
-                    let line = format!("git-prism session: the broker cannot run the call: {e}\n");
+                    let line = format!(
+                        "git-prism session: the broker cannot run the call: {}; ask the user to run it outside the session\n",
+                        crate::text::io_words(&e)
+                    );
                     let _ = rustix::io::write(fd, line.as_bytes());
                 }
                 let _ = wire::reply(stream, Reply::Failed(crate::exit_codes::NOT_EXECUTABLE));

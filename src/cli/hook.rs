@@ -275,6 +275,10 @@ fn look(target: Target, memory: &Memory, log: &[crate::guard::log::Entry]) -> Re
         Some((record, r)) => in_session(record, r, &now, &key, log)?,
         None => outside_session(&repo, memory.baselines.get(&key), &now)?,
     };
+    let pushes = target
+        .record
+        .as_ref()
+        .map(|(_, r)| super::verify::session_pushes(r.permission, &r.protected));
     let ask = ask.changed.then(|| {
         let subject = Subject {
             location: target.location,
@@ -282,6 +286,7 @@ fn look(target: Target, memory: &Memory, log: &[crate::guard::log::Entry]) -> Re
             protected_paths: ask.protected,
             skipped_hooks: ask.skipped,
             remote_changes: Vec::new(),
+            pushes,
         };
         (subject, ask.push)
     });
@@ -312,6 +317,7 @@ fn in_session(
                 time: l.time.clone(),
                 command: l.command.clone(),
                 how: l.effect.as_ref()?.hooks_skipped.clone()?,
+                undo: None,
             })
         })
         .collect();

@@ -229,7 +229,7 @@ fn run_caught(argv0: OsString, args: Vec<OsString>) -> i32 {
                 Err(err) => {
                     #[allow(clippy::print_stderr, reason = "the CLI's error edge")]
                     {
-                        eprintln!("git-prism: {err:#}");
+                        eprintln!("git-prism: {}", crate::text::chain(err.as_ref()));
                     }
                     exit_codes::FAILURE
                 }
@@ -267,7 +267,11 @@ fn run_caught(argv0: OsString, args: Vec<OsString>) -> i32 {
         Ok(code) => code,
         Err(err) if is_broken_pipe(&err) => exit_codes::SUCCESS,
         Err(err) => {
-            let _ = writeln!(out.stderr, "git-prism: {err:#}");
+            let _ = writeln!(
+                out.stderr,
+                "git-prism: {}",
+                crate::text::chain(err.as_ref())
+            );
             exit_codes::FAILURE
         }
     };

@@ -10,7 +10,9 @@ use anyhow::{Result, bail};
 
 use super::Out;
 use crate::git::Location;
-use crate::query::verify::{self, Check, Finding, RemoteAsk, Since, Subject, VerifyQuery};
+use crate::query::verify::{
+    self, Check, Finding, RemoteAsk, SessionPushes, Since, Subject, VerifyQuery,
+};
 
 /// The options every form of `verify` takes.
 #[derive(Debug, clap::Args)]
@@ -93,6 +95,7 @@ pub(crate) fn run(args: Args, out: &mut Out<'_>) -> Result<i32> {
             protected_paths: args.checks.protected.clone(),
             skipped_hooks: None,
             remote_changes: Vec::new(),
+            pushes: None,
         })
         .collect();
     run_checks(subjects, &args.checks, out)
@@ -121,6 +124,18 @@ pub(crate) fn run_checks(
     let findings = verify::verify(&query)?;
     print(&findings, checks.json, out)?;
     Ok(verify::exit_code(&findings))
+}
+
+/// What a session's repository with `permission` and the `protected` branches may push, for
+/// the remedies of its failed checks.
+pub(crate) fn session_pushes(
+    permission: crate::guard::scope::Permission,
+    protected: &[String],
+) -> SessionPushes {
+    match permission {
+        crate::guard::scope::Permission::WritePush => SessionPushes::Except(protected.to_vec()),
+        _ => SessionPushes::Nothing,
+    }
 }
 
 /// The protected paths given on the command line (added to a session's own).

@@ -577,7 +577,7 @@ impl Repo {
         let repo = self.local();
         let index = repo.index_or_empty().map_err(|e| GitError::Gix {
             context: "reading the index",
-            source: Box::new(e),
+            source: super::error::boxed(e),
         })?;
         let hidden =
             gix::index::entry::Flags::SKIP_WORKTREE | gix::index::entry::Flags::ASSUME_VALID;
@@ -627,6 +627,16 @@ impl Repo {
             Err(GitError::Command { code: Some(1), .. }) => Ok(None),
             Err(e) => Err(e),
         }
+    }
+
+    /// `git remote`: the names of the repository's remotes, in git's order.
+    pub fn remote_names(&self) -> Result<Vec<BString>, GitError> {
+        let out = self.git.metadata(&["remote"])?;
+        Ok(out
+            .lines()
+            .filter(|l| !l.is_empty())
+            .map(BString::from)
+            .collect())
     }
 
     /// `git for-each-ref` of a local branch: where `git push` would send it (push remote and

@@ -157,7 +157,56 @@ impl GitError {
     {
         move |err| GitError::Gix {
             context,
-            source: Box::new(err),
+            source: boxed(err),
+        }
+    }
+}
+
+/// A gix error, boxed as a [`GitError`]'s source, as the chain of causes says it to a person:
+/// each cause's text, an I/O error in words ([`crate::text::io_words`]), and none of gix's
+/// classification markers (a cause that prints only its class's name, `NotFound`).
+pub(crate) fn boxed<E>(err: E) -> BoxedError
+where
+    E: std::error::Error + Send + Sync + 'static,
+{
+    let mut parts: Vec<String> = Vec::new();
+    let mut next: Option<&(dyn std::error::Error + 'static)> = Some(&err);
+    while let Some(cause) = next {
+        if !cause.is::<gix::error::ClassificationMarker>() {
+            let text = match cause.downcast_ref::<std::io::Error>() {
+                Some(io) => crate::text::io_words(io),
+                None => cause.to_string(),
+            };
+            // A wrapper that says the same as what it wraps adds nothing.
+            if !parts.last().is_some_and(|p| p.ends_with(&text)) {
+                parts.push(text);
+            }
+        }
+        next = cause.source();
+    }
+    Box::new(Said(parts.join(": ")))
+}
+
+/// What [`boxed`] keeps of a gix error: its chain, said.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+struct Said(String);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A repository that is not found is said in words, never by gix's class name.
+    #[test]
+    fn gix_s_classification_is_not_said() {
+        let dir = tempfile::tempdir().unwrap();
+        let err = gix::discover(dir.path()).err();
+        if let Some(err) = err {
+            let said = crate::text::chain(&GitError::NotARepository {
+                path: dir.path().to_owned(),
+                source: boxed(err),
+            });
+            assert!(!said.contains("NotFound"), "{said}");
         }
     }
 }

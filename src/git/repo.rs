@@ -154,7 +154,7 @@ impl Repo {
                 let options = gix::open::Options::default().cli_overrides(overrides);
                 gix::open_opts(git_dir, options)
                     .map(gix::Repository::into_sync)
-                    .map_err(|e| not_a_repo(Box::new(e)))?
+                    .map_err(|e| not_a_repo(super::error::boxed(e)))?
             }
             None => {
                 let mut trust: gix::sec::trust::Mapping<gix::open::Options> = Default::default();
@@ -169,7 +169,7 @@ impl Repo {
                     gix::discover::upwards::Options::default().apply_environment(),
                     trust,
                 )
-                .map_err(|e| not_a_repo(Box::new(e)))?
+                .map_err(|e| not_a_repo(super::error::boxed(e)))?
             }
         };
         let mut git = Invocation::locate(location.cwd.clone(), location.globals.clone())?;
@@ -242,7 +242,7 @@ impl Repo {
         gix::odb::alternate::resolve(self.objects_dir().to_owned(), local.current_dir()).map_err(
             |e| GitError::Gix {
                 context: "reading objects/info/alternates",
-                source: Box::new(e),
+                source: super::error::boxed(e),
             },
         )
     }
@@ -317,7 +317,7 @@ fn populated_submodules(
         };
         let index = repo.index_or_empty().map_err(|e| GitError::Gix {
             context: "reading the index",
-            source: Box::new(e),
+            source: super::error::boxed(e),
         })?;
         for entry in index.entries() {
             if entry.mode != gix::index::entry::Mode::COMMIT {
@@ -342,7 +342,7 @@ fn populated_submodules(
             }
             let sub = gix::open(&path).map_err(|e| GitError::Gix {
                 context: "opening a populated submodule",
-                source: Box::new(e),
+                source: super::error::boxed(e),
             })?;
             // The index read for nested submodules must be the one git reads: gix and git
             // parse a `.git` file differently (gix trims trailing spaces from its path).
@@ -385,7 +385,7 @@ impl Objects {
             .map(|h| h.size())
             .map_err(|e| GitError::Object {
                 id: oid.to_string(),
-                source: Box::new(e),
+                source: super::error::boxed(e),
             })
     }
 
@@ -396,7 +396,7 @@ impl Objects {
             .map(|mut b| b.take_data())
             .map_err(|e| GitError::Object {
                 id: oid.to_string(),
-                source: Box::new(e),
+                source: super::error::boxed(e),
             })
     }
 }

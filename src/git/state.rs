@@ -116,6 +116,15 @@ pub fn parse_ls_remote(out: &[u8], wanted: &[u8]) -> Result<Option<Oid>, String>
     Ok(None)
 }
 
+/// The paths a `git commit` could take ([`commit_paths`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CommitPaths {
+    /// Every one, sorted.
+    pub all: Vec<BString>,
+    /// Those staged, sorted.
+    pub staged: Vec<BString>,
+}
+
 /// Every path a `git commit` run in `cwd` with `globals` could take into its commit, with
 /// rename detection off (a move counts at its old path too): what is staged, and what `takes`
 /// adds from the work tree (`-a`: every tracked change; pathspecs: those paths' changes against
@@ -125,7 +134,7 @@ pub fn commit_paths(
     cwd: &Path,
     globals: &[OsString],
     takes: &CommitTakes,
-) -> Result<Vec<BString>, GitError> {
+) -> Result<CommitPaths, GitError> {
     let git = Invocation::locate(cwd.to_owned(), globals.to_vec())?;
     let names = |args: Vec<OsString>| -> Result<Vec<BString>, GitError> {
         let mut full: Vec<OsString> =
@@ -151,7 +160,9 @@ pub fn commit_paths(
             .map(BString::from)
             .collect())
     };
-    let mut paths = names(vec!["--cached".into()])?;
+    let mut staged = names(vec!["--cached".into()])?;
+    staged.sort();
+    let mut paths = staged.clone();
     if takes.all || takes.unknown {
         paths.extend(names(Vec::new())?);
     }
@@ -167,7 +178,7 @@ pub fn commit_paths(
     }
     paths.sort();
     paths.dedup();
-    Ok(paths)
+    Ok(CommitPaths { all: paths, staged })
 }
 
 #[cfg(test)]

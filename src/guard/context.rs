@@ -44,6 +44,12 @@ impl Context {
             .map_or_else(|| self.scope_file.clone(), |r| r.scope_file.path())
     }
 
+    /// Whether the call belongs to a session `git-prism session` started (its record was
+    /// found, whether or not it can be read).
+    pub(super) fn has_record(&self) -> bool {
+        self.record.is_some() || self.record_error.is_some()
+    }
+
     /// The temporary directory git may write in: the session's, else this call's — unless it
     /// lies inside a repository (`TMPDIR=../other/.git` would make that repository writable):
     /// then none.
@@ -105,10 +111,13 @@ pub(super) fn drifted(
     let now = match crate::git::probe::own_config(here, &place.globals) {
         Ok(c) => config::programs(&c),
         Err(e) => {
-            return Some(Rule::RunsProgram(format!(
-                "the repository's configuration cannot be read ({})",
-                crate::text::chain(&e)
-            )));
+            return Some(Rule::RunsProgram {
+                why: format!(
+                    "the repository's configuration cannot be read ({})",
+                    crate::text::chain(&e)
+                ),
+                fix: None,
+            });
         }
     };
     match config::drift(&repo.programs, &now, &identity.common_dir.join("hooks")) {
@@ -117,8 +126,6 @@ pub(super) fn drifted(
             d.config = settings;
             None
         }
-        config::Drift::Refuse(key) => Some(Rule::Configured(format!(
-            "`{key}` in the repository's configuration names a program and was set after the session started (`git config --unset {key}` removes it)"
-        ))),
+        config::Drift::Refuse(key) => Some(Rule::Configured(key)),
     }
 }

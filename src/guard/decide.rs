@@ -8,6 +8,7 @@
 //! commit, a push's ([`super::push_rules`]). Each rule also says what the kernel grants.
 
 use std::ffi::OsString;
+use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 
 use super::context::{Context, drifted};
@@ -45,7 +46,10 @@ pub(super) fn decide(
     };
     let scope = match ctx.scope() {
         Ok(s) => s,
-        Err(e) => return d.refuse(Rule::InvalidScope(e)),
+        Err(e) => {
+            let session = ctx.has_record();
+            return d.refuse(Rule::InvalidScope { why: e, session });
+        }
     };
     let here = cwd.join(call.place.chdir.iter().collect::<PathBuf>());
     // Places outside the repository: new repositories, output files and directories.
@@ -77,9 +81,10 @@ pub(super) fn decide(
     }
     match &call.effect {
         Effect::Read | Effect::NewRepository | Effect::Init { .. } => d,
-        Effect::Alias { name: alias, .. } => d.refuse(Rule::RunsProgram(format!(
-            "`{alias}` is neither a git command nor an alias this guard can read"
-        ))),
+        Effect::Alias { name: alias, .. } => d.refuse(Rule::RunsProgram {
+            why: format!("`{alias}` is neither a git command nor an alias this guard can read"),
+            fix: None,
+        }),
         Effect::Local(what) => local(d, &w, &call, what.clone()),
         Effect::Send(what) => send(d, &w, what.clone()),
         Effect::Unknown(why) => unknown(d, ctx, why.clone()),
@@ -180,17 +185,30 @@ fn foreign_work_tree(_: &mut Decision, w: &Placed<'_>) -> Option<Rule> {
     }
     let own = w.entry?.identity.work_tree.as_ref();
     let tree = w.identity.work_tree.as_ref()?;
-    (Some(tree) != own && !w.identity.is_linked_worktree()).then(|| {
-        Rule::Elsewhere(format!(
+    (Some(tree) != own && !w.identity.is_linked_worktree()).then(|| Rule::Elsewhere {
+        why: format!(
             "git would use {} as the work tree, which is not this repository's own",
             tree.display()
-        ))
+        ),
+        fix: match own {
+            Some(own) => format!(
+                "run it in the repository's own work tree ({}) without --work-tree, GIT_WORK_TREE or core.worktree",
+                own.display()
+            ),
+            None => "run it without --work-tree, GIT_WORK_TREE or core.worktree".into(),
+        },
+        unset: None,
     })
 }
 
 /// An index or object store elsewhere makes the write land elsewhere.
 fn stores_elsewhere(_: &mut Decision, w: &Placed<'_>) -> Option<Rule> {
-    place::elsewhere(&w.identity, &place::Env::current()).map(Rule::Elsewhere)
+    let (var, why) = place::elsewhere(&w.identity, &place::Env::current())?;
+    Some(Rule::Elsewhere {
+        why,
+        fix: format!("run it with `{var}` unset"),
+        unset: Some(var),
+    })
 }
 
 /// The repository's configuration is a second command line: a program named in it since the
@@ -256,7 +274,7 @@ fn unknown(mut d: Decision, ctx: &Context, why: String) -> Decision {
     if let Some(c) = d.confinement.as_mut() {
         *c = kernel::base(ctx.temp_dir().as_deref());
     }
-    d.refuse(Rule::RunsProgram(why))
+    d.refuse(Rule::RunsProgram { why, fix: None })
 }
 
 /// The refusal of a commit that takes a change to one of the entry's protected paths (rename
@@ -275,19 +293,61 @@ fn protected_paths(
     let paths = match crate::git::state::commit_paths(&here, &place.globals, takes) {
         Ok(p) => p,
         Err(e) => {
-            return Some(Rule::ProtectedPath(format!(
-                "the paths this commit takes cannot be told ({e}), and the repository has protected paths"
-            )));
+            return Some(Rule::ProtectedPath {
+                why: format!(
+                    "the paths this commit takes cannot be told ({}), and the repository has protected paths",
+                    crate::text::chain(&e)
+                ),
+                fix: None,
+            });
         }
     };
-    let hit = paths
+    let (path, rule) = paths
+        .all
         .iter()
         .find_map(|p| entry.protected_path(p).map(|rule| (p, rule)))?;
-    Some(Rule::ProtectedPath(format!(
-        "the commit changes {}, under the protected path `{}`",
-        crate::paths::shown_path(hit.0.as_ref()),
-        hit.1
-    )))
+    let staged = paths.staged.contains(path);
+    // The path as the agent's next command names it: from the top of the work tree when the
+    // call runs elsewhere.
+    let at_top = entry
+        .identity
+        .work_tree
+        .as_deref()
+        .is_some_and(|top| top.canonicalize().ok() == cwd.canonicalize().ok());
+    let mut spec = if at_top { Vec::new() } else { b":/".to_vec() };
+    spec.extend_from_slice(path);
+    let spec = crate::shell::quote(std::ffi::OsStr::from_bytes(&spec));
+    Some(Rule::ProtectedPath {
+        why: format!(
+            "the commit changes {}, under the protected path `{rule}`",
+            crate::paths::shown_path(path.as_ref()),
+        ),
+        fix: Some(protected_path_fix(takes, staged, &spec, rule)),
+    })
+}
+
+/// How to make a commit that leaves out `spec` (a change under the protected path `rule`,
+/// `staged` or not) when the commit took it as `takes` says.
+fn protected_path_fix(takes: &effect::CommitTakes, staged: bool, spec: &str, rule: &str) -> String {
+    let mut steps = Vec::new();
+    if staged {
+        steps.push(format!("unstage it (`git restore --staged -- {spec}`)"));
+    }
+    let stage =
+        format!("stage only paths outside `{rule}` (`git add -- <path>`), then `git commit`");
+    if takes.all {
+        steps.push(format!("commit without -a: {stage}"));
+    } else if takes.unknown {
+        steps.push(format!(
+            "commit without --patch, --interactive or --pathspec-from-file: {stage}"
+        ));
+    } else {
+        if !takes.paths.is_empty() {
+            steps.push(format!("leave {spec} out of the paths the commit names"));
+        }
+        steps.push("commit the rest".into());
+    }
+    steps.join(", then ")
 }
 
 /// Checks the places a call writes outside its repository (new repositories, output files),
@@ -305,7 +365,7 @@ fn target(d: &mut Decision, scope: &Scope, here: &Path, target: &Target) -> Opti
         named_by,
     } = target;
     let full = here.join(path);
-    let shown = full.display().to_string();
+    let shown = crate::paths::normal(&full).display().to_string();
     match place::containing(&full) {
         Some((repo, true)) => {
             // Inside a git directory: a repository made there, or a file written there,
@@ -316,10 +376,14 @@ fn target(d: &mut Decision, scope: &Scope, here: &Path, target: &Target) -> Opti
             if !allowed {
                 d.repo = Some(repo.shown());
                 d.permission = Some(entry.map_or(Permission::Read, |e| e.permission));
-                return Some(Rule::Elsewhere(format!(
-                    "{named_by} writes {shown}, inside the git directory of {}",
-                    repo.shown().display()
-                )));
+                return Some(Rule::Elsewhere {
+                    why: format!(
+                        "{named_by} writes {shown}, inside the git directory of {}",
+                        repo.shown().display()
+                    ),
+                    fix: "write it outside every git directory (in a work tree the scope lets you write, or the temporary directory)".into(),
+                    unset: None,
+                });
             }
         }
         Some((repo, false)) => {
@@ -334,6 +398,8 @@ fn target(d: &mut Decision, scope: &Scope, here: &Path, target: &Target) -> Opti
                     needed: Permission::WriteLocal,
                     listed: entry.is_some(),
                     forge: None,
+                    repo: None,
+                    names_place: true,
                 });
             }
             if let (Some(e), Some(c)) = (entry, d.confinement.as_mut()) {

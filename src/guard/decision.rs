@@ -13,13 +13,21 @@ use super::scope::Permission;
 use super::{hook, observe};
 use crate::confine::{Confinement, Network};
 use crate::locate::Program;
+use crate::shell;
 
 /// What the guard decided about one call: the outcome, the rule that decided it, where, and
 /// what the kernel layer allows the call to do if it runs.
 #[derive(Clone, Debug)]
 pub struct Decision {
-    /// The command line, as shown (one line, clipped).
+    /// The command line, as shown: shell-quoted, one line, clipped.
     pub command: String,
+    /// Whether [`Decision::command`] is the whole command line (not clipped), so that a
+    /// person can run it as it is.
+    pub exact: bool,
+    /// `git` or `gh`.
+    pub tool: Program,
+    /// The directory the call runs in (`None`: it cannot be read).
+    pub cwd: Option<PathBuf>,
     /// Run it or not.
     pub outcome: Outcome,
     /// Why.
@@ -95,6 +103,12 @@ pub enum Rule {
         listed: bool,
         /// A repository named on the forge (`gh -R`), not one of the scope's.
         forge: Option<String>,
+        /// The repository that needs the permission, when it is not the one the call acts on
+        /// (a repository on this machine a push writes into).
+        repo: Option<PathBuf>,
+        /// Whether the call writes a place it names (a clone's directory, an output file),
+        /// which could be named inside the scope instead.
+        names_place: bool,
     },
     /// A push to a protected branch.
     Protected {
@@ -102,25 +116,55 @@ pub enum Rule {
         branch: String,
         /// The entry's protected patterns.
         protected: Vec<String>,
+        /// The remote the push goes to.
+        remote: String,
     },
     /// A commit that takes a change to a protected path, or whose paths cannot be told.
-    ProtectedPath(String),
+    ProtectedPath {
+        /// Why.
+        why: String,
+        /// How to commit the rest without it, where that can be told.
+        fix: Option<String>,
+    },
     /// A push whose destinations cannot be told.
-    Unplaceable(String),
+    Unplaceable {
+        /// Why.
+        why: String,
+        /// How to name them, where that can be told.
+        fix: Option<String>,
+    },
     /// A call that runs a program the guard cannot see into.
-    RunsProgram(String),
+    RunsProgram {
+        /// What runs it.
+        why: String,
+        /// The call without what runs it, where that can be told.
+        fix: Option<String>,
+    },
     /// A write whose repository cannot be told.
     NoRepository(String),
     /// A write that would land outside the repository found.
-    Elsewhere(String),
+    Elsewhere {
+        /// Where, and why.
+        why: String,
+        /// How to keep it inside.
+        fix: String,
+        /// The variable that sends it elsewhere, which the call runs without.
+        unset: Option<&'static str>,
+    },
     /// The scope (or the session's record) cannot be used.
-    InvalidScope(String),
+    InvalidScope {
+        /// Why.
+        why: String,
+        /// Whether it is a session's record that cannot be used (a new session fixes it), not
+        /// a scope file named by hand (fixing the file does).
+        session: bool,
+    },
     /// The kernel cannot be made to hold the call (the shim's, after the guard allowed it).
     Unconfined(String),
     /// The guard failed (a panic).
     Failed(String),
-    /// A setting of the repository's configuration that names a program appeared since the
-    /// session started.
+    /// A setting of the repository's configuration that names a program, and has no value
+    /// that runs nothing, appeared since the session started: the key.
     Configured(String),
     /// A call the session's broker will not run for the sandbox: a read (which runs inside
     /// it), or one naming a path the agent may not read.
@@ -148,9 +192,10 @@ impl Rule {
                 needed,
                 listed,
                 forge,
+                ..
             } => match forge {
                 Some(r) => format!(
-                    "{what}, which needs {}, and `{r}` is a repository named on the forge, not one of the scope's (run gh from the repository's directory)",
+                    "{what}, which needs {}, and `{r}` is a repository named on the forge, not one of the scope's",
                     needed.name()
                 ),
                 None if !listed => format!(
@@ -159,50 +204,44 @@ impl Rule {
                 ),
                 None => format!("{what}, which needs {} (scope {scope})", needed.name()),
             },
-            Rule::Protected { branch, protected } => format!(
+            Rule::Protected {
+                branch, protected, ..
+            } => format!(
                 "`{branch}` is a protected branch (protected: {})",
                 protected.join(", ")
             ),
-            Rule::ProtectedPath(why) => why.clone(),
-            Rule::Unplaceable(why) => format!("where the push goes cannot be told: {why}"),
-            Rule::RunsProgram(why) => format!("{why}, whose git calls this guard would not see"),
-            Rule::NoRepository(why) | Rule::Elsewhere(why) | Rule::Unconfined(why) => why.clone(),
-            Rule::InvalidScope(why) => {
+            Rule::ProtectedPath { why, .. } => why.clone(),
+            Rule::Unplaceable { why, .. } => format!("where the push goes cannot be told: {why}"),
+            Rule::RunsProgram { why, .. } => {
+                format!("{why}, whose git calls this guard would not see")
+            }
+            Rule::NoRepository(why) | Rule::Unconfined(why) => why.clone(),
+            Rule::Elsewhere { why, .. } => why.clone(),
+            Rule::InvalidScope { why, .. } => {
                 format!("{why}; every write is refused until the scope is fixed")
             }
             Rule::Failed(why) => format!("the guard failed: {why}"),
-            Rule::Sandbox(why) | Rule::Configured(why) => why.clone(),
-        }
-    }
-
-    /// What the person can do.
-    pub fn advice(&self) -> &'static str {
-        match self {
-            Rule::Protected { .. } => {
-                "push another branch and open a pull request, or run it yourself"
-            }
-            Rule::Unplaceable(_) => {
-                "name the branch (`git push origin <branch>`), or run it yourself"
-            }
-            Rule::ProtectedPath(_) => {
-                "unstage it (`git restore --staged <path>`), commit it yourself outside the agent's session, or leave it out of the repository's protected_paths in the scope"
-            }
-            Rule::InvalidScope(_) => {
-                "fix the file (`git-prism session check` says what is wrong) or run it yourself"
-            }
-            Rule::Sandbox(_) => "use paths inside the session's scope",
-            Rule::Configured(_) => {
-                "remove the setting, or run it yourself outside the agent's session"
-            }
-            _ => "run it yourself outside the agent's session, or change the session's scope",
+            Rule::Configured(key) => format!(
+                "`{key}` in the repository's configuration names a program and was set after the session started"
+            ),
+            Rule::Sandbox(why) => why.clone(),
         }
     }
 }
 
 impl Decision {
-    pub(super) fn new(command: String, confinement: Option<Confinement>) -> Decision {
+    pub(super) fn new(
+        tool: Program,
+        args: &[OsString],
+        cwd: Option<&Path>,
+        confinement: Option<Confinement>,
+    ) -> Decision {
+        let (command, exact) = command_line(tool, args);
         Decision {
             command,
+            exact,
+            tool,
+            cwd: cwd.map(Path::to_owned),
             outcome: Outcome::Allow,
             rule: Rule::Read,
             repo: None,
@@ -270,7 +309,7 @@ impl Decision {
     /// The permission as the line and the record name it.
     pub fn permitted(&self) -> Permitted {
         match self.rule {
-            Rule::InvalidScope(_) => Permitted::NoValidScope,
+            Rule::InvalidScope { .. } => Permitted::NoValidScope,
             _ => self.permission.into(),
         }
     }
@@ -294,7 +333,8 @@ impl Decision {
 
     /// The decision when the guard itself failed: refused, with no confinement granted.
     pub fn failed(tool: Program, args: &[OsString], why: String) -> Decision {
-        Decision::new(command_line(tool, args), None).refuse(Rule::Failed(why))
+        let cwd = std::env::current_dir().ok();
+        Decision::new(tool, args, cwd.as_deref(), None).refuse(Rule::Failed(why))
     }
 
     /// The decision turned into a refusal because the kernel layer could not be put in place.
@@ -302,6 +342,155 @@ impl Decision {
         self.outcome = Outcome::Refuse;
         self.rule = Rule::Unconfined(why);
         self
+    }
+}
+
+impl Decision {
+    /// What the agent that made a refused call can do now, then what the person can do where
+    /// something they can do would work: the refusal line's last part.
+    pub fn advice(&self) -> String {
+        let ask = self.ask_user();
+        match &self.rule {
+            Rule::Protected { branch, remote, .. } => format!(
+                "push the work to a branch of your own instead (`git push {} HEAD:refs/heads/<new-branch>`) and open a pull request into `{branch}`, or {ask}",
+                shell::quote(remote.as_ref())
+            ),
+            Rule::Needs {
+                needed,
+                listed,
+                forge,
+                repo,
+                names_place,
+                ..
+            } => {
+                if forge.is_some() {
+                    return format!(
+                        "run gh without -R (and without GH_REPO) in the work tree of a repository the scope lets you {}, or {ask}; no scope lists a repository by its name on the forge",
+                        match needed {
+                            Permission::WritePush => "push from",
+                            _ => "write",
+                        }
+                    );
+                }
+                let repo = repo
+                    .as_deref()
+                    .or(self.repo.as_deref())
+                    .map(|r| shell::quote(r.as_os_str()));
+                let change = repo.and_then(|r| {
+                    self.scope_change(&if *listed {
+                        format!("give {r} `permission = \"{}\"`", needed.name())
+                    } else {
+                        format!(
+                            "list {r} (`[[repo]]` with `permission = \"{}\"`)",
+                            needed.name()
+                        )
+                    })
+                });
+                let mut advice = String::new();
+                if *names_place {
+                    advice.push_str("use a path inside the scope (a repository it lets you write, or the temporary directory), or ");
+                }
+                advice.push_str(&ask);
+                if let Some(change) = change {
+                    advice.push_str(", or to ");
+                    advice.push_str(&change);
+                }
+                advice
+            }
+            Rule::ProtectedPath { why: _, fix } => {
+                let mut advice = match fix {
+                    Some(fix) => format!("{fix}; or {ask}"),
+                    None => ask,
+                };
+                if let Some(change) =
+                    self.scope_change("take the path out of the repository's `protected_paths`")
+                {
+                    advice.push_str(", or to ");
+                    advice.push_str(&change);
+                }
+                advice
+            }
+            Rule::Unplaceable { fix, .. } => match (self.tool, fix) {
+                (Program::Gh, _) => ask,
+                (Program::Git, Some(fix)) => format!("{fix}, or {ask}"),
+                (Program::Git, None) => {
+                    format!("name the remote and the branch (`git push origin <branch>`), or {ask}")
+                }
+            },
+            Rule::RunsProgram { fix, .. } => match fix {
+                Some(fix) => format!("{fix}, or {ask}; no scope allows it"),
+                None => format!("{ask}; no scope allows it"),
+            },
+            Rule::NoRepository(_) => format!(
+                "run it in one of the scope's repositories (`git -C <repository> ...`), or {ask}"
+            ),
+            Rule::Elsewhere {
+                unset: Some(var), ..
+            } if self.exact => format!("run `env -u {var} {}` instead, or {ask}", self.command),
+            Rule::Elsewhere { fix, .. } => format!("{fix}, or {ask}"),
+            Rule::InvalidScope { session: true, .. } => {
+                format!("{ask}, and to start a new session")
+            }
+            Rule::InvalidScope { session: false, .. } => match &self.scope_file {
+                Some(file) => {
+                    let file = shell::quote(file.as_os_str());
+                    format!(
+                        "ask the user to fix {file} (`git-prism session check --scope {file}` says what is wrong), or {}",
+                        ask.trim_start_matches("ask the user ")
+                    )
+                }
+                None => ask,
+            },
+            Rule::Configured(key) => {
+                let unset = format!("git config --unset-all {}", shell::quote(key.as_ref()));
+                let unset = match &self.repo {
+                    Some(r) => format!("cd {} && {unset}", shell::quote(r.as_os_str())),
+                    None => unset,
+                };
+                format!(
+                    "ask the user to remove it (`{unset}`) and run the command again, or to run `{}` outside the session",
+                    self.user_command().unwrap_or_else(|| "it".into())
+                )
+            }
+            Rule::Sandbox(_) => format!("use paths inside the session's scope, or {ask}"),
+            Rule::Unconfined(_) | Rule::Failed(_) => ask,
+            Rule::Read | Rule::Within(_) | Rule::Pushed(_) | Rule::Sent(_) => String::new(),
+        }
+    }
+
+    /// The command line for a person to run as it is: `cd <dir> && <command>`, when it is
+    /// known whole.
+    pub fn user_command(&self) -> Option<String> {
+        if !self.exact {
+            return None;
+        }
+        Some(match &self.cwd {
+            Some(dir) => format!("cd {} && {}", shell::quote(dir.as_os_str()), self.command),
+            None => self.command.clone(),
+        })
+    }
+
+    /// Asking the user to run the call outside the session, in words the agent can pass on.
+    fn ask_user(&self) -> String {
+        match self.user_command() {
+            Some(command) => format!("ask the user to run `{command}` outside the session"),
+            None => "ask the user to run the command outside the session".into(),
+        }
+    }
+
+    /// `change` made in the scope file, and a new session started where one runs (a running
+    /// session keeps the scope it started with); `None` without a scope file.
+    fn scope_change(&self, change: &str) -> Option<String> {
+        let file = self.scope_file.as_ref()?;
+        Some(format!(
+            "{change} in {}{}",
+            file.display(),
+            if self.session.is_some() {
+                " and start a new session"
+            } else {
+                ""
+            }
+        ))
     }
 }
 
@@ -322,7 +511,7 @@ impl fmt::Display for Decision {
             one_line(&repo),
             self.permitted(),
             one_line(&self.rule.text(self.scope_file.as_deref())),
-            self.rule.advice()
+            one_line(&self.advice())
         )
     }
 }
@@ -336,22 +525,26 @@ fn one_line(text: &str) -> String {
         .join(" ")
 }
 
-/// The command line as one string (for the refusal line and the record).
-pub(super) fn command_line(tool: Program, args: &[OsString]) -> String {
+/// The command line as one string, for the refusal line and the record: each argument
+/// shell-quoted (so it stays one line and can be run as it is), clipped; and whether nothing
+/// was clipped.
+pub(super) fn command_line(tool: Program, args: &[OsString]) -> (String, bool) {
     let mut out = tool.name().to_owned();
+    let mut exact = true;
     for a in args {
+        let text = String::from_utf8_lossy(a.as_bytes());
+        let clipped = crate::text::clip(&text, 200);
         out.push(' ');
-        out.push_str(&crate::text::clip(
-            &String::from_utf8_lossy(a.as_bytes()),
-            200,
-        ));
+        if matches!(clipped, std::borrow::Cow::Owned(_)) {
+            exact = false;
+            out.push_str(&shell::quote(clipped.as_ref().as_ref()));
+        } else {
+            out.push_str(&shell::quote(a));
+        }
     }
-    // One line whatever the arguments hold: control characters are shown, not written.
-    let out: String = out
-        .chars()
-        .map(|c| if c.is_control() { '\u{fffd}' } else { c })
-        .collect();
-    crate::text::clip(&out, 1000).into_owned()
+    let clipped = crate::text::clip(&out, 1000);
+    exact &= matches!(clipped, std::borrow::Cow::Borrowed(_));
+    (clipped.into_owned(), exact)
 }
 
 #[cfg(test)]
@@ -366,7 +559,8 @@ mod tests {
             e.time = "T".into();
             crate::json::to_string(&e).unwrap()
         };
-        let mut d = Decision::new("git push origin feature".into(), None);
+        let args: Vec<OsString> = ["push", "origin", "feature"].map(OsString::from).to_vec();
+        let mut d = Decision::new(Program::Git, &args, Some(Path::new("/w/a")), None);
         d.repo = Some("/w/a".into());
         d.permission = Some(Permission::WritePush);
         d.session = Some("0123".into());
@@ -386,13 +580,18 @@ mod tests {
             needed: Permission::WritePush,
             listed: true,
             forge: None,
+            repo: None,
+            names_place: false,
         });
         assert_eq!(
             line(&refused),
             r#"{"time":"T","decision":"refused","repo":"/w/a","permission":"read","command":"git push origin feature","rule":"a push, which needs write-push (scope /s.toml)","session":"0123"}"#
         );
         assert!(refused.to_string().contains(" (read): "));
-        let invalid = d.clone().refuse(Rule::InvalidScope("bad".into()));
+        let invalid = d.clone().refuse(Rule::InvalidScope {
+            why: "bad".into(),
+            session: false,
+        });
         assert_eq!(
             line(&invalid),
             r#"{"time":"T","decision":"refused","repo":"/w/a","permission":"no valid scope","command":"git push origin feature","rule":"bad; every write is refused until the scope is fixed","session":"0123"}"#
@@ -408,7 +607,35 @@ mod tests {
 
     #[test]
     fn refusals_are_one_line() {
-        let d = Decision::new("git x\ny".into(), None).refuse(Rule::RunsProgram("a\nb".into()));
+        let args = [OsString::from("x\ny")];
+        let d = Decision::new(Program::Git, &args, None, None).refuse(Rule::RunsProgram {
+            why: "a\nb".into(),
+            fix: None,
+        });
         assert_eq!(d.to_string().lines().count(), 1);
+        assert!(d.to_string().contains(r"`git $'x\ny'`"), "{d}");
+    }
+
+    /// The command a refusal hands to the user is the call as it was made, quoted as a shell
+    /// reads it, in the directory it ran in; a clipped one is not offered as runnable.
+    #[test]
+    fn the_command_for_the_user_is_exact_or_not_offered() {
+        let args: Vec<OsString> = ["commit", "-m", "fix the parser's bug"]
+            .map(OsString::from)
+            .to_vec();
+        let d = Decision::new(Program::Git, &args, Some(Path::new("/w/my app")), None);
+        assert_eq!(d.command, r"git commit -m 'fix the parser'\''s bug'");
+        assert_eq!(
+            d.user_command().as_deref(),
+            Some(r"cd '/w/my app' && git commit -m 'fix the parser'\''s bug'")
+        );
+        let long = [OsString::from("x".repeat(300))];
+        let d = Decision::new(Program::Git, &long, None, None);
+        assert!(!d.exact && d.user_command().is_none());
+        assert!(
+            d.refuse(Rule::Failed("boom".into()))
+                .to_string()
+                .ends_with("ask the user to run the command outside the session")
+        );
     }
 }

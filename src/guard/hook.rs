@@ -182,9 +182,10 @@ pub enum HookStep {
     Nothing,
 }
 
-/// Runs as the hook `name` with `args`: confines itself, checks a push's refs, and finds the
+/// Runs as the hook `name` with git's arguments for it (`args`: a `pre-push` hook's are the
+/// remote's name and address): confines itself, checks a push's refs, and finds the
 /// repository's own hook. The edge (`crate::shim::hook`) prints and execs.
-pub fn wrap(name: &str, stdin: &mut dyn Read) -> HookStep {
+pub fn wrap(name: &str, args: &[OsString], stdin: &mut dyn Read) -> HookStep {
     let var_lines = |var: &str| -> Vec<PathBuf> {
         std::env::var_os(var)
             .map(|v| {
@@ -204,7 +205,7 @@ pub fn wrap(name: &str, stdin: &mut dyn Read) -> HookStep {
     if !test_switch_off("GIT_PRISM_TEST_KERNEL_LAYER") {
         if let Err(e) = crate::confine::apply(&confinement) {
             return HookStep::Refuse(format!(
-                "git-prism guard: refused the `{name}` hook: {}; run it yourself outside the agent's session",
+                "git-prism guard: refused the `{name}` hook: {}; ask the user to run the command outside the session",
                 crate::text::chain(&e)
             ));
         }
@@ -214,7 +215,7 @@ pub fn wrap(name: &str, stdin: &mut dyn Read) -> HookStep {
         let mut bytes = Vec::new();
         if stdin.read_to_end(&mut bytes).is_err() {
             return HookStep::Refuse(
-                "git-prism guard: refused the push: the refs it updates cannot be read".into(),
+                "git-prism guard: refused the push: the refs it updates cannot be read; ask the user to push outside the session".into(),
             );
         }
         let protected: Vec<String> = std::env::var(PROTECTED_VAR)
@@ -226,8 +227,11 @@ pub fn wrap(name: &str, stdin: &mut dyn Read) -> HookStep {
         for line in String::from_utf8_lossy(&bytes).lines() {
             let remote_ref = line.split(' ').nth(2).unwrap_or_default();
             if let Some(branch) = protected_ref(remote_ref, &protected) {
+                let remote = args
+                    .first()
+                    .map_or_else(|| "origin".into(), |r| crate::shell::quote(r));
                 return HookStep::Refuse(format!(
-                    "git-prism guard: refused the push of `{branch}`: a protected branch (protected: {}); push another branch and open a pull request, or run it yourself",
+                    "git-prism guard: refused the push of `{branch}`: a protected branch (protected: {}); push the work to a branch of your own instead (`git push {remote} HEAD:refs/heads/<new-branch>`) and open a pull request into `{branch}`, or ask the user to push it outside the session",
                     protected.join(", ")
                 ));
             }

@@ -66,9 +66,8 @@ pub use programs::{config_env_vars, hooks_path_set, session_vars};
 /// under the scope file `scope_file`.
 pub fn check(tool: Program, args: &[OsString], cwd: Option<&Path>, scope_file: &OsStr) -> Decision {
     let ctx = Context::load(Path::new(scope_file));
-    let command = decision::command_line(tool, args);
     let base = kernel::base(ctx.temp_dir().as_deref());
-    let mut d = Decision::new(command, Some(base));
+    let mut d = Decision::new(tool, args, cwd, Some(base));
     d.scope_file = Some(ctx.shown_file());
     d.session = ctx.record.as_ref().map(|r| r.id.clone());
     match tool {
@@ -98,9 +97,13 @@ fn gh(mut d: Decision, ctx: &Context, args: &[OsString], cwd: Option<&Path>) -> 
 /// A `git` call: its aliases followed, what it would run judged, then decided; a call that
 /// names its own hooks directory gets no network where the hook wrapper would have held it.
 fn git(d: Decision, ctx: &Context, args: &[OsString], cwd: Option<&Path>) -> Decision {
-    let call = outline(ctx, args, cwd);
+    let (call, fix) = outline(ctx, args, cwd);
     let hooks_named = programs::names_hooks(&call.place);
     let mut d = decide::decide(d, ctx, call, cwd, None);
+    // What makes git run a program, said on the command line: the call without it.
+    if let (Rule::RunsProgram { fix: slot, .. }, Some(fix)) = (&mut d.rule, fix) {
+        *slot = Some(fix);
+    }
     if hooks_named && d.hooks.is_some() {
         // The call's own `core.hooksPath` would win over the wrapper's: its hooks would
         // run with the network. The kernel gives the call none, and nothing of a
@@ -114,17 +117,20 @@ fn git(d: Decision, ctx: &Context, args: &[OsString], cwd: Option<&Path>) -> Dec
 }
 
 /// What a `git` call does, its aliases followed; unknown when it would make git run a
-/// program of the caller's choosing or set what `-c` may not.
-fn outline(ctx: &Context, args: &[OsString], cwd: Option<&Path>) -> Outline {
+/// program of the caller's choosing or set what `-c` may not, with how to make the call
+/// without it where the command line says how.
+fn outline(ctx: &Context, args: &[OsString], cwd: Option<&Path>) -> (Outline, Option<String>) {
     let mut call = effect::git(args);
     if let Some(cwd) = cwd {
         call = alias::resolve_aliases(cwd, call);
     }
+    let mut fix = None;
     // Settings and variables that make git run a program of the caller's choosing (a
     // pager, an editor, an ssh command) turn even a read into a call the guard cannot
     // see into: checked after every alias, whose value can hold `-c` settings too.
-    if let Some(why) = programs::programs(&call.place, ctx) {
-        call.effect = Effect::Unknown(why);
+    if let Some(found) = programs::programs(&call.place, ctx) {
+        fix = found.fix(args);
+        call.effect = Effect::Unknown(found.why);
     }
     // A repository's configuration is a second command line: `git config` sets only
     // what `-c` may (issue 34).
@@ -138,5 +144,5 @@ fn outline(ctx: &Context, args: &[OsString], cwd: Option<&Path>) -> Outline {
     }) {
         call.effect = Effect::Unknown(why);
     }
-    call
+    (call, fix)
 }

@@ -71,8 +71,9 @@ pub fn containing(path: &Path) -> Option<(Identity, bool)> {
 }
 
 /// Why a write would land outside the repository found, if it would: an index file or object
-/// directory named by the environment that is not the repository's own.
-pub fn elsewhere(repo: &Identity, env: &Env) -> Option<String> {
+/// directory named by the environment that is not the repository's own (the variable that
+/// names it, and why).
+pub fn elsewhere(repo: &Identity, env: &Env) -> Option<(&'static str, String)> {
     let inside = |v: &OsString| {
         let p = Path::new(v);
         let parent = p
@@ -85,9 +86,12 @@ pub fn elsewhere(repo: &Identity, env: &Env) -> Option<String> {
         }
     };
     if let Some(i) = env.index_file.as_ref().filter(|i| !inside(i)) {
-        return Some(format!(
-            "GIT_INDEX_FILE ({}) is not this repository's index",
-            Path::new(i).display()
+        return Some((
+            "GIT_INDEX_FILE",
+            format!(
+                "GIT_INDEX_FILE ({}) is not this repository's index",
+                Path::new(i).display()
+            ),
         ));
     }
     if let Some(o) = env.object_dir.as_ref() {
@@ -95,9 +99,12 @@ pub fn elsewhere(repo: &Identity, env: &Env) -> Option<String> {
             .canonicalize()
             .is_ok_and(|d| d.starts_with(&repo.common_dir));
         if !own {
-            return Some(format!(
-                "GIT_OBJECT_DIRECTORY ({}) is not this repository's",
-                Path::new(o).display()
+            return Some((
+                "GIT_OBJECT_DIRECTORY",
+                format!(
+                    "GIT_OBJECT_DIRECTORY ({}) is not this repository's",
+                    Path::new(o).display()
+                ),
             ));
         }
     }

@@ -40,6 +40,8 @@ impl Placed<'_> {
             needed: wanted,
             listed: self.entry.is_some(),
             forge: self.forge.clone(),
+            repo: None,
+            names_place: false,
         })
     }
 }

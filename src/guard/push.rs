@@ -25,10 +25,7 @@ pub fn destinations(push: &Push, settings: &PushSettings) -> Result<Vec<String>,
     if push.prune {
         return Err("--prune deletes the remote's branches that have no local counterpart".into());
     }
-    let remote = match &push.remote {
-        Some(r) => r.to_string_lossy().into_owned(),
-        None => default_remote(settings),
-    };
+    let remote = remote(push, settings);
     if settings
         .get(&format!("remote.{remote}.mirror"))
         .is_some_and(truthy)
@@ -84,6 +81,15 @@ pub fn destinations(push: &Push, settings: &PushSettings) -> Result<Vec<String>,
     Ok(out)
 }
 
+/// The remote (a name or an address) a push goes to: the one given, else the one a bare
+/// `git push` uses.
+pub fn remote(push: &Push, settings: &PushSettings) -> String {
+    match &push.remote {
+        Some(r) => r.to_string_lossy().into_owned(),
+        None => default_remote(settings),
+    }
+}
+
 /// The remote a bare `git push` uses: the current branch's `pushRemote`, `remote.pushDefault`,
 /// the current branch's `remote`, else `origin`.
 fn default_remote(settings: &PushSettings) -> String {
@@ -109,10 +115,7 @@ pub fn watch(
     branches: &[String],
 ) -> crate::guard::observe::PushWatch {
     let configured = |remote: &str| settings.get(&format!("remote.{remote}.url")).is_some();
-    let remote = match &push.remote {
-        Some(r) => r.to_string_lossy().into_owned(),
-        None => default_remote(settings),
-    };
+    let remote = remote(push, settings);
     let sent = if configured(&remote) {
         branches
             .iter()

@@ -20,9 +20,9 @@ use crate::request::effect::{self, Push};
 pub(super) fn decide(mut d: Decision, w: &Placed<'_>, p: &Push) -> Decision {
     let settings = match settings(w, p) {
         Ok(s) => s,
-        Err(why) => {
+        Err((why, fix)) => {
             return match w.needs(Permission::WritePush, "a push".into()) {
-                None => d.refuse(Rule::Unplaceable(why)),
+                None => d.refuse(Rule::Unplaceable { why, fix }),
                 Some(rule) => d.refuse(rule),
             };
         }
@@ -38,7 +38,10 @@ pub(super) fn decide(mut d: Decision, w: &Placed<'_>, p: &Push) -> Decision {
         return d.refuse(rule);
     }
     let Some(entry) = w.entry else {
-        return d.refuse(Rule::Unplaceable("the repository is not listed".into()));
+        return d.refuse(Rule::Unplaceable {
+            why: "the repository is not listed".into(),
+            fix: None,
+        });
     };
     if let Some(rule) = local_refusal {
         return d.refuse(rule);
@@ -46,18 +49,34 @@ pub(super) fn decide(mut d: Decision, w: &Placed<'_>, p: &Push) -> Decision {
     branches(d, w, p, &settings, entry)
 }
 
-/// git's settings for the push, or why where it goes cannot be told. The configuration's
-/// submodule recursion is judged as if given on the command line: a push that pushes other
-/// repositories cannot be placed.
-fn settings(w: &Placed<'_>, p: &Push) -> Result<PushSettings, String> {
+/// git's settings for the push, or why where it goes cannot be told (and how to push so that
+/// it can, where there is a way). The configuration's submodule recursion is judged as if
+/// given on the command line: a push that pushes other repositories cannot be placed.
+fn settings(w: &Placed<'_>, p: &Push) -> Result<PushSettings, (String, Option<String>)> {
     let settings = crate::git::push::push_settings(w.cwd, &w.place.globals)
-        .map_err(|e| crate::text::chain(&e))?;
+        .map_err(|e| (crate::text::chain(&e), None))?;
     if !p.recursion_given && !crate::confine::test_rule_off("push-recurse") {
         if let Some(why) = push::recursion(&settings) {
-            return Err(why);
+            return Err((
+                why,
+                Some(
+                    "push with `--no-recurse-submodules` (each submodule is pushed from its own work tree)"
+                        .into(),
+                ),
+            ));
         }
     }
     Ok(settings)
+}
+
+/// How to push so that where the push goes can be told: each branch by name.
+fn by_name(p: &Push, settings: &PushSettings, why: &str) -> String {
+    let remote = crate::shell::quote(push::remote(p, settings).as_ref());
+    if why.contains("detached") {
+        format!("name the branch (`git push {remote} HEAD:refs/heads/<branch>`)")
+    } else {
+        format!("push each branch by name (`git push {remote} <branch>`)")
+    }
 }
 
 /// Where the push goes, for the kernel: another machine (the network), or a repository on
@@ -69,9 +88,10 @@ fn reach(d: &mut Decision, w: &Placed<'_>, p: &Push, settings: &PushSettings) ->
     for address in push::addresses(p, settings) {
         let bytes = address.as_bytes();
         if effect::runs_transport(bytes) {
-            refusal.get_or_insert(Rule::RunsProgram(format!(
-                "the push goes to `{address}`, an address git hands to a program"
-            )));
+            refusal.get_or_insert(Rule::RunsProgram {
+                why: format!("the push goes to `{address}`, an address git hands to a program"),
+                fix: None,
+            });
         } else if effect::is_local_address(bytes) {
             let path = w.here.join(effect::local_path(bytes));
             if let Some(rule) = local_destination(d, w, path) {
@@ -97,12 +117,17 @@ fn local_destination(d: &mut Decision, w: &Placed<'_>, path: PathBuf) -> Option<
             }
             None
         }
-        _ => Some(Rule::Needs {
-            what: format!("the push writes into the repository at {}", path.display()),
-            needed: Permission::WriteLocal,
-            listed: dest_entry.is_some(),
-            forge: None,
-        }),
+        _ => {
+            let path = crate::paths::normal(&path);
+            Some(Rule::Needs {
+                what: format!("the push writes into the repository at {}", path.display()),
+                needed: Permission::WriteLocal,
+                listed: dest_entry.is_some(),
+                forge: None,
+                repo: Some(dest.map_or(path, |id| id.shown())),
+                names_place: false,
+            })
+        }
     }
 }
 
@@ -127,13 +152,17 @@ fn branches(
     entry: &scope::Entry,
 ) -> Decision {
     match push::destinations(p, settings) {
-        Err(why) => d.refuse(Rule::Unplaceable(why)),
+        Err(why) => {
+            let fix = Some(by_name(p, settings, &why));
+            d.refuse(Rule::Unplaceable { why, fix })
+        }
         // A dry run sends nothing.
         Ok(_) if p.dry_run => d.allow(Rule::Within("a dry run".into())),
         Ok(branches) => match branches.iter().find(|b| entry.protects(b)) {
             Some(b) => d.refuse(Rule::Protected {
                 branch: b.clone(),
                 protected: entry.protected.clone(),
+                remote: push::remote(p, settings),
             }),
             None => {
                 d.watch = Some(observe::Watch {

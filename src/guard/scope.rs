@@ -80,6 +80,8 @@ pub struct Scope {
     pub entries: Vec<Entry>,
     /// What the agent's sandbox adds to or takes from the defaults (`git-prism session`).
     pub sandbox: Settings,
+    /// What the file says that does nothing, one line each ([`load`]).
+    pub warnings: Vec<String>,
 }
 
 /// The scope's settings for the agent's sandbox (ADR 19).
@@ -222,7 +224,8 @@ pub fn load(file: &Path) -> Result<Scope, ScopeError> {
         path: file.to_owned(),
         source,
     })?;
-    let mut entries = Vec::with_capacity(parsed.repo.len());
+    let mut entries: Vec<Entry> = Vec::with_capacity(parsed.repo.len());
+    let mut warnings = Vec::new();
     for raw in parsed.repo {
         let bad = |reason: String| ScopeError::Path {
             file: file.to_owned(),
@@ -234,6 +237,7 @@ pub fn load(file: &Path) -> Result<Scope, ScopeError> {
         }
         let identity = place::identify(&raw.path)
             .ok_or_else(|| bad("not a git repository (or not readable)".into()))?;
+        warnings.extend(idle(&raw, &identity, &entries));
         entries.push(Entry {
             identity,
             permission: raw.permission,
@@ -255,7 +259,44 @@ pub fn load(file: &Path) -> Result<Scope, ScopeError> {
             hidden: parsed.hidden,
             ports: parsed.ports,
         },
+        warnings,
     })
+}
+
+/// What the entry `raw` (the repository `identity`) says that does nothing, given the
+/// entries before it: `protected` branches without write-push (they hold pushes, which it
+/// refuses anyway), `protected_paths` with read (they hold commits, which it refuses anyway),
+/// a repository listed again (the first entry is the one that holds).
+fn idle(raw: &RawEntry, identity: &Identity, before: &[Entry]) -> Vec<String> {
+    let path = crate::paths::normal(&raw.path);
+    let mut out = Vec::new();
+    if let Some(first) = before
+        .iter()
+        .find(|e| e.identity.common_dir == identity.common_dir)
+    {
+        out.push(format!(
+            "warning: the scope lists {} twice (also as {}): the first entry holds, this one does nothing",
+            path.display(),
+            crate::paths::normal(&first.path).display()
+        ));
+        return out;
+    }
+    if raw.protected.is_some() && raw.permission < Permission::WritePush {
+        out.push(format!(
+            "warning: `protected` of {} does nothing: protected branches hold pushes, and {} allows none (give it `permission = \"write-push\"`, or remove `protected`)",
+            path.display(),
+            raw.permission.name()
+        ));
+    }
+    if raw.protected_paths.as_ref().is_some_and(|p| !p.is_empty())
+        && raw.permission < Permission::WriteLocal
+    {
+        out.push(format!(
+            "warning: `protected_paths` of {} does nothing: protected paths hold commits, and read allows none (give it `permission = \"write-local\"` or more, or remove `protected_paths`)",
+            path.display()
+        ));
+    }
+    out
 }
 
 impl Scope {
@@ -290,16 +331,7 @@ pub fn glob_matches(pattern: &str, name: &str) -> bool {
 }
 
 fn glob(pattern: &str, name: &str) -> bool {
-    match pattern.split_once('*') {
-        None => pattern == name,
-        Some((head, tail)) => {
-            let Some(rest) = name.strip_prefix(head) else {
-                return false;
-            };
-            // The tail may hold more stars: try every split point.
-            (0..=rest.len()).any(|i| rest.is_char_boundary(i) && glob(tail, &rest[i..]))
-        }
-    }
+    crate::paths::star_matches(pattern, name)
 }
 
 #[cfg(test)]
@@ -346,5 +378,54 @@ mod tests {
                 .contains("cannot read")
         );
         assert!(load(Path::new("relative.toml")).is_err());
+    }
+
+    /// An entry that does nothing is said, in one line, and still loads.
+    #[test]
+    fn entries_that_do_nothing_are_warned_of() {
+        let dir = tempfile::tempdir().unwrap();
+        let repo = dir.path().join("r");
+        let out = std::process::Command::new("git")
+            .args(["init", "-q"])
+            .arg(&repo)
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("GIT_CONFIG_GLOBAL", "/dev/null")
+            .output();
+        if !out.is_ok_and(|o| o.status.success()) {
+            return; // no git here: the integration tests cover it
+        }
+        let file = dir.path().join("scope.toml");
+        let entry = |permission: &str, more: &str| {
+            format!(
+                "[[repo]]\npath = \"{}\"\npermission = \"{permission}\"\n{more}\n",
+                repo.display()
+            )
+        };
+        for (text, want) in [
+            (
+                entry("write-local", "protected = [\"main\"]"),
+                Some("`protected` of"),
+            ),
+            (
+                entry("read", "protected_paths = [\"a/\"]"),
+                Some("`protected_paths` of"),
+            ),
+            (entry("write-push", "protected = [\"main\"]"), None),
+            (entry("write-local", "protected_paths = [\"a/\"]"), None),
+            (
+                entry("write-local", "") + &entry("write-push", ""),
+                Some("lists"),
+            ),
+        ] {
+            std::fs::write(&file, &text).unwrap();
+            let warnings = load(&file).unwrap().warnings;
+            match want {
+                Some(want) => {
+                    assert_eq!(warnings.len(), 1, "{text}: {warnings:?}");
+                    assert!(warnings[0].contains(want), "{text}: {warnings:?}");
+                }
+                None => assert!(warnings.is_empty(), "{text}: {warnings:?}"),
+            }
+        }
     }
 }

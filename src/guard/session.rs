@@ -181,6 +181,7 @@ impl Record {
                 .as_ref()
                 .map(|s| s.settings.clone())
                 .unwrap_or_default(),
+            warnings: Vec::new(),
         }
     }
 }

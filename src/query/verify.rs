@@ -17,6 +17,7 @@
 //! | `protected` | `diff --name-only --no-renames <since> HEAD` and the uncommitted paths touch no protected path |
 
 use std::ffi::OsString;
+use std::os::unix::ffi::OsStrExt;
 use std::path::PathBuf;
 
 use bstr::{BStr, BString, ByteSlice};
@@ -106,6 +107,18 @@ pub struct SkippedHooks {
     pub command: String,
     /// How the hooks were skipped (`--no-verify`, `core.hooksPath`, ...).
     pub how: String,
+    /// The command that undoes it, where one does (a `core.hooksPath` set in the
+    /// repository's configuration since the session started).
+    pub undo: Option<String>,
+}
+
+/// What a session's scope lets a repository push, for the remedies of a failed check.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SessionPushes {
+    /// No push (`read`, `write-local`): the user pushes.
+    Nothing,
+    /// Pushes, never to these protected branches (`write-push`).
+    Except(Vec<String>),
 }
 
 /// One repository to verify.
@@ -123,6 +136,9 @@ pub struct Subject {
     /// How the remotes' addresses changed since the session started (one description each):
     /// a remote the session pointed elsewhere is not the one its work was to reach.
     pub remote_changes: Vec<String>,
+    /// What the session's scope lets the repository push (`None`: not in a session), so that
+    /// a remedy is one the session allows.
+    pub pushes: Option<SessionPushes>,
 }
 
 /// How to ask whether the work is pushed.
@@ -224,12 +240,14 @@ impl Verifier<'_> {
         !self.q.skip.contains(&check)
     }
 
-    fn report(&mut self, check: Check, result: Result<String, String>) {
-        let (ok, detail) = match result {
-            Ok(d) => (true, d),
-            Err(d) => (false, d),
+    fn report(&mut self, check: Check, result: Result<String, Failure>) {
+        let (ok, detail, remedy) = match result {
+            Ok(d) => (true, d, None),
+            Err(f) => {
+                let remedy = f.remedy.unwrap_or_else(|| self.remedy(check));
+                (false, f.detail, Some(remedy))
+            }
         };
-        let remedy = if ok { None } else { Some(self.remedy(check)) };
         self.findings.push(Finding {
             check,
             repo: self.shown.clone(),
@@ -239,53 +257,110 @@ impl Verifier<'_> {
         });
     }
 
-    /// What makes a failed check hold.
+    /// What makes a failed check hold, when its failure does not say better.
     fn remedy(&self, check: Check) -> String {
         match check {
             Check::Committed => {
                 "commit it (`git add -A && git commit -m <message>`) or discard it".into()
             }
-            Check::Commit => "commit the work (`git commit -m <message>`)".into(),
-            Check::Pushed => {
-                if !self.subject.remote_changes.is_empty() {
-                    return "point the remote back where it was (`git remote set-url <name> <address>`), then push".into();
-                }
-                let branch = self.repo.current_branch().ok().flatten();
-                match (&branch, self.branch_and_target()) {
-                    (Some(_), Ok(Ok((name, target)))) => {
-                        let remote_branch = target
-                            .remote_ref
-                            .strip_prefix(b"refs/heads/")
-                            .unwrap_or(&target.remote_ref)
-                            .to_str_lossy()
-                            .into_owned();
-                        let local = name.to_str_lossy().into_owned();
-                        // `git push <remote> <branch>` pushes to the same name; an upstream of
-                        // another name is named.
-                        let refspec = if remote_branch == local {
-                            local
-                        } else {
-                            format!("HEAD:{remote_branch}")
-                        };
-                        format!(
-                            "run `git push {} {}`",
-                            crate::shell::quote(std::ffi::OsStr::new(&*target.remote.to_str_lossy())),
-                            crate::shell::quote(std::ffi::OsStr::new(&refspec))
-                        )
-                    }
-                    (Some(b), _) => format!(
-                        "run `git push -u origin {}`",
-                        crate::shell::quote(std::ffi::OsStr::new(&*branch_name(b.as_ref()).to_str_lossy()))
-                    ),
-                    (None, _) => {
-                        "make a branch (`git switch -c <name>`) and push it (`git push -u origin <name>`)".into()
-                    }
-                }
-            }
+            Check::Commit => "commit the work (`git add -A && git commit -m <message>`); with nothing to commit, the work is not done".into(),
+            Check::Pushed => self.push_remedy(),
             Check::Merged => "merge it (open a pull request), then verify again".into(),
-            Check::Hooks => "make the commit again with its hooks (`git commit --amend --no-edit`, no --no-verify), or push again without --no-verify".into(),
-            Check::Protected => "take the change to the protected path back (`git restore --source=<start> -- <path>`, or revert its commit)".into(),
+            Check::Hooks => "a hook that did not run cannot be run for it afterwards: make commits and pushes with their hooks from now on, and tell the user, who can accept these (`--skip hooks`)".into(),
+            Check::Protected => "take the change to the protected path back".into(),
         }
+    }
+
+    /// The repository, quoted, for a command the user runs elsewhere.
+    fn cd(&self) -> String {
+        format!("cd {}", crate::shell::quote(self.shown.as_os_str()))
+    }
+
+    /// Whether the session lets the repository push to the remote branch `name`.
+    fn may_push(&self, name: &str) -> bool {
+        match &self.subject.pushes {
+            None => true,
+            Some(SessionPushes::Nothing) => false,
+            Some(SessionPushes::Except(protected)) => !protected
+                .iter()
+                .any(|p| crate::paths::star_matches(p, name)),
+        }
+    }
+
+    /// The remote a branch without an upstream would be pushed to: `origin`, else the first
+    /// the repository has (`None`: it has none).
+    fn a_remote(&self) -> Option<String> {
+        let names = self.repo.remote_names().ok()?;
+        let name = names
+            .iter()
+            .find(|n| n.as_slice() == b"origin")
+            .or_else(|| names.first())?;
+        Some(name.to_str_lossy().into_owned())
+    }
+
+    /// How to push the current branch where `verify --pushed` looks for it, in a way the
+    /// session allows.
+    fn push_remedy(&self) -> String {
+        if !self.subject.remote_changes.is_empty() {
+            return "point the remote back where it was (`git remote set-url <name> <address>`), then push".into();
+        }
+        let quote = |s: &str| crate::shell::quote(std::ffi::OsStr::new(s));
+        let branch = self.repo.current_branch().ok().flatten();
+        let (remote, remote_branch, command) = match (&branch, self.branch_and_target()) {
+            (Some(_), Ok(Ok((name, target)))) => {
+                let remote_branch = target
+                    .remote_ref
+                    .strip_prefix(b"refs/heads/")
+                    .unwrap_or(&target.remote_ref)
+                    .to_str_lossy()
+                    .into_owned();
+                let local = name.to_str_lossy().into_owned();
+                // `git push <remote> <branch>` pushes to the same name; an upstream of
+                // another name is named.
+                let refspec = if remote_branch == local {
+                    local
+                } else {
+                    format!("HEAD:{remote_branch}")
+                };
+                let remote = target.remote.to_str_lossy().into_owned();
+                let command = format!("git push {} {}", quote(&remote), quote(&refspec));
+                (remote, remote_branch, command)
+            }
+            (Some(b), _) => {
+                let Some(remote) = self.a_remote() else {
+                    return no_remote(self.subject.pushes.as_ref());
+                };
+                let name = branch_name(b.as_ref()).to_str_lossy().into_owned();
+                let command = format!("git push -u {} {}", quote(&remote), quote(&name));
+                (remote, name, command)
+            }
+            (None, _) => {
+                let Some(remote) = self.a_remote() else {
+                    return no_remote(self.subject.pushes.as_ref());
+                };
+                let push = format!("git push -u {} <new-branch>", quote(&remote));
+                return if self.subject.pushes == Some(SessionPushes::Nothing) {
+                    format!(
+                        "make a branch (`git switch -c <new-branch>`) and ask the user to push it (`{push}`): the session's scope lets this repository push nothing"
+                    )
+                } else {
+                    format!("make a branch (`git switch -c <new-branch>`) and push it (`{push}`)")
+                };
+            }
+        };
+        if self.subject.pushes == Some(SessionPushes::Nothing) {
+            return format!(
+                "ask the user to push it (`{} && {command}`): the session's scope lets this repository push nothing",
+                self.cd()
+            );
+        }
+        if !self.may_push(&remote_branch) {
+            return format!(
+                "`{remote_branch}` is a protected branch: make a branch of your own (`git switch -c <new-branch>`), push it (`git push -u {} <new-branch>`) and open a pull request into `{remote_branch}`",
+                quote(&remote)
+            );
+        }
+        format!("run `{command}`")
     }
 
     fn run(mut self) -> Result<(), QueryError> {
@@ -298,7 +373,7 @@ impl Verifier<'_> {
             self.repo.uncommitted()?
         };
         if self.asks(Check::Committed) && !bare {
-            let result = committed(&uncommitted);
+            let result = committed(&uncommitted).map_err(Failure::from);
             self.report(Check::Committed, result);
         }
         let since = self.since()?;
@@ -325,7 +400,7 @@ impl Verifier<'_> {
             .as_ref()
             .filter(|_| self.asks(Check::Hooks))
         {
-            let result = hooks(skipped);
+            let result = hooks(skipped, &self.cd());
             self.report(Check::Hooks, result);
         }
         if !self.subject.protected_paths.is_empty() && self.asks(Check::Protected) {
@@ -367,14 +442,16 @@ impl Verifier<'_> {
         &self,
         since: Option<&Oid>,
         head: Option<&Oid>,
-    ) -> Result<Result<String, String>, QueryError> {
+    ) -> Result<Result<String, Failure>, QueryError> {
         let Some(head) = head else {
-            return Ok(Err("the repository has no commit yet".into()));
+            return Ok(Err(Failure::from(
+                "the repository has no commit yet".to_owned(),
+            )));
         };
         if let Some(since) = since {
             let count = self.repo.count_commits(since, head)?;
             if count == 0 {
-                return Ok(Err(if head == since {
+                return Ok(Err(Failure::from(if head == since {
                     format!(
                         "HEAD is still at {}: nothing was committed",
                         self.since_text(since)
@@ -385,17 +462,23 @@ impl Verifier<'_> {
                         short(head),
                         self.since_text(since)
                     )
-                }));
+                })));
             }
         }
         if let Some(named) = &self.q.commit {
             let commit = self.repo.resolve_commit(named)?;
             if !self.repo.is_ancestor(&commit, head)? {
-                return Ok(Err(format!(
-                    "{} is not HEAD ({}) nor in its history",
-                    commit_text(named, &commit),
-                    short(head)
-                )));
+                return Ok(Err(Failure {
+                    detail: format!(
+                        "{} is not HEAD ({}) nor in its history",
+                        commit_text(named, &commit),
+                        short(head)
+                    ),
+                    remedy: Some(format!(
+                        "bring it into HEAD's history (`git merge {}`), or name the commit the work is",
+                        crate::shell::quote(named)
+                    )),
+                }));
             }
         }
         Ok(Ok(format!("HEAD is {}", short(head))))
@@ -420,19 +503,22 @@ impl Verifier<'_> {
         &self,
         how: RemoteAsk,
         head: Option<&Oid>,
-    ) -> Result<Result<String, String>, QueryError> {
+    ) -> Result<Result<String, Failure>, QueryError> {
         let Some(head) = head else {
-            return Ok(Err("the repository has no commit yet".into()));
+            return Ok(Err(Failure {
+                detail: "the repository has no commit yet".into(),
+                remedy: Some("commit the work, then push it".into()),
+            }));
         };
         if !self.subject.remote_changes.is_empty() {
-            return Ok(Err(format!(
+            return Ok(Err(Failure::from(format!(
                 "the remotes changed since the session started ({}): the work was not asked of the remotes it started with",
                 self.subject.remote_changes.join("; ")
-            )));
+            ))));
         }
         let (branch, target) = match self.branch_and_target()? {
             Ok(t) => t,
-            Err(why) => return Ok(Err(why)),
+            Err(why) => return Ok(Err(Failure::from(why))),
         };
         let place = format!(
             "{} {}",
@@ -447,10 +533,10 @@ impl Verifier<'_> {
             ),
             RemoteAsk::Offline => {
                 let Some(tracking) = &target.tracking else {
-                    return Ok(Err(format!(
+                    return Ok(Err(Failure::from(format!(
                         "offline: branch {} has no remote-tracking ref for {place}",
                         branch.to_str_lossy()
-                    )));
+                    ))));
                 };
                 (
                     self.tip_of(tracking.as_ref())?,
@@ -461,10 +547,36 @@ impl Verifier<'_> {
                 )
             }
         };
-        self.contains(&remote_tip, head, &place, &source, "HEAD")
+        let remote = target.remote.to_str_lossy().into_owned();
+        Ok(self
+            .contains(&remote_tip, head, &place, &source, "HEAD")?
+            .map_err(|miss| {
+                let remedy = match miss.kind {
+                    Miss::Unfetched => Some(fetch(&remote)),
+                    Miss::Diverged => Some(format!(
+                        "{place} has commits HEAD has not: bring them in (`git pull --rebase {} {}`), then {}",
+                        crate::shell::quote(remote.as_ref()),
+                        crate::shell::quote(
+                            target
+                                .remote_ref
+                                .strip_prefix(b"refs/heads/")
+                                .unwrap_or(&target.remote_ref)
+                                .to_os_str_lossy()
+                                .as_ref()
+                        ),
+                        self.push_remedy().trim_start_matches("run ")
+                    )),
+                    Miss::Absent | Miss::Behind => None,
+                };
+                Failure {
+                    detail: miss.detail,
+                    remedy,
+                }
+            }))
     }
 
-    /// Whether `tip` (a ref's id as a remote or a ref reports it) has `commit` in its history.
+    /// Whether `tip` (a ref's id as a remote or a ref reports it) has `commit` in its history,
+    /// or how it misses it.
     fn contains(
         &self,
         tip: &Option<Oid>,
@@ -472,31 +584,43 @@ impl Verifier<'_> {
         place: &str,
         source: &str,
         what: &str,
-    ) -> Result<Result<String, String>, QueryError> {
+    ) -> Result<Result<String, Missed>, QueryError> {
         let Some(tip) = tip else {
-            return Ok(Err(format!("{place} does not exist{source}")));
+            return Ok(Err(Missed {
+                detail: format!("{place} does not exist{source}"),
+                kind: Miss::Absent,
+            }));
         };
         if tip == commit {
             return Ok(Ok(format!("{place} is {}{source}", short(tip))));
         }
         if !self.repo.has_object(tip) {
-            return Ok(Err(format!(
-                "{place} is {}{source}, a commit this repository does not have (fetch, then verify again)",
+            return Ok(Err(Missed {
+                detail: format!(
+                    "{place} is {}{source}, a commit this repository does not have",
+                    short(tip)
+                ),
+                kind: Miss::Unfetched,
+            }));
+        }
+        if self.repo.is_ancestor(commit, tip)? {
+            return Ok(Ok(format!(
+                "{place} is {}, which contains {what}{source}",
                 short(tip)
             )));
         }
-        if self.repo.is_ancestor(commit, tip)? {
-            Ok(Ok(format!(
-                "{place} is {}, which contains {what}{source}",
-                short(tip)
-            )))
-        } else {
-            Ok(Err(format!(
+        Ok(Err(Missed {
+            detail: format!(
                 "{place} is {}{source}, which does not contain {what} ({})",
                 short(tip),
                 short(commit)
-            )))
-        }
+            ),
+            kind: if self.repo.is_ancestor(tip, commit)? {
+                Miss::Behind
+            } else {
+                Miss::Diverged
+            },
+        }))
     }
 
     /// `<remote>/<branch>` (or `refs/remotes/<remote>/<branch>`) when it names an existing
@@ -531,7 +655,7 @@ impl Verifier<'_> {
         &self,
         into: &OsString,
         head: Option<&Oid>,
-    ) -> Result<Result<String, String>, QueryError> {
+    ) -> Result<Result<String, Failure>, QueryError> {
         let (commit, what) = match &self.q.commit {
             Some(named) => {
                 let c = self.repo.resolve_commit(named)?;
@@ -540,7 +664,20 @@ impl Verifier<'_> {
             }
             None => match head {
                 Some(h) => (h.clone(), "HEAD".to_owned()),
-                None => return Ok(Err("the repository has no commit yet".into())),
+                None => {
+                    return Ok(Err(Failure::from(
+                        "the repository has no commit yet".to_owned(),
+                    )));
+                }
+            },
+        };
+        // What the remedy merges: the commit named, else the current branch (HEAD's id when
+        // it is detached).
+        let merge_what = match &self.q.commit {
+            Some(named) => named.to_string_lossy().into_owned(),
+            None => match self.repo.current_branch().ok().flatten() {
+                Some(b) => branch_name(b.as_ref()).to_str_lossy().into_owned(),
+                None => short(&commit).to_owned(),
             },
         };
         let into_text = into.to_string_lossy();
@@ -550,7 +687,21 @@ impl Verifier<'_> {
             Err(GitError::BadRevision(_)) => None,
             Err(e) => return Err(e.into()),
         };
-        let local = self.contains(&local_tip, &commit, &into_text, "", &what)?;
+        let quote = |s: &str| crate::shell::quote(std::ffi::OsStr::new(s));
+        let into_branch = into_text
+            .strip_prefix("refs/heads/")
+            .unwrap_or(&into_text)
+            .to_owned();
+        let local = self
+            .contains(&local_tip, &commit, &into_text, "", &what)?
+            .map_err(|miss| Failure {
+                detail: miss.detail,
+                remedy: Some(format!(
+                    "merge it (`git switch {} && git merge {}`, or through a pull request into `{into_branch}`), then verify again",
+                    quote(&into_branch),
+                    quote(&merge_what)
+                )),
+            });
         if local.is_err() || self.q.pushed.is_none() {
             return Ok(local);
         }
@@ -567,7 +718,13 @@ impl Verifier<'_> {
                         remote_ref: local_ref.clone(),
                         tracking: None,
                     },
-                    Err(why) => return Ok(Err(format!("{into_text} on the remote: {why}"))),
+                    Err(why) => {
+                        // Where the branch goes tells which remote to ask: push it first.
+                        return Ok(Err(Failure {
+                            detail: format!("{into_text} on the remote: {why}"),
+                            remedy: Some(self.push_remedy()),
+                        }));
+                    }
                 },
             },
         };
@@ -586,9 +743,9 @@ impl Verifier<'_> {
                     ),
                 ),
                 None => {
-                    return Ok(Err(format!(
+                    return Ok(Err(Failure::from(format!(
                         "offline: {into_text} has no remote-tracking ref for {place}"
-                    )));
+                    ))));
                 }
             },
             _ => (
@@ -597,7 +754,32 @@ impl Verifier<'_> {
                 String::new(),
             ),
         };
-        self.contains(&tip, &commit, &place, &source, &what)
+        let remote = target.remote.to_str_lossy().into_owned();
+        let remote_branch = target
+            .remote_ref
+            .strip_prefix(b"refs/heads/")
+            .unwrap_or(&target.remote_ref)
+            .to_str_lossy()
+            .into_owned();
+        Ok(self
+            .contains(&tip, &commit, &place, &source, &what)?
+            .map_err(|miss| {
+                let remedy = match miss.kind {
+                    Miss::Unfetched => fetch(&remote),
+                    _ if !self.may_push(&remote_branch) => format!(
+                        "open a pull request into `{remote_branch}` and ask the user to merge it, then verify again"
+                    ),
+                    _ => format!(
+                        "push it (`git push {} {}`), or merge the pull request, then verify again",
+                        quote(&remote),
+                        quote(&format!("{into_branch}:{remote_branch}"))
+                    ),
+                };
+                Failure {
+                    detail: miss.detail,
+                    remedy: Some(remedy),
+                }
+            }))
     }
 
     fn protected(
@@ -605,12 +787,13 @@ impl Verifier<'_> {
         since: Option<&Oid>,
         head: Option<&Oid>,
         uncommitted: &[Uncommitted],
-    ) -> Result<Result<String, String>, QueryError> {
-        let mut changed: Vec<BString> = match (since, head) {
+    ) -> Result<Result<String, Failure>, QueryError> {
+        let committed: Vec<BString> = match (since, head) {
             (Some(since), Some(head)) => self.repo.changed_paths(since, head)?,
             (None, Some(head)) => self.repo.changed_paths(&Oid::empty_tree(), head)?,
             _ => Vec::new(),
         };
+        let mut changed = committed.clone();
         changed.extend(uncommitted.iter().map(|u| u.path.clone()));
         changed.sort();
         changed.dedup();
@@ -630,7 +813,7 @@ impl Verifier<'_> {
                 changed.len()
             )));
         }
-        Ok(Err(format!(
+        let detail = format!(
             "{} protected: {}",
             if touched.len() == 1 {
                 "1 change is"
@@ -642,20 +825,107 @@ impl Verifier<'_> {
                     .iter()
                     .map(|(p, rule)| format!("{} ({rule})", shown_path(p.as_ref())))
             )
-        )))
+        );
+        let paths = touched
+            .iter()
+            .map(|(p, _)| crate::shell::quote(std::ffi::OsStr::from_bytes(p)))
+            .collect::<Vec<_>>()
+            .join(" ");
+        let start = since.map_or_else(|| "the first commit".to_owned(), |s| short(s).to_owned());
+        let remedy = if touched.iter().any(|(p, _)| committed.contains(p)) {
+            let find = format!("`git log --oneline {start}..HEAD -- {paths}` names it");
+            if self.subject.pushes.is_some() {
+                format!(
+                    "a commit since {start} changed it, and a commit that takes it back changes the protected path too, which the session refuses: ask the user to revert it ({find})"
+                )
+            } else {
+                format!("revert the commit that changed it ({find})")
+            }
+        } else {
+            match since {
+                Some(_) => format!(
+                    "take it back as it was at {start} (`git restore --source={start} --staged --worktree -- {paths}`; a file that did not exist then: `git rm -q --cached --ignore-unmatch -- <path>` and delete it)"
+                ),
+                None => format!(
+                    "take it back (`git rm -q --cached --ignore-unmatch -- {paths}`, and delete it)"
+                ),
+            }
+        };
+        Ok(Err(Failure {
+            detail,
+            remedy: Some(remedy),
+        }))
     }
 }
 
-fn hooks(skipped: &[SkippedHooks]) -> Result<String, String> {
+/// The `hooks` check: `cd` is the command that goes to the repository (for an undo the user
+/// runs).
+fn hooks(skipped: &[SkippedHooks], cd: &str) -> Result<String, Failure> {
     if skipped.is_empty() {
         return Ok("no commit or push skipped its hooks".into());
     }
-    Err(skipped
+    let detail = skipped
         .iter()
         .map(|s| format!("`{}` at {} ({})", s.command, s.time, s.how))
         .collect::<Vec<_>>()
         .join("; ")
-        + " ran with hooks skipped")
+        + " ran with hooks skipped";
+    // A setting that skips the hooks from now on is undone; a call that skipped them is not.
+    let remedy = skipped
+        .iter()
+        .find_map(|s| s.undo.as_ref())
+        .map(|undo| format!("ask the user to run `{cd} && {undo}`, then verify again"));
+    Err(Failure { detail, remedy })
+}
+
+/// A failed check: what git says, and what makes it hold where that is not the check's usual
+/// remedy ([`Verifier::remedy`]).
+struct Failure {
+    detail: String,
+    remedy: Option<String>,
+}
+
+impl From<String> for Failure {
+    fn from(detail: String) -> Failure {
+        Failure {
+            detail,
+            remedy: None,
+        }
+    }
+}
+
+/// How a ref misses a commit ([`Verifier::contains`]).
+struct Missed {
+    detail: String,
+    kind: Miss,
+}
+
+enum Miss {
+    /// The ref does not exist.
+    Absent,
+    /// Its commit is not in this repository (fetch it).
+    Unfetched,
+    /// It is behind the commit (a push fast-forwards it).
+    Behind,
+    /// It has commits the commit has not.
+    Diverged,
+}
+
+/// The remedy when the repository has no remote to push to (`pushes`: what the session lets
+/// it push).
+fn no_remote(pushes: Option<&SessionPushes>) -> String {
+    match pushes {
+        Some(SessionPushes::Nothing) => "the repository has no remote, and the session's scope lets it push nothing: ask the user to push the work".into(),
+        _ => "the repository has no remote: add the one the work goes to (`git remote add origin <address>`), then push the branch (`git push -u origin <branch>`)".into(),
+    }
+}
+
+/// The remedy when the remote has a commit this repository does not.
+fn fetch(remote: &str) -> String {
+    format!(
+        "fetch (`git fetch {}`), then verify again",
+        crate::shell::quote(std::ffi::OsStr::new(remote))
+    )
 }
 
 fn committed(uncommitted: &[Uncommitted]) -> Result<String, String> {

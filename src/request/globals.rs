@@ -154,6 +154,52 @@ pub fn global_options(args: &[OsString]) -> GlobalOptions {
     g
 }
 
+/// The command line `args` without the `-c` settings among its global options that `drop`
+/// names (given the setting's name as git compares it, and its value), and the settings left
+/// out, as written: the call a refusal offers in place of one that sets what it may not.
+pub fn without_settings(
+    args: &[OsString],
+    drop: impl Fn(&str, Option<&OsStr>) -> bool,
+) -> (Vec<OsString>, Vec<OsString>) {
+    let end = global_options(args).end;
+    let mut kept = Vec::with_capacity(args.len());
+    let mut dropped = Vec::new();
+    let mut i = 0;
+    while i < end {
+        let arg = &args[i];
+        let bytes = arg.as_bytes();
+        let (name, inline) = split_long(bytes);
+        let takes_value = inline.is_none()
+            && matches!(
+                name,
+                b"-C"
+                    | b"-c"
+                    | b"--config-env"
+                    | b"--git-dir"
+                    | b"--work-tree"
+                    | b"--namespace"
+                    | b"--super-prefix"
+                    | b"--attr-source"
+            );
+        let width = if takes_value { 2 } else { 1 };
+        let pair = &args[i..(i + width).min(end)];
+        match (bytes, pair.get(1)) {
+            (b"-c", Some(setting)) => {
+                let (key, value) = effect::setting_of(setting);
+                if drop(&key, value.as_deref()) {
+                    dropped.push(setting.clone());
+                } else {
+                    kept.extend_from_slice(pair);
+                }
+            }
+            _ => kept.extend_from_slice(pair),
+        }
+        i += width;
+    }
+    kept.extend_from_slice(&args[end.min(args.len())..]);
+    (kept, dropped)
+}
+
 /// The global options of a request the shim answers, or why it passes through.
 pub(super) fn parse_globals(args: &[OsString]) -> Result<(Globals, &[OsString]), Reason> {
     let g = global_options(args);

@@ -38,7 +38,7 @@ mod parse;
 pub mod scan;
 pub mod table;
 
-pub use globals::{GlobalOptions, global_options};
+pub use globals::{GlobalOptions, global_options, without_settings};
 pub use parse::{parse_blame, parse_diff, parse_log, parse_show};
 
 use std::ffi::{OsStr, OsString};

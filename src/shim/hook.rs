@@ -11,10 +11,10 @@ use crate::guard::hook::{self, HookStep};
 
 /// Runs as the hook `name`, with git's arguments for it; returns only when no hook runs.
 pub fn run(name: &str, args: &[OsString]) -> i32 {
-    let outcome = crate::unwind::catch(|| hook::wrap(name, &mut std::io::stdin().lock()))
+    let outcome = crate::unwind::catch(|| hook::wrap(name, args, &mut std::io::stdin().lock()))
         .unwrap_or_else(|panic| {
             HookStep::Refuse(format!(
-                "git-prism guard: refused the `{name}` hook (the guard failed: {panic})"
+                "git-prism guard: refused the `{name}` hook (the guard failed: {panic}); ask the user to run the command outside the session"
             ))
         });
     match outcome {
@@ -29,7 +29,11 @@ pub fn run(name: &str, args: &[OsString]) -> i32 {
             if let Some(bytes) = input {
                 if let Err(e) = hook::stdin_from(&bytes) {
                     let _ = std::io::stderr().lock().write_all(
-                        format!("git-prism guard: refused the `{name}` hook: {e}\n").as_bytes(),
+                        format!(
+                            "git-prism guard: refused the `{name}` hook: {}; ask the user to run the command outside the session\n",
+                            crate::text::io_words(&e)
+                        )
+                        .as_bytes(),
                     );
                     return exit_codes::REFUSED;
                 }
@@ -37,8 +41,9 @@ pub fn run(name: &str, args: &[OsString]) -> i32 {
             let err = crate::shim::exec::exec(&path, path.as_os_str(), args, &[]);
             let _ = std::io::stderr().lock().write_all(
                 format!(
-                    "git-prism: cannot run the hook '{}': {err}\n",
-                    path.display()
+                    "git-prism: cannot run the hook '{}': {}\n",
+                    path.display(),
+                    crate::text::io_words(&err)
                 )
                 .as_bytes(),
             );

@@ -119,7 +119,10 @@ pub fn run(tool: Program, argv0: OsString, args: Vec<OsString>) -> i32 {
         if crate::broker::is_brokered() {
             let network = tool == Program::Gh || crate::request::effect::git(&args).network;
             if let Err(e) = crate::confine::sandbox::enter_view(!network) {
-                note(format_args!("cannot enter the session's view: {e}"));
+                note(format_args!(
+                    "cannot enter the session's view: {}",
+                    crate::text::io_words(&e)
+                ));
                 return exit_codes::REFUSED;
             }
         } else {
@@ -199,7 +202,7 @@ fn brokered(socket: &std::path::Path, tool: Program, args: &[OsString]) -> i32 {
         Ok(ended) => exec::end_as(ended),
         Err(e) => {
             note(format_args!(
-                "{}: in the session's sandbox this call needs the session's broker (its git directories are read-only, its credentials withheld)",
+                "{}: in the session's sandbox this call needs the session's broker (its git directories are read-only, its credentials withheld); ask the user to run it outside the session",
                 crate::text::chain(&e)
             ));
             exit_codes::REFUSED
@@ -567,7 +570,11 @@ fn passthrough(tool: Program, argv0: &OsStr, args: &[OsString], held: Option<&He
             exec::exec(&program, argv0, args, &set)
         }
     };
-    note(format_args!("cannot run '{}': {err}", program.display()));
+    note(format_args!(
+        "cannot run '{}': {}",
+        program.display(),
+        crate::text::io_words(&err)
+    ));
     match err.raw_os_error() {
         Some(libc::ENOENT) | Some(libc::ENOTDIR) => exit_codes::NOT_FOUND,
         _ => exit_codes::NOT_EXECUTABLE,
@@ -589,7 +596,11 @@ fn watched(
     let image = match exec::Image::new(program, argv0, args, set) {
         Ok(image) => image,
         Err(err) => {
-            note(format_args!("cannot run '{}': {err}", program.display()));
+            note(format_args!(
+                "cannot run '{}': {}",
+                program.display(),
+                crate::text::io_words(&err)
+            ));
             return exit_codes::NOT_EXECUTABLE;
         }
     };
@@ -609,7 +620,11 @@ fn watched(
     let ended = match exec::run(&image, confinement) {
         Ok(ended) => ended,
         Err(err) => {
-            note(format_args!("cannot run '{}': {err}", program.display()));
+            note(format_args!(
+                "cannot run '{}': {}",
+                program.display(),
+                crate::text::io_words(&err)
+            ));
             return exit_codes::NOT_EXECUTABLE;
         }
     };

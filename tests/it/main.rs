@@ -10,6 +10,7 @@
 )]
 
 mod address_space;
+mod advice;
 mod answers;
 mod cli;
 mod common;

@@ -10,17 +10,17 @@ use crate::common::{TestEnv, bin};
 
 /// A session with `app` (write-push, protected path `migrations/`, pushed to `remote.git`
 /// with `main` and a `feature` branch tracking `origin/feature`).
-struct Work {
-    env: TestEnv,
-    app: PathBuf,
-    remote: PathBuf,
+pub(crate) struct Work {
+    pub env: TestEnv,
+    pub app: PathBuf,
+    pub remote: PathBuf,
     scope: PathBuf,
     state: PathBuf,
     tmp: PathBuf,
 }
 
 impl Work {
-    fn new() -> Work {
+    pub(crate) fn new() -> Work {
         let env = TestEnv::new();
         let root = env.root();
         let remote = root.join("remote.git");
@@ -83,14 +83,33 @@ impl Work {
     }
 
     /// `git <args>` through the shim, in the session.
-    fn git(&self, args: &[&str]) -> Output {
+    pub(crate) fn git(&self, args: &[&str]) -> Output {
         let mut cmd = self.env.shim_git(args);
         self.hold(&mut cmd);
         cmd.output().unwrap()
     }
 
+    /// `git <args>` through the shim, in the session, in `sub` of the work tree.
+    pub(crate) fn git_in(&self, sub: &str, args: &[&str]) -> Output {
+        let mut cmd = self.env.shim_git(args);
+        self.hold(&mut cmd);
+        cmd.current_dir(self.app.join(sub)).output().unwrap()
+    }
+
+    /// `sh -c <script>` in the session (the agent running a command it was offered).
+    pub(crate) fn sh(&self, script: &str) -> Output {
+        self.sh_in(".", script)
+    }
+
+    /// `sh -c <script>` in the session, in `sub` of the work tree.
+    pub(crate) fn sh_in(&self, sub: &str, script: &str) -> Output {
+        let mut cmd = self.env.sh(script, &self.env.shim_path());
+        self.hold(&mut cmd);
+        cmd.current_dir(self.app.join(sub)).output().unwrap()
+    }
+
     /// `git <args>` in the session, which must succeed; returns stderr.
-    fn ok(&self, args: &[&str]) -> String {
+    pub(crate) fn ok(&self, args: &[&str]) -> String {
         let out = self.git(args);
         assert!(
             out.status.success(),
@@ -102,7 +121,7 @@ impl Work {
 
     /// The real git outside the session (what a person, or a process that never reaches the
     /// shim, does).
-    fn plain(&self, dir: &Path, args: &[&str]) -> String {
+    pub(crate) fn plain(&self, dir: &Path, args: &[&str]) -> String {
         let out = self
             .env
             .command(&self.env.real_git, &self.env.plain_path())
@@ -115,14 +134,14 @@ impl Work {
     }
 
     /// `git-prism session <args>` in the session.
-    fn session(&self, args: &[&str]) -> Output {
+    pub(crate) fn session(&self, args: &[&str]) -> Output {
         let mut cmd = self.env.command(bin(), &self.env.shim_path());
         cmd.arg("session").args(args);
         self.hold(&mut cmd);
         cmd.output().unwrap()
     }
 
-    fn write(&self, path: &str, text: &str) {
+    pub(crate) fn write(&self, path: &str, text: &str) {
         let full = self.app.join(path);
         std::fs::create_dir_all(full.parent().unwrap()).unwrap();
         std::fs::write(full, text).unwrap();

@@ -41,7 +41,10 @@ pub(super) fn check(named: Option<PathBuf>, out: &mut Out<'_>) -> Result<i32> {
         },
         |r| r.temp_dir.path(),
     );
-    for line in temp_warnings(&loaded, &temp_dir) {
+    for line in temp_warnings(&loaded, &temp_dir)
+        .iter()
+        .chain(&loaded.warnings)
+    {
         writeln!(out.stdout, "{line}")?;
     }
     let cwd = std::env::current_dir()?;
@@ -136,7 +139,7 @@ pub(super) fn temp_warnings(scope: &scope::Scope, temp_dir: &Path) -> Vec<String
         .map(|e| {
             format!(
                 "warning: {} and the temporary directory {} overlap: the kernel layer lets every call write there (set TMPDIR elsewhere)",
-                e.path.display(),
+                crate::paths::normal(&e.path).display(),
                 temp.display()
             )
         })

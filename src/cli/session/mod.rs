@@ -190,7 +190,8 @@ fn session_scope(id: Option<&str>) -> Result<PathBuf> {
     }
 }
 
-/// The scope file: the one named, else `$GIT_PRISM_SCOPE`, made absolute.
+/// The scope file: the one named, else `$GIT_PRISM_SCOPE`, made absolute and without `.` or
+/// `..` (the session records it, and every message names it).
 fn scope_file(named: Option<PathBuf>) -> Result<PathBuf> {
     let file = match named {
         Some(f) => f,
@@ -201,7 +202,7 @@ fn scope_file(named: Option<PathBuf>) -> Result<PathBuf> {
                 format!("no scope: pass --scope <file> or set {}", scope::SCOPE_VAR)
             })?,
     };
-    Ok(std::path::absolute(&file)?)
+    Ok(crate::paths::normal(&file))
 }
 
 /// Lists the sessions of the state directory, oldest first.

@@ -318,7 +318,13 @@ pub(super) fn say_started(
     let listed: Vec<String> = loaded
         .entries
         .iter()
-        .map(|e| format!("{} {}", e.permission.name(), e.path.display()))
+        .map(|e| {
+            format!(
+                "{} {}",
+                e.permission.name(),
+                crate::paths::normal(&e.path).display()
+            )
+        })
         .collect();
     lines.push(format!(
         "scope: {}; every other repository: {}",
@@ -335,7 +341,13 @@ pub(super) fn say_started(
         .entries
         .iter()
         .filter(|e| e.permission == scope::Permission::WritePush)
-        .map(|e| format!("{} (never {})", e.path.display(), e.protected.join(", ")))
+        .map(|e| {
+            format!(
+                "{} (never {})",
+                crate::paths::normal(&e.path).display(),
+                e.protected.join(", ")
+            )
+        })
         .collect();
     let leaves = if pushes.is_empty() {
         "no push".to_owned()
@@ -363,7 +375,10 @@ pub(super) fn say_started(
     for line in lines.iter().take(6) {
         writeln!(out.stderr, "git-prism session: {line}")?;
     }
-    for line in temp_warnings(loaded, &record.temp_dir.path()) {
+    for line in temp_warnings(loaded, &record.temp_dir.path())
+        .iter()
+        .chain(&loaded.warnings)
+    {
         writeln!(out.stderr, "git-prism session: {line}")?;
     }
     out.stderr.flush()?;

@@ -80,7 +80,8 @@ fn repos<'a>(record: &'a session::Record, named: &[PathBuf]) -> Result<Vec<&'a s
     }
     let mut found = Vec::new();
     for path in named {
-        let id = place::identify(&std::path::absolute(path)?)
+        let path = crate::paths::normal(path);
+        let id = place::identify(&path)
             .with_context(|| format!("{} is not a git repository", path.display()))?;
         let repo = record
             .repos
@@ -129,6 +130,10 @@ fn subject(
         protected_paths,
         skipped_hooks: Some(skipped_hooks),
         remote_changes,
+        pushes: Some(crate::cli::verify::session_pushes(
+            repo.permission,
+            &repo.protected,
+        )),
     })
 }
 
@@ -144,6 +149,7 @@ fn skipped_hooks(record: &session::Record, shown: &str, log: &[log::Entry]) -> V
                 time: r.time.clone(),
                 command: r.command.clone(),
                 how,
+                undo: None,
             })
         })
         .collect()
@@ -169,10 +175,18 @@ fn hooks_path_changed(repo: &session::Repo, own: &[(String, Vec<u8>)]) -> Option
         || "unset".to_owned(),
         |(_, v)| v.os().to_string_lossy().into_owned(),
     );
+    let undo = match hooks_then.last() {
+        None => "git config --unset-all core.hooksPath".to_owned(),
+        Some((_, then)) => format!(
+            "git config core.hooksPath {}",
+            crate::shell::quote(&then.os())
+        ),
+    };
     Some(SkippedHooks {
         time: "now".into(),
         command: format!("core.hooksPath = {now}"),
         how: "core.hooksPath changed in the repository's configuration since the session started"
             .into(),
+        undo: Some(undo),
     })
 }
