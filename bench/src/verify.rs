@@ -6,6 +6,8 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use std::sync::atomic::{AtomicUsize, Ordering};
+
 use anyhow::{Result, ensure};
 
 use crate::Options;
@@ -47,6 +49,9 @@ fn big_repo(options: &Options) -> Result<PathBuf> {
     std::fs::write(dir.join(".git/bench-ready"), "")?;
     Ok(dir)
 }
+
+/// Numbers the blocked case's sessions.
+static RUN: AtomicUsize = AtomicUsize::new(0);
 
 pub fn run(options: &Options, report: &mut Report) -> Result<()> {
     let dir = big_repo(options)?;
@@ -98,10 +103,12 @@ pub fn run(options: &Options, report: &mut Report) -> Result<()> {
         let _ = std::fs::create_dir_all(&tmp);
         move || {
             let mut c = Command::new("sh");
+            // The blocked case: a new session each run, as the hook lets a turn end after
+            // `MAX_BLOCKS` blocks in a row of one session (it never loops).
             let session = if changed {
-                "bench-changed"
+                format!("bench-changed-{}", RUN.fetch_add(1, Ordering::Relaxed))
             } else {
-                "bench-same"
+                "bench-same".to_owned()
             };
             // A block is the hook's success there: exit 2, which the timing takes as 0.
             let blocks = if changed { "; test $? -eq 2" } else { "" };
