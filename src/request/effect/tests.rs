@@ -358,3 +358,51 @@ fn gh_flags_as_pflag_reads_them() {
     assert!(matches!(gh_line("repo create x --push").1, Effect::Push(_)));
     assert!(matches!(gh_line("frob x").1, Effect::Unknown(_)));
 }
+
+// Property: what a command line does is told for any command line, never by a panic — the
+// model's spellings of every command, values and noise mixed in any order, for `git` and `gh`.
+#[test]
+fn random_command_lines_are_classified_without_panic() {
+    use crate::request::table;
+    let mut words: Vec<String> = table::COMMANDS
+        .iter()
+        .flat_map(|c| c.name.split(' '))
+        .map(str::to_owned)
+        .collect();
+    for cmd in table::COMMANDS {
+        for (_, text) in cmd.options.iter().flat_map(|g| g.iter()) {
+            words.extend(table::spelled(text).map(|(n, _)| n.to_owned()));
+        }
+    }
+    for (_, text) in table::gh::FLAGS.iter().chain(table::ANYWHERE) {
+        words.extend(table::spelled(text).map(|(n, _)| n.to_owned()));
+    }
+    words.extend(
+        [
+            "--",
+            "--end-of-options",
+            "-",
+            "api",
+            "pr",
+            "ext::x",
+            "-c",
+            "-C",
+        ]
+        .map(String::from),
+    );
+    for seed in 0..20_000u64 {
+        let mut rng = crate::fuzz::Rng::new(seed);
+        let len = rng.below(8);
+        let args: Vec<OsString> = (0..len)
+            .map(|_| {
+                if rng.one_in(3) {
+                    rng.arg()
+                } else {
+                    OsString::from(rng.pick(&words).as_str())
+                }
+            })
+            .collect();
+        let _ = git(&args);
+        let _ = gh(&args);
+    }
+}
