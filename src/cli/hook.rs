@@ -34,6 +34,7 @@ use serde::{Deserialize, Serialize};
 
 use super::Out;
 use crate::exit_codes;
+use crate::git::state::Uncommitted;
 use crate::git::{Location, Oid, Repo};
 use crate::guard::scope::Permission;
 use crate::guard::session;
@@ -200,20 +201,25 @@ fn targets(cwd: &Path) -> Vec<Target> {
     }
 }
 
-/// A repository's state now.
-fn state_of(repo: &Repo) -> Result<Baseline> {
+/// A repository's state now, and what git said is uncommitted (for verify, which would
+/// otherwise walk the work tree again).
+fn state_of(repo: &Repo) -> Result<(Baseline, Vec<Uncommitted>)> {
     let head = match repo.resolve_commit("HEAD".as_ref()) {
         Ok(oid) => Some(oid.as_str().to_owned()),
         Err(crate::git::GitError::BadRevision(_)) => None,
         Err(e) => return Err(e.into()),
     };
-    let uncommitted = repo
-        .uncommitted()?
+    let all = if repo.workdir().is_some() {
+        repo.uncommitted()?
+    } else {
+        Vec::new()
+    };
+    let uncommitted = all
         .iter()
         .take(1000)
         .map(|u| format!("{} {}", String::from_utf8_lossy(&u.code), u.path))
         .collect();
-    Ok(Baseline { head, uncommitted })
+    Ok((Baseline { head, uncommitted }, all))
 }
 
 /// The done-gate (see the module docs): asks each repository whose work changed, and blocks
@@ -253,8 +259,19 @@ struct Looked {
     key: String,
     /// Its state now.
     now: Baseline,
-    /// When its work changed: what to ask of it, and whether its push is asked.
-    ask: Option<(Subject, bool)>,
+    /// When its work changed: what to ask of it.
+    ask: Option<Question>,
+}
+
+/// What stop asks verify of one repository whose work changed.
+struct Question {
+    subject: Subject,
+    /// Whether its push is asked.
+    push: bool,
+    /// The repository, open.
+    repo: Repo,
+    /// What git said is uncommitted a moment ago.
+    uncommitted: Vec<Uncommitted>,
 }
 
 /// What stop asks of one repository, before it is a [`Subject`].
@@ -269,7 +286,7 @@ struct Ask {
 /// Looks at one repository: its state now and, when it changed, what to ask of it.
 fn look(target: Target, memory: &Memory, log: &[crate::guard::log::Entry]) -> Result<Looked> {
     let repo = Repo::open_ignoring_replacements(&target.location)?;
-    let now = state_of(&repo)?;
+    let (now, uncommitted) = state_of(&repo)?;
     let key = target.shown.display().to_string();
     let ask = match &target.record {
         Some((record, r)) => in_session(record, r, &now, &key, log)?,
@@ -288,7 +305,12 @@ fn look(target: Target, memory: &Memory, log: &[crate::guard::log::Entry]) -> Re
             remote_changes: Vec::new(),
             pushes,
         };
-        (subject, ask.push)
+        Question {
+            subject,
+            push: ask.push,
+            repo,
+            uncommitted,
+        }
     });
     Ok(Looked { key, now, ask })
 }
@@ -355,17 +377,18 @@ fn outside_session(repo: &Repo, base: Option<&Baseline>, now: &Baseline) -> Resu
 
 /// The checks that fail, one line each with what to run: one query per repository (whether
 /// its push is asked differs).
-fn failures(asks: Vec<(Subject, bool)>) -> Result<Vec<String>> {
+fn failures(asks: Vec<Question>) -> Result<Vec<String>> {
     let mut lines = Vec::new();
-    for (subject, push) in asks {
+    for ask in asks {
         let query = VerifyQuery {
-            subjects: vec![subject],
+            subjects: Vec::new(),
             commit: None,
-            pushed: push.then_some(RemoteAsk::Offline),
+            pushed: ask.push.then_some(RemoteAsk::Offline),
             merged_into: None,
             skip: vec![Check::Commit, Check::Merged],
         };
-        for f in verify::verify(&query)?.into_iter().filter(|f| !f.ok) {
+        let findings = verify::verify_open(&query, &ask.subject, &ask.repo, Some(ask.uncommitted))?;
+        for f in findings.into_iter().filter(|f| !f.ok) {
             let mut line = format!("{}: {}", f.check.name(), one_line(&f.detail));
             if let Some(remedy) = &f.remedy {
                 line = format!("{line}; {remedy}");
@@ -426,7 +449,7 @@ fn session_start(input: &Input, harness: Option<Harness>, out: &mut Out<'_>) -> 
         let Ok(repo) = Repo::open(&target.location) else {
             continue;
         };
-        let now = state_of(&repo)?;
+        let (now, _) = state_of(&repo)?;
         lines.push(format!(
             "{}: {}",
             target.shown.display(),

@@ -188,15 +188,30 @@ pub fn verify(q: &VerifyQuery) -> Result<Vec<Finding>, QueryError> {
     let mut findings = Vec::new();
     for subject in &q.subjects {
         let repo = Repo::open_ignoring_replacements(&subject.location)?;
-        Verifier {
-            repo: &repo,
-            q,
-            subject,
-            shown: repo.display_path().to_owned(),
-            findings: &mut findings,
-        }
-        .run()?;
+        findings.extend(verify_open(q, subject, &repo, None)?);
     }
+    Ok(findings)
+}
+
+/// Asks every check of `q` of one repository the caller has open (with
+/// [`Repo::open_ignoring_replacements`]); `uncommitted` is what [`Repo::uncommitted`] said a
+/// moment ago when the caller asked it already (the stop hook does, to see whether a turn
+/// changed anything), so that a large work tree is not walked twice.
+pub fn verify_open(
+    q: &VerifyQuery,
+    subject: &Subject,
+    repo: &Repo,
+    uncommitted: Option<Vec<Uncommitted>>,
+) -> Result<Vec<Finding>, QueryError> {
+    let mut findings = Vec::new();
+    Verifier {
+        repo,
+        q,
+        subject,
+        shown: repo.display_path().to_owned(),
+        findings: &mut findings,
+    }
+    .run(uncommitted)?;
     Ok(findings)
 }
 
@@ -363,14 +378,14 @@ impl Verifier<'_> {
         format!("run `{command}`")
     }
 
-    fn run(mut self) -> Result<(), QueryError> {
+    fn run(mut self, known: Option<Vec<Uncommitted>>) -> Result<(), QueryError> {
         let head = self.head()?;
         // A bare repository has no work tree: nothing can be left uncommitted in it.
         let bare = self.repo.workdir().is_none();
-        let uncommitted = if bare {
-            Vec::new()
-        } else {
-            self.repo.uncommitted()?
+        let uncommitted = match known {
+            _ if bare => Vec::new(),
+            Some(known) => known,
+            None => self.repo.uncommitted()?,
         };
         if self.asks(Check::Committed) && !bare {
             let result = committed(&uncommitted).map_err(Failure::from);

@@ -191,6 +191,49 @@ fn the_same_failures_are_not_given_twice_while_a_stop_hook_is_active() {
     assert!(h.fire("claude", "Stop", true).starts_with("BLOCK"));
 }
 
+/// A blocked stop walks the work tree once: the status it asked to see whether the turn
+/// changed anything is the one verify's checks read (a second walk doubled the hook's time on
+/// a large repository).
+#[test]
+fn a_blocked_stop_walks_the_work_tree_once() {
+    let env = TestEnv::new();
+    let work = clone(&env);
+    let log = env.root().join("git.log");
+    let recorder = env.script(
+        &env.root().join("recorder"),
+        "git",
+        &format!(
+            "#!/bin/sh\nprintf '%s\\n' \"$*\" >> '{}'\nexec '{}' \"$@\"\n",
+            log.display(),
+            env.real_git.display()
+        ),
+    );
+    std::fs::write(work.join("new.txt"), "x\n").unwrap();
+    let mut hook = env.command(bin(), &env.plain_path());
+    hook.args(["hook", "stop", "--harness", "claude"])
+        .current_dir(&work)
+        .env("GIT_PRISM_REAL_GIT", &recorder)
+        .env("TMPDIR", env.root())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = hook.spawn().unwrap();
+    let payload = format!(
+        r#"{{"session_id":"once","cwd":"{}","hook_event_name":"Stop","stop_hook_active":false}}"#,
+        work.display()
+    );
+    std::io::Write::write_all(&mut child.stdin.take().unwrap(), payload.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("committed: "),
+        "{out:?}"
+    );
+    let calls = std::fs::read_to_string(&log).unwrap();
+    let walks = calls.lines().filter(|l| l.contains(" status ")).count();
+    assert_eq!(walks, 1, "{calls}");
+}
+
 /// Session start is short: about 200 tokens at most, JSON for Gemini CLI.
 #[test]
 fn session_start_says_where_the_work_stands_briefly() {
