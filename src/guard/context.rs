@@ -108,6 +108,13 @@ pub(super) fn drifted(
         .repos
         .iter()
         .find(|r| r.identity().common_dir == identity.common_dir)?;
+    // The same files, unchanged since the session started: the same settings.
+    if repo.config_stamp.is_some()
+        && repo.identity().git_dir == identity.git_dir
+        && config::Stamp::of(&identity.git_dir, &identity.common_dir) == repo.config_stamp
+    {
+        return None;
+    }
     let now = match crate::git::probe::own_config(here, &place.globals) {
         Ok(c) => config::programs(&c),
         Err(e) => {

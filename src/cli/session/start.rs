@@ -15,6 +15,7 @@ use super::super::Out;
 use super::agent;
 use super::check::temp_warnings;
 use super::scope_file;
+use crate::guard::config::Stamp;
 use crate::guard::{log, sandbox, scope, session};
 use crate::locate::FileId;
 
@@ -261,7 +262,15 @@ fn recorded_repos(loaded: &scope::Scope) -> Vec<session::Repo> {
                 .work_tree
                 .clone()
                 .unwrap_or_else(|| e.identity.git_dir.clone());
-            let own = crate::git::probe::own_config(&top, &[]).unwrap_or_default();
+            let (git_dir, common_dir) = (&e.identity.git_dir, &e.identity.common_dir);
+            let before = Stamp::of(git_dir, common_dir);
+            let read = crate::git::probe::own_config(&top, &[]);
+            let after = Stamp::of(git_dir, common_dir);
+            let config_stamp = match &read {
+                Ok(own) => Stamp::recorded(before, after, own),
+                Err(_) => None,
+            };
+            let own = read.unwrap_or_default();
             session::Repo {
                 path: session::Bytes::of(e.path.as_os_str()),
                 permission: e.permission,
@@ -279,6 +288,7 @@ fn recorded_repos(loaded: &scope::Scope) -> Vec<session::Repo> {
                     .map(|oid| oid.as_str().to_owned()),
                 programs: crate::guard::config::programs(&own),
                 remotes: crate::guard::config::remotes(&own),
+                config_stamp,
             }
         })
         .collect()
