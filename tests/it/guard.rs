@@ -276,6 +276,109 @@ fn the_repository_is_known_however_it_is_named() {
     allowed(&s.git(&root.join("wt"), &["push", "-q", "origin", "feature"]));
 }
 
+/// A session's repository is known without asking git only where git would find it as the
+/// session started: a repository inside a writable work tree (a nested one, or a `.git` file
+/// naming another's git directory) is judged as the repository git acts on.
+#[test]
+fn a_repository_inside_a_work_tree_is_judged_as_itself() {
+    let s = Session::new("write-push");
+    let inner = s.env.repo_at(&s.lib.join("inner"));
+    std::fs::create_dir_all(s.lib.join("inner")).unwrap();
+    inner.git(&["init", "-q", "-b", "main"]);
+    inner.write("f", "x\n");
+    inner.commit("inner");
+    let head = |dir: &Path| {
+        s.env
+            .command(&s.env.real_git, &s.env.plain_path())
+            .args(["rev-parse", "HEAD"])
+            .current_dir(dir)
+            .output()
+            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_owned())
+            .unwrap()
+    };
+    let before = head(&s.lib.join("inner"));
+    let commit = ["commit", "-q", "--allow-empty", "-m", "x"];
+    let out = s.git(&s.lib.join("inner"), &commit);
+    assert!(refused(&out).contains("inner"), "{out:?}");
+    assert_eq!(head(&s.lib.join("inner")), before);
+    // A `.git` file in the writable work tree that names an unlisted repository's git dir.
+    std::fs::create_dir_all(s.lib.join("sub")).unwrap();
+    std::fs::write(
+        s.lib.join("sub/.git"),
+        format!("gitdir: {}\n", s.other.join(".git").display()),
+    )
+    .unwrap();
+    let other = head(&s.other);
+    refused(&s.git(&s.lib.join("sub"), &commit));
+    assert_eq!(head(&s.other), other);
+    // A bare repository in the work tree: git finds it by its `HEAD`.
+    let out = s
+        .env
+        .command(&s.env.real_git, &s.env.plain_path())
+        .args(["init", "-q", "--bare", "bare"])
+        .current_dir(&s.lib)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    refused(&s.git(
+        &s.lib.join("bare"),
+        &["symbolic-ref", "HEAD", "refs/heads/other"],
+    ));
+    // Without the walk up from the call's directory, the nested repository is taken for
+    // `lib`, which the scope lets the session write: the commit lands in it.
+    let out = s.git_with(
+        &s.lib.join("inner"),
+        &commit,
+        &[("GIT_PRISM_TEST_RULE_OFF", "known-place-walk")],
+    );
+    allowed(&out);
+    assert_ne!(head(&s.lib.join("inner")), before);
+}
+
+/// A program written into a repository's configuration in place, its size and modification
+/// time kept, is held to the session's start all the same: the configuration's stamp has its
+/// change time, which no one can set back.
+#[test]
+fn a_configuration_edited_in_place_is_held_to_the_start() {
+    let s = Session::new("write-push");
+    let config = s.app.join(".git/config");
+    let old = std::fs::read_to_string(&config).unwrap();
+    let marker = s.tmp.join("m");
+    let program = format!("\tfsmonitor = touch {};:\n", marker.display());
+    let mut new = old
+        .replace("\tlogallrefupdates = true\n", "")
+        .replace("\tfetch = +refs/heads/*:refs/remotes/origin/*\n", "")
+        .replace("\tbare = false\n", &format!("\tbare = false\n{program}"));
+    assert!(new.len() + 2 <= old.len(), "{old}");
+    new.push('#');
+    new.push_str(&" ".repeat(old.len() - new.len() - 1));
+    new.push('\n');
+    assert_eq!(new.len(), old.len());
+    let modified = std::fs::metadata(&config).unwrap().modified().unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    std::fs::write(&config, &new).unwrap();
+    std::fs::File::options()
+        .write(true)
+        .open(&config)
+        .unwrap()
+        .set_modified(modified)
+        .unwrap();
+    let commit = ["commit", "-q", "--allow-empty", "-m", "x"];
+    let out = s.git(&s.app, &commit);
+    allowed(&out);
+    assert!(!marker.exists(), "the program ran: {out:?}");
+    // Without the check of what changed, it runs.
+    let out = s.git_with(
+        &s.app,
+        &commit,
+        &[("GIT_PRISM_TEST_RULE_OFF", "config-drift")],
+    );
+    assert!(
+        marker.exists(),
+        "the program did not run without the rule: {out:?}"
+    );
+}
+
 #[test]
 fn permissions_hold_every_write_and_pass_every_read() {
     let s = Session::new("write-local");
