@@ -4,7 +4,8 @@
 //! where a repository is); which command names git would run itself, so an alias is told from
 //! a command ([`git_commands`]); single configuration values (an alias's, and the hook
 //! wrapper's view of `core.hooksPath`); the repository's own configuration ([`own_config`]);
-//! and the gitlinks of a work tree ([`gitlinks`]). Only metadata is read: no file content, no
+//! the gitlinks of a work tree ([`gitlinks`]); and what a repository's directories and own
+//! configuration files are as a session starts ([`Stamp`], ADR 25). Only metadata is read: no file content, no
 //! program the repository configures. What git's configuration keys and variables mean is in
 //! [`super::keys`].
 
@@ -57,6 +58,67 @@ pub fn own_config(cwd: &Path, globals: &[OsString]) -> Result<Vec<(String, Vec<u
         entries.push((key.to_str_lossy().into_owned(), value));
     }
     Ok(entries)
+}
+
+/// What the metadata of a repository's directories and own configuration files says of what
+/// git reads there to find it and its settings: the git directory and the common directory
+/// (device and inode: the same directories, not others put in their place), the common
+/// directory's `config` and the git directory's `config.worktree` (each absent or not, with
+/// device, inode, size, modification and change time). Any write to a file changes its stamp
+/// (a replacement, as `git config` makes, its inode; an edit in place its change time, which no
+/// caller can set back). A session records it as it starts when the configuration includes no
+/// other file; a call that finds it unchanged knows the settings the guard's drift check compares, and
+/// where git finds the repository (`guard::place::of_call`), as they were (ADR 25).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Stamp(Vec<Option<[i64; 7]>>);
+
+impl Stamp {
+    /// The stamp of the repository with these directories now; `None` when a directory is not
+    /// one, a file is a symbolic link (its target could change under an unchanged link) or
+    /// metadata cannot be read.
+    pub fn of(git_dir: &Path, common_dir: &Path) -> Option<Stamp> {
+        use std::os::unix::fs::MetadataExt;
+        let mut stamps = Vec::with_capacity(4);
+        for dir in [git_dir, common_dir] {
+            let m = std::fs::symlink_metadata(dir).ok()?;
+            if !m.is_dir() {
+                return None;
+            }
+            stamps.push(Some([m.dev() as i64, m.ino() as i64, 0, 0, 0, 0, 0]));
+        }
+        for file in [common_dir.join("config"), git_dir.join("config.worktree")] {
+            match std::fs::symlink_metadata(&file) {
+                Ok(m) if m.file_type().is_file() => stamps.push(Some([
+                    m.dev() as i64,
+                    m.ino() as i64,
+                    m.size() as i64,
+                    m.mtime(),
+                    m.mtime_nsec(),
+                    m.ctime(),
+                    m.ctime_nsec(),
+                ])),
+                Ok(_) => return None,
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => stamps.push(None),
+                Err(_) => return None,
+            }
+        }
+        Some(Stamp(stamps))
+    }
+
+    /// The stamp to record for a configuration read as `config` between the stamps `before`
+    /// and `after`: `None` when it changed meanwhile or includes other files (`include.path`,
+    /// `includeIf.<condition>.path`), which the stamp does not cover.
+    pub fn recorded(
+        before: Option<Stamp>,
+        after: Option<Stamp>,
+        config: &[(String, Vec<u8>)],
+    ) -> Option<Stamp> {
+        let includes = config.iter().any(|(k, _)| {
+            let k = k.to_ascii_lowercase();
+            k.starts_with("include.") || k.starts_with("includeif.")
+        });
+        (before == after && !includes).then_some(after).flatten()
+    }
 }
 
 /// The paths of the gitlinks (submodules) the index of the work tree `tree` records, relative
@@ -199,4 +261,51 @@ pub fn config_value_with_count(cwd: &Path, key: &str, count: usize) -> Option<St
     let git = Invocation::locate(cwd.to_owned(), Vec::new()).ok()?;
     git.config_get_with_count(key, count)
         .map(|v| v.to_str_lossy().into_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn repo() -> (tempfile::TempDir, PathBuf) {
+        let dir = tempfile::tempdir().unwrap();
+        let git = dir.path().join(".git");
+        std::fs::create_dir_all(&git).unwrap();
+        std::fs::write(git.join("config"), "[core]\n\tbare = false\n").unwrap();
+        (dir, git)
+    }
+
+    #[test]
+    fn a_stamp_changes_with_any_write_to_the_configuration() {
+        let (_dir, git) = repo();
+        let start = Stamp::of(&git, &git).unwrap();
+        assert_eq!(Stamp::of(&git, &git), Some(start.clone()));
+        // The same bytes written again: its change time moves.
+        std::thread::sleep(std::time::Duration::from_millis(10));
+        std::fs::write(git.join("config"), "[core]\n\tbare = false\n").unwrap();
+        assert_ne!(Stamp::of(&git, &git), Some(start.clone()));
+        // A worktree configuration appearing.
+        let now = Stamp::of(&git, &git).unwrap();
+        std::fs::write(git.join("config.worktree"), "").unwrap();
+        assert_ne!(Stamp::of(&git, &git), Some(now));
+    }
+
+    #[test]
+    fn no_stamp_for_a_linked_configuration_or_one_that_includes_another() {
+        let (dir, git) = repo();
+        let config: Vec<(String, Vec<u8>)> = vec![("core.bare".into(), b"false".to_vec())];
+        let s = || Stamp::of(&git, &git);
+        assert!(Stamp::recorded(s(), s(), &config).is_some());
+        let included = vec![("include.path".into(), b"x".to_vec())];
+        assert!(Stamp::recorded(s(), s(), &included).is_none());
+        let conditional = vec![("includeIf.gitdir:/x/.path".into(), b"x".to_vec())];
+        assert!(Stamp::recorded(s(), s(), &conditional).is_none());
+        let before = s();
+        std::thread::sleep(std::time::Duration::from_millis(10));
+        std::fs::write(git.join("config"), "[core]\n").unwrap();
+        assert!(Stamp::recorded(before, s(), &config).is_none());
+        std::fs::rename(git.join("config"), dir.path().join("real")).unwrap();
+        std::os::unix::fs::symlink(dir.path().join("real"), git.join("config")).unwrap();
+        assert_eq!(Stamp::of(&git, &git), None);
+    }
 }

@@ -93,67 +93,6 @@ pub fn setting_refusal(key: &str, value: Option<&OsStr>, how: Via) -> Option<Str
     None
 }
 
-/// What the metadata of a repository's directories and own configuration files says of what
-/// git reads there to find it and its settings: the git directory and the common directory
-/// (device and inode: the same directories, not others put in their place), the common
-/// directory's `config` and the git directory's `config.worktree` (each absent or not, with
-/// device, inode, size, modification and change time). Any write to a file changes its stamp
-/// (a replacement, as `git config` makes, its inode; an edit in place its change time, which no
-/// caller can set back). A session records it as it starts when the configuration includes no
-/// other file; a call that finds it unchanged knows the settings [`drift`] compares, and
-/// where git finds the repository ([`super::place::of_call`]), as they were (ADR 19).
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct Stamp(Vec<Option<[i64; 7]>>);
-
-impl Stamp {
-    /// The stamp of the repository with these directories now; `None` when a directory is not
-    /// one, a file is a symbolic link (its target could change under an unchanged link) or
-    /// metadata cannot be read.
-    pub fn of(git_dir: &Path, common_dir: &Path) -> Option<Stamp> {
-        use std::os::unix::fs::MetadataExt;
-        let mut stamps = Vec::with_capacity(4);
-        for dir in [git_dir, common_dir] {
-            let m = std::fs::symlink_metadata(dir).ok()?;
-            if !m.is_dir() {
-                return None;
-            }
-            stamps.push(Some([m.dev() as i64, m.ino() as i64, 0, 0, 0, 0, 0]));
-        }
-        for file in [common_dir.join("config"), git_dir.join("config.worktree")] {
-            match std::fs::symlink_metadata(&file) {
-                Ok(m) if m.file_type().is_file() => stamps.push(Some([
-                    m.dev() as i64,
-                    m.ino() as i64,
-                    m.size() as i64,
-                    m.mtime(),
-                    m.mtime_nsec(),
-                    m.ctime(),
-                    m.ctime_nsec(),
-                ])),
-                Ok(_) => return None,
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => stamps.push(None),
-                Err(_) => return None,
-            }
-        }
-        Some(Stamp(stamps))
-    }
-
-    /// The stamp to record for a configuration read as `config` between the stamps `before`
-    /// and `after`: `None` when it changed meanwhile or includes other files (`include.path`,
-    /// `includeIf.<condition>.path`), which the stamp does not cover.
-    pub fn recorded(
-        before: Option<Stamp>,
-        after: Option<Stamp>,
-        config: &[(String, Vec<u8>)],
-    ) -> Option<Stamp> {
-        let includes = config.iter().any(|(k, _)| {
-            let k = normal_key(k);
-            k.starts_with("include.") || k.starts_with("includeif.")
-        });
-        (before == after && !includes).then_some(after).flatten()
-    }
-}
-
 /// Whether `key` (lowered) is one of the settings [`drift`] compares.
 pub fn names_program(key: &str) -> bool {
     PROGRAM_KEYS.iter().any(|p| key_matches(p, key))

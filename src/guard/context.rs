@@ -64,6 +64,16 @@ impl Context {
         (!inside_a_repository(&dir)).then_some(dir)
     }
 
+    /// The session's repositories that have a stamp of their start, with it
+    /// ([`place::of_call`]).
+    pub(super) fn stamped(&self) -> Vec<(place::Identity, crate::git::probe::Stamp)> {
+        self.record
+            .iter()
+            .flat_map(|r| &r.repos)
+            .filter_map(|r| Some((r.identity(), r.config_stamp.clone()?)))
+            .collect()
+    }
+
     /// The scope: the session's as it started, else the file's.
     pub(super) fn scope(&self) -> Result<Scope, String> {
         if let Some(e) = &self.record_error {
@@ -111,7 +121,8 @@ pub(super) fn drifted(
     // The same files, unchanged since the session started: the same settings.
     if repo.config_stamp.is_some()
         && repo.identity().git_dir == identity.git_dir
-        && config::Stamp::of(&identity.git_dir, &identity.common_dir) == repo.config_stamp
+        && crate::git::probe::Stamp::of(&identity.git_dir, &identity.common_dir)
+            == repo.config_stamp
     {
         return None;
     }

@@ -62,7 +62,7 @@ pub(super) fn decide(
         Effect::Read => return d.allow(Rule::Within("a read that writes a file".into())),
         _ => {}
     }
-    let Some(identity) = place::of_call(cwd, &call.place, ctx.record.as_ref()) else {
+    let Some(identity) = place::of_call(cwd, &call.place, &ctx.stamped()) else {
         return d.refuse(Rule::NoRepository(
             "the repository this write acts on cannot be told".into(),
         ));
@@ -96,9 +96,7 @@ pub(super) fn decide(
 fn read(mut d: Decision, ctx: &Context, call: &Outline, cwd: Option<&Path>) -> Decision {
     d.network(call.network);
     if call.locks_index {
-        if let Some(found) =
-            cwd.and_then(|cwd| place::of_call(cwd, &call.place, ctx.record.as_ref()))
-        {
+        if let Some(found) = cwd.and_then(|cwd| place::of_call(cwd, &call.place, &ctx.stamped())) {
             d.index_copy = index_copy(ctx, &found);
         }
     }
@@ -106,8 +104,8 @@ fn read(mut d: Decision, ctx: &Context, call: &Outline, cwd: Option<&Path>) -> D
     // pack) with the user's credentials: the repository's configuration is held to the
     // session's start for it too.
     if call.network && d.confinement.is_some() {
-        if let Some((cwd, found)) = cwd
-            .and_then(|cwd| place::of_call(cwd, &call.place, ctx.record.as_ref()).map(|f| (cwd, f)))
+        if let Some((cwd, found)) =
+            cwd.and_then(|cwd| place::of_call(cwd, &call.place, &ctx.stamped()).map(|f| (cwd, f)))
         {
             let here = cwd.join(call.place.chdir.iter().collect::<PathBuf>());
             if let Some(rule) = drifted(&mut d, ctx, &found, &here, &call.place) {

@@ -2,7 +2,9 @@
 //! call's options and environment ([`crate::git::probe::discover`]), so the guard and git agree
 //! by construction on every way a repository can be named (`-C`, `--git-dir`, `--work-tree`,
 //! `GIT_DIR`, `GIT_WORK_TREE`, `GIT_COMMON_DIR`, `core.worktree`, `.git` files, `commondir`,
-//! a `HEAD` that is a symbolic link, safe.directory...). A repository is known by its common
+//! a `HEAD` that is a symbolic link, safe.directory...), except where a session's record says
+//! git would find one of its repositories as it did when the session started (ADR 25:
+//! [`of_call`]'s stamped shortcut, which the kernel layer backs). A repository is known by its common
 //! git directory with every symlink resolved: a subdirectory, a symlinked path and a linked
 //! worktree of one repository are the same repository. A write whose index or objects the
 //! environment sends elsewhere (`GIT_INDEX_FILE`, `GIT_OBJECT_DIRECTORY` outside the
@@ -12,7 +14,7 @@
 use std::ffi::OsString;
 use std::path::Path;
 
-use super::session::Record;
+use crate::git::probe::Stamp;
 use crate::request::effect::Place;
 
 pub use crate::git::probe::Identity;
@@ -42,10 +44,11 @@ impl Env {
 }
 
 /// The repository a call run in `cwd` acts on, as git finds it (`None`: no repository there,
-/// or git cannot tell). A repository of the session's `record` that git's discovery would find
-/// as it did when the session started is known without asking git ([`as_recorded`]).
-pub fn of_call(cwd: &Path, place: &Place, record: Option<&Record>) -> Option<Identity> {
-    if let Some(known) = record.and_then(|r| as_recorded(r, cwd, place)) {
+/// or git cannot tell). One of a session's repositories (`recorded`: each with the stamp it
+/// had as the session started) that git's discovery would find as it did then is known
+/// without asking git ([`as_recorded`]).
+pub fn of_call(cwd: &Path, place: &Place, recorded: &[(Identity, Stamp)]) -> Option<Identity> {
+    if let Some(known) = as_recorded(recorded, cwd, place) {
         return Some(known);
     }
     crate::git::probe::discover(cwd, &place.globals, false)
@@ -69,10 +72,10 @@ const DISCOVERY_VARS: [&str; 7] = [
 /// [`DISCOVERY_VARS`]); `cwd` is in a recorded work tree whose `.git` is its git directory;
 /// no directory from `cwd` up to the work tree has a `.git` entry or a `HEAD` (where git would
 /// find a repository first) or is on another file system; and the repository's
-/// [`Stamp`](super::config::Stamp) is the one the session started with (the same directories,
+/// [`Stamp`] is the one the session started with (the same directories,
 /// `core.worktree` and `core.bare` unchanged). `None`: git is asked. Saves a `git rev-parse`
 /// (1.5 ms) on a write; the kernel layer confines the call to the repository found either way.
-fn as_recorded(record: &Record, cwd: &Path, place: &Place) -> Option<Identity> {
+fn as_recorded(recorded: &[(Identity, Stamp)], cwd: &Path, place: &Place) -> Option<Identity> {
     use std::os::unix::fs::MetadataExt;
     if crate::confine::test_rule_off("known-place")
         || !place.globals.is_empty()
@@ -83,11 +86,9 @@ fn as_recorded(record: &Record, cwd: &Path, place: &Place) -> Option<Identity> {
         return None;
     }
     let walk = !crate::confine::test_rule_off("known-place-walk");
-    record.repos.iter().find_map(|repo| {
-        let identity = repo.identity();
+    recorded.iter().find_map(|(identity, stamp)| {
         let top = identity.work_tree.as_deref()?;
-        if repo.config_stamp.is_none()
-            || identity.git_dir != top.join(".git")
+        if identity.git_dir != top.join(".git")
             || !cwd.starts_with(top)
             || cwd.starts_with(&identity.git_dir)
         {
@@ -104,8 +105,8 @@ fn as_recorded(record: &Record, cwd: &Path, place: &Place) -> Option<Identity> {
                 return None;
             }
         }
-        (super::config::Stamp::of(&identity.git_dir, &identity.common_dir) == repo.config_stamp)
-            .then_some(identity)
+        (Stamp::of(&identity.git_dir, &identity.common_dir).as_ref() == Some(stamp))
+            .then(|| identity.clone())
     })
 }
 

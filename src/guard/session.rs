@@ -119,10 +119,10 @@ pub struct Repo {
     #[serde(default)]
     pub remotes: Vec<(String, Bytes)>,
     /// The stamp of its own configuration files as [`Repo::programs`] was read, when it
-    /// includes no other file ([`super::config::Stamp`]): a call that finds the same stamp
+    /// includes no other file ([`crate::git::probe::Stamp`]): a call that finds the same stamp
     /// finds the same settings.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub config_stamp: Option<super::config::Stamp>,
+    pub config_stamp: Option<crate::git::probe::Stamp>,
 }
 
 /// Bytes that are written as a string when they are UTF-8, else as their byte values (a path

@@ -48,7 +48,7 @@ pub(super) fn check(named: Option<PathBuf>, out: &mut Out<'_>) -> Result<i32> {
         writeln!(out.stdout, "{line}")?;
     }
     let cwd = std::env::current_dir()?;
-    let Some(repo) = place::of_call(&cwd, &Default::default(), None) else {
+    let Some(repo) = place::of_call(&cwd, &Default::default(), &[]) else {
         writeln!(out.stdout, "repository: none here")?;
         return Ok(exit_codes::SUCCESS);
     };

@@ -15,7 +15,7 @@ use super::super::Out;
 use super::agent;
 use super::check::temp_warnings;
 use super::scope_file;
-use crate::guard::config::Stamp;
+use crate::git::probe::Stamp;
 use crate::guard::{log, sandbox, scope, session};
 use crate::locate::FileId;
 

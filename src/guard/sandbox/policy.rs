@@ -456,6 +456,7 @@ mod tests {
             head: None,
             programs: Vec::new(),
             remotes: Vec::new(),
+            config_stamp: None,
         }
     }
 
