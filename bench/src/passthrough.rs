@@ -147,7 +147,7 @@ pub fn run(options: &Options, report: &mut Report) -> Result<()> {
 /// scope against the shim in a session `git-prism session` started (its record read, the
 /// Landlock rules applied before git runs), interleaved: a read (the guard classifies the
 /// command line, reads the record and confines git), and a write the scope allows (the guard
-/// also asks git where the repository is).
+/// also finds the repository: from the session's stamp, ADR 25, else by asking git).
 pub fn guard_cost(options: &Options, report: &mut Report) -> Result<()> {
     let dirs = Dirs::prepare(options)?;
     let scope = options.work.join("guard-scope.toml");
@@ -271,7 +271,7 @@ pub fn guard_cost(options: &Options, report: &mut Report) -> Result<()> {
     report.section(
         "Session guard cost",
         &format!(
-            "The shim without `GIT_PRISM_SCOPE` against the shim in a session started by `git-prism session` with the corpus as write-local (the record read, the kernel layer's Landlock rules applied before git runs; a write also asks git's `rev-parse` where the repository is), interleaved, medians of {} runs each; the added column is the median of per-round differences, in microseconds. Budget (issue 26): a read at most +300 µs; nothing added without a scope (the passthrough figure). Issue 28: the record of a write's effects at most +2,000 µs.",
+            "The shim without `GIT_PRISM_SCOPE` against the shim in a session started by `git-prism session` with the corpus as write-local (the record read, the kernel layer's Landlock rules applied before git runs; a write also finds the repository: from the session's stamp where nothing git's discovery reads changed, ADR 25, else by git's `rev-parse`), interleaved, medians of {} runs each; the added column is the median of per-round differences, in microseconds. Budget (issue 26): a read at most +300 µs; nothing added without a scope (the passthrough figure). Issue 28: the record of a write's effects at most +2,000 µs.",
             options.runs.max(300)
         ),
         &["call", "no scope (ms)", "session (ms)", "added (µs)"],
