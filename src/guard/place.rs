@@ -46,7 +46,7 @@ impl Env {
 /// The repository a call run in `cwd` acts on, as git finds it (`None`: no repository there,
 /// or git cannot tell). One of a session's repositories (`recorded`: each with the stamp it
 /// had as the session started) that git's discovery would find as it did then is known
-/// without asking git ([`as_recorded`]).
+/// without asking git (`as_recorded`).
 pub fn of_call(cwd: &Path, place: &Place, recorded: &[(Identity, Stamp)]) -> Option<Identity> {
     if let Some(known) = as_recorded(recorded, cwd, place) {
         return Some(known);
