@@ -5,8 +5,8 @@
 //! a command ([`git_commands`]); single configuration values (an alias's, and the hook
 //! wrapper's view of `core.hooksPath`); the repository's own configuration ([`own_config`]);
 //! the gitlinks of a work tree ([`gitlinks`]); and what a repository's directories and own
-//! configuration files are as a session starts ([`Stamp`], ADR 25). Only metadata is read: no file content, no
-//! program the repository configures. What git's configuration keys and variables mean is in
+//! configuration files are as a session starts ([`Stamp`], ADR 25). Only metadata is read: no
+//! file content, no program the repository configures. What git's configuration keys and variables mean is in
 //! [`super::keys`].
 
 use std::ffi::OsString;
@@ -60,15 +60,21 @@ pub fn own_config(cwd: &Path, globals: &[OsString]) -> Result<Vec<(String, Vec<u
     Ok(entries)
 }
 
+/// How long before a stamp is recorded its files must have last changed: a change within the
+/// file system's timestamp granularity of the recorded one would leave the stamp as it was (the
+/// "racy" case git's index knows). Two seconds covers file systems that keep whole seconds.
+pub const SETTLED: std::time::Duration = std::time::Duration::from_secs(2);
+
 /// What the metadata of a repository's directories and own configuration files says of what
 /// git reads there to find it and its settings: the git directory and the common directory
 /// (device and inode: the same directories, not others put in their place), the common
 /// directory's `config` and the git directory's `config.worktree` (each absent or not, with
 /// device, inode, size, modification and change time). Any write to a file changes its stamp
 /// (a replacement, as `git config` makes, its inode; an edit in place its change time, which no
-/// caller can set back). A session records it as it starts when the configuration includes no
-/// other file; a call that finds it unchanged knows the settings the guard's drift check compares, and
-/// where git finds the repository (`guard::place::of_call`), as they were (ADR 25).
+/// caller can set back) once the file has settled ([`SETTLED`]). A session records it as it
+/// starts when the configuration includes no other file; a call that finds it unchanged knows
+/// the settings the guard's drift check compares, and where git finds the repository
+/// (`guard::place::of_call`), as they were (ADR 25).
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Stamp(Vec<Option<[i64; 7]>>);
 
@@ -105,19 +111,32 @@ impl Stamp {
         Some(Stamp(stamps))
     }
 
-    /// The stamp to record for a configuration read as `config` between the stamps `before`
-    /// and `after`: `None` when it changed meanwhile or includes other files (`include.path`,
-    /// `includeIf.<condition>.path`), which the stamp does not cover.
+    /// The stamp to record at `now` for a configuration read as `config` between the stamps
+    /// `before` and `after`: `None` when it changed meanwhile, changed less than [`SETTLED`]
+    /// before `now`, or includes other files (`include.path`, `includeIf.<condition>.path`),
+    /// which the stamp does not cover.
     pub fn recorded(
         before: Option<Stamp>,
         after: Option<Stamp>,
         config: &[(String, Vec<u8>)],
+        now: std::time::SystemTime,
     ) -> Option<Stamp> {
         let includes = config.iter().any(|(k, _)| {
             let k = k.to_ascii_lowercase();
             k.starts_with("include.") || k.starts_with("includeif.")
         });
-        (before == after && !includes).then_some(after).flatten()
+        let cutoff = now
+            .checked_sub(SETTLED)
+            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+            .map_or(i64::MIN, |d| d.as_secs() as i64);
+        let settled = after.as_ref().is_some_and(|a| {
+            a.0.iter()
+                .flatten()
+                .all(|[.., changed, _]| *changed < cutoff)
+        });
+        (before == after && settled && !includes)
+            .then_some(after)
+            .flatten()
     }
 }
 
@@ -280,8 +299,8 @@ mod tests {
         let (_dir, git) = repo();
         let start = Stamp::of(&git, &git).unwrap();
         assert_eq!(Stamp::of(&git, &git), Some(start.clone()));
-        // The same bytes written again: its change time moves.
-        std::thread::sleep(std::time::Duration::from_millis(10));
+        // The same bytes written again: its change time moves (past the clock's tick).
+        std::thread::sleep(std::time::Duration::from_millis(50));
         std::fs::write(git.join("config"), "[core]\n\tbare = false\n").unwrap();
         assert_ne!(Stamp::of(&git, &git), Some(start.clone()));
         // A worktree configuration appearing.
@@ -291,19 +310,22 @@ mod tests {
     }
 
     #[test]
-    fn no_stamp_for_a_linked_configuration_or_one_that_includes_another() {
+    fn no_stamp_for_a_linked_configuration_one_that_includes_another_or_one_just_changed() {
         let (dir, git) = repo();
+        let later = std::time::SystemTime::now() + SETTLED + std::time::Duration::from_secs(1);
         let config: Vec<(String, Vec<u8>)> = vec![("core.bare".into(), b"false".to_vec())];
         let s = || Stamp::of(&git, &git);
-        assert!(Stamp::recorded(s(), s(), &config).is_some());
+        assert!(Stamp::recorded(s(), s(), &config, later).is_some());
+        // Written a moment ago: a write within the clock's tick would not show.
+        assert!(Stamp::recorded(s(), s(), &config, std::time::SystemTime::now()).is_none());
         let included = vec![("include.path".into(), b"x".to_vec())];
-        assert!(Stamp::recorded(s(), s(), &included).is_none());
+        assert!(Stamp::recorded(s(), s(), &included, later).is_none());
         let conditional = vec![("includeIf.gitdir:/x/.path".into(), b"x".to_vec())];
-        assert!(Stamp::recorded(s(), s(), &conditional).is_none());
+        assert!(Stamp::recorded(s(), s(), &conditional, later).is_none());
         let before = s();
-        std::thread::sleep(std::time::Duration::from_millis(10));
+        std::thread::sleep(std::time::Duration::from_millis(50));
         std::fs::write(git.join("config"), "[core]\n").unwrap();
-        assert!(Stamp::recorded(before, s(), &config).is_none());
+        assert!(Stamp::recorded(before, s(), &config, later).is_none());
         std::fs::rename(git.join("config"), dir.path().join("real")).unwrap();
         std::os::unix::fs::symlink(dir.path().join("real"), git.join("config")).unwrap();
         assert_eq!(Stamp::of(&git, &git), None);

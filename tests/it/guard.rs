@@ -71,33 +71,54 @@ impl Session {
         .unwrap();
         let tmp = root.join("tmp");
         std::fs::create_dir_all(&tmp).unwrap();
-        let state = root.join("state");
-        let mut start = env.command(bin(), &env.shim_path());
-        start
-            .args(["session", "--scope"])
-            .arg(&source)
-            .args(["--", "sh", "-c", "printf %s \"$GIT_PRISM_SCOPE\""])
-            .current_dir(&root)
-            .env("GIT_PRISM_STATE_DIR", &state)
-            .env("TMPDIR", &tmp);
-        for (k, v) in vars {
-            start.env(k, v);
-        }
-        let out = start.output().unwrap();
-        assert!(out.status.success(), "{out:?}");
-        let scope = PathBuf::from(String::from_utf8(out.stdout).unwrap());
-        assert!(scope.is_file(), "{scope:?}");
-        Session {
+        let mut s = Session {
             app,
             lib: root.join("lib"),
             other: root.join("other"),
             remote,
             source,
-            scope,
-            state,
+            scope: PathBuf::new(),
+            state: root.join("state"),
             tmp,
             env,
+        };
+        s.start(vars);
+        s
+    }
+
+    /// Starts the session (again: a new record, the same scope and directories).
+    fn start(&mut self, vars: &[(&str, &str)]) {
+        let mut start = self.env.command(bin(), &self.env.shim_path());
+        start
+            .args(["session", "--scope"])
+            .arg(&self.source)
+            .args(["--", "sh", "-c", "printf %s \"$GIT_PRISM_SCOPE\""])
+            .current_dir(self.env.root())
+            .env("GIT_PRISM_STATE_DIR", &self.state)
+            .env("TMPDIR", &self.tmp);
+        for (k, v) in vars {
+            start.env(k, v);
         }
+        let out = start.output().unwrap();
+        assert!(out.status.success(), "{out:?}");
+        self.scope = PathBuf::from(String::from_utf8(out.stdout).unwrap());
+        assert!(self.scope.is_file(), "{:?}", self.scope);
+    }
+
+    /// A session started once its repositories' configuration files have settled, so that its
+    /// record stamps them (ADR 25: a file changed within two seconds of the start is not
+    /// stamped) — the record is checked to hold the stamps.
+    pub(crate) fn settled(app_permission: &str) -> Session {
+        let mut s = Session::new(app_permission);
+        std::thread::sleep(std::time::Duration::from_millis(2100));
+        s.start(&[]);
+        let record = std::fs::read_to_string(s.scope.with_file_name("session.json")).unwrap();
+        assert_eq!(
+            record.matches("\"config_stamp\"").count(),
+            3,
+            "every repository stamped: {record}"
+        );
+        s
     }
 
     /// `git <args>` through the shim in `dir`, in the session (not as an agent: the guard holds
@@ -281,7 +302,7 @@ fn the_repository_is_known_however_it_is_named() {
 /// naming another's git directory) is judged as the repository git acts on.
 #[test]
 fn a_repository_inside_a_work_tree_is_judged_as_itself() {
-    let s = Session::new("write-push");
+    let s = Session::settled("write-push");
     let inner = s.env.repo_at(&s.lib.join("inner"));
     std::fs::create_dir_all(s.lib.join("inner")).unwrap();
     inner.git(&["init", "-q", "-b", "main"]);
@@ -340,7 +361,7 @@ fn a_repository_inside_a_work_tree_is_judged_as_itself() {
 /// change time, which no one can set back.
 #[test]
 fn a_configuration_edited_in_place_is_held_to_the_start() {
-    let s = Session::new("write-push");
+    let s = Session::settled("write-push");
     let config = s.app.join(".git/config");
     let old = std::fs::read_to_string(&config).unwrap();
     let marker = s.tmp.join("m");

@@ -267,7 +267,7 @@ fn recorded_repos(loaded: &scope::Scope) -> Vec<session::Repo> {
             let read = crate::git::probe::own_config(&top, &[]);
             let after = Stamp::of(git_dir, common_dir);
             let config_stamp = match &read {
-                Ok(own) => Stamp::recorded(before, after, own),
+                Ok(own) => Stamp::recorded(before, after, own, std::time::SystemTime::now()),
                 Err(_) => None,
             };
             let own = read.unwrap_or_default();
