@@ -128,11 +128,14 @@ impl Stamp {
         let cutoff = now
             .checked_sub(SETTLED)
             .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
-            .map_or(i64::MIN, |d| d.as_secs() as i64);
+            .unwrap_or_default();
         let settled = after.as_ref().is_some_and(|a| {
-            a.0.iter()
-                .flatten()
-                .all(|[.., changed, _]| *changed < cutoff)
+            a.0.iter().flatten().all(|[.., secs, nanos]| {
+                // Before the epoch (or a directory's zeros) is long settled.
+                u64::try_from(*secs).map_or(true, |secs| {
+                    std::time::Duration::new(secs, u32::try_from(*nanos).unwrap_or(0)) < cutoff
+                })
+            })
         });
         (before == after && settled && !includes)
             .then_some(after)

@@ -110,7 +110,7 @@ impl Session {
     /// stamped) — the record is checked to hold the stamps.
     pub(crate) fn settled(app_permission: &str) -> Session {
         let mut s = Session::new(app_permission);
-        std::thread::sleep(std::time::Duration::from_millis(2100));
+        std::thread::sleep(std::time::Duration::from_millis(2500));
         s.start(&[]);
         let record = std::fs::read_to_string(s.scope.with_file_name("session.json")).unwrap();
         assert_eq!(
