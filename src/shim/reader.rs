@@ -17,8 +17,11 @@
 //! One pipe is let through: agents end their commands with `| cat`, and a plain `cat` (no
 //! options, no files) copies its input unchanged, so a pipe read by a plain `cat` whose own
 //! stdout the harness holds counts as the harness's stream. That reader is found among our
-//! siblings, waiting up to 50 ms (`CAT_POLLS`) for the shell to start it, and up to 450 ms more
-//! (`EXEC_POLLS`) while it is forked but not yet `cat` (a loaded machine); `cat -n`,
+//! siblings, waiting up to 50 ms (`CAT_POLLS`) for the shell to start it, up to 450 ms more
+//! (`EXEC_POLLS`) while it is forked but not yet `cat` (a loaded machine), and up to 2 s
+//! (`PRELUDE_WAIT`) while it runs commands of its own first (`| (sleep 1; exec cat)`). A
+//! forked reader that reads the pipe itself (`| while read l; do …`, `| (head -1; cat)`) ends
+//! the wait at once: what reaches the harness is then not an unchanged copy. `cat -n`,
 //! `head`, `grep`, a second `cat`, `cat > file` and `$(...)` still get git's bytes.
 //!
 //! On Linux this reads `/proc/<pid>/stat` and `/proc/<pid>/environ` of a few ancestors and
@@ -74,6 +77,23 @@ const CAT_POLLS: usize = 50;
 /// than [`CAT_POLLS`] (`$(...)`, where no sibling ever reads, never waits for these).
 const EXEC_POLLS: usize = 450;
 
+/// How long to wait at most for a forked reader that is running commands of its own before its
+/// `cat` (`| (sleep 1; exec cat)`): git's bytes would not be read before then either, so the
+/// wait costs the command nothing, and a loaded machine can stretch such a prelude well past
+/// [`EXEC_POLLS`].
+const PRELUDE_WAIT: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// Returns whether a process's `/proc/<pid>/wchan` says it sleeps reading a pipe. The name is
+/// the kernel's function: `anon_pipe_read` (6.x), `pipe_read` (5.x), `pipe_wait` or
+/// `pipe_wait_readable` (older). An unknown name, or `0` from a kernel that does not say, is
+/// not a read: the wait then ends on its time limit.
+pub fn sleeps_reading_a_pipe(wchan: &[u8]) -> bool {
+    matches!(
+        wchan.trim_ascii(),
+        b"anon_pipe_read" | b"pipe_read" | b"pipe_wait" | b"pipe_wait_readable"
+    )
+}
+
 /// Returns whether a `/proc/<pid>/cmdline` is a plain `cat`: no options and no files (`-` is
 /// standard input), so it copies its input to its output unchanged.
 pub fn is_plain_cat(cmdline: &[u8]) -> bool {
@@ -116,8 +136,8 @@ pub fn parse_ppid(stat: &[u8]) -> Option<u32> {
 #[cfg(target_os = "linux")]
 mod imp {
     use super::{
-        CAT_POLLS, EXEC_POLLS, MAX_DEPTH, MAX_FDS, Refusal, environ_has, is_plain_cat, parse_ppid,
-        tty_index,
+        CAT_POLLS, EXEC_POLLS, MAX_DEPTH, MAX_FDS, PRELUDE_WAIT, Refusal, environ_has,
+        is_plain_cat, parse_ppid, sleeps_reading_a_pipe, tty_index,
     };
     use std::os::unix::fs::MetadataExt;
 
@@ -171,53 +191,106 @@ mod imp {
         Err(Refusal::Redirected)
     }
 
+    /// What a sibling reading our stdout pipe is, seen from `/proc`.
+    enum Sibling {
+        /// It has run its command: this pid, a plain `cat` or not.
+        Ran(Option<u32>),
+        /// The shell forked it and it has not run its command yet.
+        Forked(Prelude),
+    }
+
+    /// What a forked reader is doing before it runs its command, in the order the wait
+    /// weighs them (the strongest seen among the readers decides).
+    #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+    enum Prelude {
+        /// Nothing seen (between fork and exec, or sleeping on something unknown).
+        Idle,
+        /// Running commands of its own (`sleep 1` in `| (sleep 1; exec cat)`).
+        Busy,
+        /// Reading the pipe itself, or through a command of its own: its `cat` would not copy
+        /// all of git's output.
+        Reading,
+    }
+
     /// Returns the process reading our stdout pipe when it is a plain `cat` (no options, no
     /// files). The reader is a sibling started by the same shell, which may not have started
     /// it, or the reader may not have exec'd `cat` yet, when we look: the answer waits for it
-    /// for up to [`CAT_POLLS`] milliseconds, and [`EXEC_POLLS`] more while the reader is forked
-    /// but has not run its command yet. In `$(...)` the shell itself reads and no sibling ever
-    /// does: the wait ends that.
+    /// for up to [`CAT_POLLS`] milliseconds, [`EXEC_POLLS`] more while the reader is forked
+    /// but has not run its command yet, and up to [`PRELUDE_WAIT`] while it runs commands of
+    /// its own first. A forked reader that reads the pipe itself ends the wait. In `$(...)`
+    /// the shell itself reads and no sibling ever does: the wait ends that.
     fn plain_cat_reading(mine: &Stream) -> Option<u32> {
         let me = std::process::id();
         let parent = read_ppid(me).ok()?;
         let shell = std::fs::read_link(format!("/proc/{parent}/exe")).ok()?;
+        let started = std::time::Instant::now();
         let (mut polls, mut exec_polls) = (0, 0);
         loop {
-            let mut forked = false;
-            let children =
-                std::fs::read_to_string(format!("/proc/{parent}/task/{parent}/children")).ok()?;
-            for pid in children
-                .split_ascii_whitespace()
-                .filter_map(|p| p.parse::<u32>().ok())
-                .filter(|p| *p != me)
-            {
-                let Ok(input) = std::fs::metadata(format!("/proc/{pid}/fd/0")) else {
-                    continue;
-                };
-                if !mine.same_file(input.dev(), input.ino()) {
-                    continue;
+            let mut prelude = None;
+            for pid in children(parent)?.into_iter().filter(|p| *p != me) {
+                match sibling(pid, mine, &shell)? {
+                    None => {}
+                    Some(Sibling::Ran(cat)) => return cat,
+                    Some(Sibling::Forked(seen)) => prelude = prelude.max(Some(seen)),
                 }
-                let Ok(exe) = std::fs::read_link(format!("/proc/{pid}/exe")) else {
-                    continue;
-                };
-                if exe == shell {
-                    // The shell's child, not yet the command it will run.
-                    forked = true;
-                    continue;
-                }
-                let argv = std::fs::read(format!("/proc/{pid}/cmdline")).ok()?;
-                let cat = is_plain_cat(&argv) && exe.file_name().is_some_and(|n| n == "cat");
-                return cat.then_some(pid);
             }
-            if forked && exec_polls < EXEC_POLLS {
-                exec_polls += 1;
-            } else if polls < CAT_POLLS {
-                polls += 1;
-            } else {
-                return None;
+            match prelude {
+                Some(Prelude::Reading) => return None,
+                Some(Prelude::Busy) if started.elapsed() < PRELUDE_WAIT => {}
+                Some(_) if exec_polls < EXEC_POLLS => exec_polls += 1,
+                _ if polls < CAT_POLLS => polls += 1,
+                _ => return None,
             }
             std::thread::sleep(std::time::Duration::from_millis(1));
         }
+    }
+
+    /// The children of `pid` (of its main thread, which is the one that forks in a shell).
+    fn children(pid: u32) -> Option<Vec<u32>> {
+        let list = std::fs::read_to_string(format!("/proc/{pid}/task/{pid}/children")).ok()?;
+        Some(
+            list.split_ascii_whitespace()
+                .filter_map(|p| p.parse().ok())
+                .collect(),
+        )
+    }
+
+    /// Whether `pid` reads our pipe (`None` when it does not, or is gone), and if so what it
+    /// is. `None` from the whole function: its command line could not be read.
+    fn sibling(pid: u32, mine: &Stream, shell: &std::path::Path) -> Option<Option<Sibling>> {
+        if !reads_from(pid, mine) {
+            return Some(None);
+        }
+        let Ok(exe) = std::fs::read_link(format!("/proc/{pid}/exe")) else {
+            return Some(None);
+        };
+        if exe != shell {
+            let argv = std::fs::read(format!("/proc/{pid}/cmdline")).ok()?;
+            let cat = is_plain_cat(&argv) && exe.file_name().is_some_and(|n| n == "cat");
+            return Some(Some(Sibling::Ran(cat.then_some(pid))));
+        }
+        // The shell's child, not yet the command it will run.
+        let own = children(pid).unwrap_or_default();
+        let reading = |p: u32| reads_from(p, mine) && sleeps_on_pipe(p);
+        let prelude = if own.iter().any(|p| reading(*p)) || (own.is_empty() && reading(pid)) {
+            Prelude::Reading
+        } else if own.is_empty() {
+            Prelude::Idle
+        } else {
+            Prelude::Busy
+        };
+        Some(Some(Sibling::Forked(prelude)))
+    }
+
+    /// Whether `pid`'s standard input is our stdout's pipe.
+    fn reads_from(pid: u32, mine: &Stream) -> bool {
+        std::fs::metadata(format!("/proc/{pid}/fd/0"))
+            .is_ok_and(|input| mine.same_file(input.dev(), input.ino()))
+    }
+
+    /// Whether `pid` sleeps reading a pipe (its `wchan`).
+    fn sleeps_on_pipe(pid: u32) -> bool {
+        std::fs::read(format!("/proc/{pid}/wchan")).is_ok_and(|w| sleeps_reading_a_pipe(&w))
     }
 
     /// Returns the nearest ancestor whose environment does not carry `marker`.
@@ -376,6 +449,57 @@ mod tests {
         assert_eq!(parse_ppid(b"123 (a b) c) R 7 1 1"), Some(7));
         assert_eq!(parse_ppid(b"123 (x"), None);
         assert_eq!(parse_ppid(b""), None);
+    }
+
+    #[test]
+    fn a_pipe_read_is_named_as_each_kernel_names_it() {
+        for name in [
+            &b"anon_pipe_read"[..],
+            b"pipe_read\n",
+            b"pipe_wait",
+            b"pipe_wait_readable",
+        ] {
+            assert!(sleeps_reading_a_pipe(name), "{name:?}");
+        }
+        for other in [
+            &b"0"[..],
+            b"",
+            b"do_wait",
+            b"hrtimer_nanosleep",
+            b"pipe_write",
+        ] {
+            assert!(!sleeps_reading_a_pipe(other), "{other:?}");
+        }
+    }
+
+    /// This kernel's name for a process asleep on a pipe read is one the wait recognises (an
+    /// unknown name would make `| while read` wait out the whole limit).
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn this_kernel_says_when_a_process_reads_a_pipe() {
+        use std::process::{Command, Stdio};
+        let mut child = Command::new("sh")
+            .args(["-c", "read line"])
+            .stdin(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let wchan = format!("/proc/{}/wchan", child.id());
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        let mut seen = Vec::new();
+        while std::time::Instant::now() < deadline {
+            seen = std::fs::read(&wchan).unwrap_or_default();
+            if sleeps_reading_a_pipe(&seen) {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        drop(child.stdin.take());
+        child.wait().unwrap();
+        assert!(
+            sleeps_reading_a_pipe(&seen),
+            "{}",
+            String::from_utf8_lossy(&seen)
+        );
     }
 
     #[test]

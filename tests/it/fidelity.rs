@@ -339,18 +339,50 @@ fn a_pipe_into_a_plain_cat_on_the_harness_stream_is_answered() {
 }
 
 /// A reader the shell has forked but that becomes `cat` only later (a loaded machine, here a
-/// subshell that sleeps first) is waited for: the shim does not give up on it after 50 ms.
+/// subshell that sleeps first, longer than the wait for a reader that does nothing) is waited
+/// for: the shim does not give up on it after 50 ms, nor after the 450 ms a forked reader
+/// doing nothing gets.
 #[test]
 fn a_cat_that_starts_late_is_waited_for() {
     let env = TestEnv::new();
     let repo = fixture(&env);
     for shell in shells() {
-        let script = "git diff HEAD~1 | (sleep 0.2; exec cat)";
+        let script = "git diff HEAD~1 | (sleep 0.8; exec cat)";
         let out = agent(&env, &repo.dir, shell, &["-c", script]);
         let text = String::from_utf8_lossy(&out.stdout);
         assert!(
             text.contains("\"hunks\":{"),
             "{shell} -c {script:?}: {text}"
         );
+    }
+}
+
+/// A reader that reads the pipe before its `cat` (`| (read first; exec cat)`, a `while read`
+/// loop) would not copy git's output unchanged: it gets git's bytes.
+#[test]
+fn a_reader_that_reads_before_its_cat_gets_git_s_bytes() {
+    let env = TestEnv::new();
+    let repo = fixture(&env);
+    let patch = String::from_utf8(git_bytes(&repo, &["diff", "HEAD~1"])).unwrap();
+    let rest = patch.split_once('\n').unwrap().1;
+    for shell in shells() {
+        for (script, expected) in [
+            ("git diff HEAD~1 | (read first; exec cat)", rest.to_owned()),
+            (
+                "git diff HEAD~1 | (head -c 1 >/dev/null; exec cat)",
+                patch[1..].to_owned(),
+            ),
+            (
+                "git diff HEAD~1 | while IFS= read -r l; do printf '%s\\n' \"$l\"; done",
+                patch.clone(),
+            ),
+        ] {
+            let out = agent(&env, &repo.dir, shell, &["-c", script]);
+            assert_eq!(
+                String::from_utf8_lossy(&out.stdout),
+                expected,
+                "{shell} -c {script:?}"
+            );
+        }
     }
 }
