@@ -266,6 +266,11 @@ mod imp {
         };
         if exe != shell {
             let argv = std::fs::read(format!("/proc/{pid}/cmdline")).ok()?;
+            if argv.is_empty() {
+                // Caught inside `execve`: the new program is named but its arguments are not
+                // in place yet (seen under load as `exe` → cat with an empty command line).
+                return Some(Some(Sibling::Forked(Prelude::Idle)));
+            }
             let cat = is_plain_cat(&argv) && exe.file_name().is_some_and(|n| n == "cat");
             return Some(Some(Sibling::Ran(cat.then_some(pid))));
         }

@@ -352,7 +352,8 @@ fn a_cat_that_starts_late_is_waited_for() {
         let text = String::from_utf8_lossy(&out.stdout);
         assert!(
             text.contains("\"hunks\":{"),
-            "{shell} -c {script:?}: {text}"
+            "{shell} -c {script:?}: {text}{}",
+            String::from_utf8_lossy(&out.stderr)
         );
     }
 }
