@@ -22,7 +22,9 @@
 //!   where the work starts, for stop.
 //!
 //! What the hooks remember between calls (where the work started, the last failures) lives in
-//! a private directory in the temporary directory (the session's own, inside a sandbox).
+//! a private directory in the temporary directory (the session's own, inside a sandbox), or in
+//! the state directory when another user holds that name; with neither, nothing is
+//! remembered and a stop the harness says is already a hook's retry is let through.
 
 use std::collections::BTreeMap;
 use std::io::Read;
@@ -138,8 +140,6 @@ const MAX_BLOCKS: u32 = 8;
 /// The file the hooks remember a harness session in.
 fn memory_file(input: &Input) -> Option<PathBuf> {
     let uid = rustix::process::getuid().as_raw();
-    let dir = std::env::temp_dir().join(format!("git-prism-hooks-{uid}"));
-    let _ = std::fs::DirBuilder::new().mode(0o700).create(&dir);
     let id: String = input
         .session_id
         .as_deref()
@@ -148,7 +148,28 @@ fn memory_file(input: &Input) -> Option<PathBuf> {
         .filter(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
         .take(128)
         .collect();
-    Some(dir.join(format!("{id}.json")))
+    let temp = std::env::temp_dir().join(format!("git-prism-hooks-{uid}"));
+    let state = crate::guard::log::dir().map(|d| d.join("hooks"));
+    [Some(temp), state]
+        .into_iter()
+        .flatten()
+        .find(|dir| private_dir(dir, uid))
+        .map(|dir| dir.join(format!("{id}.json")))
+}
+
+/// Whether `dir` is (made, if missing) a directory of this user's that nobody else may write
+/// or list: a name in a shared temporary directory another user took first is not ours, and
+/// what is in it could make a stop pass.
+fn private_dir(dir: &Path, uid: u32) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    if std::fs::symlink_metadata(dir).is_err() {
+        if let Some(parent) = dir.parent() {
+            let _ = std::fs::create_dir_all(parent);
+        }
+        let _ = std::fs::DirBuilder::new().mode(0o700).create(dir);
+    }
+    std::fs::symlink_metadata(dir)
+        .is_ok_and(|m| m.is_dir() && m.uid() == uid && m.mode() & 0o077 == 0)
 }
 
 fn recall(file: Option<&Path>) -> Memory {
@@ -409,7 +430,8 @@ fn block(
     out: &mut Out<'_>,
 ) -> Result<i32> {
     let text = lines.join("\n");
-    let again = memory.last_block.as_deref() == Some(text.as_str());
+    // Without a memory, every retry would look new: the harness's word that this is one ends it.
+    let again = file.is_none() || memory.last_block.as_deref() == Some(text.as_str());
     if (input.stop_hook_active == Some(true) && again) || memory.blocks >= MAX_BLOCKS {
         // Said already, and the harness is stopping anyway: let it (a hook never loops).
         memory.blocks = 0;

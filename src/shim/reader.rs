@@ -69,6 +69,10 @@ const MAX_DEPTH: usize = 64;
 /// How many of the harness's open descriptors to inspect at most.
 const MAX_FDS: usize = 4096;
 
+/// How many children of the shell, and of a forked reader, to inspect at most (a pipeline's
+/// shell has a few; thousands would make every millisecond of the wait a thousand reads).
+const MAX_CHILDREN: usize = 256;
+
 /// How many times (a millisecond apart) to look for the `cat` a pipe leads to.
 const CAT_POLLS: usize = 50;
 
@@ -136,8 +140,8 @@ pub fn parse_ppid(stat: &[u8]) -> Option<u32> {
 #[cfg(target_os = "linux")]
 mod imp {
     use super::{
-        CAT_POLLS, EXEC_POLLS, MAX_DEPTH, MAX_FDS, PRELUDE_WAIT, Refusal, environ_has,
-        is_plain_cat, parse_ppid, sleeps_reading_a_pipe, tty_index,
+        CAT_POLLS, EXEC_POLLS, MAX_CHILDREN, MAX_DEPTH, MAX_FDS, PRELUDE_WAIT, Refusal,
+        environ_has, is_plain_cat, parse_ppid, sleeps_reading_a_pipe, tty_index,
     };
     use std::os::unix::fs::MetadataExt;
 
@@ -245,12 +249,14 @@ mod imp {
         }
     }
 
-    /// The children of `pid` (of its main thread, which is the one that forks in a shell).
+    /// The children of `pid` (of its main thread, which is the one that forks in a shell), the
+    /// first [`MAX_CHILDREN`] of them: each is looked at every millisecond of the wait.
     fn children(pid: u32) -> Option<Vec<u32>> {
         let list = std::fs::read_to_string(format!("/proc/{pid}/task/{pid}/children")).ok()?;
         Some(
             list.split_ascii_whitespace()
                 .filter_map(|p| p.parse().ok())
+                .take(MAX_CHILDREN)
                 .collect(),
         )
     }

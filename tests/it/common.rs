@@ -36,6 +36,9 @@ pub(crate) fn real_git() -> PathBuf {
 pub(crate) struct TestEnv {
     pub tmp: tempfile::TempDir,
     pub home: PathBuf,
+    /// The commands' own temporary directory (`TMPDIR`): what a program keeps in the shared
+    /// one (the hooks' memory, say) would be seen by the other tests running at the same time.
+    pub temp: PathBuf,
     pub shim_dir: PathBuf,
     pub real_git: PathBuf,
 }
@@ -46,13 +49,16 @@ impl TestEnv {
         let root = tmp.path().canonicalize().unwrap();
         let home = root.join("home");
         let shim_dir = root.join("shim");
+        let temp = root.join("temp");
         std::fs::create_dir_all(&home).unwrap();
+        std::fs::create_dir_all(&temp).unwrap();
         std::fs::create_dir_all(&shim_dir).unwrap();
         symlink(bin(), shim_dir.join("git")).unwrap();
         symlink(bin(), shim_dir.join("gh")).unwrap();
         TestEnv {
             tmp,
             home,
+            temp,
             shim_dir,
             real_git: real_git(),
         }
@@ -88,6 +94,7 @@ impl TestEnv {
         cmd.env_clear()
             .env("PATH", path)
             .env("HOME", &self.home)
+            .env("TMPDIR", &self.temp)
             .env("GIT_CONFIG_NOSYSTEM", "1")
             .env("GIT_CONFIG_GLOBAL", "/dev/null")
             .env("GIT_AUTHOR_NAME", "A U Thor")

@@ -191,6 +191,29 @@ fn the_same_failures_are_not_given_twice_while_a_stop_hook_is_active() {
     assert!(h.fire("claude", "Stop", true).starts_with("BLOCK"));
 }
 
+/// The hooks' memory is kept only where nobody else can write: a name in the shared temporary
+/// directory that is not private (another user's, or open to others) is passed over for the
+/// state directory, so what was planted there cannot make a stop pass.
+#[test]
+fn a_memory_others_can_write_is_not_believed() {
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    let h = Harnessed::new();
+    h.install();
+    let uid = std::fs::metadata(&h.env.home).unwrap().uid();
+    let squatted = h.env.temp.join(format!("git-prism-hooks-{uid}"));
+    std::fs::create_dir_all(&squatted).unwrap();
+    std::fs::set_permissions(&squatted, std::fs::Permissions::from_mode(0o777)).unwrap();
+    // What a squatter would plant: as many blocks in a row as the hook ever gives.
+    std::fs::write(squatted.join("c1.json"), r#"{"blocks":1000}"#).unwrap();
+    std::fs::write(h.work.join("new.txt"), "x\n").unwrap();
+    let said = h.fire("claude", "Stop", false);
+    assert!(said.starts_with("BLOCK"), "{said}");
+    assert!(
+        h.env.home.join(".local/state/git-prism/hooks/c1.json").is_file(),
+        "the memory moved to the state directory"
+    );
+}
+
 /// A blocked stop walks the work tree once: the status it asked to see whether the turn
 /// changed anything is the one verify's checks read (a second walk doubled the hook's time on
 /// a large repository).
