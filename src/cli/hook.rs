@@ -149,7 +149,7 @@ fn memory_file(input: &Input) -> Option<PathBuf> {
         .take(128)
         .collect();
     let temp = std::env::temp_dir().join(format!("git-prism-hooks-{uid}"));
-    let state = crate::guard::log::dir().map(|d| d.join("hooks"));
+    let state = crate::guard::log::dir().map(|d| d.join("hook-memory"));
     [Some(temp), state]
         .into_iter()
         .flatten()

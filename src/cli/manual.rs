@@ -249,9 +249,9 @@ const FILES: &[File] = &[
         text: "A session's record: the copy of its scope (scope.toml, what GIT_PRISM_SCOPE names for the agent), the variables that named programs and configuration as it started, each repository as git resolved it and its HEAD.",
     },
     File {
-        path: "$TMPDIR/git-prism-hooks-<uid>/",
+        path: "$TMPDIR/git-prism-hooks-<uid>/, ~/.local/state/git-prism/hook-memory/",
         topics: &[Topic::Hooks],
-        text: "What the hooks remember between calls: where the work started, the last failures given (the session's own temporary directory inside a session).",
+        text: "What the hooks remember between calls: where the work started, the last failures given (the session's own temporary directory inside a session). Used only when it is your directory and closed to others; the state directory's when the temporary one is not.",
     },
 ];
 

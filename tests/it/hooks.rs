@@ -211,13 +211,13 @@ fn a_memory_others_can_write_is_not_believed() {
     assert!(
         h.env
             .home
-            .join(".local/state/git-prism/hooks/c1.json")
+            .join(".local/state/git-prism/hook-memory/c1.json")
             .is_file(),
         "the memory moved to the state directory"
     );
     // With no private place at all nothing is remembered, and a hook still never loops: the
     // harness's word that this stop is a hook's retry lets it end.
-    let state = h.env.home.join(".local/state/git-prism/hooks");
+    let state = h.env.home.join(".local/state/git-prism/hook-memory");
     std::fs::set_permissions(&state, std::fs::Permissions::from_mode(0o777)).unwrap();
     assert!(h.fire("claude", "Stop", false).starts_with("BLOCK"));
     assert_eq!(h.fire("claude", "Stop", true).trim(), "END");
