@@ -382,6 +382,54 @@ fn a_session_gives_claude_code_its_hooks_for_the_run() {
     assert!(text.contains("SessionStart"), "{text}");
 }
 
+/// Inside a session's sandbox the stop hook remembers what it said (in the session's private
+/// temporary directory): the harness's retry with the same failures ends the turn instead of
+/// looping, and a new failure is said again.
+#[test]
+fn the_stop_hook_remembers_inside_a_session() {
+    let env = TestEnv::new();
+    let work = clone(&env);
+    let scope = env.root().join("scope.toml");
+    std::fs::write(
+        &scope,
+        format!(
+            "[[repo]]\npath = \"{}\"\npermission = \"write-push\"\n",
+            work.display()
+        ),
+    )
+    .unwrap();
+    let agents = env.root().join("agents");
+    std::fs::create_dir_all(&agents).unwrap();
+    std::os::unix::fs::symlink(bin(), agents.join("git-prism")).unwrap();
+    let payload = |active: bool| {
+        format!(
+            r#"{{"session_id":"s1","cwd":"{}","hook_event_name":"Stop","stop_hook_active":{active}}}"#,
+            work.display()
+        )
+    };
+    let script = format!(
+        "#!/bin/sh\nstop() {{ printf '%s' \"$1\" | git-prism hook stop --harness claude 2>/dev/null; echo \"rc=$?\"; }}\n\
+         echo x > new.txt\nstop '{}'\nstop '{}'\necho y > other.txt\nstop '{}'\n",
+        payload(false),
+        payload(true),
+        payload(true)
+    );
+    env.script(&agents, "agent", &script);
+    let path = format!("{}:{}", agents.display(), env.shim_path().to_string_lossy());
+    let out = env
+        .command(bin(), std::ffi::OsStr::new(&path))
+        .args(["session", "--scope"])
+        .arg(&scope)
+        .args(["--", "agent"])
+        .current_dir(&work)
+        .env("GIT_PRISM_STATE_DIR", env.root().join("state"))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    let codes: Vec<&str> = text.lines().filter(|l| l.starts_with("rc=")).collect();
+    assert_eq!(codes, ["rc=2", "rc=0", "rc=2"], "{out:?}");
+}
+
 // ---- verify cannot be talked into "done" ----
 
 /// A repository whose work is committed and pushed to `origin.git`, then one more local
